@@ -1,0 +1,319 @@
+/*
+ * ir.c - the counting allocator, arenas, diagnostics, source files and the
+ * small helpers on types shared by every stage.
+ *
+ * The allocator counts live blocks so that tests can fail on leaks; the arena
+ * is a list of large zeroed blocks handed out by bumping a pointer.
+ */
+#include "ir.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ir_unreachable(const char *file, int line) {
+  fprintf(stderr, "uplift: internal error: unreachable code at %s:%d\n", file,
+          line);
+  abort();
+}
+
+void ir_assert_fail(const char *what, const char *file, int line) {
+  fprintf(stderr, "uplift: internal error: assertion `%s' failed at %s:%d\n",
+          what, file, line);
+  abort();
+}
+
+/* ------------------------------------------------------------ allocator */
+
+static long mem_live;
+
+static void *oom(size_t n) {
+  fprintf(stderr, "uplift: out of memory (allocating %zu bytes)\n", n);
+  exit(IR_EXIT_NOT_RAISED);
+}
+
+void *ir_malloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) return oom(n);
+  __atomic_add_fetch(&mem_live, 1, __ATOMIC_RELAXED);
+  return p;
+}
+
+void *ir_calloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) return oom(count * size);
+  __atomic_add_fetch(&mem_live, 1, __ATOMIC_RELAXED);
+  return p;
+}
+
+void *ir_realloc(void *p, size_t n) {
+  if (!p) return ir_malloc(n);
+  void *q = realloc(p, n ? n : 1);
+  if (!q) return oom(n);
+  return q;
+}
+
+void ir_free(void *p) {
+  if (!p) return;
+  __atomic_sub_fetch(&mem_live, 1, __ATOMIC_RELAXED);
+  free(p);
+}
+
+char *ir_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = ir_malloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+long ir_mem_live(void) { return __atomic_load_n(&mem_live, __ATOMIC_RELAXED); }
+
+/* ---------------------------------------------------------------- arena */
+
+#define ARENA_BLOCK (64 * 1024)
+
+struct ir_arena_block {
+  ir_arena_block *next;
+  size_t size, used;
+  _Alignas(16) unsigned char data[];
+};
+
+void ir_arena_init(ir_arena *a) {
+  a->head = NULL;
+  a->used = 0;
+}
+
+void *ir_arena_alloc(ir_arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  ir_arena_block *b = a->head;
+  if (!b || b->size - b->used < n) {
+    size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    b = ir_calloc(1, sizeof *b + size);
+    b->size = size;
+    b->next = a->head;
+    a->head = b;
+  }
+  void *p = b->data + b->used;
+  b->used += n;
+  a->used += n;
+  return p;
+}
+
+char *ir_arena_strndup(ir_arena *a, const char *s, size_t n) {
+  char *d = ir_arena_alloc(a, n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+char *ir_arena_strdup(ir_arena *a, const char *s) {
+  return ir_arena_strndup(a, s, strlen(s));
+}
+
+char *ir_arena_printf(ir_arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *d = ir_arena_alloc(a, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(d, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return d;
+}
+
+void ir_arena_free(ir_arena *a) {
+  ir_arena_block *b = a->head;
+  while (b) {
+    ir_arena_block *next = b->next;
+    ir_free(b);
+    b = next;
+  }
+  a->head = NULL;
+  a->used = 0;
+}
+
+/* ---------------------------------------------------------- diagnostics */
+
+void ir_diag_verror(const ir_source *src, ir_pos pos, const char *supported,
+                    const char *fmt, va_list ap) {
+  const char *file = pos.file ? pos.file : (src ? src->name : "<input>");
+  if (pos.line > 0)
+    fprintf(stderr, "%s:%d:%d: error: ", file, pos.line, pos.col);
+  else
+    fprintf(stderr, "%s: error: ", file);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  int same = src && src->text &&
+             (!pos.file || !src->name || strcmp(pos.file, src->name) == 0);
+  if (same && pos.line > 0) {
+    const char *p = src->text, *end = src->text + src->len;
+    for (int l = 1; l < pos.line && p < end; p++)
+      if (*p == '\n') l++;
+    if (p < end) {
+      const char *e = p;
+      while (e < end && *e != '\n') e++;
+      fprintf(stderr, "  %.*s\n  ", (int)(e - p), p);
+      for (int c = 1; c < pos.col && p + c - 1 < e; c++)
+        fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
+      fputs("^\n", stderr);
+    }
+  }
+  if (supported) fprintf(stderr, "note: supported: %s\n", supported);
+}
+
+void ir_diag_error(const ir_source *src, ir_pos pos, const char *supported,
+                   const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ir_diag_verror(src, pos, supported, fmt, ap);
+  va_end(ap);
+}
+
+int ir_source_read(ir_source *src, const char *path) {
+  src->name = path;
+  src->text = NULL;
+  src->len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  size_t cap = 4096, len = 0;
+  char *buf = ir_malloc(cap);
+  for (;;) {
+    if (cap - len < 4096) buf = ir_realloc(buf, cap *= 2);
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (got == 0) break;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) {
+    ir_free(buf);
+    errno = EIO;
+    return -1;
+  }
+  buf[len] = 0;
+  src->text = buf;
+  src->len = len;
+  return 0;
+}
+
+void ir_source_free(ir_source *src) {
+  ir_free((void *)src->text);
+  src->text = NULL;
+  src->len = 0;
+}
+
+/* -------------------------------------------------------------- types */
+
+const char *ir_elem_c_name(ir_elem e) {
+  switch (e) {
+  case IR_F64: return "double";
+  case IR_F32: return "float";
+  case IR_I32: return "int";
+  case IR_I1: return "_Bool";
+  }
+  UNREACHABLE();
+}
+
+const char *ir_elem_mlir_name(ir_elem e) {
+  switch (e) {
+  case IR_F64: return "f64";
+  case IR_F32: return "f32";
+  case IR_I32: return "i32";
+  case IR_I1: return "i1";
+  }
+  UNREACHABLE();
+}
+
+const char *ir_fn_name(ir_fn f) {
+  switch (f) {
+  case IR_FN_SQRT: return "sqrt";
+  case IR_FN_EXP: return "exp";
+  case IR_FN_POW: return "pow";
+  case IR_FN_FABS: return "fabs";
+  case IR_FN_FMAX: return "fmax";
+  case IR_FN_FMIN: return "fmin";
+  }
+  UNREACHABLE();
+}
+
+int ir_type_equal(const ir_type *a, const ir_type *b) {
+  if (a->elem != b->elem || a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return 0;
+  return 1;
+}
+
+char *ir_type_str(const ir_type *t, const ir_kernel *k, char *buf, size_t n) {
+  size_t at = (size_t)snprintf(buf, n, "%s[", ir_elem_mlir_name(t->elem));
+  for (int i = 0; i < t->rank && at < n; i++) {
+    const char *sep = i ? "," : "";
+    if (t->dims[i] == IR_DIM_ONE)
+      at += (size_t)snprintf(buf + at, n - at, "%s1", sep);
+    else if (k && t->dims[i] >= 0 && t->dims[i] < k->nvars)
+      at += (size_t)snprintf(buf + at, n - at, "%s%s", sep,
+                             k->vars[t->dims[i]]->name);
+    else
+      at += (size_t)snprintf(buf + at, n - at, "%sd%d", sep, t->dims[i]);
+  }
+  if (at < n) snprintf(buf + at, n - at, "]");
+  return buf;
+}
+
+/* ------------------------------------------------------- loop programs */
+
+int ir_kernel_find_var(const ir_kernel *k, const char *name) {
+  for (int i = 0; i < k->nvars; i++)
+    if (strcmp(k->vars[i]->name, name) == 0) return i;
+  return -1;
+}
+
+long ir_expr_eval_int(const ir_expr *e, const long *vals) {
+  switch (e->kind) {
+  case IR_EX_CONST: return (long)e->value;
+  case IR_EX_VAR: return vals[e->var];
+  case IR_EX_NEG: return -ir_expr_eval_int(e->args[0], vals);
+  case IR_EX_ADD:
+    return ir_expr_eval_int(e->args[0], vals) + ir_expr_eval_int(e->args[1], vals);
+  case IR_EX_SUB:
+    return ir_expr_eval_int(e->args[0], vals) - ir_expr_eval_int(e->args[1], vals);
+  case IR_EX_MUL:
+    return ir_expr_eval_int(e->args[0], vals) * ir_expr_eval_int(e->args[1], vals);
+  case IR_EX_CAST: return ir_expr_eval_int(e->args[0], vals);
+  case IR_EX_IMIN: {
+    long a = ir_expr_eval_int(e->args[0], vals), b = ir_expr_eval_int(e->args[1], vals);
+    return a < b ? a : b;
+  }
+  case IR_EX_IMAX: {
+    long a = ir_expr_eval_int(e->args[0], vals), b = ir_expr_eval_int(e->args[1], vals);
+    return a > b ? a : b;
+  }
+  default: UNREACHABLE();
+  }
+}
+
+static int walk(const ir_stmt *s, const ir_stmt **loops, int depth, int cap,
+                ir_assign_fn f, void *user) {
+  for (; s; s = s->next) {
+    int r = 0;
+    switch (s->kind) {
+    case IR_ST_FOR:
+      if (depth == cap) UNREACHABLE();
+      loops[depth] = s;
+      r = walk(s->body, loops, depth + 1, cap, f, user);
+      break;
+    case IR_ST_IF:
+      r = walk(s->then_body, loops, depth, cap, f, user);
+      if (!r) r = walk(s->else_body, loops, depth, cap, f, user);
+      break;
+    case IR_ST_ASSIGN: r = f(s, (const ir_stmt *const *)loops, depth, user); break;
+    }
+    if (r) return r;
+  }
+  return 0;
+}
+
+int ir_kernel_walk_assigns(const ir_kernel *k, ir_assign_fn f, void *user) {
+  const ir_stmt *loops[64];
+  return walk(k->body, loops, 0, 64, f, user);
+}

@@ -1,0 +1,284 @@
+/*
+ * ir.h - the shared data structures of uplift (design.md section 3).
+ *
+ * Everything that crosses a pipeline arrow is declared here: source
+ * positions and diagnostics, the arena and the counting allocator, the loop
+ * program (ir_kernel: variables, statements, expressions) that the front
+ * end produces and the interpreter, the polyhedral analysis and the verifier
+ * consume, and the symbolic tensor types (ir_type) of the tensor programs.
+ *
+ * Ownership: an ir_kernel and everything it points to live in one ir_arena;
+ * free the arena, not the nodes.  Nothing in here holds isl or Z3 objects.
+ */
+#ifndef UPLIFT_IR_H
+#define UPLIFT_IR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---------------------------------------------------------------- misc */
+
+#define IR_MAX_RANK 4
+
+/* Ownership documentation, the isl way. */
+#ifndef __isl_give
+#define __isl_give
+#define __isl_take
+#define __isl_keep
+#endif
+
+#define UNREACHABLE() ir_unreachable(__FILE__, __LINE__)
+void ir_unreachable(const char *file, int line) __attribute__((noreturn));
+
+#ifdef NDEBUG
+#define IR_ASSERT(c) ((void)0)
+#else
+#define IR_ASSERT(c) ((c) ? (void)0 : ir_assert_fail(#c, __FILE__, __LINE__))
+#endif
+void ir_assert_fail(const char *what, const char *file, int line)
+    __attribute__((noreturn));
+
+/* Exit statuses of the uplift command (design.md section 9). */
+enum {
+  IR_EXIT_OK = 0,       /* done */
+  IR_EXIT_NOT_RAISED = 1, /* not raised within the budget */
+  IR_EXIT_BAD_INPUT = 2,  /* bad input or usage */
+  IR_EXIT_MISMATCH = 3    /* a verification or cross-check failure */
+};
+
+/* ---------------------------------------------------- counting allocator */
+
+/* All heap allocation goes through these so that tests can check that no
+ * block is left live (ir_mem_live() == 0 after freeing everything).
+ * Out of memory aborts with a message: callers never see NULL. */
+void *ir_malloc(size_t n);
+void *ir_calloc(size_t count, size_t size);
+void *ir_realloc(void *p, size_t n);
+void ir_free(void *p);
+char *ir_strdup(const char *s);
+long ir_mem_live(void); /* blocks allocated and not yet freed */
+
+/* ----------------------------------------------------------------- arena */
+
+/* A bump allocator for everything that lives as long as one raise.
+ * Memory is zeroed.  ir_arena_free releases every block at once. */
+typedef struct ir_arena_block ir_arena_block;
+typedef struct ir_arena {
+  ir_arena_block *head;
+  size_t used; /* bytes handed out, for statistics and memory budgets */
+} ir_arena;
+
+void ir_arena_init(ir_arena *a);
+void *ir_arena_alloc(ir_arena *a, size_t n);
+char *ir_arena_strdup(ir_arena *a, const char *s);
+char *ir_arena_strndup(ir_arena *a, const char *s, size_t n);
+char *ir_arena_printf(ir_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void ir_arena_free(ir_arena *a);
+#define IR_NEW(arena, type) ((type *)ir_arena_alloc((arena), sizeof(type)))
+#define IR_NEW_N(arena, type, n) \
+  ((type *)ir_arena_alloc((arena), sizeof(type) * (size_t)(n)))
+
+/* -------------------------------------------------- positions, diagnostics */
+
+/* A position in a user's source file (1-based line and column). */
+typedef struct ir_pos {
+  const char *file; /* the name the user gave (or a #line name), not owned */
+  int line, col;
+} ir_pos;
+
+/* The text of a source file, so that diagnostics can quote a line. */
+typedef struct ir_source {
+  const char *name; /* as given by the user */
+  const char *text; /* whole file, NUL-terminated */
+  size_t len;
+} ir_source;
+
+/* Print "file:line:col: error: MESSAGE", the source line, a caret under the
+ * column and, if `supported` is not NULL, "note: supported: SUPPORTED".
+ * `src` may be NULL (or not match pos.file): the line quote is skipped.
+ * Writes to stderr. */
+void ir_diag_error(const ir_source *src, ir_pos pos, const char *supported,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ir_diag_verror(const ir_source *src, ir_pos pos, const char *supported,
+                    const char *fmt, va_list ap);
+
+/* Read a whole file into memory (ir_malloc'd, NUL-terminated; owned by the
+ * caller through ir_source_free).  Returns -1 and sets errno on failure. */
+int ir_source_read(ir_source *src, const char *path);
+void ir_source_free(ir_source *src);
+
+/* ---------------------------------------------------------- element types */
+
+typedef enum ir_elem {
+  IR_F64, /* double */
+  IR_F32, /* float */
+  IR_I32, /* int: sizes, iterators, integer expressions */
+  IR_I1   /* bool: comparisons */
+} ir_elem;
+
+const char *ir_elem_c_name(ir_elem e);    /* "double", "float", "int", "_Bool" */
+const char *ir_elem_mlir_name(ir_elem e); /* "f64", "f32", "i32", "i1" */
+static inline int ir_elem_is_float(ir_elem e) { return e == IR_F64 || e == IR_F32; }
+
+/* ------------------------------------------------------- loop program */
+
+typedef enum ir_var_kind {
+  IR_VAR_SIZE,        /* int n: a size parameter of the kernel */
+  IR_VAR_SCALAR,      /* double alpha: a scalar parameter (read-only) */
+  IR_VAR_ARRAY,       /* double A[ni][nk]: an array parameter */
+  IR_VAR_LOCAL,       /* double temp2: a local scalar */
+  IR_VAR_LOCAL_ARRAY, /* double tmp[n]: a local array (starts as poison) */
+  IR_VAR_ITER         /* int i: a loop iterator */
+} ir_var_kind;
+
+struct ir_expr;
+
+typedef struct ir_var {
+  ir_var_kind kind;
+  int id;            /* index in ir_kernel.vars */
+  const char *name;
+  ir_elem elem;      /* element type; IR_I32 for sizes and iterators */
+  int rank;          /* 0 for scalars */
+  struct ir_expr *dims[IR_MAX_RANK]; /* affine in size parameters */
+  int param_index;   /* position in the C signature, -1 for locals */
+  ir_pos pos;        /* declaration */
+} ir_var;
+
+typedef enum ir_expr_kind {
+  IR_EX_CONST,  /* 1.5, 3, SCALAR_VAL(0.1): a literal (value, is_int) */
+  IR_EX_VAR,    /* n, alpha, temp2, i: a scalar variable (var) */
+  IR_EX_ELEM,   /* A[i][j+1]: an array element (var, args = subscripts) */
+  IR_EX_NEG,    /* -a */
+  IR_EX_NOT,    /* !a */
+  IR_EX_ADD,    /* a + b */
+  IR_EX_SUB,    /* a - b */
+  IR_EX_MUL,    /* a * b */
+  IR_EX_DIV,    /* a / b (floating point only; integer division is rejected) */
+  IR_EX_LT,     /* a < b */
+  IR_EX_LE,     /* a <= b */
+  IR_EX_GT,     /* a > b */
+  IR_EX_GE,     /* a >= b */
+  IR_EX_EQ,     /* a == b */
+  IR_EX_NE,     /* a != b */
+  IR_EX_AND,    /* a && b */
+  IR_EX_OR,     /* a || b */
+  IR_EX_SELECT, /* c ? a : b  (args[0] = c, args[1] = a, args[2] = b) */
+  IR_EX_CALL,   /* sqrt(x), pow(x, y), ... (fn, args) */
+  IR_EX_CAST,   /* (double)x: conversion to `type` (args[0]) */
+  IR_EX_IMIN,   /* min(a, b) of integers: loop bounds only */
+  IR_EX_IMAX    /* max(a, b) of integers: loop bounds only */
+} ir_expr_kind;
+
+typedef enum ir_fn {
+  IR_FN_SQRT, /* sqrt, sqrtf, SQRT_FUN */
+  IR_FN_EXP,  /* exp, expf, EXP_FUN */
+  IR_FN_POW,  /* pow, powf, POW_FUN */
+  IR_FN_FABS, /* fabs, fabsf */
+  IR_FN_FMAX, /* fmax, fmaxf */
+  IR_FN_FMIN  /* fmin, fminf */
+} ir_fn;
+const char *ir_fn_name(ir_fn f); /* "sqrt", ... */
+
+typedef struct ir_expr {
+  ir_expr_kind kind;
+  ir_elem type;         /* type of the value */
+  ir_pos pos;
+  double value;         /* IR_EX_CONST */
+  int is_int;           /* IR_EX_CONST: written as an integer literal */
+  int var;              /* IR_EX_VAR, IR_EX_ELEM: index in ir_kernel.vars */
+  ir_fn fn;             /* IR_EX_CALL */
+  int nargs;            /* operands / subscripts / call arguments */
+  struct ir_expr **args;
+} ir_expr;
+
+typedef enum ir_assign_op {
+  IR_ASSIGN,     /* =  */
+  IR_ASSIGN_ADD, /* += */
+  IR_ASSIGN_SUB, /* -= */
+  IR_ASSIGN_MUL, /* *= */
+  IR_ASSIGN_DIV  /* /= */
+} ir_assign_op;
+
+typedef enum ir_stmt_kind {
+  IR_ST_FOR,    /* for (iter = lo..hi, step) body */
+  IR_ST_IF,     /* if (cond) then_body else else_body */
+  IR_ST_ASSIGN  /* lhs op= rhs */
+} ir_stmt_kind;
+
+typedef struct ir_stmt {
+  ir_stmt_kind kind;
+  ir_pos pos;
+  struct ir_stmt *next; /* next statement in the same block */
+
+  /* IR_ST_FOR: iter runs over lo..hi, both INCLUSIVE, upward when step is
+   * +1 (lo, lo+1, .., hi), downward when step is -1 (hi, hi-1, .., lo).
+   * lo and hi are affine in size parameters and enclosing iterators and may
+   * be IR_EX_IMAX (lo) / IR_EX_IMIN (hi) trees.  `for (i = 0; i < n; i++)`
+   * gives lo = 0, hi = n - 1, step = 1. */
+  int iter;
+  ir_expr *lo, *hi;
+  int step;
+  struct ir_stmt *body;
+
+  /* IR_ST_IF */
+  ir_expr *cond;
+  struct ir_stmt *then_body, *else_body;
+
+  /* IR_ST_ASSIGN: lhs is a scalar (IR_EX_VAR) or an element (IR_EX_ELEM).
+   * A declaration with an initializer (double eps = 0.1;) is an assignment.*/
+  int id;         /* 0, 1, 2, ... in textual order over the kernel */
+  ir_expr *lhs;
+  ir_assign_op op;
+  ir_expr *rhs;
+} ir_stmt;
+
+typedef struct ir_kernel {
+  const char *name;   /* kernel function name, e.g. "kernel_gemm" */
+  const char *file;   /* file name as given by the user */
+  ir_elem data_type;  /* element type of the arrays (the widest one) */
+  ir_var **vars;      /* every variable, vars[i]->id == i */
+  int nvars;
+  int *params;        /* var ids in signature order */
+  int nparams;
+  ir_stmt *body;      /* the statements of the kernel */
+  int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
+} ir_kernel;
+
+/* Find a variable by name; -1 if none. */
+int ir_kernel_find_var(const ir_kernel *k, const char *name);
+
+/* Print the loop program in readable C-like form (uplift dump). */
+void ir_kernel_dump(const ir_kernel *k, FILE *out);
+void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out);
+
+/* Evaluate an integer expression (affine subscripts and bounds) given the
+ * values of all variables (vals[var id]); only integer kinds are allowed. */
+long ir_expr_eval_int(const ir_expr *e, const long *vals);
+
+/* Call f on every assignment statement, in textual order, with its loop
+ * nest: loops[0..depth-1] outermost first.  Stops if f returns non-zero
+ * and returns that value. */
+typedef int (*ir_assign_fn)(const ir_stmt *assign, const ir_stmt *const *loops,
+                            int depth, void *user);
+int ir_kernel_walk_assigns(const ir_kernel *k, ir_assign_fn f, void *user);
+
+/* ---------------------------------------------------- symbolic tensor types */
+
+/* A dim is a size symbol: the id of an IR_VAR_SIZE variable of the kernel,
+ * or IR_DIM_ONE for the constant 1.  Two dims unify only if equal. */
+#define IR_DIM_ONE (-1)
+
+typedef struct ir_type {
+  ir_elem elem;
+  int rank;
+  int dims[IR_MAX_RANK];
+} ir_type;
+
+int ir_type_equal(const ir_type *a, const ir_type *b);
+/* "f64[ni,nk]" with names from k (k may be NULL: "d3"); returns buf. */
+char *ir_type_str(const ir_type *t, const ir_kernel *k, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian packages uplift needs when any is missing (run as root
+# on a fresh machine, or through sudo when that is available).
+set -e
+need=""
+pkg-config --version >/dev/null 2>&1 || need="$need pkg-config"
+for p in isl:libisl-dev gmp:libgmp-dev z3:libz3-dev libffi:libffi-dev \
+         openblas:libopenblas-dev libcjson:libcjson-dev; do
+  mod=${p%%:*}; deb=${p#*:}
+  pkg-config --exists "$mod" 2>/dev/null || need="$need $deb"
+done
+command -v mlir-opt-16 >/dev/null 2>&1 && command -v mlir-cpu-runner-16 >/dev/null 2>&1 \
+  || need="$need mlir-16-tools"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+[ -z "$need" ] && exit 0
+echo "uplift: installing missing packages:$need"
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q $need
