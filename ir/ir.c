@@ -317,3 +317,9 @@ int ir_kernel_walk_assigns(const ir_kernel *k, ir_assign_fn f, void *user) {
   const ir_stmt *loops[64];
   return walk(k->body, loops, 0, 64, f, user);
 }
+
+size_t ir_tensor_size(const ir_tensor *t) {
+  size_t n = 1;
+  for (int i = 0; i < t->rank; i++) n *= (size_t)t->dims[i];
+  return n;
+}

@@ -281,4 +281,22 @@ int ir_type_equal(const ir_type *a, const ir_type *b);
 /* "f64[ni,nk]" with names from k (k may be NULL: "d3"); returns buf. */
 char *ir_type_str(const ir_type *t, const ir_kernel *k, char *buf, size_t n);
 
+/* ------------------------------------------------------ concrete values */
+
+/* A concrete tensor (rank 0 for scalars): row-major doubles plus a poison
+ * mask.  Integer and boolean elements are stored as exact doubles (0/1 for
+ * i1).  poison == NULL means no element is poison; otherwise poison[i] != 0
+ * marks element i as poison (uninitialized).  Who owns data/poison is said
+ * by the function that hands the tensor out. */
+typedef struct ir_tensor {
+  ir_elem elem;
+  int rank;
+  long dims[IR_MAX_RANK];
+  double *data;
+  unsigned char *poison;
+} ir_tensor;
+
+/* Number of elements: the product of the dims (1 for rank 0). */
+size_t ir_tensor_size(const ir_tensor *t);
+
 #endif
