@@ -553,6 +553,7 @@ static inline double cmp_c(int dir, double a, double b) {
 #define E_CMP(dir, a, b) cmp_c((dir), (a), (b))
 #define E_SEL(p, a, b) ((p) != 0.0 ? (a) : (b))
 #define P_NONE 0
+#define P_TRUE 1
 #define P_SET(p) ((p) != 0)
 #define P_OR(a, b) ((P)((a) | (b)))
 #define P_SEL(c, pc, pa, pb) ((P)((pc) | ((c) != 0.0 ? (pa) : (pb))))
@@ -588,6 +589,7 @@ static inline double cmp_c(int dir, double a, double b) {
 #undef E_CMP
 #undef E_SEL
 #undef P_NONE
+#undef P_TRUE
 #undef P_SET
 #undef P_OR
 #undef P_SEL
@@ -634,6 +636,7 @@ static inline interp_term sym_psel(const interp_sym_algebra *alg,
 #define E_CMP(dir, a, b) alg->compare(alg->ctx, (interp_cmp)(dir), (a), (b))
 #define E_SEL(p, a, b) alg->select(alg->ctx, (p), (a), (b))
 #define P_NONE INTERP_TERM_NONE
+#define P_TRUE alg->poison_true(alg->ctx)
 #define P_SET(p) ((p) != INTERP_TERM_NONE)
 #define P_OR(a, b) sym_por(alg, (a), (b))
 #define P_SEL(c, pc, pa, pb) sym_psel(alg, (c), (pc), (pa), (pb))
@@ -725,6 +728,8 @@ static const interp_op ops[] = {
      KERNEL(k_fill_scalar)},
     {"reshape", 0, 1, 0, {A_NONE}, INTERP_OP_GIVEN_SHAPE, shape_reshape,
      KERNEL(k_reshape)},
+    {"empty", 0, 0, 0, {A_NONE}, INTERP_OP_GIVEN_SHAPE, shape_constant,
+     KERNEL(k_empty)},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -791,26 +796,27 @@ int interp_op_type(const interp_op *op, const interp_attr *attrs,
 
   /* element types */
   ir_elem elem = res->elem;
-  const char *en[] = {"f64", "f32", "i32", "i1"};
+#define en(e) ir_elem_mlir_name(e)
   if (op->shape == shape_select) {
     if (args[0].elem != IR_I1)
       return fail(err, "%s: pred is %s, expected i1", op->name,
-                  en[args[0].elem]);
+                  en(args[0].elem));
     if (args[1].elem != args[2].elem)
-      return fail(err, "%s: a is %s but b is %s", op->name, en[args[1].elem],
-                  en[args[2].elem]);
+      return fail(err, "%s: a is %s but b is %s", op->name, en(args[1].elem),
+                  en(args[2].elem));
     elem = args[1].elem;
   } else if (op->nargs == 2) {
     if (args[0].elem != args[1].elem)
       return fail(err, "%s: operand element types %s and %s differ",
-                  op->name, en[args[0].elem], en[args[1].elem]);
+                  op->name, en(args[0].elem), en(args[1].elem));
     elem = op->shape == shape_compare ? IR_I1 : args[0].elem;
   } else if (op->nargs == 1) {
     elem = args[0].elem;
   }
   if ((op->flags & INTERP_OP_FLOAT_ONLY) && !ir_elem_is_float(elem))
     return fail(err, "%s: element type %s, expected f32 or f64", op->name,
-                en[elem]);
+                en(elem));
+#undef en
   res->elem = elem;
   res->rank = rs.rank;
   for (int i = 0; i < rs.rank; i++) res->dims[i] = (int)rs.dims[i];

@@ -29,6 +29,7 @@
  *   constant, fill                        -> given shape; value
  *   fill_scalar                           v (rank 0) -> given shape
  *   reshape                               x -> given shape
+ *   empty                                 -> given shape, all poison
  * "given shape": the caller passes the result shape (INTERP_OP_GIVEN_SHAPE).
  */
 #ifndef UPLIFT_INTERP_OPS_H
@@ -130,7 +131,8 @@ typedef uintptr_t interp_term;
  * Poison terms are booleans: poison_or(a, b) gets two non-NONE terms;
  * poison_select(pred, pa, pb) is "pred ? pa : pb" where pa or pb may be
  * INTERP_TERM_NONE (defined).  Either may return INTERP_TERM_NONE when the
- * result is certainly defined. */
+ * result is certainly defined.  poison_true() is the constant "poison"
+ * (used by `empty` only). */
 typedef struct interp_sym_algebra {
   void *ctx;
   interp_term (*constant)(void *ctx, double v);
@@ -152,6 +154,7 @@ typedef struct interp_sym_algebra {
   interp_term (*poison_or)(void *ctx, interp_term a, interp_term b);
   interp_term (*poison_select)(void *ctx, interp_term pred, interp_term pa,
                                interp_term pb);
+  interp_term (*poison_true)(void *ctx); /* always poison (tensor.empty) */
 } interp_sym_algebra;
 
 /* A symbolic tensor: like ir_tensor with a term per element.  poison ==

@@ -323,6 +323,9 @@ static void test_creators(void) {
              V(1, 2, 3, 4, 5, 6));
   EVAL_GIVEN("reshape to rank 3", "reshape", NULL, &m, 3, D(1, 6, 1),
              V(1, 2, 3, 4, 5, 6));
+  ir_tensor e = ten(2, D(1, 2), NULL);
+  eval_ok("empty is all poison", "empty", NULL, NULL, &e, 2, D(1, 2), V(0, 0),
+          PZ(1, 1));
   ir_tensor o = ten(2, D(2, 2), NULL);
   o.elem = IR_I32;
   interp_op_eval(interp_op_find("iota"), &i0, NULL, &o, NULL);
@@ -510,6 +513,10 @@ static void test_errors(void) {
         op->run(op, NULL, ok2, &nob, &err) != 0 &&
             strstr(err.msg, "no buffer") != NULL);
   CHECK("unknown kernel", interp_op_find("frobnicate") == NULL);
+  ir_tensor iv[2] = {v, v};
+  iv[0].elem = iv[1].elem = IR_I32;
+  expect_error("integer division", "div", NULL, iv, &o,
+               "div: element type i32, expected f32 or f64");
 }
 
 /* ------------------------------------------------------ registry, types */
@@ -519,7 +526,7 @@ static void test_registry(void) {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
       "mul", "div", "max", "min", "compare", "select", "dot_general",
       "transpose", "broadcast_in_dim", "reduce", "iota", "constant", "fill",
-      "fill_scalar", "reshape"};
+      "fill_scalar", "reshape", "empty"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
   for (int i = 0; i < n; i++) found += interp_op_find(names[i]) != NULL;
@@ -624,7 +631,7 @@ typedef enum {
   N_IN,    /* operand `in`, element `idx` */
   N_PIN,   /* poison flag of operand `in`, element `idx` */
   N_CONST, N_ADD, N_SUB, N_MUL, N_DIV, N_MAX, N_MIN, N_NEG, N_SQRT, N_EXP,
-  N_CMP, N_SEL, N_RED, N_POR, N_PSEL
+  N_CMP, N_SEL, N_RED, N_POR, N_PSEL, N_PTRUE
 } nkind;
 
 typedef struct node {
@@ -690,6 +697,7 @@ static interp_term t_por(void *c, interp_term a, interp_term b) {
 static interp_term t_psel(void *c, interp_term p, interp_term a, interp_term b) {
   return H(mk(c, N_PSEL, p, a, b));
 }
+static interp_term t_ptrue(void *c) { return H(mk(c, N_PTRUE, 0, 0, 0)); }
 
 /* The documented semantics, written independently of ops.c. */
 static double ref_max(double a, double b) {
@@ -748,6 +756,7 @@ static double eval(const node *n, const ir_tensor *ins) {
     return acc;
   }
   case N_POR: return (eval(n->a, ins) != 0) || (eval(n->b, ins) != 0);
+  case N_PTRUE: return 1;
   }
   return NAN;
 }
@@ -792,7 +801,7 @@ static int run_sym_case(const sym_case *c, int with_poison, int use_hook) {
   interp_sym_algebra alg = {&ctx, t_const, t_add, t_sub, t_mul, t_div,
                             t_max, t_min, t_neg, t_sqrt, t_exp,
                             t_cmp, t_sel, use_hook ? t_red : NULL,
-                            t_por, t_psel};
+                            t_por, t_psel, t_ptrue};
   for (int k = 0; k < c->nargs; k++) {
     in[k] = ten(c->ranks[k], c->dims[k], NULL);
     size_t n = ir_tensor_size(&in[k]);
@@ -953,6 +962,9 @@ static void make_case(const char *name, sym_case *c) {
     c->out_rank = (int)rnd_int(1, 3);
     rnd_shape(c->out_rank, c->out_dims);
     c->attrs[0] = interp_attr_int((int)rnd_int(0, c->out_rank - 1));
+  } else if (strcmp(name, "empty") == 0) {
+    c->out_rank = (int)rnd_int(0, 3);
+    rnd_shape(c->out_rank, c->out_dims);
   } else if (strcmp(name, "constant") == 0 || strcmp(name, "fill") == 0) {
     c->out_rank = (int)rnd_int(0, 3);
     rnd_shape(c->out_rank, c->out_dims);
