@@ -11,7 +11,9 @@
  *
  * Configuration macros understood (all optional, set with -D):
  *   DATA_TYPE_IS_DOUBLE | DATA_TYPE_IS_FLOAT | DATA_TYPE_IS_INT
- *                           element type (default double); selects DATA_TYPE,
+ *                           element type (default double; a kernel file
+ *                           may define one before including this header to
+ *                           change its own default); selects DATA_TYPE,
  *                           DATA_PRINTF_MODIFIER, SCALAR_VAL, SQRT_FUN,
  *                           EXP_FUN, POW_FUN (spelled token for token as a
  *                           kernel's own header spells them, so redefining
@@ -54,9 +56,18 @@
 #endif
 
 /* ---- element type ---------------------------------------------------- */
+/* Default double.  The default deliberately does not define
+ * DATA_TYPE_IS_DOUBLE: an upstream kernel header included after this one
+ * (floyd-warshall.h, nussinov.h) may still pick its own default (int); it
+ * then redefines DATA_TYPE, and the compiler warns but uses int. */
 #if !defined(DATA_TYPE_IS_INT) && !defined(DATA_TYPE_IS_FLOAT) && \
     !defined(DATA_TYPE_IS_DOUBLE)
-# define DATA_TYPE_IS_DOUBLE
+# define DATA_TYPE double
+# define DATA_PRINTF_MODIFIER "%0.2lf "
+# define SCALAR_VAL(x) x
+# define SQRT_FUN(x) sqrt(x)
+# define EXP_FUN(x) exp(x)
+# define POW_FUN(x,y) pow(x,y)
 #endif
 #ifdef DATA_TYPE_IS_INT
 # define DATA_TYPE int
