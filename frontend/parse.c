@@ -133,6 +133,8 @@ static void expect(parser *p, const char *s) {
     const fe_tok *prev = &p->t[p->i - 1];
     ir_pos pos = prev->pos;
     pos.col += prev->len;
+    if (t->kind == FE_TK_EOF)
+      error_pos(p, pos, NULL, "expected '%s' at end of file", s);
     error_pos(p, pos, NULL, "expected '%s' after '%s'", s, prev->text);
   }
   error_tok(p, t, NULL, "expected '%s' before '%s'", s, describe(t));
