@@ -57,7 +57,7 @@ nocaret=1
 bad_input "NUL byte" "$TMP/nul.c" "2:3" "not a text file"
 printf 'void kernel_x(int n) {\n} \377\376\n' >"$TMP/latin.c"
 bad_input "invalid UTF-8" "$TMP/latin.c" "2:3" "invalid UTF-8"
-nocaret="
+nocaret=""
 head -c 3000 /bin/sh >"$TMP/elf.c"
 expect_status 2 "an executable as input" "$UPLIFT" dump "$TMP/elf.c"
 
