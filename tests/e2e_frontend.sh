@@ -106,9 +106,14 @@ check "file name starting with a dash" [ "$rc" -eq 0 ]
 (cd / && "$UPLIFT" dump "$TMP/ok.c" >/dev/null 2>&1); rc=$?
 check "works from another directory" [ "$rc" -eq 0 ]
 
-# every benchmark kernel parses
-for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
+# every kernel file parses (a `// uplift: OPTIONS` line gives its options)
+nk=0
+for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/*.c; do
   [ -e "$f" ] || continue
-  expect_status 0 "dump $f" "$UPLIFT" dump "$f"
+  opts=$(sed -n 's|^// uplift: ||p' "$f" | head -n 1)
+  # shellcheck disable=SC2086
+  expect_status 0 "dump $f" "$UPLIFT" dump $opts "$f"
+  nk=$((nk + 1))
 done
+echo "dumped $nk kernel files"
 report
