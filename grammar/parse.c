@@ -988,8 +988,12 @@ gram_dialect *gram_parse(const char *file, const char *text, ir_arena *arena) {
     if (!p->failed && p->nt) directive(p);
     s = *e ? e + 1 : e;
   }
-  if (!p->failed && p->op)
+  if (!p->failed && p->op) {
+    p->line = p->op->pos.line;
+    p->text = text;
+    for (int l = 1; l < p->line; l++) p->text = strchr(p->text, '\n') + 1;
     error_at(p, p->op->pos.col, NULL, "op '%s' is not closed by 'end'", p->op->name);
+  }
   if (!p->failed && !d->name) {
     p->line = 1;
     p->text = text;
