@@ -28,7 +28,10 @@ static uint64_t hash_node(const ir_tnode *n) {
   uint64_t h = mix(0, (uint64_t)n->kind);
   h = hash_type(h, &n->type);
   switch (n->kind) {
-  case IR_TN_ARG: h = mix(h, (uint64_t)n->arg); break;
+  case IR_TN_ARG:
+    h = mix(h, (uint64_t)n->arg);
+    for (const char *c = n->name ? n->name : ""; *c; c++) h = mix(h, (uint64_t)(unsigned char)*c);
+    break;
   case IR_TN_CONST: {
     uint64_t bits;
     memcpy(&bits, &n->value, sizeof bits);
@@ -77,7 +80,8 @@ static int node_equal(const ir_tnode *a, const ir_tnode *b) {
   if (a->hash != b->hash || a->kind != b->kind || !ir_type_equal(&a->type, &b->type))
     return 0;
   switch (a->kind) {
-  case IR_TN_ARG: return a->arg == b->arg;
+  case IR_TN_ARG:
+    return a->arg == b->arg && !strcmp(a->name ? a->name : "", b->name ? b->name : "");
   case IR_TN_CONST: return memcmp(&a->value, &b->value, sizeof a->value) == 0;
   case IR_TN_MASK: return mask_equal(a->mask, b->mask);
   case IR_TN_OP:
