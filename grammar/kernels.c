@@ -1,0 +1,50 @@
+/*
+ * kernels.c - the names of the semantic kernels and reduction bodies that
+ * dialect files may refer to.
+ *
+ * Kernel names come from the op-semantics contract (interp/ops.h); this
+ * table is the list of that contract until the registry is wired in.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grammar/kernels.h"
+
+static const char *const kernels[] = {
+    "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs",
+    "add", "sub", "mul", "div", "max", "min",
+    "compare", "select", "dot_general", "transpose", "broadcast_in_dim",
+    "reduce", "iota", "constant", "fill", "reshape"};
+#define NKERNELS (sizeof kernels / sizeof kernels[0])
+
+int gram_kernel_known(const char *name) {
+  for (size_t i = 0; i < NKERNELS; i++)
+    if (!strcmp(kernels[i], name)) return 1;
+  return 0;
+}
+
+const char *gram_kernel_list(void) {
+  static char buf[512];
+  if (!buf[0]) {
+    size_t at = 0;
+    for (size_t i = 0; i < NKERNELS && at < sizeof buf; i++)
+      at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? ", " : "kernels ", kernels[i]);
+  }
+  return buf;
+}
+
+static const char *const regions[] = {"add", "mul", "max", "min"};
+
+int gram_region_known(const char *s, int len) {
+  for (int i = 0; i < 4; i++)
+    if ((int)strlen(regions[i]) == len && !strncmp(regions[i], s, (size_t)len)) return 1;
+  return 0;
+}
+
+double gram_region_identity(const char *name) {
+  if (!strcmp(name, "mul")) return 1;
+  if (!strcmp(name, "max")) return -INFINITY;
+  if (!strcmp(name, "min")) return INFINITY;
+  return 0;
+}
