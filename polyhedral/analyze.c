@@ -1007,8 +1007,10 @@ static poly_region region(pass *p, int v, __isl_take isl_set *r) {
     return out;
   }
   out.isl = isl_text(p, r);
+  /* Compare with the box under the parameter values for which the region
+   * is not empty: "read only when m >= 2" is not a mask of elements. */
   isl_set *box = box_of(p, v);
-  if (box) box = isl_set_intersect_params(box, isl_set_copy(ctx));
+  if (box) box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
   isl_set_free(ctx);
   if (box && isl_set_is_subset(box, r) == isl_bool_true) {
     out.kind = POLY_REGION_BOX;
