@@ -922,6 +922,12 @@ static void constraint_text(const pass *p, const poly_constraint *c, sb *b) {
   sb_free(&r);
 }
 
+static int first_dim(const poly_constraint *c) {
+  for (int d = 0; d < c->rank; d++)
+    if (c->dim[d]) return d;
+  return c->rank;
+}
+
 typedef struct bset_ctx {
   pass *p;
   int rank;
@@ -942,6 +948,13 @@ static isl_stat take_bset(__isl_take isl_basic_set *bs, void *user) {
   cons_ctx cc = {bc->p, bc->rank, NULL, 0, 0, 0};
   isl_basic_set_foreach_constraint(bs, take_constraint, &cc);
   isl_basic_set_free(bs);
+  /* present constraints by their first dim: "i0 == m - 1 and i1 == m - 1" */
+  for (int i = 1; i < cc.n; i++)
+    for (int j = i; j > 0 && first_dim(&cc.cons[j - 1]) > first_dim(&cc.cons[j]); j--) {
+      poly_constraint t = cc.cons[j];
+      cc.cons[j] = cc.cons[j - 1];
+      cc.cons[j - 1] = t;
+    }
   poly_mask *m = &bc->masks[bc->n++];
   m->ncons = cc.n;
   m->cons = cc.cons;
