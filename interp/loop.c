@@ -193,18 +193,19 @@ static int compile_expr(interp_prog *P, const ir_kernel *k, const ir_expr *e) {
      * more lins in between (nested ELEM inside a subscript); copy them to
      * a consecutive run when needed */
     int consecutive = 1;
-    for (int i = 1; i < e->nargs; i++)
+    int nsub = e->nargs < IR_MAX_RANK ? e->nargs : IR_MAX_RANK;
+    for (int i = 1; i < nsub; i++)
       if (subs[i] != subs[0] + i) consecutive = 0;
     if (!consecutive) {
       int base = P->nlins;
-      for (int i = 0; i < e->nargs; i++) {
+      for (int i = 0; i < nsub; i++) {
         GROW(P->lins, P->nlins, P->caplins);
         P->lins[P->nlins++] = P->lins[subs[i]];
       }
       subs[0] = base;
     }
     x.sub = e->nargs ? subs[0] : 0;
-    x.nargs = e->nargs;
+    x.nargs = e->nargs < IR_MAX_RANK ? e->nargs : IR_MAX_RANK;
   } else {
     x.nargs = e->nargs < 3 ? e->nargs : 3;
     for (int i = 0; i < x.nargs; i++) x.a[i] = compile_expr(P, k, e->args[i]);
@@ -247,6 +248,7 @@ static int compile_stmt(interp_prog *P, const ir_kernel *k, const ir_stmt *s) {
     c.rhs = compile_expr(P, k, s->rhs);
     c.calc = common_type(k->vars[l->var]->elem, s->rhs->type);
     c.nsub = l->kind == IR_EX_ELEM ? l->nargs : 0;
+    if (c.nsub > IR_MAX_RANK) c.nsub = IR_MAX_RANK;
     c.sub = 0;
     if (c.nsub) {
       int base = P->nlins;
