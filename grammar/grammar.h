@@ -196,6 +196,18 @@ int gram_op_needs_target(const gram_op *op);
 /* The kernel name of a production (resolves `kernel @attr`). */
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs);
 
+/* Run a production on concrete operands args[0..op->nops-1] through its
+ * semantic kernel (interp/ops.h, found by name).  out->elem, rank and dims
+ * must hold the concrete result shape on entry (the production's result
+ * type at the example's sizes); out->data and out->poison are allocated
+ * with ir_malloc and owned by the caller (ir_free both).  Returns 0, or -1
+ * with a message in err (a failed kernel precondition, or a dialect binding
+ * the kernel does not accept). */
+int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
+                   ir_tensor *out, char *err, size_t errn);
+/* Are the semantic kernels built in? */
+int gram_kernels_available(void);
+
 /* Print a production's attributes as "perm=(1,0) body=add" into buf. */
 char *gram_attrs_str(const gram_op *op, const ir_attr *attrs, char *buf,
                      size_t n);

@@ -15,10 +15,20 @@ static const char *const kernels[] = {
     "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs",
     "add", "sub", "mul", "div", "max", "min",
     "compare", "select", "dot_general", "transpose", "broadcast_in_dim",
-    "reduce", "iota", "constant", "fill", "reshape"};
+    "reduce", "iota", "constant", "fill", "fill_scalar", "reshape", "empty"};
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
 
+#if defined(__has_include)
+#if __has_include("interp/ops.h")
+#include "interp/ops.h"
+#define GRAM_HAVE_OPS 1
+#endif
+#endif
+
 int gram_kernel_known(const char *name) {
+#ifdef GRAM_HAVE_OPS
+  return interp_op_find(name) != NULL;
+#endif
   for (size_t i = 0; i < NKERNELS; i++)
     if (!strcmp(kernels[i], name)) return 1;
   return 0;
@@ -28,6 +38,12 @@ const char *gram_kernel_list(void) {
   static char buf[512];
   if (!buf[0]) {
     size_t at = 0;
+#ifdef GRAM_HAVE_OPS
+    for (int i = 0; i < interp_op_count() && at < sizeof buf; i++)
+      at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? ", " : "kernels ",
+                             interp_op_at(i)->name);
+    return buf;
+#endif
     for (size_t i = 0; i < NKERNELS && at < sizeof buf; i++)
       at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? ", " : "kernels ", kernels[i]);
   }

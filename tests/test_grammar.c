@@ -236,6 +236,154 @@ static void test_extra_dialect(ir_arena *a) {
   int n = gram_productions(op, &x, NULL, out, 4, NULL);
   CHECK("the generator yields the new op", n == 1 && ir_type_equal(&out[0].result, &x));
   CHECK("it maps to its kernel", !strcmp(gram_prod_kernel(op, out[0].attrs), "abs"));
+  if (!gram_kernels_available()) return;
+  /* and runs through the interpreter's kernel, with no C change */
+  static const double in[] = {-1, 2, -3, 4, -5, 6};
+  ir_tensor arg = {IR_F64, 2, {2, 3}, (double *)in, NULL}, res;
+  memset(&res, 0, sizeof res);
+  res.elem = IR_F64;
+  res.rank = 2;
+  res.dims[0] = 2;
+  res.dims[1] = 3;
+  char err[256];
+  int rc = gram_prod_eval(op, out[0].attrs, &arg, &res, err, sizeof err);
+  CHECKF(rc == 0, "the new op runs: %s", err);
+  if (rc == 0) {
+    int ok = 1;
+    for (int i = 0; i < 6; i++) ok &= res.data[i] == (i % 2 ? in[i] : -in[i]);
+    CHECK("the new op computes |x|", ok);
+    ir_free(res.data);
+    ir_free(res.poison);
+  }
+}
+
+/* ------------------------------------------- hlo kernels, hand-computed */
+
+static const long csize[3] = {2, 3, 4}; /* M, N, K at run time */
+
+/* Run the production of hlo op `name` whose attributes print as `attrs`
+ * on inputs ins (rank/dims from types) and compare with want. */
+static void hand_case(const gram_dialect *d, const char *name, const char *attrs,
+                      const ir_type *types, const ir_type *target,
+                      const double *const *ins, const double *want, int nwant) {
+  const gram_op *op = gram_find_op(d, name);
+  gram_prod ps[64];
+  int n = op ? gram_productions(op, types, target, ps, 64, NULL) : 0;
+  int pick = -1;
+  char buf[128];
+  for (int i = 0; i < n && i < 64; i++)
+    if (!strcmp(gram_attrs_str(op, ps[i].attrs, buf, sizeof buf), attrs)) pick = i;
+  CHECKF(pick >= 0, "hlo.%s: a production with [%s]", name, attrs);
+  if (pick < 0) return;
+  ir_tensor args[3], out;
+  for (int i = 0; i < op->nops; i++) {
+    memset(&args[i], 0, sizeof args[i]);
+    args[i].elem = types[i].elem;
+    args[i].rank = types[i].rank;
+    for (int k = 0; k < types[i].rank; k++)
+      args[i].dims[k] = types[i].dims[k] == IR_DIM_ONE ? 1 : csize[types[i].dims[k]];
+    args[i].data = (double *)ins[i];
+  }
+  memset(&out, 0, sizeof out);
+  out.elem = ps[pick].result.elem;
+  out.rank = ps[pick].result.rank;
+  for (int k = 0; k < out.rank; k++)
+    out.dims[k] = ps[pick].result.dims[k] == IR_DIM_ONE ? 1 : csize[ps[pick].result.dims[k]];
+  char err[256];
+  int rc = gram_prod_eval(op, ps[pick].attrs, args, &out, err, sizeof err);
+  CHECKF(rc == 0, "hlo.%s [%s] runs: %s", name, attrs, err);
+  if (rc) return;
+  int ok = (int)ir_tensor_size(&out) == nwant && out.poison == NULL;
+  for (int i = 0; ok && i < nwant; i++) ok = out.data[i] == want[i];
+  CHECKF(ok, "hlo.%s [%s]: hand-computed values", name, attrs);
+  ir_free(out.data);
+  ir_free(out.poison);
+}
+
+static void test_hlo_kernels(ir_arena *a) {
+  if (!gram_kernels_available()) {
+    printf("semantic kernels not built in: hlo kernel cases skipped\n");
+    return;
+  }
+  gram_dialect *d = gram_load("hlo", a);
+  if (!d) return;
+  ir_type mn = ty(IR_F64, 2, M, N, 0), nm = ty(IR_F64, 2, N, M, 0), vn = ty(IR_F64, 1, N, 0, 0),
+          vm = ty(IR_F64, 1, M, 0, 0), s0 = ty(IR_F64, 0, 0, 0, 0), pm = ty(IR_I1, 1, M, 0, 0);
+  static const double a6[] = {1, 2, 3, 4, 5, 6}, b3[] = {10, 20, 30};
+  {
+    ir_type t[2] = {mn, vn};
+    const double *in[2] = {a6, b3};
+    static const double w[] = {11, 22, 33, 14, 25, 36};
+    hand_case(d, "add", "", t, NULL, in, w, 6);
+  }
+  {
+    ir_type t[2] = {vm, s0};
+    static const double x[] = {5, 7}, y[] = {2};
+    const double *in[2] = {x, y};
+    static const double w[] = {3, 5};
+    hand_case(d, "subtract", "", t, NULL, in, w, 2);
+  }
+  {
+    ir_type t[2] = {vm, vm};
+    static const double x[] = {6, 8}, y[] = {2, 4}, p[] = {1, -2}, q[] = {0, 3};
+    const double *in[2] = {x, y}, *in2[2] = {p, q};
+    static const double wd[] = {3, 2}, wm[] = {12, 32}, wmax[] = {1, 3}, wmin[] = {0, -2};
+    hand_case(d, "divide", "", t, NULL, in, wd, 2);
+    hand_case(d, "multiply", "", t, NULL, in, wm, 2);
+    hand_case(d, "maximum", "", t, NULL, in2, wmax, 2);
+    hand_case(d, "minimum", "", t, NULL, in2, wmin, 2);
+  }
+  {
+    static const double x[] = {4, 9}, xn[] = {1, -2}, z[] = {0, 0};
+    const double *in[1] = {x}, *inn[1] = {xn}, *inz[1] = {z};
+    static const double ws[] = {2, 3}, wn[] = {-1, 2}, we[] = {1, 1};
+    hand_case(d, "sqrt", "", &vm, NULL, in, ws, 2);
+    hand_case(d, "negate", "", &vm, NULL, inn, wn, 2);
+    hand_case(d, "exp", "", &vm, NULL, inz, we, 2);
+  }
+  {
+    ir_type t[2] = {mn, nm};
+    static const double b[] = {1, 0, 0, 1, 1, 1};
+    const double *in[2] = {a6, b};
+    static const double w[] = {4, 5, 10, 11};
+    hand_case(d, "dot_general", "batch=() contract=(1,0)", t, NULL, in, w, 4);
+  }
+  {
+    const double *in[1] = {a6};
+    static const double w[] = {1, 4, 2, 5, 3, 6};
+    hand_case(d, "transpose", "perm=(1,0)", &mn, NULL, in, w, 6);
+  }
+  {
+    ir_type t[2] = {mn, s0};
+    static const double lo[] = {-100}, zero[] = {0};
+    const double *in[2] = {a6, lo}, *in0[2] = {a6, zero};
+    static const double wmax[] = {3, 6}, wadd[] = {5, 7, 9};
+    hand_case(d, "reduce", "dims=(1) body=max", t, NULL, in, wmax, 2);
+    hand_case(d, "reduce", "dims=(0) body=add", t, NULL, in0, wadd, 3);
+  }
+  {
+    ir_type t[2] = {vm, vm};
+    static const double x[] = {1, 5}, y[] = {3, 5};
+    const double *in[2] = {x, y};
+    static const double w[] = {0, 1};
+    hand_case(d, "compare", "dir=GE", t, NULL, in, w, 2);
+  }
+  {
+    ir_type t[3] = {pm, vm, vm};
+    static const double p[] = {1, 0}, x[] = {1, 2}, y[] = {9, 9};
+    const double *in[3] = {p, x, y};
+    static const double w[] = {1, 9};
+    hand_case(d, "select", "", t, NULL, in, w, 2);
+  }
+  {
+    static const double w[] = {0, 1, 2, 0, 1, 2};
+    hand_case(d, "iota", "dim=(1)", NULL, &mn, NULL, w, 6);
+  }
+  {
+    const double *in[1] = {b3};
+    static const double w[] = {10, 20, 30, 10, 20, 30};
+    hand_case(d, "broadcast_in_dim", "dims=(1)", &vn, &mn, in, w, 6);
+  }
 }
 
 int main(void) {
@@ -245,6 +393,7 @@ int main(void) {
   test_generator(&a);
   test_tprog(&a);
   test_extra_dialect(&a);
+  test_hlo_kernels(&a);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

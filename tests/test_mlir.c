@@ -90,6 +90,77 @@ static ir_tprog one_op(ir_tp_store *s, const chosen *c) {
   return p;
 }
 
+/* Seeded random integer-valued inputs: i1 as 0/1, others in -4..4 without 0
+ * (so reciprocals and divisions are defined). */
+static unsigned long rng = 12345;
+static double rnd(ir_elem e) {
+  rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+  int r = (int)((rng >> 33) % 8);
+  if (e == IR_I1) return r & 1;
+  return r < 4 ? r - 4 : r - 3;
+}
+
+static void concrete(const ir_type *t, ir_tensor *out) {
+  memset(out, 0, sizeof *out);
+  out->elem = t->elem;
+  out->rank = t->rank;
+  for (int i = 0; i < t->rank; i++) out->dims[i] = t->dims[i] == O ? 1 : sizes[t->dims[i]];
+}
+
+static int close_enough(double a, double b, ir_elem e) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (isinf(a) || isinf(b)) return a == b;
+  double tol = e == IR_F32 ? 1e-5 : 1e-12;
+  return fabs(a - b) <= tol * (1 + fabs(b));
+}
+
+/* Run every chosen one-op program with mlir-cpu-runner-16 (one module) and
+ * compare each result with our kernel on the same inputs. */
+static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *progs, int n) {
+  emit_run *runs = ir_calloc((size_t)n, sizeof *runs);
+  ir_tensor (*ins)[IR_TP_MAX_OPERANDS] = ir_calloc((size_t)n, sizeof *ins);
+  for (int r = 0; r < n; r++) {
+    const gram_op *op = cs[r].prod.op;
+    for (int i = 0; i < op->nops; i++) {
+      concrete(&cs[r].ops[i], &ins[r][i]);
+      size_t sz = ir_tensor_size(&ins[r][i]);
+      ins[r][i].data = ir_malloc(sizeof(double) * (sz ? sz : 1));
+      for (size_t k = 0; k < sz; k++) ins[r][i].data[k] = rnd(ins[r][i].elem);
+    }
+    runs[r].prog = &progs[r];
+    runs[r].sizes = sizes;
+    runs[r].nsizes = NSYMS;
+    runs[r].inputs = ins[r];
+  }
+  char err[4096];
+  int rc = emit_mlir_run(d, runs, n, err, sizeof err, NULL);
+  CHECKF(rc == 0, "%s: %d programs lower and run: %s", d->name, n, err);
+  for (int r = 0; r < n && rc == 0; r++) {
+    const gram_op *op = cs[r].prod.op;
+    ir_tensor want;
+    concrete(&cs[r].prod.result, &want);
+    char kerr[512], attrs[128];
+    gram_attrs_str(op, cs[r].prod.attrs, attrs, sizeof attrs);
+    int krc = gram_prod_eval(op, cs[r].prod.attrs, ins[r], &want, kerr, sizeof kerr);
+    CHECKF(krc == 0, "%s.%s %s: kernel runs: %s", d->name, op->name, attrs, kerr);
+    if (krc == 0) {
+      size_t sz = ir_tensor_size(&want), bad = sz;
+      for (size_t k = 0; k < sz && bad == sz; k++)
+        if (!close_enough(runs[r].outputs[0].data[k], want.data[k], want.elem)) bad = k;
+      CHECKF(bad == sz, "%s.%s %s on %s: MLIR and our kernel agree (element %zu: mlir %g, kernel %g)",
+             d->name, op->name, attrs, ir_type_str(&cs[r].ops[0], NULL, kerr, sizeof kerr), bad,
+             bad < sz ? runs[r].outputs[0].data[bad] : 0, bad < sz ? want.data[bad] : 0);
+      ir_free(want.data);
+      ir_free(want.poison);
+    }
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  for (int r = 0; r < n; r++)
+    for (int i = 0; i < IR_TP_MAX_OPERANDS; i++) ir_free(ins[r][i].data);
+  ir_free(ins);
+  ir_free(runs);
+}
+
 static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena *a) {
   gram_dialect *d = gram_load(name, a);
   CHECKF(d != NULL, "%s loads", name);
@@ -100,12 +171,16 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   int nfuncs = 0;
+  static chosen all[MAX_FUNCS];
+  static ir_tprog progs[MAX_FUNCS];
   for (int i = 0; i < d->nops; i++) {
     chosen cs[PER_OP];
     int n = choose(d->ops[i], fe, cs);
     CHECKF(n > 0, "%s.%s: the pool yields productions", name, d->ops[i]->name);
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n && nfuncs < MAX_FUNCS; k++) {
       ir_tprog p = one_op(&s, &cs[k]);
+      all[nfuncs] = cs[k];
+      progs[nfuncs] = p;
       char fname[64];
       snprintf(fname, sizeof fname, "%s_%d", d->ops[i]->name, k);
       emit_opts o = {fname, sizes, NSYMS, 0};
@@ -120,6 +195,11 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
          registered ? "" : " --allow-unregistered-dialect", err);
   if (rc) fprintf(stderr, "%s\n", text);
   free(text);
+  if (registered && rc == 0) {
+    if (!gram_kernels_available()) printf("%s: semantic kernels not built in: run comparison skipped\n", name);
+    else if (!emit_mlir_tools_available()) printf("%s: mlir-cpu-runner-16 or its libraries missing: run comparison skipped\n", name);
+    else compare_runs(d, all, progs, nfuncs);
+  }
   ir_tp_store_free(&s);
 }
 
