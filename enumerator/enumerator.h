@@ -1,0 +1,160 @@
+/*
+ * enumerator.h - the bottom-up enumerator (design.md section 7) and the
+ * driver that raises a whole kernel task by task.
+ *
+ * For each task of the polyhedral analysis and each array it outputs, the
+ * enumerator builds examples with the interpreter (several size
+ * assignments, several seeded input sets, every task input random), plus
+ * sub-goals read off the source statement's expression tree (the reduction
+ * part of `X += sum ...`, each term of a sum, each factor of a product),
+ * and searches the dialect's typed productions smallest program first,
+ * dropping candidates whose values on every example equal a stored one's
+ * (observational equivalence).  Solved sub-goals become leaves of the next
+ * round.  A candidate that matches the output is checked on fresh examples
+ * and handed to the verification callback; a counterexample becomes an
+ * example and the search resumes.
+ *
+ * Ownership: every node of the results lives in the caller's ir_tp_store
+ * (and its arena); enum_result arrays live in the caller's arena.
+ */
+#ifndef UPLIFT_ENUMERATOR_H
+#define UPLIFT_ENUMERATOR_H
+
+#include <stdint.h>
+
+#include "grammar/grammar.h"
+#include "interp/interp.h"
+#include "interp/ops.h"
+#include "ir/ir.h"
+#include "ir/tprog.h"
+#include "polyhedral/polyhedral.h"
+
+typedef struct enum_options {
+  int max_ops;       /* largest program size searched per goal (--max-ops) */
+  double timeout;    /* seconds for the whole raise (--timeout) */
+  long memory_mb;    /* budget for stored candidate values (MiB) */
+  int threads;       /* evaluation threads (--threads); results identical */
+  uint64_t seed;     /* --seed */
+  int progress;      /* print a progress line on stderr */
+} enum_options;
+
+/* Defaults: max_ops 6, timeout 120 s, memory 4096 MiB, threads = cores,
+ * seed 1, no progress. */
+void enum_default_options(enum_options *o);
+
+/* The statistics of one task (the mlirSynth paper's Table II). */
+typedef struct enum_stats {
+  long enumerated;           /* candidate programs formed */
+  long static_filtered;      /* rejected by the grammar's type check */
+  long evaluated;            /* run on the examples */
+  long equivalence_filtered; /* dropped: same values as a stored one */
+  int ops;                   /* ops of the final program (0 if none) */
+  double seconds;            /* synthesis time */
+} enum_stats;
+
+typedef enum enum_verdict {
+  ENUM_SKIPPED,  /* no verification asked */
+  ENUM_PROVED,
+  ENUM_REFUTED,
+  ENUM_UNKNOWN
+} enum_verdict;
+const char *enum_verdict_name(enum_verdict v); /* "proved", ... */
+
+/* What a search hands to the verification callback: the task, the
+ * program's argument leaves (one per input variable, in `in_vars` order)
+ * and the candidate for output variable `out_var` (the complete value of
+ * the array, old values kept outside the written region). */
+typedef struct enum_query {
+  const ir_kernel *kernel;       /* the analysed kernel */
+  const poly_analysis *analysis;
+  int task;                      /* index in analysis->tasks */
+  const unsigned char *mask;     /* assignment mask of the task (+ prelude) */
+  int nin;
+  const int *in_vars;            /* var ids of the inputs */
+  const ir_tnode *const *in_args; /* their argument leaves */
+  int out_var;
+  const ir_tnode *cand;
+  const gram_dialect *dialect;
+} enum_query;
+
+/* A counterexample: sizes (by var id, kernel->nvars entries) and a value
+ * tensor per input of the query (in in_vars order), owned by the verifier
+ * until the callback returns (the enumerator copies it). */
+typedef struct enum_cex {
+  long *sizes;
+  ir_tensor *inputs;
+} enum_cex;
+
+typedef struct enum_verify_result {
+  enum_verdict verdict;
+  const char *mode;   /* "real", "fp", "none" (static string) */
+  int bound;
+  double seconds;
+  int has_cex;
+  enum_cex cex;
+} enum_verify_result;
+
+/* The callback: fill r (r->cex stays valid until the next call). */
+typedef void (*enum_verify_fn)(void *user, const enum_query *q,
+                               enum_verify_result *r);
+
+/* The result for one output array of one task. */
+typedef struct enum_output {
+  int var;                    /* the written variable */
+  const ir_tnode *program;    /* its new value over the task's arguments,
+                                 NULL if not found */
+  enum_stats stats;
+  enum_verify_result verify;
+} enum_output;
+
+typedef struct enum_task_result {
+  int task;
+  int nin;
+  int *in_vars;
+  const ir_tnode **in_args;
+  int noutputs;
+  enum_output *outputs;
+} enum_task_result;
+
+typedef struct enum_result {
+  int raised;                 /* every output of every task found (and not
+                                 refuted) */
+  const char *reason;         /* why not, when raised == 0 */
+  double seconds;
+  int ntasks;
+  enum_task_result *tasks;
+  ir_tprog prog;              /* the whole kernel: arguments = the kernel's
+                                 array and scalar parameters, results = the
+                                 arrays it writes (valid when raised) */
+  int result_vars[IR_TP_MAX_RESULTS];
+} enum_result;
+
+/* Raise the analysed kernel a->kernel to dialect d.  vf may be NULL (no
+ * verification).  Returns 0 when raised, 1 when not (res->reason says
+ * why: budget, not raisable, unsupported), -1 on an internal error. */
+int enum_raise(const poly_analysis *a, const gram_dialect *d,
+               const enum_options *o, enum_verify_fn vf, void *vuser,
+               ir_tp_store *store, ir_arena *arena, enum_result *res);
+
+/* Evaluate a tensor program node on concrete argument values: args[i] is
+ * the value of argument leaf number i (ir_tnode.arg); sizes gives each size
+ * symbol's value (by var id).  The result is ir_malloc'd (free with
+ * interp_tensor_free).  Returns 0, or -1 with err filled (a failed op
+ * precondition). */
+int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
+                   const long *sizes, ir_tensor *out, interp_err *err);
+
+/* Bind a production to its semantic kernel: the kernel, its attribute
+ * values, and for each kernel operand the op operand index (or -1 with a
+ * rank-0 constant in kconst).  Returns 0, or -1 if the dialect names a
+ * kernel that does not exist or an attribute that does not fit. */
+typedef struct enum_binding {
+  const interp_op *kernel;
+  interp_attr attrs[INTERP_MAX_ATTRS];
+  int nargs;
+  int args[INTERP_MAX_ARGS];
+  double kconst[INTERP_MAX_ARGS];
+} enum_binding;
+int enum_bind(const gram_op *op, const ir_attr *attrs, enum_binding *b);
+
+#endif

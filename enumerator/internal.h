@@ -1,0 +1,70 @@
+/*
+ * internal.h - private to enumerator/: the search over one task's examples.
+ */
+#ifndef UPLIFT_ENUM_INTERNAL_H
+#define UPLIFT_ENUM_INTERNAL_H
+
+#include "enumerator/enumerator.h"
+
+#define ES_MAX_EX 24    /* examples (grows with counterexamples) */
+#define ES_MAX_TYPES 96 /* distinct types in one search */
+#define ES_MAX_GOALS 24
+
+/* The examples of a search: size assignments and, per leaf, its values. */
+typedef struct es_examples {
+  int n;
+  long *sizes[ES_MAX_EX]; /* by var id, kernel->nvars entries (arena) */
+} es_examples;
+
+/* A leaf of the search: an argument, a constant, a mask or a solved
+ * sub-goal; values[e] for each example (tensor in the leaf node's type). */
+typedef struct es_leaf {
+  const ir_tnode *node;
+  ir_tensor values[ES_MAX_EX];
+} es_leaf;
+
+/* A goal: expected values on every example, compared where cmp is set. */
+typedef struct es_goal {
+  ir_type type;
+  ir_tensor expect[ES_MAX_EX];
+  unsigned char *cmp[ES_MAX_EX]; /* per element: compare it (arena) */
+  double rtol;
+  int is_main;
+  int id;                         /* sub-goal number (-1: main) */
+  const char *what;               /* for people: "reduction of S3" */
+  const ir_tnode *solution;       /* set by the search */
+  int solved_level;
+} es_goal;
+
+typedef struct es_search_in {
+  const ir_kernel *kernel;
+  const gram_dialect *dialect;
+  const gram_op **ops;   /* allowed ops */
+  int nops;
+  es_examples *ex;
+  es_leaf *leaves;
+  int nleaves;
+  es_goal *goals;
+  int ngoals;
+  int max_ops;
+  double deadline;       /* absolute time (es_now) */
+  long memory_bytes;
+  int progress;
+  int task;
+  ir_tp_store *store;
+} es_search_in;
+
+typedef enum es_outcome {
+  ES_FOUND_MAIN,   /* the main goal has a solution */
+  ES_FOUND_SUB,    /* new sub-goals were solved: restart with them as leaves */
+  ES_EXHAUSTED,    /* every program up to max_ops was tried */
+  ES_TIMEOUT,
+  ES_MEMORY
+} es_outcome;
+
+/* Search bottom-up; stats accumulate. */
+es_outcome es_search(const es_search_in *in, enum_stats *stats);
+
+double es_now(void);
+
+#endif

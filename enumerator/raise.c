@@ -1,0 +1,564 @@
+/*
+ * raise.c - raising a whole kernel: for each task of the polyhedral
+ * analysis and each array it outputs, build examples with the interpreter,
+ * leaves (arguments, constants, masks) and goals (the output and the
+ * sub-goals of the source statement), search, check the found program on
+ * fresh examples, verify it, and compose the tasks into one program.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "enumerator/internal.h"
+#include "enumerator/subgoal.h"
+
+void enum_default_options(enum_options *o) {
+  memset(o, 0, sizeof *o);
+  o->max_ops = 6;
+  o->timeout = 120;
+  o->memory_mb = 4096;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  o->threads = n > 0 ? (int)n : 1;
+  o->seed = 1;
+}
+
+const char *enum_verdict_name(enum_verdict v) {
+  switch (v) {
+  case ENUM_SKIPPED: return "skipped";
+  case ENUM_PROVED: return "proved";
+  case ENUM_REFUTED: return "refuted";
+  case ENUM_UNKNOWN: return "unknown";
+  }
+  return "?";
+}
+
+/* ------------------------------------------------------------- helpers */
+
+/* The symbolic type of a variable: dims must be size parameters. */
+static int var_type(const ir_kernel *k, int v, ir_type *t) {
+  const ir_var *var = k->vars[v];
+  t->elem = var->elem;
+  t->rank = var->rank;
+  for (int d = 0; d < var->rank; d++) {
+    const ir_expr *e = var->dims[d];
+    if (e->kind == IR_EX_VAR && k->vars[e->var]->kind == IR_VAR_SIZE)
+      t->dims[d] = e->var;
+    else if (e->kind == IR_EX_CONST && e->value == 1)
+      t->dims[d] = IR_DIM_ONE;
+    else
+      return -1;
+  }
+  return 0;
+}
+
+static int region_mask(const poly_region *r, ir_mask *m) {
+  if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
+  const poly_mask *pm = &r->masks[0];
+  if (pm->ncons > IR_MASK_MAX_CONS) return -1;
+  memset(m, 0, sizeof *m);
+  m->ncons = pm->ncons;
+  for (int c = 0; c < pm->ncons; c++) {
+    const poly_constraint *pc = &pm->cons[c];
+    ir_mask_con *mc = &m->cons[c];
+    if (pc->rank > IR_MAX_RANK || pc->nparams > IR_MASK_MAX_SYMS) return -1;
+    for (int d = 0; d < pc->rank; d++) mc->coef[d] = (int)pc->dim[d];
+    for (int p = 0; p < pc->nparams; p++) {
+      mc->sym[p] = pc->pvar[p];
+      mc->pcoef[p] = (int)pc->pcoef[p];
+    }
+    mc->c = (int)pc->c0;
+    mc->eq = pc->is_eq;
+  }
+  return 0;
+}
+
+static long symval(int sym, void *user) { return ((const long *)user)[sym]; }
+
+static void tensor_copy(ir_tensor *dst, const ir_tensor *src) {
+  *dst = *src;
+  size_t n = ir_tensor_size(src);
+  dst->data = ir_malloc(n * sizeof(double));
+  memcpy(dst->data, src->data, n * sizeof(double));
+  dst->poison = NULL;
+  if (src->poison && interp_poison_count(src)) {
+    dst->poison = ir_malloc(n);
+    memcpy(dst->poison, src->poison, n);
+  }
+}
+
+/* ------------------------------------------------------------- a task */
+
+typedef struct task_ctx {
+  const poly_analysis *a;
+  const ir_kernel *k;
+  const poly_task *pt;
+  const gram_dialect *d;
+  const enum_options *o;
+  ir_tp_store *store;
+  ir_arena *arena;
+  unsigned char *mask;     /* task statements + prelude */
+  unsigned char *prelude;  /* prelude only */
+  int nin;
+  int *in_vars;
+  const ir_tnode **in_args; /* leaf per input (arg or constant) */
+  /* examples: values of every variable before and after the task */
+  es_examples ex;
+  ir_tensor *before[ES_MAX_EX]; /* [nvars] */
+  ir_tensor *after[ES_MAX_EX];  /* [nvars] */
+  sg_set subgoals;              /* sub-goal expected values per example */
+  uint64_t next_seed;
+} task_ctx;
+
+static void free_example(task_ctx *t, int e) {
+  for (int v = 0; v < t->k->nvars; v++) {
+    interp_tensor_free(&t->before[e][v]);
+    interp_tensor_free(&t->after[e][v]);
+  }
+  ir_free(t->before[e]);
+  ir_free(t->after[e]);
+  t->before[e] = t->after[e] = NULL;
+}
+
+/* Run the task on one example: sizes, and either a seed (random inputs)
+ * or given input values (in_vals[i] for in_vars[i]).  Appends it. */
+static int add_example(task_ctx *t, const long *sizes, uint64_t seed,
+                       const ir_tensor *in_vals, char *why, size_t whyn) {
+  if (t->ex.n == ES_MAX_EX) {
+    snprintf(why, whyn, "too many examples");
+    return -1;
+  }
+  const ir_kernel *k = t->k;
+  interp_env env;
+  interp_error err;
+  if (interp_env_init(&env, k, sizes, &err)) {
+    snprintf(why, whyn, "%s", err.msg);
+    return -1;
+  }
+  interp_fill_random(&env, seed);
+  interp_rng rng;
+  interp_rng_seed(&rng, seed ^ 0x5eed5eedull);
+  for (int i = 0; i < t->nin; i++) {
+    int v = t->in_vars[i];
+    ir_tensor *val = &env.vals[v];
+    size_t n = ir_tensor_size(val);
+    double *buf = ir_malloc((n ? n : 1) * sizeof(double));
+    if (in_vals) {
+      memcpy(buf, in_vals[i].data, n * sizeof(double));
+    } else if (k->vars[v]->kind == IR_VAR_LOCAL || k->vars[v]->kind == IR_VAR_LOCAL_ARRAY) {
+      for (size_t j = 0; j < n; j++)
+        buf[j] = (double)interp_rng_range(&rng, INTERP_ARRAY_MIN, INTERP_ARRAY_MAX);
+    } else {
+      memcpy(buf, val->data, n * sizeof(double));
+    }
+    interp_set_values(&env, v, buf);
+    ir_free(buf);
+  }
+  int r = interp_run(&env, t->prelude, &err);
+  int e = t->ex.n;
+  t->before[e] = ir_calloc((size_t)k->nvars, sizeof(ir_tensor));
+  t->after[e] = ir_calloc((size_t)k->nvars, sizeof(ir_tensor));
+  for (int v = 0; v < k->nvars && !r; v++)
+    if (env.vals[v].data) tensor_copy(&t->before[e][v], &env.vals[v]);
+  /* sub-goal statements run with the task, reading the same values */
+  if (!r) r = sg_run(&t->subgoals, &env, t->mask, e, &err);
+  for (int v = 0; v < k->nvars && !r; v++)
+    if (env.vals[v].data) tensor_copy(&t->after[e][v], &env.vals[v]);
+  interp_env_free(&env);
+  if (r) {
+    snprintf(why, whyn, "%s:%d:%d: %s", err.pos.file ? err.pos.file : k->file,
+             err.pos.line, err.pos.col, err.msg);
+    free_example(t, e);
+    return -1;
+  }
+  t->ex.sizes[e] = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
+  memcpy(t->ex.sizes[e], sizes, (size_t)k->nvars * sizeof(long));
+  t->ex.n++;
+  return 0;
+}
+
+/* Leaf values of node n on example e (arguments: the input's value). */
+static int leaf_values(task_ctx *t, const ir_tnode *n, int e, ir_tensor *out) {
+  interp_err err;
+  return enum_eval_node(n, t->before[e], t->k->nvars, t->ex.sizes[e], out, &err);
+}
+
+/* The comparison mask of output var on example e: inside the written
+ * region and defined in the expected values. */
+static unsigned char *cmp_mask(task_ctx *t, const poly_output *po, const ir_mask *m,
+                               const ir_tensor *expect, int e) {
+  size_t n = ir_tensor_size(expect);
+  unsigned char *c = ir_arena_alloc(t->arena, n ? n : 1);
+  long idx[IR_MAX_RANK] = {0};
+  for (size_t i = 0; i < n; i++) {
+    size_t r = i;
+    for (int d = expect->rank - 1; d >= 0; d--) {
+      idx[d] = (long)(r % (size_t)expect->dims[d]);
+      r /= (size_t)expect->dims[d];
+    }
+    int in = !m || ir_mask_contains(m, idx, symval, t->ex.sizes[e]);
+    c[i] = in && !(expect->poison && expect->poison[i]);
+  }
+  (void)po;
+  return c;
+}
+
+/* The dialect's select production for (i1 mask, a, a) -> a. */
+static const ir_tnode *make_select(task_ctx *t, const ir_tnode *mask,
+                                   const ir_tnode *a, const ir_tnode *b) {
+  for (int i = 0; i < t->d->nops; i++) {
+    const gram_op *op = t->d->ops[i];
+    if (op->nops != 3) continue;
+    const char *kn = gram_prod_kernel(op, NULL);
+    if (!kn || strcmp(kn, "select")) continue;
+    ir_type tys[3] = {mask->type, a->type, b->type};
+    gram_prod prods[4];
+    int np = gram_productions(op, tys, &a->type, prods, 4, NULL);
+    for (int p = 0; p < np && p < 4; p++) {
+      if (!ir_type_equal(&prods[p].result, &a->type)) continue;
+      const ir_tnode *ops[3] = {mask, a, b};
+      return ir_tp_op(t->store, &op->desc, prods[p].attrs, ops, 3, &a->type);
+    }
+  }
+  return NULL;
+}
+
+/* Which ops the task's arithmetic asks for (design.md section 4: op
+ * hints), decided by each op's semantic kernel. */
+static int op_allowed(const gram_op *op, unsigned hints) {
+  ir_attr none[IR_TP_MAX_ATTRS];
+  memset(none, 0, sizeof none);
+  if (op->kernel_attr >= 0) {
+    /* the kernel is chosen by an attribute: allowed if any choice is */
+    for (int v = 0; v < op->attrs[op->kernel_attr].nvals; v++) {
+      none[op->kernel_attr].n = 1;
+      none[op->kernel_attr].v[0] = (int8_t)v;
+      const interp_op *k = interp_op_find(gram_prod_kernel(op, none));
+      if (k && sg_kernel_allowed(k->name, hints)) return 1;
+    }
+    return 0;
+  }
+  const interp_op *k = interp_op_find(op->kernel);
+  return k && sg_kernel_allowed(k->name, hints);
+}
+
+static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
+                        void *vuser, double deadline, enum_output *res,
+                        const char **reason) {
+  const ir_kernel *k = t->k;
+  ir_type otype;
+  if (var_type(k, po->var, &otype)) {
+    *reason = ir_arena_printf(t->arena, "array %s has dims that are not size parameters",
+                              k->vars[po->var]->name);
+    return 1;
+  }
+  ir_mask wmask, *wm = NULL;
+  if (po->region.kind == POLY_REGION_MASK) {
+    if (region_mask(&po->region, &wmask)) {
+      *reason = ir_arena_printf(t->arena, "written region of %s (%s) is not one affine mask",
+                                k->vars[po->var]->name, po->region.text);
+      return 1;
+    }
+    wm = &wmask;
+  } else if (po->region.kind == POLY_REGION_OPAQUE) {
+    *reason = ir_arena_printf(t->arena, "written region of %s is not affine",
+                              k->vars[po->var]->name);
+    return 1;
+  }
+  const gram_op *ops[256];
+  int nops = 0;
+  for (int i = 0; i < t->d->nops && nops < 256; i++)
+    if (op_allowed(t->d->ops[i], t->pt->ops)) ops[nops++] = t->d->ops[i];
+
+  double start = es_now();
+  const ir_tnode *old_leaf = NULL;
+  for (int i = 0; i < t->nin; i++)
+    if (t->in_vars[i] == po->var) old_leaf = t->in_args[i];
+  const ir_tnode *mask_leaf = wm ? ir_tp_mask(t->store, wm, &(ir_type){IR_I1, otype.rank,
+                                                 {otype.dims[0], otype.dims[1], otype.dims[2], otype.dims[3]}})
+                                 : NULL;
+  const ir_tnode *extra[ES_MAX_GOALS];
+  int nextra = 0;
+  int rounds = 0;
+  for (;;) {
+    if (++rounds > 64) {
+      *reason = "too many counterexample rounds";
+      return 1;
+    }
+    /* leaves */
+    const ir_tnode *lnodes[256];
+    int nl = 0;
+    for (int i = 0; i < t->nin; i++) lnodes[nl++] = t->in_args[i];
+    nl += sg_constant_leaves(&t->subgoals, t->store, k, lnodes + nl, 256 - nl - ES_MAX_GOALS - 8);
+    for (int i = 0; i < t->pt->naccess && nl < 240; i++) {
+      const poly_access *ac = &t->pt->access[i];
+      const poly_region *rs[2] = {&ac->read, &ac->write};
+      for (int r = 0; r < 2; r++) {
+        ir_mask m;
+        ir_type vt;
+        if (region_mask(rs[r], &m) || var_type(k, ac->var, &vt)) continue;
+        vt.elem = IR_I1;
+        lnodes[nl++] = ir_tp_mask(t->store, &m, &vt);
+      }
+    }
+    for (int i = 0; i < nextra; i++) lnodes[nl++] = extra[i];
+    es_leaf *leaves = ir_calloc((size_t)nl, sizeof(es_leaf));
+    int nleaves = 0;
+    for (int i = 0; i < nl; i++) {
+      int dup = 0;
+      for (int j = 0; j < nleaves; j++) dup |= leaves[j].node == lnodes[i];
+      if (dup) continue;
+      es_leaf *lf = &leaves[nleaves];
+      int bad = 0;
+      for (int e = 0; e < t->ex.n && !bad; e++) bad = leaf_values(t, lnodes[i], e, &lf->values[e]);
+      if (bad) {
+        for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&lf->values[e]);
+        continue;
+      }
+      lf->node = lnodes[i];
+      nleaves++;
+    }
+    /* goals: the output, then the sub-goals of its statements */
+    es_goal *goals = ir_calloc(ES_MAX_GOALS, sizeof(es_goal));
+    int ngoals = 0;
+    es_goal *g = &goals[ngoals++];
+    g->type = otype;
+    g->is_main = 1;
+    g->what = "output";
+    g->rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+    for (int e = 0; e < t->ex.n; e++) {
+      g->expect[e] = t->after[e][po->var];
+      g->cmp[e] = cmp_mask(t, po, wm, &g->expect[e], e);
+    }
+    ngoals += sg_goals(&t->subgoals, po->var, t->ex.n, goals + ngoals, ES_MAX_GOALS - ngoals,
+                       extra, nextra, t->arena);
+    es_search_in in = {
+        .kernel = k, .dialect = t->d, .ops = ops, .nops = nops, .ex = &t->ex,
+        .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
+        .max_ops = t->o->max_ops, .deadline = deadline,
+        .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
+        .task = t->pt->index, .store = t->store};
+    es_outcome oc = es_search(&in, &res->stats);
+    for (int i = 0; i < nleaves; i++)
+      for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&leaves[i].values[e]);
+    ir_free(leaves);
+    const ir_tnode *found = goals[0].solution;
+    int newsub = 0;
+    for (int i = 1; i < ngoals; i++)
+      if (goals[i].solution && nextra < ES_MAX_GOALS) {
+        int dup = 0;
+        for (int j = 0; j < nextra; j++) dup |= extra[j] == goals[i].solution;
+        if (!dup) {
+          extra[nextra++] = goals[i].solution;
+          newsub = 1;
+        }
+      }
+    ir_free(goals);
+    if (oc == ES_FOUND_SUB && newsub) continue;
+    if (!found) {
+      res->stats.seconds += es_now() - start;
+      *reason = oc == ES_TIMEOUT  ? "time budget exhausted (--timeout)"
+                : oc == ES_MEMORY ? "memory budget exhausted"
+                                  : ir_arena_printf(t->arena, "no program of at most %d ops found (--max-ops)",
+                                                    t->o->max_ops);
+      return 1;
+    }
+    /* the complete new value: old values kept outside the written region */
+    const ir_tnode *prog = found;
+    if (wm) {
+      if (!old_leaf) {
+        *reason = "partial write without the old value as input";
+        return 1;
+      }
+      prog = make_select(t, mask_leaf, found, old_leaf);
+      if (!prog) {
+        *reason = ir_arena_printf(t->arena, "dialect %s has no select to keep old values outside %s",
+                                  t->d->name, po->region.text);
+        return 1;
+      }
+    }
+    /* spec check on a fresh example (other sizes, other seed) */
+    long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
+    interp_default_sizes(k, 2 + rounds, sizes);
+    char why[512];
+    if (add_example(t, sizes, t->next_seed++, NULL, why, sizeof why)) {
+      *reason = ir_arena_printf(t->arena, "interpreter: %s", why);
+      return 1;
+    }
+    int e = t->ex.n - 1;
+    ir_tensor got;
+    interp_err err;
+    int bad = enum_eval_node(prog, t->before[e], k->nvars, t->ex.sizes[e], &got, &err) != 0;
+    if (!bad) {
+      const ir_tensor *want = &t->after[e][po->var];
+      size_t n = ir_tensor_size(want);
+      double rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+      for (size_t i = 0; i < n && !bad; i++) {
+        if (want->poison && want->poison[i]) continue;
+        bad = (got.poison && got.poison[i]) || !interp_values_agree(want->data[i], got.data[i], rtol);
+      }
+      interp_tensor_free(&got);
+    }
+    if (bad) continue; /* the fresh example now rules the candidate out */
+    /* verification */
+    res->verify.verdict = ENUM_SKIPPED;
+    res->verify.mode = "none";
+    if (vf) {
+      enum_query q = {k, t->a, t->pt->index, t->mask, t->nin, t->in_vars,
+                      t->in_args, po->var, prog, t->d};
+      vf(vuser, &q, &res->verify);
+      if (res->verify.verdict == ENUM_REFUTED && res->verify.has_cex) {
+        if (add_example(t, res->verify.cex.sizes, 0, res->verify.cex.inputs, why, sizeof why)) {
+          *reason = ir_arena_printf(t->arena, "counterexample: %s", why);
+          return 1;
+        }
+        continue;
+      }
+    }
+    res->program = prog;
+    res->stats.ops = prog->size;
+    res->stats.seconds += es_now() - start;
+    return 0;
+  }
+}
+
+/* Rebuild node n with argument leaves replaced by cur[var]. */
+static const ir_tnode *substitute(ir_tp_store *s, const ir_tnode *n,
+                                  const ir_tnode *const *cur) {
+  switch (n->kind) {
+  case IR_TN_ARG: return cur[n->arg] ? cur[n->arg] : n;
+  case IR_TN_CONST:
+  case IR_TN_MASK: return n;
+  case IR_TN_OP: break;
+  }
+  const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+  for (int i = 0; i < n->nops; i++) ops[i] = substitute(s, n->ops[i], cur);
+  return ir_tp_op(s, n->op, n->attrs, ops, n->nops, &n->type);
+}
+
+int enum_raise(const poly_analysis *a, const gram_dialect *d,
+               const enum_options *o, enum_verify_fn vf, void *vuser,
+               ir_tp_store *store, ir_arena *arena, enum_result *res) {
+  memset(res, 0, sizeof *res);
+  double start = es_now();
+  double deadline = start + o->timeout;
+  const ir_kernel *k = a->kernel;
+  if (a->error) {
+    res->reason = ir_arena_printf(arena, "analysis failed: %s", a->error);
+    return 1;
+  }
+  if (!a->raisable) {
+    res->reason = ir_arena_printf(arena, "not raisable: %s", a->reason);
+    return 1;
+  }
+  res->ntasks = a->ntasks;
+  res->tasks = IR_NEW_N(arena, enum_task_result, a->ntasks ? a->ntasks : 1);
+  const ir_tnode **cur = IR_NEW_N(arena, const ir_tnode *, k->nvars);
+  /* argument leaves of the kernel's parameters: arg number = var id */
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    ir_type ty;
+    if (k->vars[v]->kind == IR_VAR_SIZE) continue;
+    if (var_type(k, v, &ty)) {
+      res->reason = ir_arena_printf(arena, "array %s has dims that are not size parameters",
+                                    k->vars[v]->name);
+      return 1;
+    }
+    cur[v] = ir_tp_arg(store, v, k->vars[v]->name, &ty);
+    if (res->prog.nargs < 16) res->prog.args[res->prog.nargs++] = cur[v];
+  }
+  int status = 0;
+  for (int ti = 0; ti < a->ntasks && !status; ti++) {
+    const poly_task *pt = &a->tasks[ti];
+    enum_task_result *tr = &res->tasks[ti];
+    tr->task = ti;
+    task_ctx t;
+    memset(&t, 0, sizeof t);
+    t.a = a;
+    t.k = k;
+    t.pt = pt;
+    t.d = d;
+    t.o = o;
+    t.store = store;
+    t.arena = arena;
+    t.next_seed = o->seed * 7919 + (uint64_t)ti * 104729 + 1000;
+    t.mask = IR_NEW_N(arena, unsigned char, k->nassign + 1);
+    t.prelude = IR_NEW_N(arena, unsigned char, k->nassign + 1);
+    for (int i = 0; i < a->nprelude; i++) t.mask[a->prelude[i]] = t.prelude[a->prelude[i]] = 1;
+    for (int i = 0; i < pt->nstmts; i++) t.mask[pt->stmts[i]] = 1;
+    t.nin = pt->ninputs;
+    t.in_vars = IR_NEW_N(arena, int, pt->ninputs + 1);
+    t.in_args = IR_NEW_N(arena, const ir_tnode *, pt->ninputs + 1);
+    for (int i = 0; i < pt->ninputs; i++) {
+      const poly_input *pi = &pt->inputs[i];
+      ir_type ty;
+      t.in_vars[i] = pi->var;
+      if (var_type(k, pi->var, &ty)) {
+        res->reason = ir_arena_printf(arena, "array %s has dims that are not size parameters",
+                                      k->vars[pi->var]->name);
+        status = 1;
+        break;
+      }
+      if ((pi->flags & POLY_IN_CONST) && pi->has_value)
+        t.in_args[i] = ir_tp_const(store, pi->value, &ty);
+      else
+        t.in_args[i] = ir_tp_arg(store, pi->var, k->vars[pi->var]->name, &ty);
+    }
+    tr->nin = t.nin;
+    tr->in_vars = t.in_vars;
+    tr->in_args = t.in_args;
+    tr->noutputs = pt->noutputs;
+    tr->outputs = IR_NEW_N(arena, enum_output, pt->noutputs + 1);
+    if (status) break;
+    sg_init(&t.subgoals, k, pt, arena);
+    char why[512];
+    for (int v = 0; v < 2 && !status; v++)
+      for (int s = 0; s < 2 && !status; s++) {
+        long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
+        interp_default_sizes(k, v, sizes);
+        if (add_example(&t, sizes, o->seed * 1000003 + (uint64_t)(ti * 16 + v * 4 + s), NULL,
+                        why, sizeof why)) {
+          res->reason = ir_arena_printf(arena, "interpreter on task %d: %s", ti, why);
+          status = 1;
+        }
+      }
+    for (int oi = 0; oi < pt->noutputs && !status; oi++) {
+      const poly_output *po = &pt->outputs[oi];
+      enum_output *eo = &tr->outputs[oi];
+      eo->var = po->var;
+      const char *reason = NULL;
+      if (solve_output(&t, po, vf, vuser, deadline, eo, &reason)) {
+        res->reason = ir_arena_printf(arena, "task %d (output %s): %s", ti,
+                                      k->vars[po->var]->name, reason);
+        status = 1;
+      } else if (eo->verify.verdict == ENUM_REFUTED || eo->verify.verdict == ENUM_UNKNOWN) {
+        /* kept: the caller reports it and decides */
+      }
+    }
+    for (int e = 0; e < t.ex.n; e++) free_example(&t, e);
+    sg_free(&t.subgoals);
+    if (status) break;
+    /* compose: this task's outputs over the current values */
+    const ir_tnode **next = IR_NEW_N(arena, const ir_tnode *, k->nvars);
+    memcpy(next, cur, (size_t)k->nvars * sizeof *next);
+    for (int oi = 0; oi < pt->noutputs; oi++)
+      next[tr->outputs[oi].var] = substitute(store, tr->outputs[oi].program, cur);
+    cur = next;
+  }
+  res->seconds = es_now() - start;
+  if (status) return 1;
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    if (k->vars[v]->kind != IR_VAR_ARRAY || res->prog.nresults == IR_TP_MAX_RESULTS) continue;
+    int written = 0;
+    for (int ti = 0; ti < a->ntasks; ti++)
+      for (int oi = 0; oi < a->tasks[ti].noutputs; oi++)
+        written |= a->tasks[ti].outputs[oi].var == v;
+    if (!written) continue;
+    res->result_vars[res->prog.nresults] = v;
+    res->prog.result_names[res->prog.nresults] = k->vars[v]->name;
+    res->prog.results[res->prog.nresults++] = cur[v];
+  }
+  res->prog.kernel = k;
+  res->raised = 1;
+  return 0;
+}

@@ -1,0 +1,530 @@
+/*
+ * search.c - the bottom-up search over one task's examples (design.md
+ * section 7).
+ *
+ * Candidates are kept per (level, type): level 0 holds the leaves, level s
+ * the programs of s ops.  A candidate's values on every example are stored
+ * back to back in one pool of doubles (its type fixes the layout), so a
+ * kernel call reads its operands and writes its result in place: nothing is
+ * allocated per candidate unless it is kept.  Observational equivalence: a
+ * new candidate whose type and values (poison included) equal a stored
+ * one's is dropped (hash, then comparison).  Every kept candidate is
+ * compared with the goals of its type.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enumerator/internal.h"
+
+double es_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct es_type {
+  ir_type t;
+  long off[ES_MAX_EX];
+  long len[ES_MAX_EX];
+  long dims[ES_MAX_EX][IR_MAX_RANK];
+  long total;
+} es_type;
+
+typedef struct es_cand {
+  const ir_tnode *node;
+  int type, level;
+  size_t voff;
+  long poff; /* -1: no poison */
+  uint64_t hash;
+} es_cand;
+
+typedef struct es_vec {
+  int *v;
+  int n, cap;
+} es_vec;
+
+typedef struct es_state {
+  const es_search_in *in;
+  es_type types[ES_MAX_TYPES];
+  int ntypes;
+  es_cand *cands;
+  int ncands, capcands;
+  double *pool;
+  size_t npool, cappool;
+  unsigned char *ppool;
+  size_t nppool, capppool;
+  unsigned char *scratch_poison;
+  size_t capscratch;
+  int *oe;       /* open addressing: candidate index + 1 */
+  size_t capoe;
+  es_vec *buckets; /* [(max_ops + 1) * ES_MAX_TYPES] */
+  enum_stats *stats;
+  int new_sub;
+  double last_progress;
+  long evals_at_progress;
+} es_state;
+
+static void vec_push(es_vec *v, int x) {
+  if (v->n == v->cap) {
+    v->cap = v->cap ? v->cap * 2 : 16;
+    v->v = ir_realloc(v->v, (size_t)v->cap * sizeof(int));
+  }
+  v->v[v->n++] = x;
+}
+
+static es_vec *bucket(es_state *st, int level, int type) {
+  return &st->buckets[level * ES_MAX_TYPES + type];
+}
+
+static int type_index(es_state *st, const ir_type *t) {
+  for (int i = 0; i < st->ntypes; i++)
+    if (ir_type_equal(&st->types[i].t, t)) return i;
+  if (st->ntypes == ES_MAX_TYPES) return -1;
+  es_type *et = &st->types[st->ntypes];
+  memset(et, 0, sizeof *et);
+  et->t = *t;
+  long off = 0;
+  for (int e = 0; e < st->in->ex->n; e++) {
+    long len = 1;
+    for (int d = 0; d < t->rank; d++) {
+      long v = t->dims[d] == IR_DIM_ONE ? 1 : st->in->ex->sizes[e][t->dims[d]];
+      et->dims[e][d] = v;
+      len *= v;
+    }
+    et->off[e] = off;
+    et->len[e] = len;
+    off += len;
+  }
+  et->total = off;
+  return st->ntypes++;
+}
+
+static void reserve_pool(es_state *st, size_t n) {
+  if (st->npool + n > st->cappool) {
+    size_t cap = st->cappool ? st->cappool : 1 << 16;
+    while (cap < st->npool + n) cap *= 2;
+    st->pool = ir_realloc(st->pool, cap * sizeof(double));
+    st->cappool = cap;
+  }
+  if (n > st->capscratch) {
+    st->scratch_poison = ir_realloc(st->scratch_poison, n);
+    st->capscratch = n;
+  }
+}
+
+static uint64_t hash_values(int type, const double *v, long n,
+                            const unsigned char *p) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)type * 0x9e3779b97f4a7c15ull;
+  for (long i = 0; i < n; i++) {
+    double x = v[i];
+    uint64_t bits;
+    if (p && p[i]) bits = 0x7ff4dead;
+    else if (x != x) bits = 0x7ff8000000000000ull;
+    else {
+      if (x == 0) x = 0;
+      memcpy(&bits, &x, sizeof bits);
+    }
+    h = (h ^ bits) * 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static int same_values(const double *a, const unsigned char *pa,
+                       const double *b, const unsigned char *pb, long n) {
+  for (long i = 0; i < n; i++) {
+    int qa = pa && pa[i], qb = pb && pb[i];
+    if (qa != qb) return 0;
+    if (qa) continue;
+    if (a[i] != b[i] && !(a[i] != a[i] && b[i] != b[i])) return 0;
+  }
+  return 1;
+}
+
+static void oe_grow(es_state *st) {
+  size_t cap = st->capoe ? st->capoe * 2 : 1 << 12;
+  int *t = ir_calloc(cap, sizeof(int));
+  for (size_t i = 0; i < st->capoe; i++) {
+    int c = st->oe[i];
+    if (!c) continue;
+    size_t j = st->cands[c - 1].hash & (cap - 1);
+    while (t[j]) j = (j + 1) & (cap - 1);
+    t[j] = c;
+  }
+  ir_free(st->oe);
+  st->oe = t;
+  st->capoe = cap;
+}
+
+/* Is a candidate with these values already stored? */
+static int oe_find(es_state *st, int type, uint64_t h, const double *v,
+                   const unsigned char *p) {
+  if (!st->capoe) return 0;
+  long n = st->types[type].total;
+  for (size_t j = h & (st->capoe - 1);; j = (j + 1) & (st->capoe - 1)) {
+    int c = st->oe[j];
+    if (!c) return 0;
+    const es_cand *o = &st->cands[c - 1];
+    if (o->hash == h && o->type == type &&
+        same_values(st->pool + o->voff, o->poff >= 0 ? st->ppool + o->poff : NULL,
+                    v, p, n))
+      return 1;
+  }
+}
+
+static void oe_insert(es_state *st, int c) {
+  if ((st->ncands + 1) * 2 > (int)st->capoe) oe_grow(st);
+  size_t j = st->cands[c].hash & (st->capoe - 1);
+  while (st->oe[j]) j = (j + 1) & (st->capoe - 1);
+  st->oe[j] = c + 1;
+}
+
+/* Does a candidate of goal g's type match it? */
+static int goal_matches(const es_state *st, const es_goal *g, int type,
+                        const double *v, const unsigned char *p) {
+  const es_type *et = &st->types[type];
+  for (int e = 0; e < st->in->ex->n; e++) {
+    const double *x = v + et->off[e];
+    const unsigned char *px = p ? p + et->off[e] : NULL;
+    const double *y = g->expect[e].data;
+    const unsigned char *cmp = g->cmp[e];
+    for (long i = 0; i < et->len[e]; i++) {
+      if (!cmp[i]) continue;
+      if (px && px[i]) return 0;
+      if (!interp_values_agree(y[i], x[i], g->rtol)) return 0;
+    }
+  }
+  return 1;
+}
+
+/* Store a candidate whose values are at pool[npool..] and, if has_poison,
+ * scratch_poison; returns its index, or -1 if an equal one is stored. */
+static int keep(es_state *st, int type, int level, int has_poison,
+                const ir_tnode *(*mk)(void *), void *mkarg) {
+  es_type *et = &st->types[type];
+  double *v = st->pool + st->npool;
+  const unsigned char *p = has_poison ? st->scratch_poison : NULL;
+  uint64_t h = hash_values(type, v, et->total, p);
+  if (oe_find(st, type, h, v, p)) {
+    st->stats->equivalence_filtered++;
+    return -1;
+  }
+  if (st->ncands == st->capcands) {
+    st->capcands = st->capcands ? st->capcands * 2 : 1024;
+    st->cands = ir_realloc(st->cands, (size_t)st->capcands * sizeof(es_cand));
+  }
+  int c = st->ncands;
+  es_cand *cd = &st->cands[c];
+  cd->node = mk(mkarg);
+  cd->type = type;
+  cd->level = level;
+  cd->voff = st->npool;
+  cd->hash = h;
+  cd->poff = -1;
+  st->npool += (size_t)et->total;
+  if (has_poison) {
+    if (st->nppool + (size_t)et->total > st->capppool) {
+      size_t cap = st->capppool ? st->capppool : 1 << 14;
+      while (cap < st->nppool + (size_t)et->total) cap *= 2;
+      st->ppool = ir_realloc(st->ppool, cap);
+      st->capppool = cap;
+    }
+    memcpy(st->ppool + st->nppool, p, (size_t)et->total);
+    cd->poff = (long)st->nppool;
+    st->nppool += (size_t)et->total;
+  }
+  st->ncands++;
+  oe_insert(st, c);
+  vec_push(bucket(st, level, type), c);
+  /* goals */
+  for (int g = 0; g < st->in->ngoals; g++) {
+    es_goal *go = &st->in->goals[g];
+    if (go->solution || !ir_type_equal(&go->type, &et->t)) continue;
+    if (goal_matches(st, go, type, st->pool + cd->voff,
+                     cd->poff >= 0 ? st->ppool + cd->poff : NULL)) {
+      go->solution = cd->node;
+      go->solved_level = level;
+      if (!go->is_main) st->new_sub = 1;
+    }
+  }
+  return c;
+}
+
+static const ir_tnode *mk_leaf(void *arg) { return arg; }
+
+typedef struct mk_op_arg {
+  es_state *st;
+  const gram_prod *prod;
+  const int *ops;
+} mk_op_arg;
+
+static const ir_tnode *mk_op(void *arg) {
+  mk_op_arg *m = arg;
+  const ir_tnode *opnodes[IR_TP_MAX_OPERANDS];
+  for (int i = 0; i < m->prod->op->nops; i++)
+    opnodes[i] = m->st->cands[m->ops[i]].node;
+  return ir_tp_op(m->st->in->store, &m->prod->op->desc, m->prod->attrs, opnodes,
+                  m->prod->op->nops, &m->prod->result);
+}
+
+static int add_leaf(es_state *st, const es_leaf *lf) {
+  int type = type_index(st, &lf->node->type);
+  if (type < 0) return -1;
+  es_type *et = &st->types[type];
+  reserve_pool(st, (size_t)et->total);
+  int has_poison = 0;
+  for (int e = 0; e < st->in->ex->n; e++) {
+    const ir_tensor *t = &lf->values[e];
+    memcpy(st->pool + st->npool + et->off[e], t->data,
+           (size_t)et->len[e] * sizeof(double));
+    if (t->poison) {
+      has_poison = 1;
+      memcpy(st->scratch_poison + et->off[e], t->poison, (size_t)et->len[e]);
+    } else {
+      memset(st->scratch_poison + et->off[e], 0, (size_t)et->len[e]);
+    }
+  }
+  keep(st, type, 0, has_poison, mk_leaf, (void *)lf->node);
+  return 0;
+}
+
+static int commutative(const interp_op *k) {
+  return !strcmp(k->name, "add") || !strcmp(k->name, "mul") ||
+         !strcmp(k->name, "max") || !strcmp(k->name, "min");
+}
+
+/* Evaluate production `prod` (bound to b) on operand candidates ops[] and
+ * keep it if new. */
+static void try_cands(es_state *st, const gram_prod *prod,
+                      const enum_binding *b, int restype, const int *ops,
+                      int level) {
+  es_type *rt = &st->types[restype];
+  st->stats->evaluated++;
+  reserve_pool(st, (size_t)rt->total);
+  int has_poison = 0;
+  for (int e = 0; e < st->in->ex->n; e++) {
+    ir_tensor args[INTERP_MAX_ARGS];
+    double kc[INTERP_MAX_ARGS];
+    for (int i = 0; i < b->nargs; i++) {
+      ir_tensor *a = &args[i];
+      memset(a, 0, sizeof *a);
+      if (b->args[i] < 0) {
+        kc[i] = b->kconst[i];
+        a->elem = rt->t.elem;
+        a->data = &kc[i];
+        continue;
+      }
+      const es_cand *c = &st->cands[ops[b->args[i]]];
+      const es_type *ct = &st->types[c->type];
+      a->elem = ct->t.elem;
+      a->rank = ct->t.rank;
+      memcpy(a->dims, ct->dims[e], sizeof a->dims);
+      a->data = st->pool + c->voff + ct->off[e];
+      a->poison = c->poff >= 0 ? st->ppool + c->poff + ct->off[e] : NULL;
+    }
+    ir_tensor out;
+    memset(&out, 0, sizeof out);
+    out.elem = rt->t.elem;
+    out.rank = rt->t.rank;
+    memcpy(out.dims, rt->dims[e], sizeof out.dims);
+    out.data = st->pool + st->npool + rt->off[e];
+    out.poison = st->scratch_poison + rt->off[e];
+    if (b->kernel->run(b->kernel, b->attrs, args, &out, NULL)) {
+      st->stats->static_filtered++;
+      return;
+    }
+    if (out.poison) has_poison = 1;
+    else memset(st->scratch_poison + rt->off[e], 0, (size_t)rt->len[e]);
+  }
+  mk_op_arg m = {st, prod, ops};
+  keep(st, restype, level, has_poison, mk_op, &m);
+}
+
+/* Target types proposed to ops whose result shape is not determined by
+ * their operands: the goal types and the leaf types. */
+static int targets(es_state *st, ir_type *out, int cap) {
+  int n = 0;
+  for (int g = 0; g < st->in->ngoals && n < cap; g++) {
+    int dup = 0;
+    for (int j = 0; j < n; j++) dup |= ir_type_equal(&out[j], &st->in->goals[g].type);
+    if (!dup) out[n++] = st->in->goals[g].type;
+  }
+  for (int l = 0; l < st->in->nleaves && n < cap; l++) {
+    const ir_type *t = &st->in->leaves[l].node->type;
+    if (t->elem == IR_I1) continue;
+    int dup = 0;
+    for (int j = 0; j < n; j++) dup |= ir_type_equal(&out[j], t);
+    if (!dup) out[n++] = *t;
+  }
+  return n;
+}
+
+static int over_budget(es_state *st, es_outcome *why) {
+  double now = es_now();
+  if (now > st->in->deadline) {
+    *why = ES_TIMEOUT;
+    return 1;
+  }
+  if ((long)((st->cappool * sizeof(double)) + st->capppool) > st->in->memory_bytes) {
+    *why = ES_MEMORY;
+    return 1;
+  }
+  if (st->in->progress && now - st->last_progress > 0.5) {
+    double rate = (double)(st->stats->evaluated - st->evals_at_progress) /
+                  (now - st->last_progress);
+    fprintf(stderr, "\r\033[Kuplift: task %d: %d candidates stored, %.0f evaluated/s",
+            st->in->task, st->ncands, rate);
+    st->last_progress = now;
+    st->evals_at_progress = st->stats->evaluated;
+  }
+  return 0;
+}
+
+typedef struct level_ctx {
+  es_state *st;
+  const gram_op *op;
+  int level;
+  int parts[IR_TP_MAX_OPERANDS];
+  int comm;
+} level_ctx;
+
+/* All operand-candidate tuples for production prod with operand types tys. */
+static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
+                      es_outcome *why) {
+  es_state *st = lc->st;
+  enum_binding b;
+  if (enum_bind(prod->op, prod->attrs, &b)) return 0;
+  int restype = type_index(st, &prod->result);
+  if (restype < 0) return 0;
+  int n = prod->op->nops;
+  es_vec *vs[IR_TP_MAX_OPERANDS];
+  for (int i = 0; i < n; i++) vs[i] = bucket(st, lc->parts[i], tys[i]);
+  int idx[IR_TP_MAX_OPERANDS] = {0}, ops[IR_TP_MAX_OPERANDS];
+  int same01 = lc->comm && n == 2 && lc->parts[0] == lc->parts[1] && tys[0] == tys[1];
+  if (n == 0) {
+    st->stats->enumerated++;
+    try_cands(st, prod, &b, restype, ops, lc->level);
+    return 0;
+  }
+  for (;;) {
+    for (int i = 0; i < n; i++) ops[i] = vs[i]->v[idx[i]];
+    if (!same01 || idx[0] <= idx[1]) {
+      st->stats->enumerated++;
+      try_cands(st, prod, &b, restype, ops, lc->level);
+      if ((st->stats->evaluated & 1023) == 0 && over_budget(st, why)) return 1;
+    }
+    int i = n - 1;
+    while (i >= 0 && ++idx[i] == vs[i]->n) idx[i--] = 0;
+    if (i < 0) break;
+  }
+  return 0;
+}
+
+/* Every operand type tuple for the current split of the level. */
+static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
+  es_state *st = lc->st;
+  const gram_op *op = lc->op;
+  if (slot == op->nops) {
+    ir_type opt[IR_TP_MAX_OPERANDS];
+    for (int i = 0; i < op->nops; i++) opt[i] = st->types[tys[i]].t;
+    ir_type tg[ES_MAX_TYPES];
+    int ntg = 1;
+    const ir_type *tgp = NULL;
+    if (gram_op_needs_target(op)) ntg = targets(st, tg, ES_MAX_TYPES);
+    for (int t = 0; t < ntg; t++) {
+      if (gram_op_needs_target(op)) tgp = &tg[t];
+      gram_prod prods[512];
+      gram_stats gs = {0, 0};
+      int np = gram_productions(op, opt, tgp, prods, 512, &gs);
+      st->stats->enumerated += gs.rejected;
+      st->stats->static_filtered += gs.rejected;
+      if (np > 512) np = 512;
+      for (int p = 0; p < np; p++)
+        if (run_tuples(lc, &prods[p], tys, why)) return 1;
+    }
+    return 0;
+  }
+  /* commutative ops: operands in (level, type) order only */
+  for (int t = 0; t < st->ntypes; t++) {
+    if (!bucket(st, lc->parts[slot], t)->n) continue;
+    if (lc->comm && slot == 1 && op->nops == 2 && lc->parts[0] == lc->parts[1] &&
+        t < tys[0])
+      continue;
+    tys[slot] = t;
+    if (run_types(lc, slot + 1, tys, why)) return 1;
+  }
+  return 0;
+}
+
+/* Every split of level - 1 ops among the operands. */
+static int run_splits(level_ctx *lc, int slot, int left, es_outcome *why) {
+  const gram_op *op = lc->op;
+  if (slot == op->nops - 1 || op->nops == 0) {
+    if (op->nops == 0) {
+      if (left) return 0;
+    } else {
+      lc->parts[slot] = left;
+      if (lc->comm && op->nops == 2 && lc->parts[0] > lc->parts[1]) return 0;
+    }
+    int tys[IR_TP_MAX_OPERANDS];
+    return run_types(lc, 0, tys, why);
+  }
+  for (int s = 0; s <= left; s++) {
+    lc->parts[slot] = s;
+    if (run_splits(lc, slot + 1, left - s, why)) return 1;
+  }
+  return 0;
+}
+
+es_outcome es_search(const es_search_in *in, enum_stats *stats) {
+  es_state st;
+  memset(&st, 0, sizeof st);
+  st.in = in;
+  st.stats = stats;
+  st.last_progress = es_now();
+  st.buckets = ir_calloc((size_t)(in->max_ops + 1) * ES_MAX_TYPES, sizeof(es_vec));
+  es_outcome why = ES_EXHAUSTED;
+  for (int g = 0; g < in->ngoals; g++)
+    if (type_index(&st, &in->goals[g].type) < 0) goto done;
+  for (int l = 0; l < in->nleaves; l++) add_leaf(&st, &in->leaves[l]);
+  for (int g = 0; g < in->ngoals; g++)
+    if (in->goals[g].is_main && in->goals[g].solution) {
+      why = ES_FOUND_MAIN;
+      goto done;
+    }
+  st.new_sub = 0;
+  for (int level = 1; level <= in->max_ops; level++) {
+    for (int o = 0; o < in->nops; o++) {
+      level_ctx lc = {&st, in->ops[o], level, {0}, 0};
+      enum_binding b;
+      ir_attr none[IR_TP_MAX_ATTRS];
+      memset(none, 0, sizeof none);
+      lc.comm = in->ops[o]->kernel && !enum_bind(in->ops[o], none, &b) &&
+                commutative(b.kernel);
+      if (run_splits(&lc, 0, level - 1, &why)) goto done;
+      for (int g = 0; g < in->ngoals; g++)
+        if (in->goals[g].is_main && in->goals[g].solution) {
+          why = ES_FOUND_MAIN;
+          goto done;
+        }
+    }
+    if (over_budget(&st, &why)) goto done;
+    if (st.new_sub) {
+      why = ES_FOUND_SUB;
+      goto done;
+    }
+  }
+  why = ES_EXHAUSTED;
+done:
+  if (in->progress) fprintf(stderr, "\r\033[K");
+  for (int i = 0; i < (in->max_ops + 1) * ES_MAX_TYPES; i++) ir_free(st.buckets[i].v);
+  ir_free(st.buckets);
+  ir_free(st.cands);
+  ir_free(st.pool);
+  ir_free(st.ppool);
+  ir_free(st.scratch_poison);
+  ir_free(st.oe);
+  return why;
+}

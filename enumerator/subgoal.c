@@ -1,0 +1,465 @@
+/*
+ * subgoal.c - sub-goals from the source statement (design.md section 7).
+ *
+ * A task's statement `X[i][j] op= e` names intermediate tensors whose
+ * values the loops define: for a reduction (the statement's reduction
+ * iterators R do not index X) the sum over R of e, of each term of e, and
+ * of the R-dependent factors of each term; for a plain update each term of
+ * the value and each factor of a term.  Each is a tensor of X's shape,
+ * evaluated here at every iteration point from the values before the task.
+ * The search looks for them like for the output; a solved one becomes a
+ * leaf of the next round, so every search stays a few ops deep.  Only the
+ * structure of the source program is used, never knowledge of a kernel.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "enumerator/subgoal.h"
+
+static int is_iter(const ir_kernel *k, const ir_expr *e) {
+  return e->kind == IR_EX_VAR && k->vars[e->var]->kind == IR_VAR_ITER;
+}
+
+static int uses_var(const ir_expr *e, int var) {
+  if ((e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && e->var == var) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (uses_var(e->args[i], var)) return 1;
+  return 0;
+}
+
+static int uses_any(const ir_expr *e, const int *vars, int n) {
+  for (int i = 0; i < n; i++)
+    if (uses_var(e, vars[i])) return 1;
+  return 0;
+}
+
+static int same_expr(const ir_expr *a, const ir_expr *b) {
+  if (a->kind != b->kind || a->nargs != b->nargs) return 0;
+  if (a->kind == IR_EX_CONST) return a->value == b->value;
+  if ((a->kind == IR_EX_VAR || a->kind == IR_EX_ELEM) && a->var != b->var) return 0;
+  if (a->kind == IR_EX_CALL && a->fn != b->fn) return 0;
+  for (int i = 0; i < a->nargs; i++)
+    if (!same_expr(a->args[i], b->args[i])) return 0;
+  return 1;
+}
+
+/* Does e read the written array only at the written element? */
+static int reads_x_only_at(const ir_expr *e, const ir_expr *lhs) {
+  if (e->kind == IR_EX_ELEM && e->var == lhs->var) return same_expr(e, lhs);
+  if (e->kind == IR_EX_VAR && e->var == lhs->var) return lhs->kind == IR_EX_VAR;
+  for (int i = 0; i < e->nargs; i++)
+    if (!reads_x_only_at(e->args[i], lhs)) return 0;
+  return 1;
+}
+
+static int trivial(const ir_expr *e) {
+  return e->kind == IR_EX_CONST || e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM ||
+         (e->kind == IR_EX_CAST && trivial(e->args[0]));
+}
+
+typedef struct collect {
+  sg_set *s;
+  const ir_stmt *st;
+  const ir_stmt *const *loops;
+  int depth;
+  const int *red;
+  int nred;
+  ir_arena *arena;
+} collect;
+
+static void add_goal(collect *c, const ir_expr *e, double sign, const char *what) {
+  sg_set *s = c->s;
+  if (s->n == SG_MAX || trivial(e)) return;
+  if (!c->nred && !reads_x_only_at(e, c->st->lhs)) return;
+  if (c->nred && uses_var(e, c->st->lhs->var)) return;
+  for (int i = 0; i < s->n; i++)
+    if (same_expr(s->goals[i].expr, e) && s->goals[i].sign == sign &&
+        s->goals[i].nred == c->nred)
+      return;
+  sg_goal *g = &s->goals[s->n];
+  memset(g, 0, sizeof *g);
+  g->var = c->st->lhs->var;
+  g->stmt = c->st;
+  g->expr = e;
+  g->nred = c->nred;
+  memcpy(g->red, c->red, sizeof(int) * (size_t)c->nred);
+  g->sign = sign;
+  g->what = what;
+  for (int d = 0; d < c->depth; d++) s->loops[s->n][d] = c->loops[d];
+  s->depth[s->n] = c->depth;
+  s->n++;
+}
+
+/* The terms of a +/- chain, with their signs. */
+static int terms(const ir_expr *e, double sign, const ir_expr **out, double *signs,
+                 int n, int cap) {
+  if ((e->kind == IR_EX_ADD || e->kind == IR_EX_SUB) && n < cap) {
+    n = terms(e->args[0], sign, out, signs, n, cap);
+    return terms(e->args[1], e->kind == IR_EX_SUB ? -sign : sign, out, signs, n, cap);
+  }
+  if (n < cap) {
+    out[n] = e;
+    signs[n++] = sign;
+  }
+  return n;
+}
+
+static int factors(const ir_expr *e, const ir_expr **out, int n, int cap) {
+  if (e->kind == IR_EX_MUL && n < cap) {
+    n = factors(e->args[0], out, n, cap);
+    return factors(e->args[1], out, n, cap);
+  }
+  if (n < cap) out[n++] = e;
+  return n;
+}
+
+typedef struct find_ctx {
+  sg_set *s;
+  ir_arena *arena;
+  int found;
+} find_ctx;
+
+static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
+                     void *user) {
+  find_ctx *f = user;
+  sg_set *s = f->s;
+  const poly_task *pt = s->pt;
+  if (pt->nstmts != 1 || st->id != pt->stmts[0]) return 0;
+  f->found = 1;
+  const ir_kernel *k = s->k;
+  const ir_expr *lhs = st->lhs;
+  /* the written element must be indexed by distinct iterators */
+  int wr[IR_MAX_RANK], nw = 0;
+  if (lhs->kind == IR_EX_ELEM) {
+    for (int i = 0; i < lhs->nargs; i++) {
+      if (!is_iter(k, lhs->args[i])) return 1;
+      for (int j = 0; j < nw; j++)
+        if (wr[j] == lhs->args[i]->var) return 1;
+      wr[nw++] = lhs->args[i]->var;
+    }
+  }
+  int red[16], nred = 0;
+  for (int d = 0; d < depth; d++) {
+    int it = loops[d]->iter, in = 0;
+    for (int j = 0; j < nw; j++) in |= wr[j] == it;
+    if (!in && nred < 16) red[nred++] = it;
+  }
+  /* the value that is added, or assigned */
+  const ir_expr *val = st->rhs;
+  int add = st->op == IR_ASSIGN_ADD;
+  if (st->op == IR_ASSIGN && st->rhs->kind == IR_EX_ADD) {
+    if (same_expr(st->rhs->args[0], lhs)) { val = st->rhs->args[1]; add = 1; }
+    else if (same_expr(st->rhs->args[1], lhs)) { val = st->rhs->args[0]; add = 1; }
+  }
+  if (st->op != IR_ASSIGN && !add) return 1;
+  if (nred && !add) return 1;
+  collect c = {s, st, loops, depth, red, nred, f->arena};
+  const ir_expr *ts[8];
+  double sg[8];
+  int nt = terms(val, 1, ts, sg, 0, 8);
+  if (nred) {
+    add_goal(&c, val, 1, "reduction");
+    for (int i = 0; i < nt; i++) {
+      if (nt > 1) add_goal(&c, ts[i], sg[i], "reduction of a term");
+      const ir_expr *fs[8];
+      int nf = factors(ts[i], fs, 0, 8);
+      /* the product of the factors that depend on the reduction */
+      int dep = 0;
+      for (int j = 0; j < nf; j++) dep += uses_any(fs[j], red, nred);
+      if (dep < nf && dep > 1) {
+        /* rebuild the dependent product as a new expression */
+        const ir_expr *p = NULL;
+        for (int j = 0; j < nf; j++) {
+          if (!uses_any(fs[j], red, nred)) continue;
+          if (!p) { p = fs[j]; continue; }
+          ir_expr *m = IR_NEW(f->arena, ir_expr);
+          m->kind = IR_EX_MUL;
+          m->type = ts[i]->type;
+          m->pos = ts[i]->pos;
+          m->nargs = 2;
+          m->args = IR_NEW_N(f->arena, ir_expr *, 2);
+          m->args[0] = (ir_expr *)p;
+          m->args[1] = (ir_expr *)fs[j];
+          p = m;
+        }
+        add_goal(&c, p, 1, "reduction of the varying factors");
+      }
+    }
+  } else {
+    if (add) add_goal(&c, val, 1, "update");
+    for (int i = 0; i < nt; i++) {
+      if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
+      const ir_expr *fs[8];
+      int nf = factors(ts[i], fs, 0, 8);
+      for (int j = 0; j < nf && nf > 1; j++) add_goal(&c, fs[j], 1, "factor");
+      if (nf > 2)
+        for (int j = 1; j < nf; j++) {
+          /* the product without its first factor(s) */
+          const ir_expr *p = fs[j];
+          for (int m2 = j + 1; m2 < nf; m2++) {
+            ir_expr *m = IR_NEW(f->arena, ir_expr);
+            m->kind = IR_EX_MUL;
+            m->type = ts[i]->type;
+            m->nargs = 2;
+            m->args = IR_NEW_N(f->arena, ir_expr *, 2);
+            m->args[0] = (ir_expr *)p;
+            m->args[1] = (ir_expr *)fs[m2];
+            p = m;
+          }
+          if (j < nf - 1) add_goal(&c, p, 1, "partial product");
+        }
+    }
+  }
+  return 1;
+}
+
+void sg_init(sg_set *s, const ir_kernel *k, const poly_task *pt, ir_arena *arena) {
+  memset(s, 0, sizeof *s);
+  s->k = k;
+  s->pt = pt;
+  find_ctx f = {s, arena, 0};
+  ir_kernel_walk_assigns(k, find_stmt, &f);
+}
+
+void sg_free(sg_set *s) {
+  for (int i = 0; i < s->n; i++)
+    for (int e = 0; e < ES_MAX_EX; e++) interp_tensor_free(&s->goals[i].vals[e]);
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+typedef struct evctx {
+  const ir_kernel *k;
+  interp_env *env;
+  long *ivals;
+  int poison;
+} evctx;
+
+static double eval(evctx *c, const ir_expr *e);
+
+static long elem_index(evctx *c, const ir_expr *e, int *ok) {
+  const ir_tensor *t = &c->env->vals[e->var];
+  long idx = 0;
+  for (int i = 0; i < e->nargs; i++) {
+    long x = ir_expr_eval_int(e->args[i], c->ivals);
+    if (x < 0 || x >= t->dims[i]) {
+      *ok = 0;
+      return 0;
+    }
+    idx = idx * t->dims[i] + x;
+  }
+  return idx;
+}
+
+static double eval(evctx *c, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_EX_CONST: return e->value;
+  case IR_EX_VAR: {
+    const ir_var *v = c->k->vars[e->var];
+    if (v->kind == IR_VAR_SIZE || v->kind == IR_VAR_ITER) return (double)c->ivals[e->var];
+    const ir_tensor *t = &c->env->vals[e->var];
+    if (t->poison && t->poison[0]) c->poison = 1;
+    return t->data[0];
+  }
+  case IR_EX_ELEM: {
+    int ok = 1;
+    long i = elem_index(c, e, &ok);
+    if (!ok) {
+      c->poison = 1;
+      return 0;
+    }
+    const ir_tensor *t = &c->env->vals[e->var];
+    if (t->poison && t->poison[i]) c->poison = 1;
+    return t->data[i];
+  }
+  case IR_EX_NEG: return -eval(c, e->args[0]);
+  case IR_EX_NOT: return !eval(c, e->args[0]);
+  case IR_EX_ADD: return eval(c, e->args[0]) + eval(c, e->args[1]);
+  case IR_EX_SUB: return eval(c, e->args[0]) - eval(c, e->args[1]);
+  case IR_EX_MUL: return eval(c, e->args[0]) * eval(c, e->args[1]);
+  case IR_EX_DIV: return eval(c, e->args[0]) / eval(c, e->args[1]);
+  case IR_EX_LT: return eval(c, e->args[0]) < eval(c, e->args[1]);
+  case IR_EX_LE: return eval(c, e->args[0]) <= eval(c, e->args[1]);
+  case IR_EX_GT: return eval(c, e->args[0]) > eval(c, e->args[1]);
+  case IR_EX_GE: return eval(c, e->args[0]) >= eval(c, e->args[1]);
+  case IR_EX_EQ: return eval(c, e->args[0]) == eval(c, e->args[1]);
+  case IR_EX_NE: return eval(c, e->args[0]) != eval(c, e->args[1]);
+  case IR_EX_AND: return eval(c, e->args[0]) && eval(c, e->args[1]);
+  case IR_EX_OR: return eval(c, e->args[0]) || eval(c, e->args[1]);
+  case IR_EX_SELECT:
+    return eval(c, e->args[0]) ? eval(c, e->args[1]) : eval(c, e->args[2]);
+  case IR_EX_CAST: {
+    double x = eval(c, e->args[0]);
+    if (e->type == IR_F32) return (float)x;
+    if (e->type == IR_I32) return (double)(long)x;
+    return x;
+  }
+  case IR_EX_CALL: {
+    double x = eval(c, e->args[0]);
+    double y = e->nargs > 1 ? eval(c, e->args[1]) : 0;
+    switch (e->fn) {
+    case IR_FN_SQRT: return sqrt(x);
+    case IR_FN_EXP: return exp(x);
+    case IR_FN_POW: return pow(x, y);
+    case IR_FN_FABS: return fabs(x);
+    case IR_FN_FMAX: return fmax(x, y);
+    case IR_FN_FMIN: return fmin(x, y);
+    }
+    return 0;
+  }
+  case IR_EX_IMIN:
+  case IR_EX_IMAX: return (double)ir_expr_eval_int(e, c->ivals);
+  }
+  return 0;
+}
+
+static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int depth,
+                      int d, ir_tensor *out, unsigned char *written) {
+  if (d == depth) {
+    int ok = 1;
+    long i = g->stmt->lhs->kind == IR_EX_ELEM ? elem_index(c, g->stmt->lhs, &ok) : 0;
+    if (!ok) return;
+    c->poison = 0;
+    double v = g->sign * eval(c, g->expr);
+    if (c->poison) out->poison[i] = 1;
+    if (!written[i]) {
+      out->data[i] = 0;
+      written[i] = 1;
+      if (!c->poison) out->poison[i] = 0;
+    }
+    out->data[i] = g->nred ? out->data[i] + v : v;
+    return;
+  }
+  const ir_stmt *l = loops[d];
+  long lo = ir_expr_eval_int(l->lo, c->ivals), hi = ir_expr_eval_int(l->hi, c->ivals);
+  for (long x = lo; x <= hi; x++) {
+    c->ivals[l->iter] = x;
+    run_loops(c, g, loops, depth, d + 1, out, written);
+  }
+}
+
+int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
+           interp_error *err) {
+  (void)mask;
+  (void)err;
+  const ir_kernel *k = s->k;
+  long *ivals = ir_calloc((size_t)k->nvars, sizeof(long));
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) ivals[v] = env->sizes[v];
+  for (int i = 0; i < s->n; i++) {
+    sg_goal *g = &s->goals[i];
+    ir_tensor *out = &g->vals[e];
+    interp_tensor_free(out);
+    *out = env->vals[g->var];
+    size_t n = ir_tensor_size(out);
+    out->data = ir_calloc(n ? n : 1, sizeof(double));
+    out->poison = ir_malloc(n ? n : 1);
+    memset(out->poison, 1, n ? n : 1);
+    unsigned char *written = ir_calloc(n ? n : 1, 1);
+    evctx c = {k, env, ivals, 0};
+    run_loops(&c, g, s->loops[i], s->depth[i], 0, out, written);
+    ir_free(written);
+  }
+  ir_free(ivals);
+  return 0;
+}
+
+int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
+             const ir_tnode *const *extra, int nextra, ir_arena *arena) {
+  (void)extra;
+  (void)nextra;
+  int n = 0;
+  for (int i = 0; i < s->n && n < cap; i++) {
+    sg_goal *g = &s->goals[i];
+    if (g->var != var || g->solved) continue;
+    es_goal *o = &goals[n++];
+    memset(o, 0, sizeof *o);
+    o->id = i;
+    o->what = g->what;
+    const ir_var *v = s->k->vars[var];
+    o->type.elem = v->elem;
+    o->type.rank = v->rank;
+    for (int d = 0; d < v->rank; d++) o->type.dims[d] = v->dims[d]->var;
+    o->rtol = interp_kernel_tolerance(s->k) > 0 ? 1e-9 : 0;
+    for (int e = 0; e < nex; e++) {
+      o->expect[e] = g->vals[e];
+      size_t m = ir_tensor_size(&g->vals[e]);
+      o->cmp[e] = ir_arena_alloc(arena, m ? m : 1);
+      for (size_t j = 0; j < m; j++) o->cmp[e][j] = !g->vals[e].poison[j];
+    }
+  }
+  return n;
+}
+
+void sg_mark_solved(sg_set *s, int id) {
+  if (id >= 0 && id < s->n) s->goals[id].solved = 1;
+}
+
+static void consts(const ir_expr *e, double *vals, int *n, int cap) {
+  if (e->kind == IR_EX_CONST && *n < cap) {
+    for (int i = 0; i < *n; i++)
+      if (vals[i] == e->value) return;
+    vals[(*n)++] = e->value;
+  }
+  for (int i = 0; i < e->nargs; i++) consts(e->args[i], vals, n, cap);
+}
+
+typedef struct const_ctx {
+  const poly_task *pt;
+  double vals[16];
+  int n;
+} const_ctx;
+
+static int const_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
+                      void *user) {
+  (void)loops;
+  (void)depth;
+  const_ctx *c = user;
+  for (int i = 0; i < c->pt->nstmts; i++)
+    if (c->pt->stmts[i] == st->id) consts(st->rhs, c->vals, &c->n, 16);
+  return 0;
+}
+
+int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
+                       const ir_tnode **out, int cap) {
+  const_ctx c = {s->pt, {0, 1}, 2};
+  ir_kernel_walk_assigns(k, const_stmt, &c);
+  ir_type t = {k->data_type, 0, {0}};
+  int n = 0;
+  for (int i = 0; i < c.n && n < cap; i++) out[n++] = ir_tp_const(store, c.vals[i], &t);
+  return n;
+}
+
+int sg_kernel_allowed(const char *kn, unsigned h) {
+  static const struct {
+    const char *name;
+    unsigned need; /* any of these hints; 0: always */
+  } table[] = {
+      {"add", POLY_OP_ADD | POLY_OP_RED_ADD},
+      {"sub", POLY_OP_SUB},
+      {"neg", POLY_OP_SUB | POLY_OP_NEG},
+      {"mul", POLY_OP_MUL | POLY_OP_RED_MUL},
+      {"div", POLY_OP_DIV},
+      {"reciprocal", POLY_OP_DIV},
+      {"rsqrt", POLY_OP_SQRT},
+      {"sqrt", POLY_OP_SQRT},
+      {"exp", POLY_OP_EXP},
+      {"abs", POLY_OP_ABS},
+      {"max", POLY_OP_MAX | POLY_OP_RED_MAX},
+      {"min", POLY_OP_MIN | POLY_OP_RED_MIN},
+      {"compare", POLY_OP_CMP | POLY_OP_SELECT},
+      {"select", 0},
+      {"dot_general", POLY_OP_MUL},
+      {"reduce", POLY_OP_RED_ADD | POLY_OP_RED_MUL | POLY_OP_RED_MAX | POLY_OP_RED_MIN},
+      {"transpose", 0},
+      {"broadcast_in_dim", 0},
+      {"reshape", 0},
+      {"constant", 0},
+      {"fill", 0},
+      {"fill_scalar", 0},
+      {"iota", POLY_OP_CMP},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(table[i].name, kn)) return !table[i].need || (h & table[i].need);
+  return 0;
+}

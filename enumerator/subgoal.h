@@ -1,0 +1,60 @@
+/*
+ * subgoal.h - private to enumerator/: sub-goals read off the source
+ * statement's expression tree (design.md section 7), constant leaves and
+ * the op hints.
+ */
+#ifndef UPLIFT_ENUM_SUBGOAL_H
+#define UPLIFT_ENUM_SUBGOAL_H
+
+#include "enumerator/internal.h"
+
+#define SG_MAX 16
+
+typedef struct sg_goal {
+  int var;                 /* the array whose shape the sub-goal has */
+  const ir_stmt *stmt;
+  const ir_expr *expr;     /* evaluated at every iteration point */
+  int nred;                /* summed over these iterators (0: assigned) */
+  int red[IR_MAX_RANK + 2];
+  double sign;
+  const char *what;
+  int solved;
+  ir_tensor vals[ES_MAX_EX];
+} sg_goal;
+
+typedef struct sg_set {
+  const ir_kernel *k;
+  const poly_task *pt;
+  int n;
+  sg_goal goals[SG_MAX];
+  const ir_stmt *loops[SG_MAX][16];
+  int depth[SG_MAX];
+} sg_set;
+
+/* Find the sub-goals of a task (single-statement tasks whose written
+ * element is indexed by distinct iterators). */
+void sg_init(sg_set *s, const ir_kernel *k, const poly_task *pt, ir_arena *arena);
+void sg_free(sg_set *s);
+
+/* Compute every sub-goal's values on example e from the values before the
+ * task (env holds them; mask unused but for symmetry).  Returns 0 or -1. */
+int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
+           interp_error *err);
+
+/* Write the unsolved sub-goals of output var into goals (at most cap);
+ * those whose expected values equal an extra leaf's are marked solved by
+ * the caller through goals[i].id.  Returns the count. */
+int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
+             const ir_tnode *const *extra, int nextra, ir_arena *arena);
+void sg_mark_solved(sg_set *s, int id);
+
+/* Constant leaves: 0, 1 and the literals of the task's statements, as
+ * rank-0 tensors of the kernel's data type.  Returns the count. */
+int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
+                       const ir_tnode **out, int cap);
+
+/* Is an op with this semantic kernel worth trying for a task with these
+ * POLY_OP_* hints? */
+int sg_kernel_allowed(const char *kernel, unsigned hints);
+
+#endif
