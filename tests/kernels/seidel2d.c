@@ -1,0 +1,106 @@
+/*
+ * seidel2d.c - Gauss-Seidel style 9-point stencil updated in place inside a
+ * time loop, Polybench/C 4.2.1 style (A: N x N, TSTEPS time steps).
+ * Each point reads neighbours already updated in the same sweep (loop-
+ * carried dependences in both space loops): uplift must report it as not
+ * raisable.  Kernel: kernel_seidel_2d.
+ */
+#include <stdio.h>
+#include <unistd.h>
+#include <string.h>
+#include <math.h>
+
+#include <polybench.h>
+
+/* ---- header section: datasets and loop bounds ---- */
+#if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
+    !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
+    !defined(EXTRALARGE_DATASET)
+# define LARGE_DATASET
+#endif
+
+#if !defined(TSTEPS) && !defined(N)
+# ifdef MINI_DATASET
+#  define TSTEPS 20
+#  define N 40
+# endif
+# ifdef SMALL_DATASET
+#  define TSTEPS 40
+#  define N 120
+# endif
+# ifdef MEDIUM_DATASET
+#  define TSTEPS 100
+#  define N 400
+# endif
+# ifdef LARGE_DATASET
+#  define TSTEPS 500
+#  define N 2000
+# endif
+# ifdef EXTRALARGE_DATASET
+#  define TSTEPS 1000
+#  define N 4000
+# endif
+#endif
+
+#define _PB_TSTEPS POLYBENCH_LOOP_BOUND(TSTEPS,tsteps)
+#define _PB_N POLYBENCH_LOOP_BOUND(N,n)
+
+static void init_array(int n, DATA_TYPE POLYBENCH_2D(A, N, N, n, n))
+{
+  int i, j;
+
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      A[i][j] = ((DATA_TYPE)((i * (j + 2)) % n) + 2) / n;
+}
+
+static void print_array(int n, DATA_TYPE POLYBENCH_2D(A, N, N, n, n))
+{
+  int i, j;
+
+  POLYBENCH_DUMP_START;
+  POLYBENCH_DUMP_BEGIN("A");
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      if ((i * n + j) % 20 == 0)
+        fprintf(POLYBENCH_DUMP_TARGET, "\n");
+      fprintf(POLYBENCH_DUMP_TARGET, DATA_PRINTF_MODIFIER, A[i][j]);
+    }
+  POLYBENCH_DUMP_END("A");
+  POLYBENCH_DUMP_FINISH;
+}
+
+static void kernel_seidel_2d(int tsteps, int n,
+                             DATA_TYPE POLYBENCH_2D(A, N, N, n, n))
+{
+  int t, i, j;
+
+#pragma scop
+  for (t = 0; t <= _PB_TSTEPS - 1; t++)
+    for (i = 1; i <= _PB_N - 2; i++)
+      for (j = 1; j <= _PB_N - 2; j++)
+        A[i][j] = (A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1]
+                   + A[i][j - 1] + A[i][j] + A[i][j + 1]
+                   + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1])
+                  / SCALAR_VAL(9.0);
+#pragma endscop
+}
+
+int main(int argc, char **argv)
+{
+  int n = N;
+  int tsteps = TSTEPS;
+  POLYBENCH_2D_ARRAY_DECL(A, DATA_TYPE, N, N, n, n);
+
+  init_array(n, POLYBENCH_ARRAY(A));
+
+  polybench_start_instruments;
+  kernel_seidel_2d(tsteps, n, POLYBENCH_ARRAY(A));
+  polybench_stop_instruments;
+  polybench_print_instruments;
+
+  polybench_prevent_dce(print_array(n, POLYBENCH_ARRAY(A)));
+
+  POLYBENCH_FREE_ARRAY(A);
+  return 0;
+}
