@@ -34,15 +34,14 @@ static void usage(FILE *out) {
           "                     natively on the same inputs; compare every element\n"
           "  --timeout S        CPU-time limit of the native run in seconds\n"
           "                     (default 10)\n"
-          "  --function NAME    the kernel function (default: the only kernel_*)\n"
-          "  -I DIR             add DIR to the include path\n"
-          "  -D NAME[=VALUE]    define a macro\n"
+          "%s"
           "  --help             this text\n"
           "\n"
           "exit status: 0 done (and native agrees), 2 bad input or usage, or a\n"
           "runtime error of the kernel (out-of-range subscript), 3 the native run\n"
           "differs, crashed, timed out or did not compile, or an output depends on\n"
-          "uninitialized values under --native\n");
+          "uninitialized values under --native\n",
+          cli_frontend_help);
 }
 
 /* "ni=3,nj=5": fill sizes[var id]; every size parameter must be given. */
@@ -150,6 +149,8 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
   }
   printf(" seed=%ld\n", o->seed);
   interp_written_vars(k, NULL, written);
+  for (int v = 0; v < k->nvars; v++) /* outputs: array parameters only */
+    if (k->vars[v]->kind != IR_VAR_ARRAY) written[v] = 0;
   size_t poisoned = 0;
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
@@ -230,21 +231,21 @@ int cli_cmd_run(int argc, char **argv) {
       {"seed", required_argument, NULL, 'S'},
       {"native", no_argument, NULL, 'n'},
       {"timeout", required_argument, NULL, 't'},
-      {"function", required_argument, NULL, 'f'},
+      CLI_FE_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   run_opts o;
   memset(&o, 0, sizeof o);
   o.seed = 1;
   o.timeout = 10;
-  const char **incs = ir_calloc((size_t)argc + 1, sizeof *incs);
-  const char **defs = ir_calloc((size_t)argc + 1, sizeof *defs);
-  o.fe.include_dirs = incs;
-  o.fe.defines = defs;
   int rc = IR_EXIT_OK, c;
   optind = 1;
   opterr = 0;
-  while (!rc && (c = getopt_long(argc, argv, ":I:D:h", longopts, NULL)) != -1) {
+  while (!rc && (c = getopt_long(argc, argv, ":h" CLI_FE_SHORTOPTS, longopts,
+                                 NULL)) != -1) {
+    int r = cli_frontend_option(CMD, c, optarg, &o.fe);
+    if (r < 0) rc = IR_EXIT_BAD_INPUT;
+    if (r) continue;
     switch (c) {
     case 's': o.sizes = optarg; break;
     case 'k':
@@ -260,13 +261,9 @@ int cli_cmd_run(int argc, char **argv) {
       if (cli_parse_long(CMD, "--timeout", optarg, 1, 86400, &o.timeout))
         rc = IR_EXIT_BAD_INPUT;
       break;
-    case 'f': o.fe.function = optarg; break;
-    case 'I': incs[o.fe.ninclude++] = optarg; break;
-    case 'D': defs[o.fe.ndefine++] = optarg; break;
     case 'h':
       usage(stdout);
-      ir_free(incs);
-      ir_free(defs);
+      cli_frontend_options_free(&o.fe);
       return IR_EXIT_OK;
     case ':':
       rc = cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -289,7 +286,6 @@ int cli_cmd_run(int argc, char **argv) {
     rc = k ? run_kernel(&o, k) : IR_EXIT_BAD_INPUT;
     ir_arena_free(&arena);
   }
-  ir_free(incs);
-  ir_free(defs);
+  cli_frontend_options_free(&o.fe);
   return rc;
 }
