@@ -7,22 +7,12 @@
  * an integer, a comparison direction, a reduction body, a double), the
  * kernel's operands are assembled (the op's operands, or the `kernel
  * NAME(x, 0)` list with rank-0 constants), and interp_op_eval runs it.
- *
- * Until interp/ops.h is part of the tree this file compiles to a stub that
- * reports the kernels as unavailable.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "grammar/grammar.h"
 
-#if defined(__has_include)
-#if __has_include("interp/ops.h")
-#define GRAM_HAVE_OPS 1
-#endif
-#endif
-
-#ifdef GRAM_HAVE_OPS
 #include "interp/ops.h"
 
 /* The value of kernel binding ka as an interp_attr of the wanted kind. */
@@ -129,18 +119,3 @@ int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *arg
 }
 
 int gram_kernels_available(void) { return 1; }
-
-#else
-
-int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
-                   ir_tensor *out, char *err, size_t errn) {
-  (void)attrs;
-  (void)args;
-  (void)out;
-  snprintf(err, errn, "%s: the semantic kernels (interp/ops.h) are not built in", op->name);
-  return -1;
-}
-
-int gram_kernels_available(void) { return 0; }
-
-#endif

@@ -329,7 +329,7 @@ void interp_poison_locals(interp_env *env) {
   }
 }
 
-#define MAX_ELEMS (1L << 31)
+#define MAX_ELEMS (1L << 27) /* 1 GiB of doubles per array */
 
 int interp_env_init(interp_env *env, const ir_kernel *k, const long *sizes,
                     interp_error *err) {

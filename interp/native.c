@@ -361,7 +361,11 @@ static void child(interp_native *nat, interp_env *env, unsigned char *map,
   it.it_value.tv_usec =
       (suseconds_t)((lim->wall_seconds - floor(lim->wall_seconds)) * 1e6);
   if (!it.it_value.tv_sec && !it.it_value.tv_usec) it.it_value.tv_usec = 1;
-  signal(SIGALRM, SIG_DFL);
+  /* default actions, so that a crash shows as its signal even when a
+   * sanitizer runtime installed handlers in uplift */
+  static const int sigs[] = {SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+                             SIGABRT, SIGXCPU, SIGTRAP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) signal(sigs[i], SIG_DFL);
   setitimer(ITIMER_REAL, &it, NULL);
 
   arg_value *vals = calloc((size_t)k->nparams + 1, sizeof *vals);

@@ -1,21 +1,19 @@
 #!/bin/sh
-# e2e_run.sh - `uplift run`: every benchmark kernel (found by glob) runs in
+# e2e_run.sh - `uplift run`: every kernel file (benchmarks and tests/kernels,
+# found by glob) runs in
 # the interpreter and natively with agreeing results at two different size
 # assignments; option errors exit 2; deliberately broken kernels in
 # tests/native/ give clean errors (exit 2 or 3), never a crash.
 . tests/lib.sh
 
-# the --function named in a file's first line (// uplift: --function NAME)
-fn_opts() {
-  fn=$(head -n 1 "$1" | sed -n 's|^// *uplift: *--function *\([A-Za-z_0-9]*\).*|\1|p')
-  if [ -n "$fn" ]; then echo "--function $fn"; fi
-}
+# the options a file names in a `// uplift: OPTIONS` line (e.g. --function)
+file_opts() { sed -n 's|^// uplift: ||p' "$1" | head -n 1; }
 
 nkernels=0
-for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
+for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/*.c; do
   [ -e "$f" ] || continue
   nkernels=$((nkernels + 1))
-  opts=$(fn_opts "$f")
+  opts=$(file_opts "$f")
   # shellcheck disable=SC2086
   expect_status 0 "run --native $f (default sizes)" "$UPLIFT" run --native $opts "$f"
   grep -q '^native: agrees on [1-9][0-9]* elements' "$TMP/out" ||
