@@ -925,7 +925,9 @@ static ir_stmt *parse_decl(parser *p) {
       declare(p, name, var);
       if (is(p, "=")) {
         const fe_tok *eq = next(p);
-        ir_expr *rhs = parse_expr(p);
+        ir_expr *rhs = parse_cond(p);
+        if (is_assign_op(tok(p)))
+          error_tok(p, tok(p), SUP_STMT, "assignments inside expressions are not supported");
         out = append(out, mk_assign(p, tpos(p, eq), mk_var(p, var, tpos(p, name)),
                                     IR_ASSIGN, rhs));
       }

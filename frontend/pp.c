@@ -331,6 +331,7 @@ typedef struct matcher {
   int in_exp;     /* inside a macro expansion */
   int exp_end;    /* index of the original token after the macro use */
   int exp_line, exp_col;
+  int exp_pp_line; /* line of cc's output the expansion is on */
 } matcher;
 
 static int same(const otok *o, const char *s, int len) {
@@ -354,10 +355,26 @@ static void match_pos(matcher *m, const char *s, int len, int line, int *col,
                       int *oline) {
   *oline = line;
   if (m->in_exp) {
-    if (m->exp_end < m->n && same(&m->o[m->exp_end], s, len)) {
+    if (line != m->exp_pp_line) { /* cc writes an expansion on one line */
+      m->in_exp = 0;
+      if (m->c < m->exp_end) m->c = m->exp_end;
+    } else if (m->exp_end < m->n && same(&m->o[m->exp_end], s, len)) {
       m->in_exp = 0;
       m->c = m->exp_end;
     } else {
+      int next = m->exp_end;
+      if (next < m->n && m->o[next].kind == FE_TK_IDENT) {
+        /* a second macro use right after the first one: move to it when
+         * the token is one of its arguments */
+        int end = macro_end(m, next);
+        for (int j = next + 1; j < end; j++)
+          if (same(&m->o[j], s, len)) {
+            m->exp_end = end;
+            m->exp_line = m->o[next].line;
+            m->exp_col = m->o[next].col;
+            break;
+          }
+      }
       *col = m->exp_col;
       *oline = m->exp_line;
       return;
@@ -380,6 +397,7 @@ static void match_pos(matcher *m, const char *s, int len, int line, int *col,
       return;
     }
     m->in_exp = 1;
+    m->exp_pp_line = line;
     m->exp_end = end;
     m->exp_line = o->line;
     m->exp_col = o->col;
