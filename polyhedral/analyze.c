@@ -1079,6 +1079,14 @@ static const char *pos_str(pass *p, const ir_stmt *s) {
                          s->pos.line, s->pos.col);
 }
 
+/* Is name an element of the ", "-separated list b? */
+static int in_list(const sb *b, const char *name) {
+  size_t n = strlen(name);
+  for (const char *q = b->s; q && (q = strstr(q, name)) != NULL; q += n)
+    if ((q == b->s || q[-1] == ' ') && (q[n] == ',' || q[n] == 0)) return 1;
+  return 0;
+}
+
 static void add_reason(poly_analysis *a, pass *p, sb *why, const char *text,
                        const int *stmts, int n) {
   sb_add(why, "%s%s", why->n ? "; " : "", text);
@@ -1350,13 +1358,9 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
           fcomp[d->dst] != c)
         continue;
       const char *vn = vname(p, d->var);
-      if (!vars.n || !strstr(vars.s, vn))
-        sb_add(&vars, "%s%s", vars.n ? ", " : "", vn);
-      if (d->iter >= 0) {
-        const char *ln = vname(p, d->iter);
-        if (!loops.n || !strstr(loops.s, ln))
-          sb_add(&loops, "%s%s", loops.n ? ", " : "", ln);
-      }
+      if (!in_list(&vars, vn)) sb_add(&vars, "%s%s", vars.n ? ", " : "", vn);
+      if (d->iter >= 0 && !in_list(&loops, vname(p, d->iter)))
+        sb_add(&loops, "%s%s", loops.n ? ", " : "", vname(p, d->iter));
     }
     add_reason(a, p, &why,
                ir_arena_printf(arena, "%s depend on each other through %s, carried by "

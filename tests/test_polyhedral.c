@@ -406,6 +406,99 @@ static void specific(const poly_analysis *a, const char *file) {
   }
 }
 
+
+/* ------------------------------------------------- small inline kernels */
+
+/* Write text to a temporary .c file, parse and analyse it; calls check. */
+static void inline_kernel(const char *name, const char *text,
+                          void (*check)(const poly_analysis *a, const char *name)) {
+  char path[] = "/tmp/uplift-poly-XXXXXX.c";
+  int fd = mkstemps(path, 2);
+  CHECKF(fd >= 0, "%s: temporary file", name);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  long live = ir_mem_live();
+  ir_arena arena;
+  ir_arena_init(&arena);
+  fe_options fo;
+  memset(&fo, 0, sizeof fo);
+  ir_kernel *k = fe_parse_file(path, &fo, &arena);
+  CHECKF(k != NULL, "%s parses", name);
+  if (k) {
+    poly_analysis *a = poly_analyze(k, &arena);
+    CHECKF(a && !a->error, "%s: analysed", name);
+    if (a && !a->error) {
+      generic(a, name);
+      check(a, name);
+    }
+  }
+  ir_arena_free(&arena);
+  CHECKF(ir_mem_live() == live, "%s: every block freed", name);
+  remove(path);
+}
+
+static void check_guarded(const poly_analysis *a, const char *name) {
+  CHECKF(a->nstmts == 2 && a->stmts[0].guarded && a->stmts[1].guarded,
+         "%s: both branches are under a data-dependent if", name);
+  CHECKF(a->raisable && (a->stmts[0].ops & POLY_OP_SELECT), "%s: raisable, select hint", name);
+}
+
+static void check_red_ops(const poly_analysis *a, const char *name) {
+  CHECKF(has_reduction(a, "m", POLY_RED_MAX, "i"), "%s: select written as max is a max", name);
+  CHECKF(has_reduction(a, "lo", POLY_RED_MIN, "i"), "%s: select written as min is a min", name);
+  CHECKF(has_reduction(a, "p", POLY_RED_MUL, "i"), "%s: *= is a product", name);
+  CHECKF(has_reduction(a, "s", POLY_RED_ADD, "j") && has_reduction(a, "s", POLY_RED_ADD, "i"),
+         "%s: a sum over two loops reduces over both", name);
+  CHECKF(a->raisable && a->ntasks == 4, "%s: raisable, four tasks", name);
+}
+
+static void check_down(const poly_analysis *a, const char *name) {
+  /* x[i] = x[i+1] running downward reads the value just written */
+  CHECKF(!a->raisable && a->reason && strstr(a->reason, "loop i"),
+         "%s: a downward recurrence is not raisable (%s)", name, a->reason ? a->reason : "");
+}
+
+static void check_up(const poly_analysis *a, const char *name) {
+  /* x[i] = x[i+1] running upward reads only old values */
+  const poly_input *in = a->ntasks == 1 ? input_of(&a->tasks[0], var_id(a, "x")) : NULL;
+  CHECKF(a->raisable && in && (in->flags & POLY_IN_LIVEIN) && !(in->flags & POLY_IN_TASK),
+         "%s: an upward shift reads the old x: raisable, one task", name);
+  const poly_output *o = a->ntasks == 1 ? output_of(&a->tasks[0], var_id(a, "x")) : NULL;
+  CHECKF(o && (o->flags & POLY_OUT_PARTIAL), "%s: the last element is kept", name);
+}
+
+static void inline_kernels(void) {
+  inline_kernel("guarded",
+                "void kernel_g(int n, double A[n], double B[n]) {\n"
+                "  for (int i = 0; i < n; i++)\n"
+                "    if (A[i] > 0.0) B[i] = A[i]; else B[i] = 0.0;\n"
+                "}\n",
+                check_guarded);
+  inline_kernel("reduction operators",
+                "void kernel_r(int n, int k, double A[n][k], double m[1],\n"
+                "              double lo[1], double p[1], double s[1]) {\n"
+                "  for (int i = 0; i < n; i++) {\n"
+                "    m[0] = m[0] > A[i][0] ? m[0] : A[i][0];\n"
+                "    lo[0] = lo[0] < A[i][0] ? lo[0] : A[i][0];\n"
+                "    p[0] *= A[i][0];\n"
+                "    for (int j = 0; j < k; j++) s[0] += A[i][j];\n"
+                "  }\n"
+                "}\n",
+                check_red_ops);
+  inline_kernel("downward recurrence",
+                "void kernel_d(int n, double x[n]) {\n"
+                "  for (int i = n - 2; i >= 0; i--) x[i] = x[i + 1] * 0.5;\n"
+                "}\n",
+                check_down);
+  inline_kernel("upward shift",
+                "void kernel_u(int n, double x[n]) {\n"
+                "  for (int i = 0; i < n - 1; i++) x[i] = x[i + 1] * 0.5;\n"
+                "}\n",
+                check_up);
+}
+
 static void one(const char *file) {
   const expect *e = expect_for(file);
   long live = ir_mem_live();
@@ -456,6 +549,7 @@ int main(void) {
       globfree(&g);
     }
   }
+  inline_kernels();
   CHECKF(nfiles >= NEXPECT, "found %d kernel files, expected at least %d", nfiles, NEXPECT);
   for (int i = 0; i < NEXPECT; i++) {
     FILE *f = fopen(expects[i].file, "r");
