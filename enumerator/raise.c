@@ -161,6 +161,7 @@ static int add_example(task_ctx *t, const long *sizes, uint64_t seed,
     if (env.vals[v].data) tensor_copy(&t->before[e][v], &env.vals[v]);
   /* sub-goal statements run with the task, reading the same values */
   if (!r) r = sg_run(&t->subgoals, &env, t->mask, e, &err);
+  if (!r) r = interp_run(&env, t->mask, &err);
   for (int v = 0; v < k->nvars && !r; v++)
     if (env.vals[v].data) tensor_copy(&t->after[e][v], &env.vals[v]);
   interp_env_free(&env);
