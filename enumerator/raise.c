@@ -39,16 +39,26 @@ static int var_type(const ir_kernel *k, int v, ir_type *t) {
   const ir_var *var = k->vars[v];
   t->elem = var->elem;
   t->rank = var->rank;
-  for (int d = 0; d < var->rank; d++) {
+  long *vals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  int bad = 0;
+  for (int d = 0; d < var->rank && !bad; d++) {
+    /* the dim must be affine and equal to one size parameter, or to 1 */
     const ir_expr *e = var->dims[d];
-    if (e->kind == IR_EX_VAR && k->vars[e->var]->kind == IR_VAR_SIZE)
-      t->dims[d] = e->var;
-    else if (e->kind == IR_EX_CONST && e->value == 1)
-      t->dims[d] = IR_DIM_ONE;
-    else
-      return -1;
+    long c0 = ir_expr_eval_int(e, vals);
+    int sym = IR_DIM_ONE, nsym = 0;
+    for (int v2 = 0; v2 < k->nvars; v2++) {
+      if (k->vars[v2]->kind != IR_VAR_SIZE) continue;
+      vals[v2] = 1;
+      long c = ir_expr_eval_int(e, vals) - c0;
+      vals[v2] = 0;
+      if (c == 1) sym = v2, nsym++;
+      else if (c) bad = 1;
+    }
+    if (nsym > 1 || (nsym == 1 && c0 != 0) || (nsym == 0 && c0 != 1)) bad = 1;
+    t->dims[d] = sym;
   }
-  return 0;
+  ir_free(vals);
+  return bad ? -1 : 0;
 }
 
 static int region_mask(const poly_region *r, ir_mask *m) {
