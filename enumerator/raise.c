@@ -461,6 +461,11 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
     res->reason = ir_arena_printf(arena, "not raisable: %s", a->reason);
     return 1;
   }
+  if (d->elems && !(d->elems & (1u << k->data_type))) {
+    res->reason = ir_arena_printf(arena, "dialect %s has no %s element type (the kernel's data type)",
+                                  d->name, ir_elem_mlir_name(k->data_type));
+    return 1;
+  }
   res->ntasks = a->ntasks;
   res->tasks = IR_NEW_N(arena, enum_task_result, a->ntasks ? a->ntasks : 1);
   const ir_tnode **cur = IR_NEW_N(arena, const ir_tnode *, k->nvars);
