@@ -175,6 +175,16 @@ static int cub2(vx *x, interp_term a, interp_term b) {
 
 static double D(vx *x, interp_term h) { return x->terms[h].d; }
 
+/* fp: is a the constant of a literal?  Its value goes to *d. */
+static int lit_value(vx *x, Z3_ast a, double *d) {
+  for (int i = 0; i < x->nlits; i++)
+    if (x->litast[i] == a) {
+      *d = x->lits[i];
+      return 1;
+    }
+  return 0;
+}
+
 static int is_lit(vx *x, interp_term h, double d) {
   return x->kind == VX_FP && x->terms[h].v == fp_lit(x, d);
 }
@@ -337,6 +347,7 @@ static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
     return new_term(x, NULL, NULL, r, cub2(x, a, b));
   }
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r = NULL;
+  double la, lb;
   if (x->kind == VX_REAL) {
     switch (dir) {
     case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
@@ -346,6 +357,18 @@ static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
     case INTERP_CMP_GT: r = K(Z3_mk_gt(x->z, va, vb)); break;
     case INTERP_CMP_GE: r = K(Z3_mk_ge(x->z, va, vb)); break;
     }
+  } else if (lit_value(x, va, &la) && lit_value(x, vb, &lb)) {
+    /* two literals (iota indices, constants): the comparison is known */
+    int c = 0;
+    switch (dir) {
+    case INTERP_CMP_EQ: c = la == lb; break;
+    case INTERP_CMP_NE: c = la != lb; break;
+    case INTERP_CMP_LT: c = la < lb; break;
+    case INTERP_CMP_LE: c = la <= lb; break;
+    case INTERP_CMP_GT: c = la > lb; break;
+    case INTERP_CMP_GE: c = la >= lb; break;
+    }
+    r = K(c ? Z3_mk_true(x->z) : Z3_mk_false(x->z));
   } else { /* abstract values: equal values compare equal; order unknown */
     switch (dir) {
     case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
