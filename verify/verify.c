@@ -405,7 +405,7 @@ static verify_cex *cex_from_model(query *q, Z3_model m) {
     }
   }
   if (x->kind == VX_FP) {
-    qsort(seen, (size_t)nseen, sizeof(uint64_t), cmp_u64);
+    if (nseen) qsort(seen, (size_t)nseen, sizeof(uint64_t), cmp_u64);
     for (int ci = 0; ci < c->nvars; ci++) {
       int v = c->vars[ci];
       const vx_var *var = &q->e.vars[v];
