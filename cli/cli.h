@@ -5,6 +5,9 @@
 #ifndef UPLIFT_CLI_H
 #define UPLIFT_CLI_H
 
+#include <getopt.h>
+
+#include "frontend/frontend.h"
 #include "ir/ir.h"
 
 typedef struct cli_command {
@@ -31,5 +34,41 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * a usage error and return -1 (the value is then unchanged). */
 int cli_parse_long(const char *cmd, const char *opt, const char *text,
                    long lo, long hi, long *out);
+
+/* ------------------------------------------- front-end options (shared)
+ * The commands that read a C kernel (dump, run, analyze, raise) take the
+ * same options: -I DIR, -D NAME[=VALUE], --function NAME.  Put
+ * CLI_FE_SHORTOPTS into the getopt_long short-option string and
+ * CLI_FE_LONGOPTS into the long-option table, and hand every option
+ * character to cli_frontend_option first:
+ *
+ *   fe_options fe = {0};
+ *   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, 0)) != -1) {
+ *     int r = cli_frontend_option("dump", c, optarg, &fe);
+ *     if (r < 0) { cli_frontend_options_free(&fe); return IR_EXIT_BAD_INPUT; }
+ *     if (r > 0) continue;
+ *     ...
+ *   }
+ *   ... fe_parse_file(path, &fe, &arena) ...
+ *   cli_frontend_options_free(&fe);
+ */
+#define CLI_FE_SHORTOPTS "I:D:"
+#define CLI_FE_OPT_FUNCTION 0x1f0 /* getopt value of --function */
+#define CLI_FE_LONGOPTS                                              \
+  {"function", required_argument, NULL, CLI_FE_OPT_FUNCTION},        \
+      {"include", required_argument, NULL, 'I'},                     \
+      {"define", required_argument, NULL, 'D'}
+
+/* The help lines describing the front-end options. */
+extern const char cli_frontend_help[];
+
+/* Record option c (from getopt_long, value arg) in opt if it is a
+ * front-end option.  Returns 1 if it was one, 0 if not, -1 after reporting
+ * a usage error (a -D that does not start with a C identifier).  The arrays
+ * of opt are heap-allocated; arg strings are borrowed (argv). */
+int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt);
+
+/* Free the arrays cli_frontend_option allocated and clear opt. */
+void cli_frontend_options_free(fe_options *opt);
 
 #endif

@@ -11,6 +11,7 @@ for p in isl:libisl-dev gmp:libgmp-dev z3:libz3-dev libffi:libffi-dev \
 done
 command -v mlir-opt-16 >/dev/null 2>&1 && command -v mlir-cpu-runner-16 >/dev/null 2>&1 \
   || need="$need mlir-16-tools"
+ls /usr/lib/llvm-16/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1 || need="$need libmlir-16"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 [ -z "$need" ] && exit 0
 echo "uplift: installing missing packages:$need"

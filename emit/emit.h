@@ -1,0 +1,74 @@
+/*
+ * emit.h - writers of raised programs (design.md section 9).
+ *
+ * MLIR: an ir_tprog becomes one func.func in a dialect, written entirely
+ * from the dialect file's templates (gram_op emit lines and the dialect's
+ * constant line), so a new op needs no C code here.  Shapes are static:
+ * each size symbol gets its concrete value from emit_opts.sizes (the
+ * `dynamic` flag is the hook for `?` dims, not implemented yet).
+ *
+ * The MLIR test driver wraps programs in a module with a `main` that builds
+ * the inputs as arith.constant dense tensors, calls each function and prints
+ * the results (printMemrefF64/F32), lowers it with mlir-opt-16 and runs it
+ * with mlir-cpu-runner-16, and parses the printed numbers back.
+ */
+#ifndef UPLIFT_EMIT_H
+#define UPLIFT_EMIT_H
+
+#include "grammar/grammar.h"
+#include "ir/ir.h"
+#include "ir/tprog.h"
+
+typedef struct emit_opts {
+  const char *func_name; /* default "kernel" */
+  const long *sizes;     /* concrete value of each size symbol, by symbol id */
+  int nsizes;
+  int dynamic;           /* reserved: `?` dims with runtime checks */
+} emit_opts;
+
+/* Write program p as one func.func in dialect d to out.  Returns 0, or -1
+ * (with a message on stderr) if a dim has no size or a template refers to
+ * something the node lacks. */
+int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                   FILE *out);
+
+/* The MLIR tensor type of t under sizes: "tensor<3x4xf64>", "tensor<f64>".
+ * Returns buf. */
+char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
+                     size_t n);
+
+/* One program run by the driver: inputs[i] for each argument of prog (same
+ * order), results written to outputs[0..prog->nresults-1] (data
+ * ir_malloc'd, owned by the caller; free with emit_tensor_free). */
+typedef struct emit_run {
+  const ir_tprog *prog;
+  const long *sizes;
+  int nsizes;
+  const ir_tensor *inputs;
+  ir_tensor outputs[IR_TP_MAX_RESULTS];
+} emit_run;
+
+/* Emit all runs into one module, lower it with emit_mlir_pipeline() and run
+ * it with mlir-cpu-runner-16, fill every run's outputs.  Returns 0, or -1
+ * with a message in err (the failing tool's stderr, truncated).  If keep is
+ * not NULL the module text is also written there. */
+int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
+                  size_t errn, FILE *keep);
+
+/* Check MLIR text with mlir-opt-16 (allow_unregistered: pass
+ * --allow-unregistered-dialect).  Returns 0 if it parses and verifies, else
+ * -1 with the tool's messages in err. */
+int emit_mlir_check(const char *text, int allow_unregistered, char *err,
+                    size_t errn);
+
+/* The mlir-opt-16 pass pipeline from tensors (tosa, linalg) to LLVM. */
+const char *emit_mlir_pipeline(void);
+/* The -shared-libs= value for mlir-cpu-runner-16 (the runner utils found
+ * under /usr/lib/llvm-16/lib), or NULL if they are missing. */
+const char *emit_mlir_runner_libs(void);
+/* Are mlir-opt-16 and mlir-cpu-runner-16 (with its libs) available? */
+int emit_mlir_tools_available(void);
+
+void emit_tensor_free(ir_tensor *t);
+
+#endif

@@ -1,0 +1,627 @@
+/*
+ * mlir.c - MLIR text of tensor programs, from the dialect's templates.
+ *
+ * The program's nodes are written in topological order, one SSA value per
+ * node: arguments are the function's block arguments (%NAME), constants and
+ * masks are dense literals written through the dialect's `constant`
+ * template, ops through their `emit` lines (or `emit.broadcast` when an
+ * operand's shape differs from the result's) with each placeholder
+ * ($res, $a.type, $perm, $%fresh, ...; see docs/dialects.md) replaced.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit.h"
+
+/* ---------------------------------------------------------------- types */
+
+static long dim_size(int d, const long *sizes, int nsizes) {
+  if (d == IR_DIM_ONE) return 1;
+  if (d < 0 || d >= nsizes || !sizes) return -1;
+  return sizes[d];
+}
+
+char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
+                     size_t n) {
+  size_t at = (size_t)snprintf(buf, n, "tensor<");
+  for (int i = 0; i < t->rank && at < n; i++) {
+    long s = dim_size(t->dims[i], sizes, nsizes);
+    if (s < 0) at += (size_t)snprintf(buf + at, n - at, "?x");
+    else at += (size_t)snprintf(buf + at, n - at, "%ldx", s);
+  }
+  if (at < n) snprintf(buf + at, n - at, "%s>", ir_elem_mlir_name(t->elem));
+  return buf;
+}
+
+/* A growable string. */
+typedef struct str {
+  char *s;
+  size_t n, cap;
+} str;
+
+static void sputn(str *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    b->cap = (b->n + n + 1) * 2;
+    b->s = ir_realloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = 0;
+}
+static void sput(str *b, const char *s) { sputn(b, s, strlen(s)); }
+static void sprintf_(str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sprintf_(str *b, const char *fmt, ...) {
+  char tmp[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n < (int)sizeof tmp) {
+    sputn(b, tmp, (size_t)n);
+    return;
+  }
+  char *big = ir_malloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sputn(b, big, (size_t)n);
+  ir_free(big);
+}
+
+/* A float literal MLIR reads back exactly (hex for non-finite values). */
+static void put_elem(str *b, ir_elem e, double v) {
+  switch (e) {
+  case IR_I1: sput(b, v != 0 ? "true" : "false"); return;
+  case IR_I32: sprintf_(b, "%ld", (long)v); return;
+  case IR_F32:
+    if (isnan(v)) sput(b, "0x7FC00000");
+    else if (isinf(v)) sput(b, v > 0 ? "0x7F800000" : "0xFF800000");
+    else sprintf_(b, "%.9e", v);
+    return;
+  case IR_F64:
+    if (isnan(v)) sput(b, "0x7FF8000000000000");
+    else if (isinf(v)) sput(b, v > 0 ? "0x7FF0000000000000" : "0xFFF0000000000000");
+    else sprintf_(b, "%.17e", v);
+    return;
+  }
+}
+
+/* dense<...> : TYPE for a tensor of `dims` whose element i is val(i). */
+static void put_dense(str *b, const ir_type *t, const long *dims,
+                      double (*val)(long i, void *u), void *u, const char *type) {
+  sput(b, "dense<");
+  long total = 1;
+  for (int i = 0; i < t->rank; i++) total *= dims[i];
+  if (t->rank == 0) put_elem(b, t->elem, val(0, u));
+  else if (total == 0) sput(b, "[]");
+  else {
+    long stride[IR_MAX_RANK];
+    stride[t->rank - 1] = 1;
+    for (int i = t->rank - 2; i >= 0; i--) stride[i] = stride[i + 1] * dims[i + 1];
+    for (long idx = 0; idx < total; idx++) {
+      int open = 0;
+      for (int i = 0; i < t->rank; i++)
+        if (idx % (stride[i] * dims[i]) == 0) open++;
+      if (idx) sput(b, ", ");
+      for (int i = 0; i < open; i++) sput(b, "[");
+      put_elem(b, t->elem, val(idx, u));
+      int close = 0;
+      for (int i = 0; i < t->rank; i++)
+        if ((idx + 1) % (stride[i] * dims[i]) == 0) close++;
+      for (int i = 0; i < close; i++) sput(b, "]");
+    }
+  }
+  sprintf_(b, "> : %s", type);
+}
+
+/* ------------------------------------------------------------- emission */
+
+typedef struct ectx {
+  const gram_dialect *d;
+  const emit_opts *o;
+  str *b;
+  const ir_tnode **nodes;
+  int nnodes;
+  int failed;
+} ectx;
+
+static void node_name(const ir_tnode *n, char *buf, size_t len) {
+  if (n->kind == IR_TN_ARG) {
+    if (n->name) snprintf(buf, len, "%%%s", n->name);
+    else snprintf(buf, len, "%%arg%d", n->arg);
+  } else {
+    snprintf(buf, len, "%%v%d", n->id);
+  }
+}
+
+static void put_type(ectx *c, const ir_type *t) {
+  char buf[96];
+  sput(c->b, emit_mlir_type(t, c->o->sizes, c->o->nsizes, buf, sizeof buf));
+}
+
+static void put_shape(ectx *c, const ir_type *t) {
+  for (int i = 0; i < t->rank; i++)
+    sprintf_(c->b, "%s%ld", i ? ", " : "", dim_size(t->dims[i], c->o->sizes, c->o->nsizes));
+}
+
+typedef struct leafval {
+  const ir_tnode *n;
+  long dims[IR_MAX_RANK];
+  const long *sizes;
+  int nsizes;
+} leafval;
+
+static long symval(int sym, void *u) {
+  const leafval *l = u;
+  return dim_size(sym, l->sizes, l->nsizes);
+}
+
+static double leaf_value(long i, void *u) {
+  const leafval *l = u;
+  if (l->n->kind == IR_TN_CONST) return l->n->value;
+  long idx[IR_MAX_RANK] = {0};
+  for (int k = l->n->type.rank - 1; k >= 0; k--) {
+    idx[k] = i % l->dims[k];
+    i /= l->dims[k];
+  }
+  return ir_mask_contains(l->n->mask, idx, symval, (void *)l);
+}
+
+/* Expand one template line for node n (n == NULL: the constant line with
+ * `value` as $value). */
+static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str *value) {
+  const gram_op *op = n && n->kind == IR_TN_OP ? n->op->owner : NULL;
+  const char *t = line->text;
+  str *b = c->b;
+  sput(b, "  ");
+  for (const char *s = t; *s;) {
+    const char *name;
+    int len, skip;
+    int r = gram_template_next(s, &name, &len, &skip);
+    if (r <= 0) {
+      sputn(b, s, 1);
+      s++;
+      continue;
+    }
+    s += skip;
+    if (r == 2) {
+      sput(b, "$");
+      continue;
+    }
+    const char *dot = memchr(name, '.', (size_t)len);
+    int base = dot ? (int)(dot - name) : len;
+    const char *sfx = dot ? dot + 1 : "";
+    int slen = dot ? len - base - 1 : 0;
+#define SFX(x) (slen == (int)strlen(x) && !strncmp(sfx, x, (size_t)slen))
+    char nm[64];
+    if (name[0] == '%') {
+      sprintf_(b, "%%v%d_%.*s", n ? n->id : 0, len - 1, name + 1);
+      continue;
+    }
+    if (len == 5 && !strncmp(name, "value", 5)) {
+      sputn(b, value->s, value->n);
+      continue;
+    }
+    /* a value: res or an operand */
+    const ir_tnode *v = NULL;
+    if (base == 3 && !strncmp(name, "res", 3)) v = n;
+    else if (op)
+      for (int i = 0; i < op->nops; i++)
+        if ((int)strlen(op->opnames[i]) == base && !strncmp(name, op->opnames[i], (size_t)base))
+          v = n->ops[i];
+    if (v) {
+      if (!dot) {
+        node_name(v, nm, sizeof nm);
+        sput(b, nm);
+      } else if (SFX("type")) put_type(c, &v->type);
+      else if (SFX("elem")) sput(b, ir_elem_mlir_name(v->type.elem));
+      else if (SFX("shape")) put_shape(c, &v->type);
+      else if (SFX("rank")) sprintf_(b, "%d", v->type.rank);
+      continue;
+    }
+    int ai = -1;
+    if (op)
+      for (int i = 0; i < op->nattrs; i++)
+        if ((int)strlen(op->attrs[i].name) == base && !strncmp(name, op->attrs[i].name, (size_t)base))
+          ai = i;
+    if (ai < 0) {
+      fprintf(stderr, "%s:%d:%d: error: template placeholder '$%.*s' has no value here\n",
+              line->pos.file, line->pos.line, line->pos.col, len, name);
+      c->failed = 1;
+      continue;
+    }
+    const gram_attr *a = &op->attrs[ai];
+    const ir_attr *av = &n->attrs[ai];
+    if (a->dom == GRAM_DOM_ENUM || a->dom == GRAM_DOM_REGION) {
+      if (SFX("init")) {
+        put_elem(b, n->type.elem, gram_region_identity(a->vals[av->v[0]]));
+      } else if (SFX("name")) sput(b, a->vals[av->v[0]]);
+      else sput(b, a->spell[av->v[0]]);
+      continue;
+    }
+    if (SFX("n")) {
+      sprintf_(b, "%d", a->dom == GRAM_DOM_PAIRS ? av->n / 2 : av->n);
+      continue;
+    }
+    if (SFX("added")) {
+      int first = 1;
+      for (int i = 0; i < n->type.rank; i++) {
+        int used = 0;
+        for (int k = 0; k < av->n; k++) used |= av->v[k] == i;
+        if (used) continue;
+        sprintf_(b, "%s%d", first ? "" : ", ", i);
+        first = 0;
+      }
+      continue;
+    }
+    int start = 0, step = 1;
+    if (SFX("lhs")) step = 2;
+    else if (SFX("rhs")) start = 1, step = 2;
+    for (int i = start; i < av->n; i += step)
+      sprintf_(b, "%s%d", i == start ? "" : ", ", av->v[i]);
+#undef SFX
+  }
+  sput(b, "\n");
+}
+
+static int same_shape(const ir_type *a, const ir_type *b) {
+  if (a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return 0;
+  return 1;
+}
+
+static void emit_node(ectx *c, const ir_tnode *n) {
+  if (n->kind == IR_TN_ARG) return;
+  if (n->kind == IR_TN_CONST || n->kind == IR_TN_MASK) {
+    /* static shapes: the value as a dense literal (the hook for dynamic
+     * shapes would write masks with iota/index ops instead) */
+    leafval l = {n, {0}, c->o->sizes, c->o->nsizes};
+    for (int i = 0; i < n->type.rank; i++) l.dims[i] = dim_size(n->type.dims[i], c->o->sizes, c->o->nsizes);
+    str v = {0};
+    char type[96];
+    emit_mlir_type(&n->type, c->o->sizes, c->o->nsizes, type, sizeof type);
+    if (n->kind == IR_TN_CONST) {
+      /* a splat */
+      sput(&v, "dense<");
+      put_elem(&v, n->type.elem, n->value);
+      sprintf_(&v, "> : %s", type);
+    } else {
+      put_dense(&v, &n->type, l.dims, leaf_value, &l, type);
+    }
+    expand(c, &c->d->constant, n, &v);
+    ir_free(v.s);
+    return;
+  }
+  const gram_op *op = n->op->owner;
+  const gram_line *lines = op->emit;
+  int nl = op->nemit;
+  if (op->nemit_b)
+    for (int i = 0; i < n->nops; i++)
+      if (!same_shape(&n->ops[i]->type, &n->type)) {
+        lines = op->emit_b;
+        nl = op->nemit_b;
+      }
+  for (int i = 0; i < nl; i++) expand(c, &lines[i], n, NULL);
+}
+
+int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                   FILE *out) {
+  const ir_tnode *nodes[4096];
+  int nn = ir_tp_topo(p->results, p->nresults, nodes, 4096);
+  if (nn < 0) {
+    fprintf(stderr, "uplift: error: program too large to emit\n");
+    return -1;
+  }
+  for (int i = 0; i < nn; i++)
+    for (int k = 0; k < nodes[i]->type.rank; k++)
+      if (dim_size(nodes[i]->type.dims[k], o->sizes, o->nsizes) < 0) {
+        fprintf(stderr, "uplift: error: no size for dim symbol %d (dynamic shapes are not supported yet)\n",
+                nodes[i]->type.dims[k]);
+        return -1;
+      }
+  str b = {0};
+  ectx c = {d, o, &b, nodes, nn, 0};
+  char nm[64];
+  sprintf_(&b, "func.func @%s(", o->func_name ? o->func_name : "kernel");
+  for (int i = 0; i < p->nargs; i++) {
+    node_name(p->args[i], nm, sizeof nm);
+    sprintf_(&b, "%s%s: ", i ? ", " : "", nm);
+    put_type(&c, &p->args[i]->type);
+  }
+  sput(&b, ") -> (");
+  for (int i = 0; i < p->nresults; i++) {
+    if (i) sput(&b, ", ");
+    put_type(&c, &p->results[i]->type);
+  }
+  sput(&b, ") {\n");
+  for (int i = 0; i < nn; i++) emit_node(&c, nodes[i]);
+  sput(&b, "  return ");
+  for (int i = 0; i < p->nresults; i++) {
+    node_name(p->results[i], nm, sizeof nm);
+    sprintf_(&b, "%s%s", i ? ", " : "", nm);
+  }
+  sput(&b, " : ");
+  for (int i = 0; i < p->nresults; i++) {
+    if (i) sput(&b, ", ");
+    put_type(&c, &p->results[i]->type);
+  }
+  sput(&b, "\n}\n");
+  if (!c.failed) fputs(b.s, out);
+  ir_free(b.s);
+  return c.failed ? -1 : 0;
+}
+
+
+/* ------------------------------------------------------------ the driver */
+
+static const char pipeline[] =
+    "builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+    "tosa-to-tensor,convert-elementwise-to-linalg),empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,"
+    "lower-affine,convert-math-to-llvm,convert-math-to-libm,convert-memref-to-llvm,"
+    "convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
+    "reconcile-unrealized-casts)";
+
+const char *emit_mlir_pipeline(void) { return pipeline; }
+
+#define LLVM16_LIB "/usr/lib/llvm-16/lib"
+
+static int find_lib(const char *stem, char *out, size_t n) {
+  static const char *const sfx[] = {".so", ".so.16", ".so.16.0", ".so.16.1"};
+  for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+    snprintf(out, n, "%s/%s%s", LLVM16_LIB, stem, sfx[i]);
+    FILE *f = fopen(out, "rb");
+    if (f) {
+      fclose(f);
+      return 0;
+    }
+  }
+  return -1;
+}
+
+const char *emit_mlir_runner_libs(void) {
+  static char libs[1024];
+  char a[400], b[400];
+  if (find_lib("libmlir_runner_utils", a, sizeof a) ||
+      find_lib("libmlir_c_runner_utils", b, sizeof b))
+    return NULL;
+  snprintf(libs, sizeof libs, "%s,%s", a, b);
+  return libs;
+}
+
+int emit_mlir_tools_available(void) {
+  return system("command -v mlir-opt-16 >/dev/null 2>&1 && "
+                "command -v mlir-cpu-runner-16 >/dev/null 2>&1") == 0 &&
+         emit_mlir_runner_libs() != NULL;
+}
+
+void emit_tensor_free(ir_tensor *t) {
+  ir_free(t->data);
+  ir_free(t->poison);
+  t->data = NULL;
+  t->poison = NULL;
+}
+
+/* Read a file (at most n-1 bytes) into buf. */
+static void slurp(const char *path, char *buf, size_t n) {
+  if (!n) return;
+  buf[0] = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  size_t got = fread(buf, 1, n - 1, f);
+  buf[got] = 0;
+  fclose(f);
+}
+
+static char *slurp_all(const char *path) {
+  ir_source src;
+  if (ir_source_read(&src, path)) return NULL;
+  return (char *)src.text;
+}
+
+typedef struct tensval {
+  const ir_tensor *t;
+} tensval;
+
+static double tensor_value(long i, void *u) { return ((const tensval *)u)->t->data[i]; }
+
+static void rm_tree(const char *dir) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) {
+    /* nothing more to do */
+  }
+}
+
+int emit_mlir_check(const char *text, int allow_unregistered, char *err, size_t errn) {
+  char dir[] = "/tmp/uplift-mlir-XXXXXX";
+  if (!mkdtemp(dir)) {
+    snprintf(err, errn, "cannot make a temporary directory");
+    return -1;
+  }
+  char in[64], errf[64], cmd[512];
+  snprintf(in, sizeof in, "%s/in.mlir", dir);
+  snprintf(errf, sizeof errf, "%s/err", dir);
+  FILE *f = fopen(in, "w");
+  if (!f) {
+    snprintf(err, errn, "cannot write %s", in);
+    rm_tree(dir);
+    return -1;
+  }
+  fputs(text, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "mlir-opt-16 %s '%s' -o /dev/null 2>'%s'",
+           allow_unregistered ? "--allow-unregistered-dialect" : "", in, errf);
+  int rc = system(cmd);
+  if (rc) slurp(errf, err, errn);
+  rm_tree(dir);
+  return rc ? -1 : 0;
+}
+
+/* Parse printMemref output: every "data =" block, numbers in order. */
+static int parse_results(const char *text, emit_run *runs, int nruns, char *err, size_t errn) {
+  const char *s = text;
+  for (int r = 0; r < nruns; r++)
+    for (int k = 0; k < runs[r].prog->nresults; k++) {
+      ir_tensor *t = &runs[r].outputs[k];
+      const char *d = strstr(s, "data =");
+      if (!d) {
+        snprintf(err, errn, "the runner printed fewer results than expected");
+        return -1;
+      }
+      s = d + 6;
+      size_t n = ir_tensor_size(t);
+      t->data = ir_calloc(n ? n : 1, sizeof(double));
+      for (size_t i = 0; i < n; i++) {
+        while (*s && (*s == '[' || *s == ']' || *s == ',' || *s == ' ' || *s == '\n'))
+          s++;
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s) {
+          snprintf(err, errn, "cannot parse the runner's output near '%.20s'", s);
+          return -1;
+        }
+        t->data[i] = v;
+        s = end;
+      }
+    }
+  return 0;
+}
+
+int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
+                  size_t errn, FILE *keep) {
+  const char *libs = emit_mlir_runner_libs();
+  if (!libs) {
+    snprintf(err, errn, "the MLIR runner libraries are missing under %s (install libmlir-16)",
+             LLVM16_LIB);
+    return -1;
+  }
+  char dir[] = "/tmp/uplift-mlir-XXXXXX";
+  if (!mkdtemp(dir)) {
+    snprintf(err, errn, "cannot make a temporary directory");
+    return -1;
+  }
+  char in[64], low[64], out[64], errf[64];
+  snprintf(in, sizeof in, "%s/in.mlir", dir);
+  snprintf(low, sizeof low, "%s/low.mlir", dir);
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(errf, sizeof errf, "%s/err", dir);
+  int rc = -1;
+  char *text = NULL;
+  size_t tlen = 0;
+  FILE *f = open_memstream(&text, &tlen);
+  for (int r = 0; r < nruns; r++) {
+    char fname[32];
+    snprintf(fname, sizeof fname, "f%d", r);
+    emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, 0};
+    if (emit_mlir_func(d, runs[r].prog, &o, f)) {
+      fclose(f);
+      snprintf(err, errn, "cannot emit program %d", r);
+      goto done;
+    }
+    for (int k = 0; k < runs[r].prog->nresults; k++) {
+      const ir_type *t = &runs[r].prog->results[k]->type;
+      ir_tensor *ot = &runs[r].outputs[k];
+      memset(ot, 0, sizeof *ot);
+      ot->elem = t->elem;
+      ot->rank = t->rank;
+      for (int i = 0; i < t->rank; i++) ot->dims[i] = dim_size(t->dims[i], runs[r].sizes, runs[r].nsizes);
+    }
+  }
+  fputs("func.func private @printMemrefF64(tensor<*xf64>)\n"
+        "func.func private @printMemrefF32(tensor<*xf32>)\n"
+        "func.func @main() {\n", f);
+  for (int r = 0; r < nruns; r++) {
+    const ir_tprog *p = runs[r].prog;
+    str b = {0};
+    char ty[96];
+    for (int a = 0; a < p->nargs; a++) {
+      emit_mlir_type(&p->args[a]->type, runs[r].sizes, runs[r].nsizes, ty, sizeof ty);
+      tensval tv = {&runs[r].inputs[a]};
+      sprintf_(&b, "  %%in%d_%d = arith.constant ", r, a);
+      put_dense(&b, &p->args[a]->type, runs[r].inputs[a].dims, tensor_value, &tv, ty);
+      sput(&b, "\n");
+    }
+    sprintf_(&b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
+    for (int a = 0; a < p->nargs; a++) sprintf_(&b, "%s%%in%d_%d", a ? ", " : "", r, a);
+    sput(&b, ") : (");
+    for (int a = 0; a < p->nargs; a++)
+      sprintf_(&b, "%s%s", a ? ", " : "",
+               emit_mlir_type(&p->args[a]->type, runs[r].sizes, runs[r].nsizes, ty, sizeof ty));
+    sput(&b, ") -> (");
+    for (int k = 0; k < p->nresults; k++)
+      sprintf_(&b, "%s%s", k ? ", " : "",
+               emit_mlir_type(&p->results[k]->type, runs[r].sizes, runs[r].nsizes, ty, sizeof ty));
+    sput(&b, ")\n");
+    for (int k = 0; k < p->nresults; k++) {
+      ir_type t = p->results[k]->type;
+      emit_mlir_type(&t, runs[r].sizes, runs[r].nsizes, ty, sizeof ty);
+      char val[32];
+      snprintf(val, sizeof val, "%%r%d#%d", r, k);
+      if (!ir_elem_is_float(t.elem)) {
+        ir_type ft = t;
+        ft.elem = IR_F64;
+        char fty[96];
+        emit_mlir_type(&ft, runs[r].sizes, runs[r].nsizes, fty, sizeof fty);
+        sprintf_(&b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k,
+                 t.elem == IR_I1 ? "uitofp" : "sitofp", val, ty, fty);
+        snprintf(val, sizeof val, "%%c%d_%d", r, k);
+        t = ft;
+        strcpy(ty, fty);
+      }
+      const char *e = ir_elem_mlir_name(t.elem);
+      sprintf_(&b, "  %%u%d_%d = tensor.cast %s : %s to tensor<*x%s>\n", r, k, val, ty, e);
+      sprintf_(&b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
+               t.elem == IR_F32 ? "F32" : "F64", r, k, e);
+    }
+    fputs(b.s, f);
+    ir_free(b.s);
+  }
+  fputs("  return\n}\n", f);
+  fclose(f);
+  if (keep) fputs(text, keep);
+  FILE *w = fopen(in, "w");
+  if (!w) {
+    snprintf(err, errn, "cannot write %s", in);
+    goto done;
+  }
+  fputs(text, w);
+  fclose(w);
+  size_t cl = strlen(pipeline) + strlen(libs) + 512;
+  char *cmd = ir_malloc(cl);
+  snprintf(cmd, cl, "mlir-opt-16 '%s' --pass-pipeline='%s' -o '%s' 2>'%s'", in, pipeline, low, errf);
+  if (system(cmd)) {
+    size_t k = (size_t)snprintf(err, errn, "mlir-opt-16 failed: ");
+    if (k < errn) slurp(errf, err + k, errn - k);
+    ir_free(cmd);
+    goto done;
+  }
+  snprintf(cmd, cl,
+           "mlir-cpu-runner-16 '%s' -e main -entry-point-result=void -shared-libs=%s >'%s' 2>'%s'",
+           low, libs, out, errf);
+  if (system(cmd)) {
+    size_t k = (size_t)snprintf(err, errn, "mlir-cpu-runner-16 failed: ");
+    if (k < errn) slurp(errf, err + k, errn - k);
+    ir_free(cmd);
+    goto done;
+  }
+  ir_free(cmd);
+  char *res = slurp_all(out);
+  if (!res) {
+    snprintf(err, errn, "no output from mlir-cpu-runner-16");
+    goto done;
+  }
+  rc = parse_results(res, runs, nruns, err, errn);
+  ir_free(res);
+done:
+  free(text);
+  rm_tree(dir);
+  if (rc)
+    for (int r = 0; r < nruns; r++)
+      for (int k = 0; k < runs[r].prog->nresults; k++) emit_tensor_free(&runs[r].outputs[k]);
+  return rc;
+}

@@ -1,0 +1,1618 @@
+/*
+ * parse.c - fe_parse_file: from a C file to the loop program (ir_kernel).
+ *
+ * Steps: read the file and reject empty or binary input; preprocess (pp.c);
+ * tokenize with positions in the original file (pp.c); find the kernel's
+ * definition among the top-level functions of the user's file (brace
+ * matching, so headers and other functions are skipped without being
+ * parsed); parse the kernel with a recursive-descent parser, one function
+ * per grammar rule with its production above it.
+ *
+ * Every expression is typed as it is built (usual arithmetic conversions:
+ * int < float < double; integer constants in a floating context take the
+ * floating type, other integers get an IR_EX_CAST).  Subscripts, array sizes
+ * and loop bounds are checked to be affine and rebuilt in a canonical form
+ * (sum of coefficient * variable in variable order, then the constant), so
+ * `A[ni + 0]` becomes `A[ni]` and `i < n` gives the inclusive bound `n - 1`.
+ *
+ * The first error stops the parse: it is printed by ir_diag_error with the
+ * user's original file and the parser longjmps back to fe_parse_file, which
+ * frees its scratch memory and returns NULL.  All kernel data live in the
+ * caller's arena; tokens and the preprocessed text in a scratch arena.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "frontend/fe_private.h"
+
+#define SUP_STMT                                                             \
+  "for loops, if/else, { } blocks, declarations of double/float locals and " \
+  "int loop iterators, assignments (=, +=, -=, *=, /=) to array elements "   \
+  "and local scalars, and a final `return;`"
+#define SUP_TYPE                                                  \
+  "int (size parameters, loop iterators), double and float (scalars " \
+  "and arrays), int arrays"
+#define SUP_EXPR                                                             \
+  "+ - * on numbers, / on floating values, unary -, comparisons, && || !, " \
+  "?:, casts (double) and (float), calls to sqrt exp pow fabs fmax fmin "    \
+  "and their f variants"
+#define SUP_AFFINE                                                       \
+  "expressions affine in loop iterators and size parameters: integer +, " \
+  "-, and multiplication by a constant"
+#define SUP_FOR                                                              \
+  "for (i = lo; i < hi; i++) with conditions <, <=, >, >= on the iterator " \
+  "(several joined by &&) and steps i++, ++i, i += 1, i = i + 1, i--, "     \
+  "--i, i -= 1"
+#define SUP_PARAM                                                        \
+  "int size parameters, double/float scalars, and arrays with a size in " \
+  "every dimension such as double A[n][m] (const and restrict allowed)"
+
+/* A name in scope: a variable, or an `int k;` not yet used as an iterator. */
+typedef struct sym {
+  const char *name;
+  int var;     /* index in vars, or -1 while pending */
+  int pending; /* an int local that is not (yet) an iterator */
+} sym;
+
+typedef struct parser {
+  const ir_source *src;
+  ir_arena *a;      /* the kernel's arena */
+  const fe_tok *t;  /* tokens of the kernel function, EOF-terminated */
+  int n, i;         /* number of tokens (without EOF), cursor */
+  jmp_buf fail;
+  ir_kernel *k;
+  ir_var **vars;
+  int nvars, capvars;
+  unsigned char *active; /* per var: an iterator bound by an enclosing loop */
+  sym *syms;
+  int nsyms, capsyms, scope_start;
+  int *params;
+  int nparams;
+  int nassign;
+  const char *ctx; /* "subscript", "loop bound", "array size" or NULL */
+} parser;
+
+/* ------------------------------------------------------------- errors */
+
+static ir_pos tpos(parser *p, const fe_tok *t) {
+  ir_pos pos = t->pos;
+  if (!t->in_main && pos.file) pos.file = ir_arena_strdup(p->a, pos.file);
+  return pos;
+}
+
+static void __attribute__((noreturn, format(printf, 4, 5)))
+error_pos(parser *p, ir_pos pos, const char *supported, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ir_diag_verror(p->src, pos, supported, fmt, ap);
+  va_end(ap);
+  longjmp(p->fail, 1);
+}
+
+#define error_tok(p, tk, sup, ...) error_pos((p), (tk)->pos, (sup), __VA_ARGS__)
+
+/* ------------------------------------------------------------- tokens */
+
+static const fe_tok *tok(parser *p) { return &p->t[p->i]; }
+static const fe_tok *peek(parser *p, int k) {
+  int j = p->i + k;
+  return &p->t[j < p->n ? j : p->n];
+}
+static int tok_is(const fe_tok *t, const char *s) {
+  return t->kind != FE_TK_EOF && t->kind != FE_TK_STR &&
+         t->kind != FE_TK_CHAR && !strcmp(t->text, s);
+}
+static int is(parser *p, const char *s) { return tok_is(tok(p), s); }
+static const fe_tok *next(parser *p) {
+  const fe_tok *t = tok(p);
+  if (p->i < p->n) p->i++;
+  return t;
+}
+static int accept(parser *p, const char *s) {
+  if (!is(p, s)) return 0;
+  next(p);
+  return 1;
+}
+
+static const char *describe(const fe_tok *t) {
+  return t->kind == FE_TK_EOF ? "end of file" : t->text;
+}
+
+static void expect(parser *p, const char *s) {
+  if (accept(p, s)) return;
+  const fe_tok *t = tok(p);
+  /* A missing ';' or ')' at the end of a line is reported after the
+   * previous token, where it belongs. */
+  if (p->i > 0 && p->t[p->i - 1].in_main &&
+      (t->kind == FE_TK_EOF || p->t[p->i - 1].pos.line != t->pos.line)) {
+    const fe_tok *prev = &p->t[p->i - 1];
+    ir_pos pos = prev->pos;
+    pos.col += prev->len;
+    if (t->kind == FE_TK_EOF)
+      error_pos(p, pos, NULL, "expected '%s' at end of file", s);
+    error_pos(p, pos, NULL, "expected '%s' after '%s'", s, prev->text);
+  }
+  error_tok(p, t, NULL, "expected '%s' before '%s'", s, describe(t));
+}
+
+static const char *const keywords[] = {
+    "for", "if", "else", "while", "do", "goto", "switch", "case", "default",
+    "break", "continue", "return", "sizeof", "typedef", "struct", "union",
+    "enum", "int", "double", "float", "char", "long", "short", "unsigned",
+    "signed", "void", "const", "restrict", "volatile", "static", "extern",
+    "register", "inline", "_Bool", "_Complex", "__complex__", "__restrict",
+    "__restrict__", "auto", "_Alignas", "_Atomic", "_Thread_local",
+    "__inline", "__inline__", "__extension__", "__attribute__", "asm",
+    "__asm__"};
+
+static int is_keyword(const fe_tok *t) {
+  if (t->kind != FE_TK_IDENT) return 0;
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if (!strcmp(t->text, keywords[i])) return 1;
+  return 0;
+}
+
+static const fe_tok *expect_ident(parser *p, const char *what) {
+  const fe_tok *t = tok(p);
+  if (t->kind != FE_TK_IDENT || is_keyword(t))
+    error_tok(p, t, NULL, "expected %s before '%s'", what, describe(t));
+  return next(p);
+}
+
+/* -------------------------------------------------------- variables */
+
+static int lookup(parser *p, const char *name) {
+  for (int i = p->nsyms - 1; i >= 0; i--)
+    if (!strcmp(p->syms[i].name, name)) return i;
+  return -1;
+}
+
+static void declare(parser *p, const fe_tok *t, int var) {
+  for (int i = p->scope_start; i < p->nsyms; i++)
+    if (!strcmp(p->syms[i].name, t->text))
+      error_tok(p, t, NULL, "redeclaration of '%s'", t->text);
+  if (p->nsyms == p->capsyms) {
+    p->capsyms = p->capsyms ? 2 * p->capsyms : 32;
+    p->syms = ir_realloc(p->syms, sizeof *p->syms * (size_t)p->capsyms);
+  }
+  p->syms[p->nsyms++] = (sym){ir_arena_strdup(p->a, t->text), var, var < 0};
+}
+
+static int name_used(parser *p, const char *name) {
+  for (int i = 0; i < p->nvars; i++)
+    if (!strcmp(p->vars[i]->name, name)) return 1;
+  return 0;
+}
+
+/* A new variable; its name is made unique among the kernel's variables
+ * (a shadowing declaration `double s` in a second scope becomes s_2). */
+static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
+  if (p->nvars == p->capvars) {
+    p->capvars = p->capvars ? 2 * p->capvars : 32;
+    p->vars = ir_realloc(p->vars, sizeof *p->vars * (size_t)p->capvars);
+    p->active = ir_realloc(p->active, (size_t)p->capvars);
+  }
+  ir_var *v = IR_NEW(p->a, ir_var);
+  v->kind = kind;
+  v->id = p->nvars;
+  v->name = ir_arena_strdup(p->a, t->text);
+  for (int n = 2; name_used(p, v->name); n++)
+    v->name = ir_arena_printf(p->a, "%s_%d", t->text, n);
+  v->elem = elem;
+  v->param_index = -1;
+  v->pos = tpos(p, t);
+  p->active[p->nvars] = 0;
+  p->vars[p->nvars++] = v;
+  p->k->vars = p->vars;
+  p->k->nvars = p->nvars;
+  return v->id;
+}
+
+/* ---------------------------------------------------------- expressions */
+
+static ir_expr *mk(parser *p, ir_expr_kind kind, ir_elem type, ir_pos pos,
+                   int nargs, ir_expr *a0, ir_expr *a1, ir_expr *a2) {
+  ir_expr *e = IR_NEW(p->a, ir_expr);
+  e->kind = kind;
+  e->type = type;
+  e->pos = pos;
+  e->nargs = nargs;
+  if (nargs) {
+    e->args = IR_NEW_N(p->a, ir_expr *, nargs);
+    ir_expr *v[3] = {a0, a1, a2};
+    for (int i = 0; i < nargs && i < 3; i++) e->args[i] = v[i];
+  }
+  return e;
+}
+
+static ir_expr *mk_const(parser *p, double value, int is_int, ir_elem type,
+                         ir_pos pos) {
+  ir_expr *e = mk(p, IR_EX_CONST, type, pos, 0, NULL, NULL, NULL);
+  e->value = value;
+  e->is_int = is_int;
+  return e;
+}
+
+static ir_expr *mk_var(parser *p, int var, ir_pos pos) {
+  ir_expr *e = mk(p, IR_EX_VAR, p->vars[var]->elem, pos, 0, NULL, NULL, NULL);
+  e->var = var;
+  return e;
+}
+
+static int elem_rank(ir_elem e) {
+  switch (e) {
+  case IR_F64: return 3;
+  case IR_F32: return 2;
+  case IR_I32: return 1;
+  case IR_I1: return 0;
+  }
+  return 0;
+}
+
+/* e converted to type t: constants are retyped, anything else is cast. */
+static ir_expr *convert(parser *p, ir_expr *e, ir_elem t) {
+  if (e->type == t) return e;
+  if (e->kind == IR_EX_CONST && (ir_elem_is_float(t) || e->is_int)) {
+    ir_expr *c = mk_const(p, e->value, e->is_int, t, e->pos);
+    return c;
+  }
+  return mk(p, IR_EX_CAST, t, e->pos, 1, e, NULL, NULL);
+}
+
+/* e as a condition: comparisons stay, anything else becomes e != 0. */
+static ir_expr *to_bool(parser *p, ir_expr *e) {
+  if (e->type == IR_I1) return e;
+  return mk(p, IR_EX_NE, IR_I1, e->pos, 2, e,
+            mk_const(p, 0, 1, e->type, e->pos), NULL);
+}
+
+static ir_elem arith_type(ir_expr *a, ir_expr *b) {
+  ir_elem ta = a->type == IR_I1 ? IR_I32 : a->type;
+  ir_elem tb = b->type == IR_I1 ? IR_I32 : b->type;
+  return elem_rank(ta) >= elem_rank(tb) ? ta : tb;
+}
+
+static ir_expr *binary(parser *p, ir_expr_kind kind, const fe_tok *op,
+                       ir_expr *a, ir_expr *b) {
+  ir_elem t = arith_type(a, b);
+  if (kind == IR_EX_DIV && t == IR_I32) {
+    if (p->ctx)
+      error_tok(p, op, SUP_AFFINE,
+                "non-affine %s: integer division is not supported", p->ctx);
+    error_tok(p, op, "'/' on floating-point values",
+              "integer division is not supported");
+  }
+  a = convert(p, a, t);
+  b = convert(p, b, t);
+  int cmp = kind >= IR_EX_LT && kind <= IR_EX_NE;
+  return mk(p, kind, cmp ? IR_I1 : t, tpos(p, op), 2, a, b, NULL);
+}
+
+/* Print an expression into the arena (for messages). */
+static const char *expr_str(parser *p, const ir_expr *e) {
+  char *s = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&s, &n);
+  if (!f) return "expression";
+  ir_expr_print(p->k, e, f);
+  fclose(f);
+  const char *r = ir_arena_strdup(p->a, s ? s : "");
+  free(s);
+  return r;
+}
+
+/* ----------------------------------------------------------- affine forms */
+
+#define AFF_MAX 16
+typedef struct aff {
+  long c;
+  int n;
+  int var[AFF_MAX];
+  long coef[AFF_MAX];
+} aff;
+
+static void aff_term(aff *f, int var, long coef) {
+  for (int i = 0; i < f->n; i++)
+    if (f->var[i] == var) {
+      f->coef[i] += coef;
+      return;
+    }
+  if (f->n < AFF_MAX) {
+    f->var[f->n] = var;
+    f->coef[f->n++] = coef;
+  }
+}
+
+static void aff_addf(aff *f, const aff *g, long s) {
+  f->c += s * g->c;
+  for (int i = 0; i < g->n; i++) aff_term(f, g->var[i], s * g->coef[i]);
+}
+
+static long aff_coef(const aff *f, int var) {
+  for (int i = 0; i < f->n; i++)
+    if (f->var[i] == var) return f->coef[i];
+  return 0;
+}
+
+static int aff_is_const(const aff *f) {
+  for (int i = 0; i < f->n; i++)
+    if (f->coef[i]) return 0;
+  return 1;
+}
+
+/* The affine form of e over size parameters and iterators (and only size
+ * parameters when sizes_only); on failure returns the offending node. */
+static const ir_expr *aff_of(parser *p, const ir_expr *e, int sizes_only,
+                             aff *out) {
+  memset(out, 0, sizeof *out);
+  if (e->type != IR_I32) return e;
+  aff a, b;
+  const ir_expr *bad;
+  switch (e->kind) {
+  case IR_EX_CONST:
+    out->c = (long)e->value;
+    return NULL;
+  case IR_EX_VAR: {
+    ir_var_kind k = p->vars[e->var]->kind;
+    if (k != IR_VAR_SIZE && (sizes_only || k != IR_VAR_ITER)) return e;
+    aff_term(out, e->var, 1);
+    return NULL;
+  }
+  case IR_EX_NEG:
+    if ((bad = aff_of(p, e->args[0], sizes_only, &a))) return bad;
+    aff_addf(out, &a, -1);
+    return NULL;
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+    if ((bad = aff_of(p, e->args[0], sizes_only, &a))) return bad;
+    if ((bad = aff_of(p, e->args[1], sizes_only, &b))) return bad;
+    aff_addf(out, &a, 1);
+    aff_addf(out, &b, e->kind == IR_EX_ADD ? 1 : -1);
+    return NULL;
+  case IR_EX_MUL:
+    if ((bad = aff_of(p, e->args[0], sizes_only, &a))) return bad;
+    if ((bad = aff_of(p, e->args[1], sizes_only, &b))) return bad;
+    if (aff_is_const(&a)) {
+      aff_addf(out, &b, a.c);
+    } else if (aff_is_const(&b)) {
+      aff_addf(out, &a, b.c);
+    } else {
+      return e;
+    }
+    return NULL;
+  default:
+    return e;
+  }
+}
+
+static int cmp_int(const void *x, const void *y) {
+  return *(const int *)x - *(const int *)y;
+}
+
+/* The canonical expression of an affine form: terms in variable order,
+ * then the constant (`n - i - 1`). */
+static ir_expr *aff_build(parser *p, const aff *f, ir_pos pos) {
+  int order[AFF_MAX], n = 0;
+  for (int i = 0; i < f->n; i++)
+    if (f->coef[i]) order[n++] = f->var[i];
+  qsort(order, (size_t)n, sizeof *order, cmp_int);
+  ir_expr *acc = NULL;
+  for (int i = 0; i < n; i++) {
+    long c = aff_coef(f, order[i]);
+    long m = c < 0 ? -c : c;
+    ir_expr *term = mk_var(p, order[i], pos);
+    if (m != 1)
+      term = mk(p, IR_EX_MUL, IR_I32, pos, 2, mk_const(p, (double)m, 1, IR_I32, pos),
+                term, NULL);
+    if (!acc)
+      acc = c < 0 ? mk(p, IR_EX_NEG, IR_I32, pos, 1, term, NULL, NULL) : term;
+    else
+      acc = mk(p, c < 0 ? IR_EX_SUB : IR_EX_ADD, IR_I32, pos, 2, acc, term, NULL);
+  }
+  if (!acc) return mk_const(p, (double)f->c, 1, IR_I32, pos);
+  if (f->c)
+    acc = mk(p, f->c < 0 ? IR_EX_SUB : IR_EX_ADD, IR_I32, pos, 2, acc,
+             mk_const(p, (double)(f->c < 0 ? -f->c : f->c), 1, IR_I32, pos), NULL);
+  return acc;
+}
+
+/* Check that e is affine (what: "subscript", "loop bound", "array size")
+ * and return its affine form in *f. */
+static void need_affine(parser *p, const ir_expr *e, int sizes_only,
+                        const char *what, aff *f) {
+  if (e->type != IR_I32) {
+    if (e->kind == IR_EX_ELEM)
+      error_pos(p, e->pos, SUP_AFFINE,
+                "non-affine %s: indexing through the array element '%s' is "
+                "not supported", what, expr_str(p, e));
+    error_pos(p, e->pos, SUP_AFFINE,
+              "non-affine %s: '%s' is not an integer expression", what,
+              expr_str(p, e));
+  }
+  const ir_expr *bad = aff_of(p, e, sizes_only, f);
+  if (!bad) return;
+  if (bad->kind == IR_EX_VAR && sizes_only &&
+      p->vars[bad->var]->kind == IR_VAR_ITER)
+    error_pos(p, bad->pos, "array sizes affine in size parameters",
+              "non-affine %s: '%s' is a loop iterator", what,
+              p->vars[bad->var]->name);
+  error_pos(p, bad->pos, SUP_AFFINE,
+            "non-affine %s: '%s' is not affine in %s", what, expr_str(p, bad),
+            sizes_only ? "size parameters" : "loop iterators and size parameters");
+}
+
+static ir_expr *parse_expr(parser *p);
+static ir_expr *parse_cond(parser *p);
+static ir_expr *parse_cast(parser *p);
+
+/* subscripts: ('[' expr ']')^rank, each affine */
+static ir_expr *parse_subscripts(parser *p, int var, const fe_tok *name) {
+  ir_var *v = p->vars[var];
+  ir_expr *e = mk(p, IR_EX_ELEM, v->elem, tpos(p, name), v->rank, NULL, NULL, NULL);
+  e->var = var;
+  for (int d = 0; d < v->rank; d++) {
+    if (!is(p, "["))
+      error_tok(p, tok(p), "array elements with one subscript per dimension",
+                "array '%s' has %d dimension%s but %d subscript%s given",
+                v->name, v->rank, v->rank > 1 ? "s" : "", d, d == 1 ? " is" : "s are");
+    next(p);
+    const char *old = p->ctx;
+    p->ctx = "subscript";
+    ir_expr *s = parse_expr(p);
+    p->ctx = old;
+    aff f;
+    need_affine(p, s, 0, "subscript", &f);
+    e->args[d] = aff_build(p, &f, s->pos);
+    expect(p, "]");
+  }
+  if (is(p, "["))
+    error_tok(p, tok(p), NULL, "too many subscripts: array '%s' has %d dimension%s",
+              v->name, v->rank, v->rank > 1 ? "s" : "");
+  return e;
+}
+
+static const struct {
+  const char *name;
+  ir_fn fn;
+  ir_elem type;
+  int nargs;
+} math_fns[] = {
+    {"sqrt", IR_FN_SQRT, IR_F64, 1}, {"sqrtf", IR_FN_SQRT, IR_F32, 1},
+    {"exp", IR_FN_EXP, IR_F64, 1},   {"expf", IR_FN_EXP, IR_F32, 1},
+    {"pow", IR_FN_POW, IR_F64, 2},   {"powf", IR_FN_POW, IR_F32, 2},
+    {"fabs", IR_FN_FABS, IR_F64, 1}, {"fabsf", IR_FN_FABS, IR_F32, 1},
+    {"fmax", IR_FN_FMAX, IR_F64, 2}, {"fmaxf", IR_FN_FMAX, IR_F32, 2},
+    {"fmin", IR_FN_FMIN, IR_F64, 2}, {"fminf", IR_FN_FMIN, IR_F32, 2},
+};
+
+/* call: math-function '(' cond (',' cond)* ')' */
+static ir_expr *parse_call(parser *p, const fe_tok *name) {
+  int f = -1;
+  for (size_t i = 0; i < sizeof math_fns / sizeof math_fns[0]; i++)
+    if (!strcmp(name->text, math_fns[i].name)) f = (int)i;
+  if (f < 0) error_tok(p, name, SUP_EXPR, "call to '%s' is not supported", name->text);
+  next(p); /* ( */
+  ir_expr *e = mk(p, IR_EX_CALL, math_fns[f].type, tpos(p, name), math_fns[f].nargs,
+                  NULL, NULL, NULL);
+  e->fn = math_fns[f].fn;
+  int n = 0;
+  if (!is(p, ")")) {
+    do {
+      ir_expr *a = parse_cond(p);
+      if (n < math_fns[f].nargs) {
+        if (a->type == IR_I1) a = convert(p, a, IR_I32);
+        e->args[n] = convert(p, a, math_fns[f].type);
+      }
+      n++;
+    } while (accept(p, ","));
+  }
+  if (n != math_fns[f].nargs)
+    error_tok(p, name, NULL, "'%s' takes %d argument%s, not %d", name->text,
+              math_fns[f].nargs, math_fns[f].nargs > 1 ? "s" : "", n);
+  expect(p, ")");
+  return e;
+}
+
+static ir_expr *parse_number(parser *p) {
+  const fe_tok *t = next(p);
+  const char *s = t->text;
+  ir_pos pos = tpos(p, t);
+  int is_float = 0;
+  if (!(s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+    is_float = strpbrk(s, ".eE") != NULL;
+  else
+    is_float = strpbrk(s, ".pP") != NULL;
+  char *end;
+  errno = 0;
+  if (is_float) {
+    double v = strtod(s, &end);
+    ir_elem type = IR_F64;
+    if (*end == 'f' || *end == 'F') {
+      type = IR_F32;
+      end++;
+    } else if (*end == 'l' || *end == 'L') {
+      error_tok(p, t, "double and float constants", "long double constants are not supported");
+    }
+    if (*end) error_tok(p, t, NULL, "invalid number '%s'", s);
+    return mk_const(p, v, 0, type, pos);
+  }
+  long long v = strtoll(s, &end, 0);
+  while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
+  if (*end) error_tok(p, t, NULL, "invalid number '%s'", s);
+  if (errno == ERANGE || v > INT_MAX)
+    error_tok(p, t, "int constants", "integer constant '%s' is too large", s);
+  return mk_const(p, (double)v, 1, IR_I32, pos);
+}
+
+/* primary: number | ident | ident subscripts | call | '(' expr ')' */
+static ir_expr *parse_primary(parser *p) {
+  const fe_tok *t = tok(p);
+  if (t->kind == FE_TK_NUM) return parse_number(p);
+  if (accept(p, "(")) {
+    ir_expr *e = parse_expr(p);
+    expect(p, ")");
+    return e;
+  }
+  if (t->kind == FE_TK_STR || t->kind == FE_TK_CHAR)
+    error_tok(p, t, SUP_EXPR, "%s literals are not supported",
+              t->kind == FE_TK_STR ? "string" : "character");
+  if (t->kind != FE_TK_IDENT || is_keyword(t))
+    error_tok(p, t, NULL, "expected an expression before '%s'", describe(t));
+  if (tok_is(peek(p, 1), "(")) {
+    if (lookup(p, t->text) >= 0)
+      error_tok(p, t, SUP_EXPR, "'%s' is not a function", t->text);
+    next(p);
+    return parse_call(p, t);
+  }
+  next(p);
+  int s = lookup(p, t->text);
+  if (s < 0) error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+  if (p->syms[s].pending)
+    error_tok(p, t, "int locals as loop iterators, used inside their loop",
+              "the int local '%s' is not the iterator of an enclosing loop", t->text);
+  int var = p->syms[s].var;
+  ir_var *v = p->vars[var];
+  if (v->kind == IR_VAR_ITER && !p->active[var])
+    error_tok(p, t, "loop iterators used inside their loop",
+              "loop iterator '%s' is used outside a loop over it", t->text);
+  if (v->rank > 0) return parse_subscripts(p, var, t);
+  if (is(p, "["))
+    error_tok(p, tok(p), NULL, "'%s' is not an array", t->text);
+  return mk_var(p, var, tpos(p, t));
+}
+
+/* postfix: primary ('.' | '->' | '++' | '--' are rejected) */
+static ir_expr *parse_postfix(parser *p) {
+  ir_expr *e = parse_primary(p);
+  if (is(p, ".") || is(p, "->"))
+    error_tok(p, tok(p), SUP_TYPE, "struct member access is not supported");
+  if (is(p, "++") || is(p, "--"))
+    error_tok(p, tok(p), SUP_STMT, "'%s' inside an expression is not supported",
+              tok(p)->text);
+  if (is(p, "("))
+    error_tok(p, tok(p), SUP_EXPR, "calling an expression is not supported");
+  return e;
+}
+
+/* unary: ('-' | '+' | '!') cast | postfix */
+static ir_expr *parse_unary(parser *p) {
+  const fe_tok *t = tok(p);
+  if (accept(p, "-")) {
+    ir_expr *a = parse_cast(p);
+    if (a->type == IR_I1) a = convert(p, a, IR_I32);
+    if (a->kind == IR_EX_CONST) {
+      ir_expr *c = mk_const(p, -a->value, a->is_int, a->type, tpos(p, t));
+      return c;
+    }
+    return mk(p, IR_EX_NEG, a->type, tpos(p, t), 1, a, NULL, NULL);
+  }
+  if (accept(p, "+")) return parse_cast(p);
+  if (accept(p, "!")) {
+    ir_expr *a = to_bool(p, parse_cast(p));
+    return mk(p, IR_EX_NOT, IR_I1, tpos(p, t), 1, a, NULL, NULL);
+  }
+  if (is(p, "&"))
+    error_tok(p, t, SUP_EXPR, "taking an address with '&' is not supported");
+  if (is(p, "*"))
+    error_tok(p, t, SUP_EXPR, "pointer dereference with '*' is not supported");
+  if (is(p, "~"))
+    error_tok(p, t, SUP_EXPR, "bitwise operators are not supported");
+  if (is(p, "++") || is(p, "--"))
+    error_tok(p, t, SUP_STMT, "'%s' inside an expression is not supported", t->text);
+  if (is(p, "sizeof"))
+    error_tok(p, t, SUP_EXPR, "sizeof is not supported");
+  return parse_postfix(p);
+}
+
+static int is_type_start(const fe_tok *t);
+static ir_elem parse_type(parser *p, int allow_void);
+
+/* cast: '(' type ')' cast | unary */
+static ir_expr *parse_cast(parser *p) {
+  if (is(p, "(") && is_type_start(peek(p, 1))) {
+    const fe_tok *t = next(p);
+    const fe_tok *ty = tok(p);
+    ir_elem e = parse_type(p, 0);
+    if (is(p, "*"))
+      error_tok(p, tok(p), SUP_EXPR, "pointer casts are not supported");
+    expect(p, ")");
+    if (!ir_elem_is_float(e))
+      error_tok(p, ty, SUP_EXPR, "casts to '%s' are not supported", ir_elem_c_name(e));
+    ir_expr *a = parse_cast(p);
+    if (a->type == e) return a;
+    if (a->type == IR_I1) a = convert(p, a, IR_I32);
+    return mk(p, IR_EX_CAST, e, tpos(p, t), 1, a, NULL, NULL);
+  }
+  return parse_unary(p);
+}
+
+/* mul: cast (('*' | '/') cast)*  ('%' is rejected) */
+static ir_expr *parse_mul(parser *p) {
+  ir_expr *e = parse_cast(p);
+  for (;;) {
+    const fe_tok *t = tok(p);
+    if (accept(p, "*"))
+      e = binary(p, IR_EX_MUL, t, e, parse_cast(p));
+    else if (accept(p, "/"))
+      e = binary(p, IR_EX_DIV, t, e, parse_cast(p));
+    else if (is(p, "%")) {
+      if (p->ctx)
+        error_tok(p, t, SUP_AFFINE, "non-affine %s: the '%%' operator is not supported",
+                  p->ctx);
+      error_tok(p, t, SUP_EXPR, "the '%%' operator is not supported");
+    } else
+      return e;
+  }
+}
+
+/* add: mul (('+' | '-') mul)* */
+static ir_expr *parse_add(parser *p) {
+  ir_expr *e = parse_mul(p);
+  for (;;) {
+    const fe_tok *t = tok(p);
+    if (accept(p, "+"))
+      e = binary(p, IR_EX_ADD, t, e, parse_mul(p));
+    else if (accept(p, "-"))
+      e = binary(p, IR_EX_SUB, t, e, parse_mul(p));
+    else
+      return e;
+  }
+}
+
+/* rel: add (('<' | '<=' | '>' | '>=') add)*  (shifts are rejected) */
+static ir_expr *parse_rel(parser *p) {
+  ir_expr *e = parse_add(p);
+  for (;;) {
+    const fe_tok *t = tok(p);
+    if (is(p, "<<") || is(p, ">>"))
+      error_tok(p, t, SUP_EXPR, "shift operators are not supported");
+    ir_expr_kind k;
+    if (accept(p, "<")) k = IR_EX_LT;
+    else if (accept(p, "<=")) k = IR_EX_LE;
+    else if (accept(p, ">")) k = IR_EX_GT;
+    else if (accept(p, ">=")) k = IR_EX_GE;
+    else return e;
+    e = binary(p, k, t, e, parse_add(p));
+  }
+}
+
+/* eq: rel (('==' | '!=') rel)*  (bitwise & | ^ are rejected) */
+static ir_expr *parse_eq(parser *p) {
+  ir_expr *e = parse_rel(p);
+  for (;;) {
+    const fe_tok *t = tok(p);
+    ir_expr_kind k;
+    if (accept(p, "==")) k = IR_EX_EQ;
+    else if (accept(p, "!=")) k = IR_EX_NE;
+    else if (is(p, "&") || is(p, "|") || is(p, "^"))
+      error_tok(p, t, SUP_EXPR, "bitwise operators are not supported");
+    else return e;
+    e = binary(p, k, t, e, parse_rel(p));
+  }
+}
+
+/* land: eq ('&&' eq)* */
+static ir_expr *parse_land(parser *p) {
+  ir_expr *e = parse_eq(p);
+  while (is(p, "&&")) {
+    const fe_tok *t = next(p);
+    ir_expr *b = parse_eq(p);
+    e = mk(p, IR_EX_AND, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
+  }
+  return e;
+}
+
+/* lor: land ('||' land)* */
+static ir_expr *parse_lor(parser *p) {
+  ir_expr *e = parse_land(p);
+  while (is(p, "||")) {
+    const fe_tok *t = next(p);
+    ir_expr *b = parse_land(p);
+    e = mk(p, IR_EX_OR, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
+  }
+  return e;
+}
+
+/* cond: lor ('?' expr ':' cond)? */
+static ir_expr *parse_cond(parser *p) {
+  ir_expr *c = parse_lor(p);
+  if (!is(p, "?")) return c;
+  const fe_tok *t = next(p);
+  ir_expr *a = parse_expr(p);
+  expect(p, ":");
+  ir_expr *b = parse_cond(p);
+  ir_elem ty = a->type == IR_I1 && b->type == IR_I1 ? IR_I1 : arith_type(a, b);
+  return mk(p, IR_EX_SELECT, ty, tpos(p, t), 3, to_bool(p, c), convert(p, a, ty),
+            convert(p, b, ty));
+}
+
+static int is_assign_op(const fe_tok *t) {
+  static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=",
+                                    "<<=", ">>=", "&=", "|=", "^="};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (tok_is(t, ops[i])) return 1;
+  return 0;
+}
+
+/* expr: cond  (the comma operator and nested assignments are rejected) */
+static ir_expr *parse_expr(parser *p) {
+  ir_expr *e = parse_cond(p);
+  if (is(p, ","))
+    error_tok(p, tok(p), SUP_EXPR, "the comma operator is not supported");
+  if (is_assign_op(tok(p)))
+    error_tok(p, tok(p), SUP_STMT, "assignments inside expressions are not supported");
+  return e;
+}
+
+/* ----------------------------------------------------------------- types */
+
+static int is_type_start(const fe_tok *t) {
+  static const char *const w[] = {
+      "int", "double", "float", "char", "long", "short", "unsigned", "signed",
+      "void", "const", "restrict", "volatile", "struct", "union", "enum",
+      "_Bool", "_Complex", "__complex__", "__restrict", "__restrict__",
+      "register", "static", "extern", "auto", "__const", "_Atomic"};
+  if (t->kind != FE_TK_IDENT) return 0;
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+    if (!strcmp(t->text, w[i])) return 1;
+  return 0;
+}
+
+/* type: qualifier* ('int' | 'double' | 'float') qualifier*
+ * (qualifiers: const restrict volatile register; anything else is reported) */
+static ir_elem parse_type(parser *p, int allow_void) {
+  const fe_tok *first = tok(p), *base = NULL, *lng = NULL;
+  int nint = 0, ndouble = 0, nfloat = 0, nvoid = 0;
+  for (;;) {
+    const fe_tok *t = tok(p);
+    if (t->kind != FE_TK_IDENT) break;
+    const char *s = t->text;
+    if (!strcmp(s, "const") || !strcmp(s, "__const") || !strcmp(s, "restrict") ||
+        !strcmp(s, "__restrict") || !strcmp(s, "__restrict__") ||
+        !strcmp(s, "volatile") || !strcmp(s, "register")) {
+      next(p);
+      continue;
+    }
+    if (!strcmp(s, "struct") || !strcmp(s, "union") || !strcmp(s, "enum"))
+      error_tok(p, t, SUP_TYPE, "%s types are not supported", s);
+    if (!strcmp(s, "_Complex") || !strcmp(s, "__complex__"))
+      error_tok(p, t, SUP_TYPE, "complex types are not supported");
+    if (!strcmp(s, "long")) {
+      lng = t;
+    } else if (!strcmp(s, "int") || !strcmp(s, "signed")) {
+      nint++;
+      base = base ? base : t;
+    } else if (!strcmp(s, "double")) {
+      ndouble++;
+      base = t;
+    } else if (!strcmp(s, "float")) {
+      nfloat++;
+      base = t;
+    } else if (!strcmp(s, "void")) {
+      nvoid++;
+      base = t;
+    } else if (!strcmp(s, "char") || !strcmp(s, "short") || !strcmp(s, "unsigned") ||
+               !strcmp(s, "_Bool") || !strcmp(s, "static") || !strcmp(s, "extern") ||
+               !strcmp(s, "auto") || !strcmp(s, "_Atomic")) {
+      error_tok(p, t, SUP_TYPE, "'%s' is not supported", s);
+    } else {
+      break;
+    }
+    next(p);
+  }
+  if (lng) {
+    if (ndouble) error_tok(p, lng, SUP_TYPE, "long double is not supported");
+    error_tok(p, lng, SUP_TYPE, "long integers are not supported");
+  }
+  if (ndouble + nfloat + nvoid > 1 || (nint && ndouble + nfloat + nvoid))
+    error_tok(p, first, SUP_TYPE, "invalid combination of type specifiers");
+  if (nvoid && !allow_void) error_tok(p, base, SUP_TYPE, "'void' is not supported here");
+  if (ndouble) return IR_F64;
+  if (nfloat) return IR_F32;
+  if (nint) return IR_I32;
+  if (nvoid) return IR_I1; /* only with allow_void: the caller checks */
+  if (tok(p)->kind == FE_TK_IDENT && peek(p, 1)->kind == FE_TK_IDENT)
+    error_tok(p, tok(p), SUP_TYPE, "unsupported type '%s'", tok(p)->text);
+  error_tok(p, first, SUP_TYPE, "expected a type before '%s'", describe(first));
+}
+
+/* dims: ('[' qualifier* expr ']')*  each affine in size parameters */
+static int parse_dims(parser *p, int var, const fe_tok *name, int is_param) {
+  ir_var *v = p->vars[var];
+  int rank = 0;
+  while (is(p, "[")) {
+    const fe_tok *open = next(p);
+    while (is(p, "restrict") || is(p, "const") || is(p, "static") ||
+           is(p, "__restrict") || is(p, "__restrict__") || is(p, "volatile"))
+      next(p);
+    if (is(p, "]") || is(p, "*"))
+      error_tok(p, is(p, "]") ? open : tok(p), SUP_PARAM,
+                "%s '%s' needs a size in every dimension",
+                is_param ? "array parameter" : "local array", name->text);
+    if (rank == IR_MAX_RANK)
+      error_tok(p, open, NULL, "arrays of more than %d dimensions are not supported",
+                IR_MAX_RANK);
+    const char *old = p->ctx;
+    p->ctx = "array size";
+    ir_expr *d = parse_expr(p);
+    p->ctx = old;
+    aff f;
+    need_affine(p, d, 1, "array size", &f);
+    if (aff_is_const(&f) && f.c <= 0)
+      error_pos(p, d->pos, NULL, "array size must be positive");
+    v->dims[rank++] = aff_build(p, &f, d->pos);
+    expect(p, "]");
+  }
+  v->rank = rank;
+  return rank;
+}
+
+/* ------------------------------------------------------------ statements */
+
+static ir_stmt *mk_assign(parser *p, ir_pos pos, ir_expr *lhs, ir_assign_op op,
+                          ir_expr *rhs) {
+  ir_stmt *s = IR_NEW(p->a, ir_stmt);
+  s->kind = IR_ST_ASSIGN;
+  s->pos = pos;
+  s->id = p->nassign++;
+  s->lhs = lhs;
+  s->op = op;
+  if (rhs->type == IR_I1) rhs = convert(p, rhs, IR_I32);
+  s->rhs = convert(p, rhs, lhs->type);
+  return s;
+}
+
+static ir_stmt *append(ir_stmt *list, ir_stmt *more) {
+  if (!list) return more;
+  ir_stmt *t = list;
+  while (t->next) t = t->next;
+  t->next = more;
+  return list;
+}
+
+static ir_stmt *parse_stmt(parser *p);
+
+/* local-decl: type init-declarator (',' init-declarator)* ';'
+ * init-declarator: ident dims ('=' expr)? */
+static ir_stmt *parse_decl(parser *p) {
+  ir_elem elem = parse_type(p, 0);
+  ir_stmt *out = NULL;
+  do {
+    if (is(p, "*"))
+      error_tok(p, tok(p), SUP_TYPE, "pointer variables are not supported");
+    const fe_tok *name = expect_ident(p, "a variable name");
+    if (is(p, "(")) error_tok(p, tok(p), NULL, "function declarations are not supported");
+    if (is(p, "[")) {
+      int var = new_var(p, IR_VAR_LOCAL_ARRAY, name, elem);
+      parse_dims(p, var, name, 0);
+      declare(p, name, var);
+      if (is(p, "="))
+        error_tok(p, tok(p), "local arrays without initializer",
+                  "initializers of local arrays are not supported");
+    } else if (elem == IR_I32) {
+      if (is(p, "="))
+        error_tok(p, name, "int locals only as loop iterators (for (i = ...))",
+                  "integer local '%s' with an initializer: integer locals that "
+                  "are not loop iterators are not supported", name->text);
+      declare(p, name, -1);
+    } else {
+      int var = new_var(p, IR_VAR_LOCAL, name, elem);
+      declare(p, name, var);
+      if (is(p, "=")) {
+        const fe_tok *eq = next(p);
+        ir_expr *rhs = parse_cond(p);
+        if (is_assign_op(tok(p)))
+          error_tok(p, tok(p), SUP_STMT, "assignments inside expressions are not supported");
+        out = append(out, mk_assign(p, tpos(p, eq), mk_var(p, var, tpos(p, name)),
+                                    IR_ASSIGN, rhs));
+      }
+    }
+  } while (accept(p, ","));
+  expect(p, ";");
+  return out;
+}
+
+/* lvalue: ident subscripts? naming an array element or a local scalar */
+static ir_expr *parse_lvalue(parser *p) {
+  const fe_tok *t = tok(p);
+  if (t->kind != FE_TK_IDENT || is_keyword(t))
+    error_tok(p, t, SUP_STMT, "expected a statement before '%s'", describe(t));
+  int s = lookup(p, t->text);
+  if (s < 0) {
+    if (tok_is(peek(p, 1), "(")) {
+      for (size_t i = 0; i < sizeof math_fns / sizeof math_fns[0]; i++)
+        if (!strcmp(t->text, math_fns[i].name))
+          error_tok(p, t, SUP_STMT, "a call to '%s' is not a statement", t->text);
+      error_tok(p, t, SUP_EXPR, "call to '%s' is not supported", t->text);
+    }
+    if (tok_is(peek(p, 1), ":"))
+      error_tok(p, t, SUP_STMT, "labels are not supported");
+    if (peek(p, 1)->kind == FE_TK_IDENT || tok_is(peek(p, 1), "*"))
+      error_tok(p, t, SUP_TYPE, "unsupported type '%s'", t->text);
+    error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+  }
+  if (p->syms[s].pending)
+    error_tok(p, t, "int locals only as loop iterators (for (i = ...))",
+              "assignment to the integer local '%s': integer locals that are "
+              "not loop iterators are not supported", t->text);
+  int var = p->syms[s].var;
+  ir_var *v = p->vars[var];
+  switch (v->kind) {
+  case IR_VAR_SIZE:
+    error_tok(p, t, "assignments to array elements and local scalars",
+              "cannot assign to the size parameter '%s'", t->text);
+  case IR_VAR_SCALAR:
+    error_tok(p, t, "assignments to array elements and local scalars",
+              "cannot assign to the scalar parameter '%s' (scalar parameters "
+              "are read-only)", t->text);
+  case IR_VAR_ITER:
+    error_tok(p, t, "loop iterators updated only by their for header",
+              "cannot assign to the loop iterator '%s'", t->text);
+  default:
+    break;
+  }
+  next(p);
+  if (v->rank > 0) {
+    if (!is(p, "["))
+      error_tok(p, t, "assignments to array elements",
+                "cannot assign to the whole array '%s'", t->text);
+    return parse_subscripts(p, var, t);
+  }
+  if (is(p, "[")) error_tok(p, tok(p), NULL, "'%s' is not an array", t->text);
+  return mk_var(p, var, tpos(p, t));
+}
+
+/* assign: lvalue ('=' | '+=' | '-=' | '*=' | '/=') expr ';'
+ *       | lvalue ('++' | '--') ';' | ('++' | '--') lvalue ';' */
+static ir_stmt *parse_assign(parser *p) {
+  const fe_tok *start = tok(p);
+  if (is(p, "++") || is(p, "--")) {
+    const fe_tok *op = next(p);
+    ir_expr *lhs = parse_lvalue(p);
+    expect(p, ";");
+    return mk_assign(p, tpos(p, start), lhs, op->text[0] == '+' ? IR_ASSIGN_ADD : IR_ASSIGN_SUB,
+                     mk_const(p, 1, 1, IR_I32, tpos(p, op)));
+  }
+  if (is(p, "*"))
+    error_tok(p, start, SUP_STMT, "pointer dereference with '*' is not supported");
+  if (is(p, "("))
+    error_tok(p, start, SUP_STMT, "expected an assignment to an array element or a local scalar");
+  ir_expr *lhs = parse_lvalue(p);
+  const fe_tok *op = tok(p);
+  if (is(p, "++") || is(p, "--")) {
+    next(p);
+    expect(p, ";");
+    return mk_assign(p, tpos(p, start), lhs, op->text[0] == '+' ? IR_ASSIGN_ADD : IR_ASSIGN_SUB,
+                     mk_const(p, 1, 1, IR_I32, tpos(p, op)));
+  }
+  ir_assign_op aop;
+  if (accept(p, "=")) aop = IR_ASSIGN;
+  else if (accept(p, "+=")) aop = IR_ASSIGN_ADD;
+  else if (accept(p, "-=")) aop = IR_ASSIGN_SUB;
+  else if (accept(p, "*=")) aop = IR_ASSIGN_MUL;
+  else if (accept(p, "/=")) aop = IR_ASSIGN_DIV;
+  else if (is_assign_op(op))
+    error_tok(p, op, "=, +=, -=, *=, /=", "the assignment operator '%s' is not supported",
+              op->text);
+  else
+    error_tok(p, op, NULL, "expected an assignment operator before '%s'", describe(op));
+  if (aop == IR_ASSIGN_DIV && lhs->type == IR_I32)
+    error_tok(p, op, "'/' on floating-point values", "integer division is not supported");
+  ir_expr *rhs = parse_expr(p);
+  expect(p, ";");
+  return mk_assign(p, tpos(p, start), lhs, aop, rhs);
+}
+
+/* The iterator variable for the int name at symbol s (first use in a for
+ * header): an inactive iterator of the same name is reused. */
+static int iter_var(parser *p, int s, const fe_tok *t) {
+  if (!p->syms[s].pending) {
+    int var = p->syms[s].var;
+    if (p->active[var])
+      error_tok(p, t, SUP_FOR, "loop iterator '%s' is already the iterator of an enclosing loop",
+                t->text);
+    return var;
+  }
+  int var = -1;
+  for (int i = 0; i < p->nvars; i++)
+    if (p->vars[i]->kind == IR_VAR_ITER && !p->active[i] &&
+        !strcmp(p->vars[i]->name, t->text))
+      var = i;
+  if (var < 0) var = new_var(p, IR_VAR_ITER, t, IR_I32);
+  p->syms[s].var = var;
+  p->syms[s].pending = 0;
+  return var;
+}
+
+static ir_expr *bound_join(parser *p, ir_expr_kind kind, ir_expr *acc, ir_expr *b) {
+  if (!acc) return b;
+  return mk(p, kind, IR_I32, b->pos, 2, acc, b, NULL);
+}
+
+/* for: 'for' '(' ('int')? ident '=' expr ';' bound ('&&' bound)* ';' step ')' stmt */
+static ir_stmt *parse_for(parser *p) {
+  const fe_tok *kw = next(p);
+  expect(p, "(");
+  int save_scope = p->scope_start;
+  p->scope_start = p->nsyms;
+  const fe_tok *it;
+  if (is_type_start(tok(p))) {
+    const fe_tok *ty = tok(p);
+    if (parse_type(p, 0) != IR_I32)
+      error_tok(p, ty, SUP_FOR, "loop iterators must be declared int");
+    it = expect_ident(p, "a loop iterator");
+    declare(p, it, -1);
+  } else {
+    if (is(p, ";"))
+      error_tok(p, tok(p), SUP_FOR, "a for loop needs an initialization 'i = lower bound'");
+    it = expect_ident(p, "a loop iterator");
+  }
+  int s = lookup(p, it->text);
+  if (s < 0) error_tok(p, it, NULL, "unknown identifier '%s'", it->text);
+  if (!p->syms[s].pending) {
+    ir_var *v = p->vars[p->syms[s].var];
+    if (v->kind == IR_VAR_SIZE)
+      error_tok(p, it, SUP_FOR, "cannot use the size parameter '%s' as a loop iterator",
+                it->text);
+    if (v->kind != IR_VAR_ITER)
+      error_tok(p, it, SUP_FOR, "the loop iterator '%s' must be an int local", it->text);
+  }
+  int var = iter_var(p, s, it);
+  expect(p, "=");
+  const char *old = p->ctx;
+  p->ctx = "loop bound";
+  ir_expr *init = parse_expr(p);
+  aff finit;
+  need_affine(p, init, 0, "loop bound", &finit);
+  expect(p, ";");
+  p->active[var] = 1;
+
+  /* condition: each conjunct bounds the iterator from above or below */
+  if (is(p, ";"))
+    error_tok(p, tok(p), SUP_FOR, "a for loop needs a condition bounding '%s'", it->text);
+  const fe_tok *ctok = tok(p);
+  ir_expr *cond = parse_expr(p);
+  ir_expr *conj[64];
+  int nconj = 0;
+  ir_expr *stack[64];
+  int sp = 0;
+  stack[sp++] = cond;
+  while (sp) {
+    ir_expr *c = stack[--sp];
+    if (c->kind == IR_EX_AND && sp + 2 <= 64) {
+      stack[sp++] = c->args[1];
+      stack[sp++] = c->args[0];
+    } else if (nconj < 64) {
+      conj[nconj++] = c;
+    }
+  }
+  ir_expr *lowers = NULL, *uppers = NULL;
+  for (int i = 0; i < nconj; i++) {
+    ir_expr *c = conj[i];
+    if (c->kind == IR_EX_OR || c->kind == IR_EX_EQ || c->kind == IR_EX_NE ||
+        !(c->kind >= IR_EX_LT && c->kind <= IR_EX_GE))
+      error_pos(p, c->pos, SUP_FOR,
+                "unsupported loop condition: use comparisons <, <=, >, >= of "
+                "the iterator joined by &&");
+    aff l, r, f = {0};
+    need_affine(p, c->args[0], 0, "loop bound", &l);
+    need_affine(p, c->args[1], 0, "loop bound", &r);
+    /* f >= 0 */
+    switch (c->kind) {
+    case IR_EX_LT: aff_addf(&f, &r, 1); aff_addf(&f, &l, -1); f.c -= 1; break;
+    case IR_EX_LE: aff_addf(&f, &r, 1); aff_addf(&f, &l, -1); break;
+    case IR_EX_GT: aff_addf(&f, &l, 1); aff_addf(&f, &r, -1); f.c -= 1; break;
+    default: aff_addf(&f, &l, 1); aff_addf(&f, &r, -1); break;
+    }
+    long ci = aff_coef(&f, var);
+    if (ci != 1 && ci != -1)
+      error_pos(p, c->pos, SUP_FOR,
+                ci == 0 ? "loop condition does not bound the iterator '%s'"
+                        : "loop condition must bound the iterator '%s' with coefficient 1",
+                it->text);
+    aff g = {0};
+    aff_addf(&g, &f, 1);
+    aff_term(&g, var, -ci); /* f = ci * i + g */
+    if (ci == 1) { /* i >= -g */
+      aff lb = {0};
+      aff_addf(&lb, &g, -1);
+      lowers = bound_join(p, IR_EX_IMAX, lowers, aff_build(p, &lb, c->pos));
+    } else { /* i <= g */
+      uppers = bound_join(p, IR_EX_IMIN, uppers, aff_build(p, &g, c->pos));
+    }
+  }
+  expect(p, ";");
+
+  /* step */
+  const fe_tok *st = tok(p);
+  int step = 0;
+  if (is(p, "++") || is(p, "--")) {
+    step = is(p, "++") ? 1 : -1;
+    next(p);
+    if (!tok_is(tok(p), it->text))
+      error_tok(p, tok(p), SUP_FOR, "the loop step must update the iterator '%s'", it->text);
+    next(p);
+  } else {
+    if (!tok_is(tok(p), it->text))
+      error_tok(p, tok(p), SUP_FOR, "the loop step must update the iterator '%s'", it->text);
+    next(p);
+    if (accept(p, "++")) step = 1;
+    else if (accept(p, "--")) step = -1;
+    else if (is(p, "+=") || is(p, "-=") || is(p, "=")) {
+      const fe_tok *op = next(p);
+      ir_expr *e = parse_expr(p);
+      aff f;
+      need_affine(p, e, 0, "loop step", &f);
+      long d;
+      if (op->text[0] == '=') {
+        aff_term(&f, var, -1);
+        d = f.c;
+      } else {
+        d = op->text[0] == '+' ? f.c : -f.c;
+      }
+      if (!aff_is_const(&f) || (d != 1 && d != -1))
+        error_tok(p, st, SUP_FOR, "the loop step must be +1 or -1");
+      step = (int)d;
+    } else {
+      error_tok(p, tok(p), SUP_FOR, "unsupported loop step");
+    }
+  }
+  p->ctx = old;
+  expect(p, ")");
+
+  ir_expr *start = aff_build(p, &finit, init->pos);
+  ir_stmt *s_for = IR_NEW(p->a, ir_stmt);
+  s_for->kind = IR_ST_FOR;
+  s_for->pos = tpos(p, kw);
+  s_for->iter = var;
+  s_for->step = step;
+  if (step == 1) {
+    if (!uppers)
+      error_tok(p, ctok, SUP_FOR,
+                "upward loop over '%s' needs an upper bound (%s < e or %s <= e)",
+                it->text, it->text, it->text);
+    s_for->lo = lowers ? mk(p, IR_EX_IMAX, IR_I32, start->pos, 2, start, lowers, NULL) : start;
+    s_for->hi = uppers;
+  } else {
+    if (!lowers)
+      error_tok(p, ctok, SUP_FOR,
+                "downward loop over '%s' needs a lower bound (%s > e or %s >= e)",
+                it->text, it->text, it->text);
+    s_for->hi = uppers ? mk(p, IR_EX_IMIN, IR_I32, start->pos, 2, start, uppers, NULL) : start;
+    s_for->lo = lowers;
+  }
+  int save2 = p->scope_start;
+  p->scope_start = p->nsyms;
+  s_for->body = parse_stmt(p);
+  p->nsyms = p->scope_start;
+  p->scope_start = save2;
+  p->active[var] = 0;
+  p->nsyms = p->scope_start;
+  p->scope_start = save_scope;
+  return s_for;
+}
+
+/* A sub-statement in its own scope. */
+static ir_stmt *parse_scoped(parser *p) {
+  int save = p->scope_start;
+  p->scope_start = p->nsyms;
+  ir_stmt *s = parse_stmt(p);
+  p->nsyms = p->scope_start;
+  p->scope_start = save;
+  return s;
+}
+
+/* if: 'if' '(' expr ')' stmt ('else' stmt)? */
+static ir_stmt *parse_if(parser *p) {
+  const fe_tok *kw = next(p);
+  expect(p, "(");
+  ir_expr *c = to_bool(p, parse_expr(p));
+  expect(p, ")");
+  ir_stmt *s = IR_NEW(p->a, ir_stmt);
+  s->kind = IR_ST_IF;
+  s->pos = tpos(p, kw);
+  s->cond = c;
+  s->then_body = parse_scoped(p);
+  if (accept(p, "else")) s->else_body = parse_scoped(p);
+  return s;
+}
+
+/* block-items: (local-decl | stmt)* up to '}' */
+static ir_stmt *parse_items(parser *p) {
+  ir_stmt *list = NULL;
+  while (!is(p, "}")) {
+    if (tok(p)->kind == FE_TK_EOF) expect(p, "}");
+    if (is_type_start(tok(p)))
+      list = append(list, parse_decl(p));
+    else
+      list = append(list, parse_stmt(p));
+  }
+  return list;
+}
+
+/* stmt: '{' block-items '}' | ';' | for | if | assign | 'return' ';' (last) */
+static ir_stmt *parse_stmt(parser *p) {
+  const fe_tok *t = tok(p);
+  if (accept(p, "{")) {
+    int save = p->scope_start;
+    p->scope_start = p->nsyms;
+    ir_stmt *s = parse_items(p);
+    expect(p, "}");
+    p->nsyms = p->scope_start;
+    p->scope_start = save;
+    return s;
+  }
+  if (accept(p, ";")) return NULL;
+  if (is(p, "for")) return parse_for(p);
+  if (is(p, "if")) return parse_if(p);
+  static const char *const unsupported[] = {"while", "do", "goto", "switch", "case",
+                                            "default", "break", "continue"};
+  for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+    if (is(p, unsupported[i]))
+      error_tok(p, t, SUP_STMT, "'%s' is not supported", t->text);
+  if (is(p, "else")) error_tok(p, t, NULL, "'else' without a previous 'if'");
+  if (is(p, "return")) {
+    if (!tok_is(peek(p, 1), ";"))
+      error_tok(p, t, SUP_STMT, "return with a value is not supported (the kernel returns void)");
+    if (p->i + 2 != p->n - 1)
+      error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
+    next(p);
+    next(p);
+    return NULL;
+  }
+  if (is_type_start(t))
+    error_tok(p, t, SUP_STMT, "a declaration is not allowed here; put it inside { }");
+  return parse_assign(p);
+}
+
+/* ---------------------------------------------------------- the kernel */
+
+/* param: type ident dims */
+static void parse_param(parser *p) {
+  ir_elem elem = parse_type(p, 1);
+  if (elem == IR_I1)
+    error_tok(p, &p->t[p->i - 1], SUP_PARAM, "'void' parameters are not supported");
+  if (is(p, "*"))
+    error_tok(p, tok(p), SUP_PARAM, "pointer parameters are not supported");
+  const fe_tok *name = expect_ident(p, "a parameter name");
+  if (is(p, "("))
+    error_tok(p, tok(p), SUP_PARAM, "function parameters are not supported");
+  int var = new_var(p, IR_VAR_SCALAR, name, elem);
+  int rank = parse_dims(p, var, name, 1);
+  ir_var *v = p->vars[var];
+  v->kind = rank ? IR_VAR_ARRAY : elem == IR_I32 ? IR_VAR_SIZE : IR_VAR_SCALAR;
+  v->param_index = p->nparams;
+  declare(p, name, var);
+  p->params = ir_realloc(p->params, sizeof *p->params * (size_t)(p->nparams + 1));
+  p->params[p->nparams++] = var;
+}
+
+static void skip_attributes(parser *p) {
+  while (is(p, "__attribute__") || is(p, "__asm__") || is(p, "asm")) {
+    next(p);
+    if (!is(p, "(")) return;
+    int depth = 0;
+    do {
+      if (is(p, "(")) depth++;
+      if (is(p, ")")) depth--;
+      next(p);
+    } while (depth > 0 && tok(p)->kind != FE_TK_EOF);
+  }
+}
+
+/* kernel: specifiers 'void' ident '(' (param (',' param)* | 'void')? ')' '{' block-items '}' */
+static void parse_kernel(parser *p, const fe_tok *name) {
+  int has_void = 0;
+  while (p->t + p->i != name) {
+    const fe_tok *t = tok(p);
+    if (is(p, "static") || is(p, "inline") || is(p, "__inline") || is(p, "__inline__") ||
+        is(p, "extern") || is(p, "__extension__")) {
+      next(p);
+    } else if (is(p, "void")) {
+      has_void = 1;
+      next(p);
+    } else if (is(p, "__attribute__")) {
+      skip_attributes(p);
+    } else {
+      error_tok(p, t, "void kernel functions",
+                "the kernel function '%s' must return void", name->text);
+    }
+  }
+  if (!has_void)
+    error_tok(p, name, "void kernel functions", "the kernel function '%s' must return void",
+              name->text);
+  next(p);
+  expect(p, "(");
+  if (is(p, "void") && tok_is(peek(p, 1), ")")) next(p);
+  if (!is(p, ")")) {
+    do {
+      if (is(p, "..."))
+        error_tok(p, tok(p), SUP_PARAM, "variadic kernels are not supported");
+      parse_param(p);
+    } while (accept(p, ","));
+  }
+  expect(p, ")");
+  skip_attributes(p);
+  expect(p, "{");
+  p->k->body = parse_items(p);
+  expect(p, "}");
+}
+
+/* ------------------------------------------------------ finding the kernel */
+
+typedef struct fndef {
+  int name, open;
+  int start; /* first token of the definition */
+} fndef;
+
+/* Index of the token matching the bracket at i (forward or backward),
+ * or -1. */
+static int match_bracket(const fe_tok *t, int n, int i, const char *open,
+                         const char *close, int dir) {
+  int depth = 0;
+  for (int j = i; j >= 0 && j < n; j += dir) {
+    if (tok_is(&t[j], open)) depth++;
+    if (tok_is(&t[j], close) && --depth == 0) return j;
+  }
+  return -1;
+}
+
+/* The function definitions at file scope whose name token is in the user's
+ * file (heap array). */
+static fndef *find_functions(const fe_tok *t, int n, int *count) {
+  fndef *defs = NULL;
+  int nd = 0, depth = 0;
+  for (int i = 0; i < n; i++) {
+    if (tok_is(&t[i], "}") && depth > 0) depth--;
+    if (!tok_is(&t[i], "{")) continue;
+    if (depth++ > 0) continue;
+    int j = i - 1;
+    /* skip trailing __attribute__((...)) */
+    while (j > 0 && tok_is(&t[j], ")")) {
+      int o = match_bracket(t, n, j, ")", "(", -1);
+      if (o <= 0 || t[o - 1].kind != FE_TK_IDENT) break;
+      if (!strcmp(t[o - 1].text, "__attribute__") || !strcmp(t[o - 1].text, "__asm__")) {
+        j = o - 2;
+        continue;
+      }
+      if (is_keyword(&t[o - 1])) break;
+      int start = o - 1;
+      while (start > 0 && t[start - 1].in_main == t[o - 1].in_main &&
+             !tok_is(&t[start - 1], ";") && !tok_is(&t[start - 1], "}") &&
+             !tok_is(&t[start - 1], "{"))
+        start--;
+      if (t[o - 1].in_main) {
+        defs = ir_realloc(defs, sizeof *defs * (size_t)(nd + 1));
+        defs[nd++] = (fndef){o - 1, i, start};
+      }
+      break;
+    }
+  }
+  *count = nd;
+  return defs;
+}
+
+static int starts_with(const char *s, const char *prefix) {
+  return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Choose the kernel among defs; prints the error and returns -1 if none or
+ * several fit. */
+static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *defs,
+                         int nd, const char *function) {
+  char list[1024] = "";
+  size_t at = 0;
+  for (int i = 0; i < nd && at < sizeof list - 64; i++)
+    at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "",
+                           t[defs[i].name].text);
+  ir_pos none = {src->name, 0, 0};
+  ir_pos first = nd ? t[defs[0].name].pos : none;
+  if (function) {
+    for (int i = 0; i < nd; i++)
+      if (!strcmp(t[defs[i].name].text, function)) return i;
+    if (nd)
+      ir_diag_error(src, first, NULL,
+                    "no function named '%s' is defined in this file (functions "
+                    "defined here: %s)", function, list);
+    else
+      ir_diag_error(src, none, NULL,
+                    "no function named '%s' is defined in this file (it defines "
+                    "no function)", function);
+    return -1;
+  }
+  int found = -1;
+  for (int i = 0; i < nd; i++) {
+    if (!starts_with(t[defs[i].name].text, "kernel_")) continue;
+    if (found >= 0) {
+      char kl[1024] = "";
+      size_t k = 0;
+      for (int j = 0; j < nd && k < sizeof kl - 64; j++)
+        if (starts_with(t[defs[j].name].text, "kernel_"))
+          k += (size_t)snprintf(kl + k, sizeof kl - k, "%s%s", k ? ", " : "",
+                                t[defs[j].name].text);
+      ir_diag_error(src, t[defs[i].name].pos, "--function NAME to choose one",
+                    "several kernel functions are defined in this file (%s); "
+                    "choose one with --function NAME", kl);
+      return -1;
+    }
+    found = i;
+  }
+  if (found >= 0) return found;
+  if (nd)
+    ir_diag_error(src, first, "a function named kernel_*, or --function NAME",
+                  "no kernel function: no function named kernel_* is defined "
+                  "in this file (functions defined here: %s)", list);
+  else
+    ir_diag_error(src, none, "a function named kernel_*, or --function NAME",
+                  "no kernel function: this file defines no function");
+  return -1;
+}
+
+/* ---------------------------------------------------------- input checks */
+
+/* Reject empty and binary files (NUL bytes, control characters, invalid
+ * UTF-8).  Returns 0 when the text is fine. */
+static int check_text(const ir_source *src) {
+  const unsigned char *s = (const unsigned char *)src->text;
+  size_t n = src->len;
+  int line = 1, col = 1, blank = 1;
+  for (size_t i = 0; i < n;) {
+    unsigned char c = s[i];
+    int len = 1;
+    const char *bad = NULL;
+    if (c == 0) {
+      bad = "a NUL byte";
+    } else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' &&
+               c != '\v') {
+      bad = "a control character";
+    } else if (c == 0x7f) {
+      bad = "a control character";
+    } else if (c >= 0x80) {
+      int need = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : -1;
+      if (c >= 0xf5) need = -1;
+      for (int k = 1; need > 0 && k <= need; k++)
+        if (i + (size_t)k >= n || (s[i + (size_t)k] & 0xc0) != 0x80) need = -1;
+      if (need < 0) bad = "invalid UTF-8";
+      else len = need + 1;
+    }
+    if (bad) {
+      ir_pos pos = {src->name, line, col};
+      ir_diag_error(NULL, pos, "C source text (UTF-8)",
+                    "not a text file: %s (byte 0x%02x at offset %zu)", bad, c, i);
+      return -1;
+    }
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') blank = 0;
+    if (c == '\n') {
+      line++;
+      col = 1;
+    } else {
+      col += len;
+    }
+    i += (size_t)len;
+  }
+  if (blank) {
+    ir_pos pos = {src->name, 0, 0};
+    ir_diag_error(NULL, pos, "a C file defining a kernel_* function", "empty file");
+    return -1;
+  }
+  return 0;
+}
+
+static ir_elem widest(const parser *p) {
+  static const ir_var_kind order[] = {IR_VAR_ARRAY, IR_VAR_LOCAL_ARRAY, IR_VAR_SCALAR,
+                                      IR_VAR_LOCAL};
+  for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+    int found = 0;
+    ir_elem best = IR_I32;
+    for (int i = 0; i < p->nvars; i++)
+      if (p->vars[i]->kind == order[o]) {
+        if (!found || elem_rank(p->vars[i]->elem) > elem_rank(best)) best = p->vars[i]->elem;
+        found = 1;
+      }
+    if (found) return best;
+  }
+  return IR_F64;
+}
+
+ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *arena) {
+  ir_source src = {0};
+  const char *name = ir_arena_strdup(arena, path);
+  ir_pos nopos = {name, 0, 0};
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ir_diag_error(NULL, nopos, NULL, "cannot read file: it is a directory");
+    return NULL;
+  }
+  if (ir_source_read(&src, path) < 0) {
+    ir_diag_error(NULL, nopos, NULL, "cannot read file: %s", strerror(errno));
+    return NULL;
+  }
+  src.name = name;
+  if (check_text(&src) < 0) {
+    ir_source_free(&src);
+    return NULL;
+  }
+  char *pp = NULL, *main_name = NULL;
+  if (fe_preprocess(path, opt, &pp, &main_name) < 0) {
+    ir_source_free(&src);
+    return NULL;
+  }
+  ir_arena scratch;
+  ir_arena_init(&scratch);
+  int ntok = 0;
+  fe_tok *toks = fe_tokenize(pp, main_name, &src, &scratch, &ntok);
+  ir_free(pp);
+  ir_free(main_name);
+
+  int nd = 0;
+  fndef *defs = find_functions(toks, ntok, &nd);
+  ir_kernel *result = NULL;
+  parser p;
+  memset(&p, 0, sizeof p);
+  int which = choose_kernel(&src, toks, defs, nd, opt ? opt->function : NULL);
+  if (which >= 0) {
+    fndef d = defs[which];
+    int close = match_bracket(toks, ntok, d.open, "{", "}", 1);
+    int end = close < 0 ? ntok : close + 1;
+    p.n = end - d.start;
+    fe_tok *kt = IR_NEW_N(&scratch, fe_tok, p.n + 1);
+    memcpy(kt, toks + d.start, sizeof *kt * (size_t)p.n);
+    kt[p.n] = toks[ntok];
+    if (close >= 0) { /* EOF just after the closing brace */
+      kt[p.n].pos = toks[close].pos;
+      kt[p.n].pos.col += 1;
+    }
+    p.t = kt;
+    p.src = &src;
+    p.a = arena;
+    p.k = IR_NEW(arena, ir_kernel);
+    p.k->name = ir_arena_strdup(arena, toks[d.name].text);
+    p.k->file = name;
+    if (!setjmp(p.fail)) {
+      parse_kernel(&p, kt + (d.name - d.start));
+      ir_kernel *k = p.k;
+      k->vars = IR_NEW_N(arena, ir_var *, p.nvars ? p.nvars : 1);
+      if (p.nvars) memcpy(k->vars, p.vars, sizeof *p.vars * (size_t)p.nvars);
+      k->nvars = p.nvars;
+      k->params = IR_NEW_N(arena, int, p.nparams ? p.nparams : 1);
+      if (p.nparams) memcpy(k->params, p.params, sizeof *p.params * (size_t)p.nparams);
+      k->nparams = p.nparams;
+      k->nassign = p.nassign;
+      k->data_type = widest(&p);
+      result = k;
+    }
+  }
+  ir_free(p.vars);
+  ir_free(p.active);
+  ir_free(p.syms);
+  ir_free(p.params);
+  ir_free(defs);
+  ir_arena_free(&scratch);
+  ir_source_free(&src);
+  return result;
+}

@@ -1,0 +1,507 @@
+/*
+ * pp.c - preprocessing and tokens.
+ *
+ * fe_preprocess runs the system C preprocessor directly (fork + execvp of
+ * `cc -E`, no shell, so a file name cannot inject anything) and collects its
+ * standard output and error through two pipes.  The include path is the
+ * user's -I directories, then uplift's own frontend/include (found relative
+ * to the running executable: ./uplift, build-san/uplift and build/tests/x
+ * all sit at most two levels below the source tree).
+ *
+ * fe_tokenize splits cc's output into tokens.  Line markers (# 12 "f.c")
+ * give every token its file and line.  cc does not keep columns, so the
+ * tokens of the user's file are matched, in order, against the tokens of
+ * the original text: a token whose spelling is the next original token
+ * takes its column; a token that is not (it came from a macro expansion)
+ * takes the column of the macro name, until the token after the macro use
+ * (and its parenthesized arguments) shows up again.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "frontend/fe_private.h"
+
+/* ------------------------------------------------------ preprocessing */
+
+/* The directory holding uplift's polybench.h, or NULL (heap string). */
+static char *find_include_dir(void) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return NULL;
+  *slash = 0;
+  static const char *const up[] = {"", "/..", "/../.."};
+  for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s%s/frontend/include", exe, up[i]);
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return ir_strdup(dir);
+  }
+  return NULL;
+}
+
+typedef struct buf {
+  char *p;
+  size_t len, cap;
+} buf;
+
+static void buf_add(buf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    b->cap = (b->len + n + 1) * 2;
+    b->p = ir_realloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = 0;
+}
+
+/* Print cc's diagnostics in uplift's form: "fatal error:" becomes "error:",
+ * "compilation terminated." is dropped. */
+static void print_cc_messages(const char *text) {
+  const char *p = text;
+  while (*p) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (!(n == 23 && !strncmp(p, "compilation terminated.", 23))) {
+      const char *f = memmem(p, n, ": fatal error: ", 15);
+      if (f) {
+        fprintf(stderr, "%.*s: error: %.*s\n", (int)(f - p), p,
+                (int)(n - (size_t)(f - p) - 15), f + 15);
+      } else {
+        fprintf(stderr, "%.*s\n", (int)n, p);
+      }
+    }
+    p += n + (e ? 1 : 0);
+  }
+}
+
+int fe_preprocess(const char *path, const fe_options *opt, char **out,
+                  char **main_name) {
+  *out = NULL;
+  *main_name = NULL;
+  int nopt = opt ? opt->ninclude + opt->ndefine : 0;
+  const char **argv = ir_calloc((size_t)(2 * nopt + 16), sizeof *argv);
+  int ac = 0;
+  argv[ac++] = "cc";
+  argv[ac++] = "-E";
+  argv[ac++] = "-fdiagnostics-color=never";
+  argv[ac++] = "-x";
+  argv[ac++] = "c";
+  argv[ac++] = "-DPOLYBENCH_USE_C99_PROTO";
+  argv[ac++] = "-DPOLYBENCH_USE_SCALAR_LB";
+  for (int i = 0; opt && i < opt->ninclude; i++) {
+    argv[ac++] = "-I";
+    argv[ac++] = opt->include_dirs[i];
+  }
+  for (int i = 0; opt && i < opt->ndefine; i++) {
+    argv[ac++] = "-D";
+    argv[ac++] = opt->defines[i];
+  }
+  char *inc = find_include_dir();
+  if (inc) {
+    argv[ac++] = "-I";
+    argv[ac++] = inc;
+  }
+  /* A name starting with '-' would be read as an option. */
+  char *file = ir_malloc(strlen(path) + 3);
+  sprintf(file, "%s%s", path[0] == '-' ? "./" : "", path);
+  argv[ac++] = file;
+  argv[ac] = NULL;
+
+  int po[2], pe[2];
+  int rc = -1;
+  const char *sys_err = NULL;
+  buf o = {0}, e = {0};
+  if (pipe(po) < 0) {
+    sys_err = strerror(errno);
+    goto done;
+  }
+  if (pipe(pe) < 0) {
+    sys_err = strerror(errno);
+    close(po[0]);
+    close(po[1]);
+    goto done;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    sys_err = strerror(errno);
+    close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+    goto done;
+  }
+  if (pid == 0) {
+    dup2(po[1], 1);
+    dup2(pe[1], 2);
+    close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+    setenv("LC_ALL", "C", 1);
+    execvp(argv[0], (char *const *)argv);
+    fprintf(stderr, "%s: error: cannot run the C preprocessor 'cc': %s\n",
+            path, strerror(errno));
+    _exit(127);
+  }
+  close(po[1]);
+  close(pe[1]);
+  struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+  int open_fds = 2;
+  char chunk[65536];
+  while (open_fds > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; i++) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
+      if (n > 0) {
+        buf_add(i == 0 ? &o : &e, chunk, (size_t)n);
+      } else if (n == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        open_fds--;
+      }
+    }
+  }
+  for (int i = 0; i < 2; i++)
+    if (fds[i].fd >= 0) close(fds[i].fd);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (e.len) print_cc_messages(e.p);
+  if (!ok) {
+    if (!e.len)
+      fprintf(stderr, "%s: error: the C preprocessor failed\n", path);
+    goto done;
+  }
+  *out = o.p ? o.p : ir_strdup("");
+  o.p = NULL;
+  *main_name = ir_strdup(file);
+  rc = 0;
+done:
+  if (sys_err)
+    fprintf(stderr, "%s: error: cannot run the C preprocessor: %s\n", path,
+            sys_err);
+  ir_free(o.p);
+  ir_free(e.p);
+  ir_free(file);
+  ir_free(inc);
+  ir_free(argv);
+  return rc;
+}
+
+/* --------------------------------------------------------------- tokens */
+
+static int is_ident_start(int c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c == '$';
+}
+static int is_ident_char(int c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+
+static const char *const puncts[] = {
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
+    "!=",  "&&",  "||",  "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=",
+    "##"};
+
+/* Length and kind of the token at p (p is not a space); 0 at end of text. */
+static int lex_one(const char *p, fe_tok_kind *kind) {
+  const char *s = p;
+  if (!*p) return 0;
+  if (is_ident_start((unsigned char)*p)) {
+    while (is_ident_char((unsigned char)*p)) p++;
+    *kind = FE_TK_IDENT;
+    return (int)(p - s);
+  }
+  if (is_digit((unsigned char)*p) || (*p == '.' && is_digit((unsigned char)p[1]))) {
+    p++;
+    for (;;) {
+      if ((*p == 'e' || *p == 'E' || *p == 'p' || *p == 'P') &&
+          (p[1] == '+' || p[1] == '-'))
+        p += 2;
+      else if (is_ident_char((unsigned char)*p) || *p == '.')
+        p++;
+      else
+        break;
+    }
+    *kind = FE_TK_NUM;
+    return (int)(p - s);
+  }
+  if (*p == '"' || *p == '\'') {
+    char q = *p++;
+    while (*p && *p != q && *p != '\n') {
+      if (*p == '\\' && p[1]) p++;
+      p++;
+    }
+    if (*p == q) p++;
+    *kind = q == '"' ? FE_TK_STR : FE_TK_CHAR;
+    return (int)(p - s);
+  }
+  *kind = FE_TK_PUNCT;
+  for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
+    size_t n = strlen(puncts[i]);
+    if (!strncmp(p, puncts[i], n)) return (int)n;
+  }
+  return 1;
+}
+
+/* A token of the original file, for column matching. */
+typedef struct otok {
+  const char *p;
+  int len, line, col;
+  fe_tok_kind kind;
+} otok;
+
+/* Tokens of the original text: comments, directive lines and line
+ * continuations are skipped.  Returns a heap array. */
+static otok *lex_original(const char *text, int *n) {
+  int cap = 256, cnt = 0;
+  otok *v = ir_malloc(sizeof *v * (size_t)cap);
+  const char *p = text, *line_start = text;
+  int line = 1, bol = 1;
+  while (*p) {
+    if (*p == '\n') {
+      p++;
+      line++;
+      line_start = p;
+      bol = 1;
+      continue;
+    }
+    if (*p == '\\' && p[1] == '\n') {
+      p += 2;
+      line++;
+      line_start = p;
+      continue;
+    }
+    if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
+      p++;
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n') p++;
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '*') {
+      p += 2;
+      while (*p && !(p[0] == '*' && p[1] == '/')) {
+        if (*p == '\n') {
+          line++;
+          line_start = p + 1;
+        }
+        p++;
+      }
+      if (*p) p += 2;
+      continue;
+    }
+    if (bol && *p == '#') { /* directive: skip to the end of the line */
+      while (*p && *p != '\n') {
+        if (*p == '\\' && p[1] == '\n') {
+          p++;
+          line++;
+        }
+        p++;
+      }
+      continue;
+    }
+    bol = 0;
+    fe_tok_kind kind;
+    int len = lex_one(p, &kind);
+    if (cnt == cap) v = ir_realloc(v, sizeof *v * (size_t)(cap *= 2));
+    v[cnt++] = (otok){p, len, line, (int)(p - line_start) + 1, kind};
+    p += len;
+  }
+  *n = cnt;
+  return v;
+}
+
+/* Matching state of the main file's tokens against the original ones. */
+typedef struct matcher {
+  otok *o;
+  int n, c;       /* original tokens, cursor */
+  int in_exp;     /* inside a macro expansion */
+  int exp_end;    /* index of the original token after the macro use */
+  int exp_line, exp_col;
+  int exp_pp_line; /* line of cc's output the expansion is on */
+} matcher;
+
+static int same(const otok *o, const char *s, int len) {
+  return o->len == len && !memcmp(o->p, s, (size_t)len);
+}
+
+/* The index after the macro use starting at original token i. */
+static int macro_end(const matcher *m, int i) {
+  int j = i + 1;
+  if (j < m->n && same(&m->o[j], "(", 1)) {
+    int depth = 0;
+    for (; j < m->n; j++) {
+      if (same(&m->o[j], "(", 1)) depth++;
+      if (same(&m->o[j], ")", 1) && --depth == 0) return j + 1;
+    }
+  }
+  return j;
+}
+
+static void match_pos(matcher *m, const char *s, int len, int line, int *col,
+                      int *oline) {
+  *oline = line;
+  if (m->in_exp) {
+    if (line != m->exp_pp_line) { /* cc writes an expansion on one line */
+      m->in_exp = 0;
+      if (m->c < m->exp_end) m->c = m->exp_end;
+    } else if (m->exp_end < m->n && same(&m->o[m->exp_end], s, len)) {
+      m->in_exp = 0;
+      m->c = m->exp_end;
+    } else {
+      int next = m->exp_end;
+      if (next < m->n && m->o[next].kind == FE_TK_IDENT) {
+        /* a second macro use right after the first one: move to it when
+         * the token is one of its arguments */
+        int end = macro_end(m, next);
+        for (int j = next + 1; j < end; j++)
+          if (same(&m->o[j], s, len)) {
+            m->exp_end = end;
+            m->exp_line = m->o[next].line;
+            m->exp_col = m->o[next].col;
+            break;
+          }
+      }
+      *col = m->exp_col;
+      *oline = m->exp_line;
+      return;
+    }
+  }
+  while (m->c < m->n && m->o[m->c].line < line) m->c++;
+  if (m->c >= m->n) return;
+  otok *o = &m->o[m->c];
+  if (same(o, s, len) && o->line == line) {
+    *col = o->col;
+    m->c++;
+    return;
+  }
+  if (o->kind == FE_TK_IDENT && o->line <= line) {
+    int end = macro_end(m, m->c);
+    if (end < m->n && same(&m->o[end], s, len)) { /* empty expansion */
+      m->c = end + 1;
+      *col = m->o[end].col;
+      *oline = m->o[end].line;
+      return;
+    }
+    m->in_exp = 1;
+    m->exp_pp_line = line;
+    m->exp_end = end;
+    m->exp_line = o->line;
+    m->exp_col = o->col;
+    *col = o->col;
+    *oline = o->line;
+    return;
+  }
+  if (o->line == line) *col = o->col;
+}
+
+/* Parse a line marker `# 12 "name" flags` (p after the '#'); returns 1 and
+ * sets *line and the name (heap) when it is one. */
+static int line_marker(const char *p, int *line, char **name) {
+  while (*p == ' ' || *p == '\t') p++;
+  if (!strncmp(p, "line", 4)) p += 4;
+  while (*p == ' ' || *p == '\t') p++;
+  if (!is_digit((unsigned char)*p)) return 0;
+  *line = atoi(p);
+  while (is_digit((unsigned char)*p)) p++;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p != '"') return 0;
+  p++;
+  buf b = {0};
+  buf_add(&b, "", 0);
+  while (*p && *p != '"' && *p != '\n') {
+    if (*p == '\\' && p[1] && p[1] != '\n') {
+      p++;
+      if (is_digit((unsigned char)*p)) { /* octal escape */
+        int v = 0;
+        for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++) v = v * 8 + (*p++ - '0');
+        char c = (char)v;
+        buf_add(&b, &c, 1);
+        continue;
+      }
+    }
+    buf_add(&b, p, 1);
+    p++;
+  }
+  *name = b.p;
+  return 1;
+}
+
+fe_tok *fe_tokenize(const char *pp, const char *main_name,
+                    const ir_source *src, ir_arena *a, int *ntok) {
+  matcher m = {0};
+  m.o = lex_original(src->text, &m.n);
+  int cap = 1024, n = 0;
+  fe_tok *v = ir_malloc(sizeof *v * (size_t)cap);
+  const char *file = src->name; /* current file name (arena or src) */
+  int in_main = 1, line = 1, bol = 1;
+  const char *p = pp, *line_start = pp;
+  int last_line = 1, last_col = 1;
+  while (*p) {
+    if (*p == '\n') {
+      p++;
+      line++;
+      line_start = p;
+      bol = 1;
+      continue;
+    }
+    if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
+      p++;
+      continue;
+    }
+    if (bol && *p == '#') {
+      int l;
+      char *name;
+      if (line_marker(p + 1, &l, &name)) {
+        in_main = strcmp(name, main_name) == 0;
+        file = in_main ? src->name : ir_arena_strdup(a, name);
+        ir_free(name);
+        line = l - 1; /* the marker's own newline moves to line l */
+      }
+      while (*p && *p != '\n') p++;
+      continue;
+    }
+    bol = 0;
+    fe_tok_kind kind;
+    int len = lex_one(p, &kind);
+    if (n + 1 >= cap) v = ir_realloc(v, sizeof *v * (size_t)(cap *= 2));
+    fe_tok *t = &v[n++];
+    t->kind = kind;
+    t->text = ir_arena_strndup(a, p, (size_t)len);
+    t->len = len;
+    t->in_main = in_main;
+    t->pos.file = file;
+    t->pos.line = line;
+    t->pos.col = (int)(p - line_start) + 1;
+    if (in_main) {
+      int col = 1, oline = line;
+      match_pos(&m, p, len, line, &col, &oline);
+      t->pos.col = col;
+      t->pos.line = oline;
+      last_line = oline;
+      last_col = col + len;
+    }
+    p += len;
+  }
+  fe_tok *out = IR_NEW_N(a, fe_tok, n + 1);
+  memcpy(out, v, sizeof *v * (size_t)n);
+  out[n] = (fe_tok){FE_TK_EOF, "end of file", 0,
+                    {src->name, last_line, last_col}, 1};
+  ir_free(v);
+  ir_free(m.o);
+  *ntok = n;
+  return out;
+}

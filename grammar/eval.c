@@ -1,0 +1,121 @@
+/*
+ * eval.c - running a production through its semantic kernel (interp/ops.h).
+ *
+ * The dialect binds kernel attributes by name (`kernel dot_general
+ * lhs_contract=@contract.lhs ...`); here each binding is turned into the
+ * kernel's interp_attr slot of the kind its descriptor asks for (a dim list,
+ * an integer, a comparison direction, a reduction body, a double), the
+ * kernel's operands are assembled (the op's operands, or the `kernel
+ * NAME(x, 0)` list with rank-0 constants), and interp_op_eval runs it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "grammar/grammar.h"
+
+#include "interp/ops.h"
+
+/* The value of kernel binding ka as an interp_attr of the wanted kind. */
+static int kattr_value(const gram_op *op, const ir_attr *attrs, const gram_kattr *ka,
+                       interp_attr_kind kind, interp_attr *out, char *err, size_t errn) {
+  int list[IR_TP_MAX_ATTR_LEN], n = 0;
+  const char *name = NULL;
+  switch (ka->kind) {
+  case GRAM_KV_LIST:
+    n = ka->n;
+    memcpy(list, ka->list, sizeof(int) * (size_t)n);
+    break;
+  case GRAM_KV_NAME: name = ka->name; break;
+  case GRAM_KV_ATTR: {
+    const gram_attr *a = &op->attrs[ka->attr];
+    const ir_attr *v = &attrs[ka->attr];
+    if (a->dom == GRAM_DOM_ENUM || a->dom == GRAM_DOM_REGION) {
+      name = a->vals[v->v[0]];
+      break;
+    }
+    int start = ka->part == 2 ? 1 : 0, step = ka->part ? 2 : 1;
+    for (int i = start; i < v->n; i += step) list[n++] = v->v[i];
+    break;
+  }
+  }
+  switch (kind) {
+  case INTERP_ATTR_INTS:
+    if (name || n > IR_MAX_RANK) goto bad;
+    *out = interp_attr_ints(n, list);
+    return 0;
+  case INTERP_ATTR_INT:
+    if (name || n != 1) goto bad;
+    *out = interp_attr_int(list[0]);
+    return 0;
+  case INTERP_ATTR_DOUBLE:
+    if (name || n != 1) goto bad;
+    *out = interp_attr_double(list[0]);
+    return 0;
+  case INTERP_ATTR_DIR: {
+    int d = name ? interp_cmp_parse(name) : -1;
+    if (d < 0) goto bad;
+    *out = interp_attr_dir((interp_cmp)d);
+    return 0;
+  }
+  case INTERP_ATTR_BODY: {
+    int b = name ? interp_body_parse(name) : -1;
+    if (b < 0) goto bad;
+    *out = interp_attr_body((interp_body)b);
+    return 0;
+  }
+  case INTERP_ATTR_NONE: break;
+  }
+bad:
+  snprintf(err, errn, "%s: kernel attribute '%s' does not fit the kernel's %s slot", op->name,
+           ka->key, interp_attr_kind_name(kind));
+  return -1;
+}
+
+int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
+                   ir_tensor *out, char *err, size_t errn) {
+  const char *kname = gram_prod_kernel(op, attrs);
+  const interp_op *k = interp_op_find(kname);
+  if (!k) {
+    snprintf(err, errn, "%s: no kernel '%s'", op->name, kname);
+    return -1;
+  }
+  interp_attr ia[INTERP_MAX_ATTRS];
+  memset(ia, 0, sizeof ia);
+  for (int i = 0; i < op->nkattrs; i++) {
+    int slot = interp_op_attr_index(k, op->kattrs[i].key);
+    if (slot < 0) {
+      snprintf(err, errn, "%s: kernel '%s' has no attribute '%s'", op->name, kname,
+               op->kattrs[i].key);
+      return -1;
+    }
+    if (kattr_value(op, attrs, &op->kattrs[i], k->attrs[slot].kind, &ia[slot], err, errn))
+      return -1;
+  }
+  ir_tensor kargs[INTERP_MAX_ARGS];
+  double consts[INTERP_MAX_ARGS];
+  int nk = op->nkargs < 0 ? op->nops : op->nkargs;
+  if (nk != k->nargs) {
+    snprintf(err, errn, "%s: kernel '%s' takes %d operands, the op gives %d", op->name, kname,
+             k->nargs, nk);
+    return -1;
+  }
+  for (int i = 0; i < nk; i++) {
+    int o = op->nkargs < 0 ? i : op->kargs[i];
+    if (o >= 0) {
+      kargs[i] = args[o];
+    } else {
+      consts[i] = op->kconst[i];
+      memset(&kargs[i], 0, sizeof kargs[i]);
+      kargs[i].elem = op->nops ? args[0].elem : out->elem;
+      kargs[i].data = &consts[i];
+    }
+  }
+  interp_err e;
+  if (interp_op_eval(k, ia, kargs, out, &e)) {
+    snprintf(err, errn, "%s", e.msg);
+    return -1;
+  }
+  return 0;
+}
+
+int gram_kernels_available(void) { return 1; }

@@ -1,0 +1,230 @@
+/*
+ * grammar.h - dialect descriptions and the grammar generator (design.md
+ * section 6; the file format is documented in docs/dialects.md).
+ *
+ * A dialect is a text file (dialects/hlo, dialects/linalg, dialects/tosa, or
+ * any path) that gram_load parses into ops.  Each op has typed operand
+ * patterns over symbolic dims, attributes with enumerable domains, a result
+ * rule, the semantic kernel it maps to (by name, from interp/'s registry)
+ * and MLIR text templates.  No dialect is known in C.
+ *
+ * The generator (gram_productions) turns one op and concrete operand types
+ * (ir_type, symbolic dims) into every valid production: attribute values
+ * plus the result type.  Invalid combinations are rejected statically and
+ * counted.  It allocates nothing and is meant for the enumerator's hot loop.
+ *
+ * Ownership: a gram_dialect and everything in it live in the arena given to
+ * gram_load (owned by the caller).
+ */
+#ifndef UPLIFT_GRAMMAR_H
+#define UPLIFT_GRAMMAR_H
+
+#include "ir/ir.h"
+#include "ir/tprog.h"
+
+#define GRAM_MAX_VARS 8   /* dim variables in one op's patterns */
+#define GRAM_MAX_ENUM 12  /* values of one enum or region domain */
+#define GRAM_MAX_KATTRS 6 /* kernel attribute bindings of one op */
+
+/* A type pattern: `x:[m,k]`, `p:i1[*s]`, `x:[*]`, `s:[]`. */
+typedef struct gram_pat {
+  int fixed_elem;         /* 0: the op's element type T; 1: `elem` */
+  ir_elem elem;
+  int any;                /* [*]: any rank, dims unconstrained */
+  int ell;                /* [*s]: index of the list variable s, or -1 */
+  int rank;               /* number of dims when neither any nor ell */
+  int dims[IR_MAX_RANK];  /* dim variable index, or -1 for the literal 1 */
+} gram_pat;
+
+/* Attribute domains: which values the generator enumerates. */
+typedef enum gram_dom {
+  GRAM_DOM_PERM,   /* perm(x) [noid]: permutations of x's dims */
+  GRAM_DOM_SUBSET, /* subset(x): non-empty sets of x's dims, ascending */
+  GRAM_DOM_DIM,    /* dim(x): one dim of x (x may be `result`) */
+  GRAM_DOM_PAIRS,  /* pairs(l, r) [empty]: sets of (l dim, r dim) pairs
+                      whose dims unify, flattened l0,r0,l1,r1..; disjoint
+                      from earlier pairs attributes of the op */
+  GRAM_DOM_BCAST,  /* bcast(x, result) [exact]: increasing map of x's dims
+                      into the result's; x dim equals it or is 1 */
+  GRAM_DOM_ENUM,   /* enum(A, B=spelling, ...): one value (index) */
+  GRAM_DOM_REGION  /* region(add=spelling, ...): a reduction body
+                      (add, mul, max, min), one value (index) */
+} gram_dom;
+
+typedef struct gram_attr {
+  const char *name;
+  ir_pos pos;
+  gram_dom dom;
+  int arg[2];      /* operand indices the domain ranges over; -1: result */
+  int noid;        /* perm: exclude the identity */
+  int empty;       /* pairs: allow the empty set */
+  int exact;       /* bcast: no size-1 stretching */
+  int nvals;       /* enum, region */
+  const char *vals[GRAM_MAX_ENUM];  /* our names: GE, add, ... */
+  const char *spell[GRAM_MAX_ENUM]; /* MLIR spellings (default: the name) */
+} gram_attr;
+
+/* How the result type is computed. */
+typedef enum gram_res {
+  GRAM_RES_PATTERN,   /* [m,n] / [*s]: from the operand bindings */
+  GRAM_RES_BCAST,     /* broadcast(a, b, ...): numpy/CHLO broadcasting */
+  GRAM_RES_BCAST_EQ,  /* broadcast_eq(a, b, ...): equal ranks, 1 stretches */
+  GRAM_RES_PERMUTE,   /* permute(x, perm) */
+  GRAM_RES_REDUCE,    /* reduce(x, dims): the dims removed */
+  GRAM_RES_REDUCE1,   /* reduce1(x, dims): the dims kept with size 1 */
+  GRAM_RES_DOT,       /* dot(l, r, batch, contract): batch, l free, r free */
+  GRAM_RES_TARGET,    /* target: the caller proposes the result type */
+  GRAM_RES_RESHAPE    /* reshape(x): a proposed type with x's element count */
+} gram_res;
+
+/* A kernel attribute binding: key=VALUE. */
+typedef enum gram_kval {
+  GRAM_KV_LIST,  /* [1, 0]: a literal dim list (also a single integer) */
+  GRAM_KV_NAME,  /* add, GE: a literal name */
+  GRAM_KV_ATTR   /* @attr, @attr.lhs, @attr.rhs: an attribute's value */
+} gram_kval;
+
+typedef struct gram_kattr {
+  const char *key;
+  gram_kval kind;
+  int n;
+  int list[IR_TP_MAX_ATTR_LEN];
+  const char *name;
+  int attr;      /* GRAM_KV_ATTR: attribute index */
+  int part;      /* 0 whole, 1 lhs half of pairs, 2 rhs half */
+} gram_kattr;
+
+/* One line of an MLIR template. */
+typedef struct gram_line {
+  const char *text;
+  ir_pos pos;
+} gram_line;
+
+typedef struct gram_op {
+  ir_tp_opdesc desc;     /* name and attribute names for ir_tprog (first) */
+  struct gram_dialect *dialect;
+  const char *name;      /* matmul */
+  const char *mlir;      /* linalg.matmul */
+  ir_pos pos;
+  int nops;
+  const char *opnames[IR_TP_MAX_OPERANDS];
+  gram_pat pats[IR_TP_MAX_OPERANDS];
+  int nvars;
+  const char *vars[GRAM_MAX_VARS]; /* dim variable names */
+  int var_is_list[GRAM_MAX_VARS];  /* bound by [*s] */
+  unsigned elems;        /* allowed element types for T: bit (1 << ir_elem) */
+  int minrank, maxrank;  /* every operand and the result */
+  int nattrs;
+  gram_attr attrs[IR_TP_MAX_ATTRS];
+  /* result */
+  gram_res res;
+  gram_pat res_pat;      /* PATTERN (and its element type for every rule) */
+  int res_args[4];       /* operand / attribute indices */
+  int nres_args;
+  /* kernel */
+  const char *kernel;    /* kernel name, or NULL when kernel_attr >= 0 */
+  int kernel_attr;       /* kernel @attr: the kernel is the enum value */
+  int nkargs;            /* kernel operands, -1: the op's operands */
+  int kargs[IR_TP_MAX_OPERANDS];      /* operand index, or -1: constant */
+  double kconst[IR_TP_MAX_OPERANDS];  /* rank-0 constant operand */
+  int nkattrs;
+  gram_kattr kattrs[GRAM_MAX_KATTRS];
+  /* MLIR templates */
+  int nemit, nemit_b;
+  gram_line *emit;       /* emit lines */
+  gram_line *emit_b;     /* emit.broadcast lines: used when an operand's
+                            shape differs from the result's (or NULL) */
+} gram_op;
+
+typedef struct gram_dialect {
+  const char *name;      /* hlo */
+  const char *path;      /* the file it was read from */
+  const char *summary;   /* the `summary` line, or "" */
+  int maxrank;
+  unsigned elems;
+  int nops;
+  gram_op **ops;
+  gram_line constant;    /* how a constant (dense literal) is written */
+  int generic;           /* `form generic`: informational */
+} gram_dialect;
+
+/* Load a dialect: `name_or_path` is a path if it contains '/' or names an
+ * existing file, else a bare name looked up in the dialects/ folder of the
+ * source tree (UPLIFT_SRC_DIR, or next to the executable).  Everything is
+ * allocated in `arena`.  On a malformed file prints positioned errors
+ * (file:line:col: error: ..., line, caret) and returns NULL; the caller
+ * exits 2. */
+gram_dialect *gram_load(const char *name_or_path, ir_arena *arena);
+
+/* Parse a dialect from text (for tests); `file` names it in messages. */
+gram_dialect *gram_parse(const char *file, const char *text, ir_arena *arena);
+
+/* The directory of the shipped dialects (static storage). */
+const char *gram_dialect_dir(void);
+
+/* Find an op by name; NULL if none. */
+const gram_op *gram_find_op(const gram_dialect *d, const char *name);
+
+/* ------------------------------------------------------------ generator */
+
+/* One production: an op, its attribute values and its result type. */
+typedef struct gram_prod {
+  const gram_op *op;
+  ir_attr attrs[IR_TP_MAX_ATTRS];
+  ir_type result;
+} gram_prod;
+
+/* Statistics of the static filter (design.md section 7). */
+typedef struct gram_stats {
+  long enumerated;  /* candidate (operand types, attribute values) tried */
+  long rejected;    /* of those, rejected statically */
+} gram_stats;
+
+/* Every production of `op` for operand types ops[0..op->nops-1].  `target`
+ * is the proposed result type for ops whose result shape is not determined
+ * by their operands (target, reshape, bcast/dim over the result); NULL
+ * means none is proposed, and such ops yield nothing.  Writes up to `cap`
+ * productions to `out` and returns how many exist (may exceed cap).
+ * `st` (may be NULL) accumulates the statistics.  Allocates nothing. */
+int gram_productions(const gram_op *op, const ir_type *ops,
+                     const ir_type *target, gram_prod *out, int cap,
+                     gram_stats *st);
+
+/* Does `op` need a proposed result type? */
+int gram_op_needs_target(const gram_op *op);
+
+/* The kernel name of a production (resolves `kernel @attr`). */
+const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs);
+
+/* Run a production on concrete operands args[0..op->nops-1] through its
+ * semantic kernel (interp/ops.h, found by name).  out->elem, rank and dims
+ * must hold the concrete result shape on entry (the production's result
+ * type at the example's sizes); out->data and out->poison are allocated
+ * with ir_malloc and owned by the caller (ir_free both).  Returns 0, or -1
+ * with a message in err (a failed kernel precondition, or a dialect binding
+ * the kernel does not accept). */
+int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
+                   ir_tensor *out, char *err, size_t errn);
+/* Are the semantic kernels built in? */
+int gram_kernels_available(void);
+
+/* Print a production's attributes as "perm=(1,0) body=add" into buf. */
+char *gram_attrs_str(const gram_op *op, const ir_attr *attrs, char *buf,
+                     size_t n);
+
+/* Print the dialect's ops with signatures, attributes and kernels
+ * (uplift dialects NAME). */
+void gram_dialect_print(const gram_dialect *d, FILE *out);
+
+/* Scan a template at s: 0 if s does not start a placeholder; 1 for a
+ * placeholder $NAME / ${NAME} (name, len: the NAME; skip: characters it
+ * spans); 2 for "$$" (a literal '$'); -1 if malformed. */
+int gram_template_next(const char *s, const char **name, int *len, int *skip);
+
+/* The identity of a reduction body: 0 add, 1 mul, -inf max, +inf min. */
+double gram_region_identity(const char *name);
+
+/* Print one op's signature: "matmul a:[m,k] b:[k,n] -> [m,n]". */
+void gram_op_signature(const gram_op *op, FILE *out);
+
+#endif

@@ -1,0 +1,490 @@
+/*
+ * native.c - native runs of the user's original C kernel (design.md
+ * section 5), the only file that includes ffi.h.
+ *
+ * Compile: in a private mkdtemp directory, write a trampoline
+ *
+ *   #define main uplift_user_main_
+ *   #include "/abs/path/of/user.c"
+ *   #undef main
+ *   void (*uplift_kernel_entry_)(void) = (void (*)(void))kernel_NAME;
+ *
+ * so the (usually static) kernel function gets an exported pointer, compile
+ * it with `cc -O2 -ffp-contract=off -fPIC -shared` plus the front end's
+ * options, dlopen the shared object and remove the directory.  The call
+ * signature (ffi_cif) is built from the parsed parameters: int sizes,
+ * double/float/int scalars, pointers for arrays.
+ *
+ * Call: the arrays are copied, in their C element types, into a MAP_SHARED
+ * anonymous mapping; a forked child sets CPU, wall-clock and memory limits,
+ * calls the kernel through libffi on pointers into the mapping, records the
+ * call's time in the mapping's header and _exits.  The parent waits, turns
+ * signals and limits into messages, and copies the results back.  A crash
+ * of the user's code never takes uplift down.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <ffi.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "interp/interp.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+#define ENTRY_SYMBOL "uplift_kernel_entry_"
+
+struct interp_native {
+  const ir_kernel *k;
+  void *dl;
+  void (*fn)(void);
+  ffi_cif cif;
+  ffi_type **argtypes; /* nparams */
+};
+
+/* --------------------------------------------------------- include dir */
+
+const char *interp_include_dir(void) {
+  static char found[PATH_MAX + 32];
+  static int done;
+  if (done) return found[0] ? found : NULL;
+  done = 1;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = 0;
+  for (int up = 0; up < 4; up++) {
+    char *slash = strrchr(exe, '/');
+    if (!slash) break;
+    *slash = 0;
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%s/frontend/include/polybench.h", exe);
+    if (access(probe, R_OK) == 0) {
+      snprintf(found, sizeof found, "%s/frontend/include", exe);
+      return found;
+    }
+  }
+  return NULL;
+}
+
+void interp_native_default_limits(interp_native_limits *lim) {
+  lim->cpu_seconds = 10;
+  lim->wall_seconds = 60;
+  lim->memory_bytes = (size_t)4 << 30;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static void set_msg(interp_native_result *res, interp_native_status st,
+                    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_msg(interp_native_result *res, interp_native_status st,
+                    const char *fmt, ...) {
+  res->status = st;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(res->msg, sizeof res->msg, fmt, ap);
+  va_end(ap);
+}
+
+static void remove_dir(const char *dir, const char *const *files, int n) {
+  char p[PATH_MAX + 64];
+  for (int i = 0; i < n; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+    unlink(p);
+  }
+  rmdir(dir);
+}
+
+/* Run argv (no shell), stdout and stderr to `log`; the exit status, or -1
+ * when it could not be started or died of a signal. */
+static int run_command(char **argv, const char *log) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void read_log(const char *log, char *buf, size_t n) {
+  buf[0] = 0;
+  FILE *f = fopen(log, "r");
+  if (!f) return;
+  size_t got = fread(buf, 1, n - 1, f);
+  buf[got] = 0;
+  fclose(f);
+}
+
+static ffi_type *ffi_of(ir_elem e) {
+  switch (e) {
+  case IR_F64: return &ffi_type_double;
+  case IR_F32: return &ffi_type_float;
+  case IR_I32: return &ffi_type_sint;
+  case IR_I1: return &ffi_type_uint8;
+  }
+  return &ffi_type_sint;
+}
+
+static size_t elem_size(ir_elem e) {
+  switch (e) {
+  case IR_F64: return sizeof(double);
+  case IR_F32: return sizeof(float);
+  case IR_I32: return sizeof(int);
+  case IR_I1: return sizeof(_Bool);
+  }
+  return sizeof(double);
+}
+
+/* ------------------------------------------------------------- compile */
+
+interp_native *interp_native_compile(const ir_kernel *k, const char *path,
+                                     const fe_options *opt,
+                                     interp_native_result *res) {
+  memset(res, 0, sizeof *res);
+  char abs[PATH_MAX];
+  if (!realpath(path, abs)) {
+    set_msg(res, INTERP_NATIVE_COMPILE, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  char dir[] = "/tmp/uplift-native-XXXXXX";
+  if (!mkdtemp(dir)) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "mkdtemp: %s", strerror(errno));
+    return NULL;
+  }
+  static const char *const files[] = {"trampoline.c", "kernel.so", "cc.log"};
+  char tramp[PATH_MAX], so[PATH_MAX], log[PATH_MAX];
+  snprintf(tramp, sizeof tramp, "%s/%s", dir, files[0]);
+  snprintf(so, sizeof so, "%s/%s", dir, files[1]);
+  snprintf(log, sizeof log, "%s/%s", dir, files[2]);
+
+  FILE *f = fopen(tramp, "w");
+  if (!f) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "%s: %s", tramp, strerror(errno));
+    remove_dir(dir, files, 3);
+    return NULL;
+  }
+  fprintf(f, "/* generated by uplift: exports the kernel of %s */\n", abs);
+  fprintf(f, "#define main uplift_user_main_\n#include \"");
+  for (const char *p = abs; *p; p++) {
+    if (*p == '"' || *p == '\\') fputc('\\', f);
+    fputc(*p, f);
+  }
+  fprintf(f, "\"\n#undef main\n");
+  fprintf(f, "void (*%s)(void) = (void (*)(void))%s;\n", ENTRY_SYMBOL, k->name);
+  fclose(f);
+
+  /* the command line */
+  int nopt = opt ? opt->ninclude + opt->ndefine : 0;
+  char **argv = ir_calloc((size_t)nopt + 20, sizeof *argv);
+  char **owned = ir_calloc((size_t)nopt + 2, sizeof *owned);
+  int argc = 0, nowned = 0;
+  const char *cc = getenv("CC");
+  argv[argc++] = (char *)(cc && *cc ? cc : "cc");
+  argv[argc++] = "-O2";
+  argv[argc++] = "-ffp-contract=off";
+  argv[argc++] = "-fPIC";
+  argv[argc++] = "-shared";
+  argv[argc++] = "-o";
+  argv[argc++] = so;
+  argv[argc++] = tramp;
+  argv[argc++] = "-DPOLYBENCH_USE_C99_PROTO";
+  argv[argc++] = "-DPOLYBENCH_USE_SCALAR_LB";
+  for (int i = 0; opt && i < opt->ndefine; i++) {
+    size_t n = strlen(opt->defines[i]) + 3;
+    char *d = owned[nowned++] = ir_malloc(n);
+    snprintf(d, n, "-D%s", opt->defines[i]);
+    argv[argc++] = d;
+  }
+  for (int i = 0; opt && i < opt->ninclude; i++) {
+    size_t n = strlen(opt->include_dirs[i]) + 3;
+    char *d = owned[nowned++] = ir_malloc(n);
+    snprintf(d, n, "-I%s", opt->include_dirs[i]);
+    argv[argc++] = d;
+  }
+  const char *inc = interp_include_dir();
+  if (inc) {
+    argv[argc++] = "-I";
+    argv[argc++] = (char *)inc;
+  }
+  argv[argc++] = "-lm";
+  argv[argc] = NULL;
+  int rc = run_command(argv, log);
+  for (int i = 0; i < nowned; i++) ir_free(owned[i]);
+  ir_free(owned);
+  ir_free(argv);
+  if (rc != 0) {
+    char out[1600];
+    read_log(log, out, sizeof out);
+    set_msg(res, INTERP_NATIVE_COMPILE,
+            "compiling %s natively failed (%s exited with %d):\n%s", path,
+            cc && *cc ? cc : "cc", rc, out);
+    remove_dir(dir, files, 3);
+    return NULL;
+  }
+
+  void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  remove_dir(dir, files, 3);
+  if (!dl) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "dlopen: %s", dlerror());
+    return NULL;
+  }
+  void (**entry)(void) = (void (**)(void))dlsym(dl, ENTRY_SYMBOL);
+  if (!entry || !*entry) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "the kernel %s was not found in the "
+            "compiled object", k->name);
+    dlclose(dl);
+    return NULL;
+  }
+
+  interp_native *nat = ir_calloc(1, sizeof *nat);
+  nat->k = k;
+  nat->dl = dl;
+  nat->fn = *entry;
+  nat->argtypes = ir_calloc((size_t)k->nparams + 1, sizeof *nat->argtypes);
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *v = k->vars[k->params[i]];
+    nat->argtypes[i] = v->kind == IR_VAR_ARRAY ? &ffi_type_pointer
+                       : v->kind == IR_VAR_SIZE ? &ffi_type_sint
+                                                : ffi_of(v->elem);
+  }
+  if (ffi_prep_cif(&nat->cif, FFI_DEFAULT_ABI, (unsigned)k->nparams,
+                   &ffi_type_void, nat->argtypes) != FFI_OK) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "ffi_prep_cif failed");
+    interp_native_free(nat);
+    return NULL;
+  }
+  res->status = INTERP_NATIVE_OK;
+  return nat;
+}
+
+void interp_native_free(interp_native *nat) {
+  if (!nat) return;
+  if (nat->dl) dlclose(nat->dl);
+  ir_free(nat->argtypes);
+  ir_free(nat);
+}
+
+/* ---------------------------------------------------------------- call */
+
+typedef struct shared_header {
+  volatile int done;
+  volatile double seconds;
+} shared_header;
+
+typedef union arg_value {
+  int i;
+  double d;
+  float f;
+  unsigned char b;
+  void *p;
+} arg_value;
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+static void store(void *dst, ir_elem e, double v) {
+  switch (e) {
+  case IR_F64: *(double *)dst = v; break;
+  case IR_F32: *(float *)dst = (float)v; break;
+  case IR_I32: *(int *)dst = (int)v; break;
+  case IR_I1: *(_Bool *)dst = v != 0; break;
+  }
+}
+
+static double load(const void *src, ir_elem e) {
+  switch (e) {
+  case IR_F64: return *(const double *)src;
+  case IR_F32: return *(const float *)src;
+  case IR_I32: return *(const int *)src;
+  case IR_I1: return *(const _Bool *)src;
+  }
+  return 0;
+}
+
+static size_t vm_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  if (f) {
+    if (fscanf(f, "%lu", &pages) != 1) pages = 0;
+    fclose(f);
+  }
+  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static void child(interp_native *nat, interp_env *env, unsigned char *map,
+                  const size_t *offs, const interp_native_limits *lim) {
+  const ir_kernel *k = nat->k;
+  struct rlimit rl;
+  rl.rlim_cur = rl.rlim_max = 0;
+  setrlimit(RLIMIT_CORE, &rl);
+  rl.rlim_cur = (rlim_t)ceil(lim->cpu_seconds);
+  rl.rlim_max = rl.rlim_cur + 1;
+  setrlimit(RLIMIT_CPU, &rl);
+  if (!UNDER_ASAN && lim->memory_bytes) {
+    rl.rlim_cur = rl.rlim_max = (rlim_t)(vm_bytes() + lim->memory_bytes);
+    setrlimit(RLIMIT_AS, &rl);
+  }
+  struct itimerval it = {{0, 0}, {0, 0}};
+  it.it_value.tv_sec = (time_t)lim->wall_seconds;
+  it.it_value.tv_usec =
+      (suseconds_t)((lim->wall_seconds - floor(lim->wall_seconds)) * 1e6);
+  if (!it.it_value.tv_sec && !it.it_value.tv_usec) it.it_value.tv_usec = 1;
+  /* default actions, so that a crash shows as its signal even when a
+   * sanitizer runtime installed handlers in uplift */
+  static const int sigs[] = {SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+                             SIGABRT, SIGXCPU, SIGTRAP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) signal(sigs[i], SIG_DFL);
+  setitimer(ITIMER_REAL, &it, NULL);
+
+  arg_value *vals = calloc((size_t)k->nparams + 1, sizeof *vals);
+  void **ptrs = calloc((size_t)k->nparams + 1, sizeof *ptrs);
+  if (!vals || !ptrs) _exit(3);
+  for (int i = 0; i < k->nparams; i++) {
+    int v = k->params[i];
+    const ir_var *var = k->vars[v];
+    switch (var->kind) {
+    case IR_VAR_SIZE: vals[i].i = (int)env->sizes[v]; break;
+    case IR_VAR_ARRAY: vals[i].p = map + offs[i]; break;
+    default: store(&vals[i], var->elem, env->vals[v].data[0]); break;
+    }
+    ptrs[i] = &vals[i];
+  }
+  shared_header *h = (shared_header *)map;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  ffi_call(&nat->cif, nat->fn, NULL, ptrs);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  h->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  h->done = 1;
+  _exit(0);
+}
+
+int interp_native_call(interp_native *nat, interp_env *env,
+                       const interp_native_limits *lim,
+                       interp_native_result *res) {
+  const ir_kernel *k = nat->k;
+  interp_native_limits dflt;
+  if (!lim) {
+    interp_native_default_limits(&dflt);
+    lim = &dflt;
+  }
+  memset(res, 0, sizeof *res);
+
+  /* layout: header, then each array parameter */
+  size_t *offs = ir_calloc((size_t)k->nparams + 1, sizeof *offs);
+  size_t total = align64(sizeof(shared_header));
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *var = k->vars[k->params[i]];
+    if (var->kind != IR_VAR_ARRAY) continue;
+    offs[i] = total;
+    total += align64(ir_tensor_size(&env->vals[var->id]) * elem_size(var->elem) + 1);
+  }
+  unsigned char *map = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "mmap of %zu bytes: %s", total,
+            strerror(errno));
+    ir_free(offs);
+    return -1;
+  }
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *var = k->vars[k->params[i]];
+    if (var->kind != IR_VAR_ARRAY) continue;
+    const ir_tensor *t = &env->vals[var->id];
+    size_t n = ir_tensor_size(t), es = elem_size(var->elem);
+    for (size_t j = 0; j < n; j++) store(map + offs[i] + j * es, var->elem, t->data[j]);
+  }
+
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    set_msg(res, INTERP_NATIVE_INTERNAL, "fork: %s", strerror(errno));
+    munmap(map, total);
+    ir_free(offs);
+    return -1;
+  }
+  if (pid == 0) child(nat, env, map, offs, lim);
+
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) {
+      set_msg(res, INTERP_NATIVE_INTERNAL, "waitpid: %s", strerror(errno));
+      munmap(map, total);
+      ir_free(offs);
+      return -1;
+    }
+  shared_header *h = (shared_header *)map;
+  int rc = -1;
+  if (WIFSIGNALED(st)) {
+    int sig = WTERMSIG(st);
+    if (sig == SIGXCPU || sig == SIGKILL)
+      set_msg(res, INTERP_NATIVE_TIMEOUT,
+              "the native kernel %s exceeded its CPU time limit of %g s",
+              k->name, lim->cpu_seconds);
+    else if (sig == SIGALRM)
+      set_msg(res, INTERP_NATIVE_TIMEOUT,
+              "the native kernel %s exceeded its time limit of %g s", k->name,
+              lim->wall_seconds);
+    else
+      set_msg(res, INTERP_NATIVE_CRASH,
+              "the native kernel %s crashed: %s (signal %d)", k->name,
+              strsignal(sig), sig);
+  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !h->done) {
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (code == 3)
+      set_msg(res, INTERP_NATIVE_MEMORY,
+              "the native run of %s ran out of memory", k->name);
+    else
+      set_msg(res, INTERP_NATIVE_CRASH,
+              "the native kernel %s exited with status %d instead of returning",
+              k->name, code);
+  } else {
+    res->status = INTERP_NATIVE_OK;
+    res->seconds = h->seconds;
+    for (int i = 0; i < k->nparams; i++) {
+      const ir_var *var = k->vars[k->params[i]];
+      if (var->kind != IR_VAR_ARRAY) continue;
+      ir_tensor *t = &env->vals[var->id];
+      size_t n = ir_tensor_size(t), es = elem_size(var->elem);
+      for (size_t j = 0; j < n; j++) t->data[j] = load(map + offs[i] + j * es, var->elem);
+      memset(t->poison, 0, n ? n : 1);
+    }
+    rc = 0;
+  }
+  munmap(map, total);
+  ir_free(offs);
+  return rc;
+}

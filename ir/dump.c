@@ -1,0 +1,226 @@
+/*
+ * dump.c - the loop program in readable C-like form (uplift dump).
+ *
+ * ir_expr_print writes an expression with the fewest parentheses C's
+ * precedence allows; ir_kernel_dump writes the signature with array shapes,
+ * the local declarations, and the statements: loops as
+ * `for (i = lo; i <= hi; i++)` (or `for (i = hi; i >= lo; i--)` downward,
+ * bounds inclusive as in the IR), assignments numbered `S<id>:`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+/* Precedence levels, loosest first. */
+enum { P_SELECT = 1, P_OR, P_AND, P_EQ, P_REL, P_ADD, P_MUL, P_UNARY, P_PRIMARY };
+
+static int prec(const ir_expr *e) {
+  switch (e->kind) {
+  case IR_EX_SELECT: return P_SELECT;
+  case IR_EX_OR: return P_OR;
+  case IR_EX_AND: return P_AND;
+  case IR_EX_EQ: case IR_EX_NE: return P_EQ;
+  case IR_EX_LT: case IR_EX_LE: case IR_EX_GT: case IR_EX_GE: return P_REL;
+  case IR_EX_ADD: case IR_EX_SUB: return P_ADD;
+  case IR_EX_MUL: case IR_EX_DIV: return P_MUL;
+  case IR_EX_NEG: case IR_EX_NOT: case IR_EX_CAST: return P_UNARY;
+  case IR_EX_CONST: return e->value < 0 ? P_UNARY : P_PRIMARY;
+  default: return P_PRIMARY;
+  }
+}
+
+static const char *binop(ir_expr_kind k) {
+  switch (k) {
+  case IR_EX_ADD: return "+";
+  case IR_EX_SUB: return "-";
+  case IR_EX_MUL: return "*";
+  case IR_EX_DIV: return "/";
+  case IR_EX_LT: return "<";
+  case IR_EX_LE: return "<=";
+  case IR_EX_GT: return ">";
+  case IR_EX_GE: return ">=";
+  case IR_EX_EQ: return "==";
+  case IR_EX_NE: return "!=";
+  case IR_EX_AND: return "&&";
+  case IR_EX_OR: return "||";
+  default: return "?";
+  }
+}
+
+static void print_var_name(const ir_kernel *k, int var, FILE *out) {
+  if (k && var >= 0 && var < k->nvars)
+    fputs(k->vars[var]->name, out);
+  else
+    fprintf(out, "v%d", var);
+}
+
+/* The shortest decimal that reads back as v, with a '.' or exponent. */
+static void print_double(double v, FILE *out) {
+  char buf[64];
+  for (int digits = 1; digits <= 17; digits++) {
+    snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+  fputs(buf, out);
+  if (!strpbrk(buf, ".eEna")) fputs(".0", out);
+}
+
+static void print(const ir_kernel *k, const ir_expr *e, int min, FILE *out) {
+  int pr = prec(e);
+  int paren = pr < min;
+  if (paren) fputc('(', out);
+  switch (e->kind) {
+  case IR_EX_CONST:
+    if (e->is_int)
+      fprintf(out, "%.0f", e->value);
+    else {
+      print_double(e->value, out);
+      if (e->type == IR_F32) fputc('f', out);
+    }
+    break;
+  case IR_EX_VAR: print_var_name(k, e->var, out); break;
+  case IR_EX_ELEM:
+    print_var_name(k, e->var, out);
+    for (int i = 0; i < e->nargs; i++) {
+      fputc('[', out);
+      print(k, e->args[i], P_SELECT, out);
+      fputc(']', out);
+    }
+    break;
+  case IR_EX_NEG:
+  case IR_EX_NOT: {
+    const ir_expr *a = e->args[0];
+    fputc(e->kind == IR_EX_NEG ? '-' : '!', out);
+    int inner = (a->kind == IR_EX_NEG || (a->kind == IR_EX_CONST && a->value < 0))
+                    ? P_PRIMARY : P_UNARY;
+    print(k, a, inner, out);
+    break;
+  }
+  case IR_EX_CAST:
+    fprintf(out, "(%s)", ir_elem_c_name(e->type));
+    print(k, e->args[0], P_UNARY, out);
+    break;
+  case IR_EX_SELECT:
+    print(k, e->args[0], P_OR, out);
+    fputs(" ? ", out);
+    print(k, e->args[1], P_SELECT, out);
+    fputs(" : ", out);
+    print(k, e->args[2], P_SELECT, out);
+    break;
+  case IR_EX_CALL:
+  case IR_EX_IMIN:
+  case IR_EX_IMAX:
+    if (e->kind == IR_EX_CALL)
+      fprintf(out, "%s%s(", ir_fn_name(e->fn), e->type == IR_F32 ? "f" : "");
+    else
+      fputs(e->kind == IR_EX_IMIN ? "min(" : "max(", out);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i) fputs(", ", out);
+      print(k, e->args[i], P_SELECT, out);
+    }
+    fputc(')', out);
+    break;
+  default:
+    print(k, e->args[0], pr, out);
+    fprintf(out, " %s ", binop(e->kind));
+    print(k, e->args[1], pr + 1, out);
+    break;
+  }
+  if (paren) fputc(')', out);
+}
+
+void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out) {
+  print(k, e, P_SELECT, out);
+}
+
+static void print_decl(const ir_kernel *k, const ir_var *v, FILE *out) {
+  fprintf(out, "%s %s", ir_elem_c_name(v->elem), v->name);
+  for (int d = 0; d < v->rank; d++) {
+    fputc('[', out);
+    ir_expr_print(k, v->dims[d], out);
+    fputc(']', out);
+  }
+}
+
+static void indent(int depth, FILE *out) {
+  for (int i = 0; i < depth; i++) fputs("  ", out);
+}
+
+static const char *assign_op(ir_assign_op op) {
+  switch (op) {
+  case IR_ASSIGN: return "=";
+  case IR_ASSIGN_ADD: return "+=";
+  case IR_ASSIGN_SUB: return "-=";
+  case IR_ASSIGN_MUL: return "*=";
+  case IR_ASSIGN_DIV: return "/=";
+  }
+  return "?";
+}
+
+static void dump_stmts(const ir_kernel *k, const ir_stmt *s, int depth, FILE *out) {
+  for (; s; s = s->next) {
+    indent(depth, out);
+    switch (s->kind) {
+    case IR_ST_FOR: {
+      const char *it = s->iter >= 0 && s->iter < k->nvars ? k->vars[s->iter]->name : "?";
+      fprintf(out, "for (%s = ", it);
+      ir_expr_print(k, s->step > 0 ? s->lo : s->hi, out);
+      fprintf(out, "; %s %s ", it, s->step > 0 ? "<=" : ">=");
+      ir_expr_print(k, s->step > 0 ? s->hi : s->lo, out);
+      fprintf(out, "; %s%s) {\n", it, s->step > 0 ? "++" : "--");
+      dump_stmts(k, s->body, depth + 1, out);
+      indent(depth, out);
+      fputs("}\n", out);
+      break;
+    }
+    case IR_ST_IF:
+      fputs("if (", out);
+      ir_expr_print(k, s->cond, out);
+      fputs(") {\n", out);
+      dump_stmts(k, s->then_body, depth + 1, out);
+      if (s->else_body) {
+        indent(depth, out);
+        fputs("} else {\n", out);
+        dump_stmts(k, s->else_body, depth + 1, out);
+      }
+      indent(depth, out);
+      fputs("}\n", out);
+      break;
+    case IR_ST_ASSIGN:
+      fprintf(out, "S%d: ", s->id);
+      ir_expr_print(k, s->lhs, out);
+      fprintf(out, " %s ", assign_op(s->op));
+      ir_expr_print(k, s->rhs, out);
+      fputs(";\n", out);
+      break;
+    }
+  }
+}
+
+void ir_kernel_dump(const ir_kernel *k, FILE *out) {
+  fprintf(out, "// %s from %s: %d statement%s, data type %s\n", k->name,
+          k->file ? k->file : "?", k->nassign, k->nassign == 1 ? "" : "s",
+          ir_elem_c_name(k->data_type));
+  fprintf(out, "void %s(", k->name);
+  for (int i = 0; i < k->nparams; i++) {
+    if (i) fputs(", ", out);
+    print_decl(k, k->vars[k->params[i]], out);
+  }
+  if (!k->nparams) fputs("void", out);
+  fputs(")\n{\n", out);
+  int niter = 0;
+  for (int i = 0; i < k->nvars; i++)
+    if (k->vars[i]->kind == IR_VAR_ITER)
+      fprintf(out, "%s%s", niter++ ? ", " : "  int ", k->vars[i]->name);
+  if (niter) fputs(";\n", out);
+  for (int i = 0; i < k->nvars; i++) {
+    const ir_var *v = k->vars[i];
+    if (v->kind != IR_VAR_LOCAL && v->kind != IR_VAR_LOCAL_ARRAY) continue;
+    fputs("  ", out);
+    print_decl(k, v, out);
+    fputs(";\n", out);
+  }
+  dump_stmts(k, k->body, 1, out);
+  fputs("}\n", out);
+}

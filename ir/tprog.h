@@ -1,0 +1,152 @@
+/*
+ * tprog.h - the tensor program (design.md section 3): an SSA DAG of op
+ * nodes over leaves (function arguments, constants, masks), hash-consed in an
+ * arena so that a subterm shared by many candidate programs is stored once.
+ *
+ * ir/ knows nothing about dialects: an op node points to an opaque
+ * production descriptor (ir_tp_opdesc, filled by grammar/ for every op of a
+ * loaded dialect) and carries its attribute values as small integer lists
+ * (ir_attr).  The meaning of the integers is the grammar's: a permutation,
+ * a subset of dims, dim pairs, the index of an enum value, ...
+ *
+ * Ownership: every node lives in the ir_tp_store's arena; nodes are never
+ * freed one by one.  ir_tp_store_free releases the hash table (the arena is
+ * the caller's).
+ */
+#ifndef UPLIFT_IR_TPROG_H
+#define UPLIFT_IR_TPROG_H
+
+#include "ir/ir.h"
+
+/* --------------------------------------------------------- attributes */
+
+#define IR_TP_MAX_ATTRS 4     /* attributes of one op */
+#define IR_TP_MAX_ATTR_LEN 8  /* integers in one attribute value */
+#define IR_TP_MAX_OPERANDS 3  /* operands of one op */
+
+/* One attribute value: n small integers (meaning given by the attribute's
+ * domain in the dialect: a permutation, a dim list, (lhs, rhs) pairs
+ * flattened, the index of an enum value, ...). */
+typedef struct ir_attr {
+  int8_t n;
+  int8_t v[IR_TP_MAX_ATTR_LEN];
+} ir_attr;
+
+/* What ir/ needs to know of a dialect op to print and hash a node.  Filled
+ * by grammar/ (gram_op embeds one); `owner` points back to the gram_op. */
+typedef struct ir_tp_opdesc {
+  const char *name;                           /* "dot_general" */
+  int nattrs;
+  const char *attr_names[IR_TP_MAX_ATTRS];    /* "perm", "contract", ... */
+  /* for enum-valued attributes, the value names (index = v[0]); else NULL */
+  const char *const *attr_enum[IR_TP_MAX_ATTRS];
+  const void *owner;                          /* the gram_op */
+} ir_tp_opdesc;
+
+/* ---------------------------------------------------------------- masks */
+
+/* One affine constraint over the index positions i0..i{rank-1} of a mask
+ * and the size symbols:  sum_k coef[k]*i_k + sum_p pcoef[p]*sym[p] + c
+ * is >= 0 (eq == 0) or == 0 (eq != 0).  sym[p] are size symbols (the ids of
+ * IR_VAR_SIZE variables, as in ir_type dims); unused slots have pcoef 0. */
+#define IR_MASK_MAX_SYMS 2
+typedef struct ir_mask_con {
+  int coef[IR_MAX_RANK];
+  int sym[IR_MASK_MAX_SYMS];
+  int pcoef[IR_MASK_MAX_SYMS];
+  int c;
+  int eq;
+} ir_mask_con;
+
+/* An i1 tensor that is true exactly where every constraint holds. */
+#define IR_MASK_MAX_CONS 6
+typedef struct ir_mask {
+  int ncons;
+  ir_mask_con cons[IR_MASK_MAX_CONS];
+} ir_mask;
+
+/* Is index point idx (of the mask's rank) inside the mask?  symval(sym,
+ * user) gives the concrete value of a size symbol. */
+int ir_mask_contains(const ir_mask *m, const long *idx,
+                     long (*symval)(int sym, void *user), void *user);
+
+/* ---------------------------------------------------------------- nodes */
+
+typedef enum ir_tnode_kind {
+  IR_TN_ARG,   /* a function argument: A (arg = index, name) */
+  IR_TN_CONST, /* a splat constant: 0.5 (value) of the node's type */
+  IR_TN_MASK,  /* mask[i0 >= i1]: an i1 tensor defined by affine constraints */
+  IR_TN_OP     /* op[attrs](operands...): a production of the grammar */
+} ir_tnode_kind;
+
+typedef struct ir_tnode {
+  ir_tnode_kind kind;
+  ir_type type;            /* result type */
+  int id;                  /* 0, 1, 2, ... in creation order in its store */
+  int size;                /* number of op nodes in the term (leaves: 0) */
+  uint64_t hash;
+  /* IR_TN_ARG */
+  int arg;
+  const char *name;
+  /* IR_TN_CONST */
+  double value;
+  /* IR_TN_MASK */
+  const ir_mask *mask;
+  /* IR_TN_OP */
+  const ir_tp_opdesc *op;
+  ir_attr attrs[IR_TP_MAX_ATTRS];
+  int nops;
+  const struct ir_tnode *ops[IR_TP_MAX_OPERANDS];
+} ir_tnode;
+
+/* The hash-consing store: equal requests return the same node pointer. */
+typedef struct ir_tp_store {
+  ir_arena *arena;        /* nodes live here (not owned) */
+  const ir_tnode **table; /* open addressing, ir_malloc'd */
+  size_t cap, count;
+} ir_tp_store;
+
+/* Initialize over `arena` (owned by the caller, must outlive the store). */
+void ir_tp_store_init(ir_tp_store *s, ir_arena *arena);
+/* Release the hash table (the nodes stay in the arena). */
+void ir_tp_store_free(ir_tp_store *s);
+
+/* Node constructors: return the unique node for the request, creating it in
+ * the store's arena if new.  Strings and masks are copied into the arena. */
+const ir_tnode *ir_tp_arg(ir_tp_store *s, int arg, const char *name,
+                          const ir_type *type);
+const ir_tnode *ir_tp_const(ir_tp_store *s, double value, const ir_type *type);
+const ir_tnode *ir_tp_mask(ir_tp_store *s, const ir_mask *m,
+                           const ir_type *type);
+/* `op` must outlive the store (it lives in the dialect's arena). */
+const ir_tnode *ir_tp_op(ir_tp_store *s, const ir_tp_opdesc *op,
+                         const ir_attr *attrs, const ir_tnode *const *ops,
+                         int nops, const ir_type *type);
+
+/* --------------------------------------------------------------- programs */
+
+/* A tensor program: named results over a DAG of nodes. */
+#define IR_TP_MAX_RESULTS 8
+typedef struct ir_tprog {
+  int nargs;
+  const ir_tnode *args[16];      /* the argument leaves, in signature order */
+  int nresults;
+  const ir_tnode *results[IR_TP_MAX_RESULTS];
+  const char *result_names[IR_TP_MAX_RESULTS]; /* may be NULL */
+  const ir_kernel *kernel;       /* for dim names; may be NULL */
+} ir_tprog;
+
+/* Print a term compactly: add(mul(beta, C), dot_general[contract=(1,0)](A, B)).
+ * Constants print as numbers, masks as mask[i0>=i1].  k (may be NULL) names
+ * the size symbols of masks. */
+void ir_tp_print(const ir_tnode *n, const ir_kernel *k, FILE *out);
+/* The same into a buffer (truncated to n bytes); returns buf. */
+char *ir_tp_str(const ir_tnode *t, const ir_kernel *k, char *buf, size_t n);
+
+/* Collect every node of the DAGs rooted at roots[0..nroots-1] in
+ * topological order (operands first, each node once) into out (capacity
+ * cap); returns the count, or -1 if cap is too small. */
+int ir_tp_topo(const ir_tnode *const *roots, int nroots, const ir_tnode **out,
+               int cap);
+
+#endif

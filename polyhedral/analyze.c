@@ -1,0 +1,1570 @@
+/*
+ * analyze.c - the polyhedral analysis proper (polyhedral.h).
+ *
+ * How: walk the loop program once and write, per assignment statement, its
+ * iteration domain, its 2d+1 schedule and its access relations as isl text
+ * (sizes become parameters P<id>, iterators I<id>, variables V<id>, scalars
+ * 0-d arrays, statement S<id>, the n-th read of statement S<id> R<id>_<n>),
+ * and let isl parse them.  isl then computes
+ *   - value-based flow dependences (isl_union_access_info_compute_flow), one
+ *     sink per read so that every dependence knows which read it feeds;
+ *   - memory-based anti and output dependences (access pairs ordered by the
+ *     schedule), which a loop distribution run in shared memory must respect;
+ *   - for every dependence, the loop that carries it.
+ * From these: reductions (self flow dependences through the accumulator
+ * only), cycles between statements of the flow graph (not raisable), tasks
+ * (strongly connected components of the graph of all dependences, in
+ * topological order), their inputs, outputs and read/written regions.
+ *
+ * A local scalar or array whose accesses fall in several tasks is expanded
+ * over its enclosing loops (expand.c) and the copy is analysed again.
+ *
+ * Every isl object lives in a `pass` and is freed with the isl_ctx at the
+ * end of the pass; the result is copied into the caller's arena.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/constraint.h>
+#include <isl/ctx.h>
+#include <isl/flow.h>
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+#include "polyhedral/expand.h"
+#include "polyhedral/polyhedral.h"
+
+#define MAXDEPTH 32
+
+/* ---------------------------------------------------------- string builder */
+
+typedef struct sb {
+  char *s;
+  size_t n, cap;
+} sb;
+
+static void sb_add(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sb *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (b->n + (size_t)len + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 128;
+    while (cap < b->n + (size_t)len + 1) cap *= 2;
+    b->s = ir_realloc(b->s, cap);
+    b->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(b->s + b->n, (size_t)len + 1, fmt, ap);
+  va_end(ap);
+  b->n += (size_t)len;
+}
+static const char *sb_str(sb *b) { return b->s ? b->s : ""; }
+static void sb_reset(sb *b) {
+  b->n = 0;
+  if (b->s) b->s[0] = 0;
+}
+static void sb_free(sb *b) {
+  ir_free(b->s);
+  b->s = NULL;
+  b->n = b->cap = 0;
+}
+
+/* ---------------------------------------------------- affine expressions */
+
+/* Is e an integer constant expression?  Its value in *v. */
+static int const_int(const ir_expr *e, long *v) {
+  long a, b;
+  switch (e->kind) {
+  case IR_EX_CONST:
+    if (!e->is_int && e->value != (double)(long)e->value) return 0;
+    *v = (long)e->value;
+    return 1;
+  case IR_EX_NEG:
+    if (!const_int(e->args[0], &a)) return 0;
+    *v = -a;
+    return 1;
+  case IR_EX_CAST: return const_int(e->args[0], v);
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL:
+    if (!const_int(e->args[0], &a) || !const_int(e->args[1], &b)) return 0;
+    *v = e->kind == IR_EX_ADD ? a + b : e->kind == IR_EX_SUB ? a - b : a * b;
+    return 1;
+  default: return 0;
+  }
+}
+
+/* Write e, affine in sizes and iterators, as isl text; -1 if not affine. */
+static int aff(const ir_kernel *k, const ir_expr *e, sb *b) {
+  long v;
+  if (const_int(e, &v)) {
+    sb_add(b, "%ld", v);
+    return 0;
+  }
+  switch (e->kind) {
+  case IR_EX_VAR:
+    if (k->vars[e->var]->kind == IR_VAR_SIZE) sb_add(b, "P%d", e->var);
+    else if (k->vars[e->var]->kind == IR_VAR_ITER) sb_add(b, "I%d", e->var);
+    else return -1;
+    return 0;
+  case IR_EX_CAST: return aff(k, e->args[0], b);
+  case IR_EX_NEG:
+    sb_add(b, "(0 - ");
+    if (aff(k, e->args[0], b)) return -1;
+    sb_add(b, ")");
+    return 0;
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+    sb_add(b, "(");
+    if (aff(k, e->args[0], b)) return -1;
+    sb_add(b, e->kind == IR_EX_ADD ? " + " : " - ");
+    if (aff(k, e->args[1], b)) return -1;
+    sb_add(b, ")");
+    return 0;
+  case IR_EX_MUL: {
+    int c = const_int(e->args[0], &v) ? 0 : const_int(e->args[1], &v) ? 1 : -1;
+    if (c < 0) return -1;
+    sb_add(b, "%ld*(", v);
+    if (aff(k, e->args[1 - c], b)) return -1;
+    sb_add(b, ")");
+    return 0;
+  }
+  default: return -1;
+  }
+}
+
+/* Bounds: lo may be a max tree, hi a min tree; one constraint per leaf. */
+static int bound(const ir_kernel *k, const ir_expr *e, int iter, int lower,
+                 sb *b) {
+  if (e->kind == (lower ? IR_EX_IMAX : IR_EX_IMIN))
+    return bound(k, e->args[0], iter, lower, b) ||
+           bound(k, e->args[1], iter, lower, b);
+  sb_add(b, "%sI%d %s ", b->n ? " and " : "", iter, lower ? ">=" : "<=");
+  return aff(k, e, b);
+}
+
+/* An affine condition (negated if neg) as isl text; -1 if data-dependent. */
+static int cond(const ir_kernel *k, const ir_expr *e, int neg, sb *b) {
+  switch (e->kind) {
+  case IR_EX_NOT: return cond(k, e->args[0], !neg, b);
+  case IR_EX_AND:
+  case IR_EX_OR: {
+    int conj = (e->kind == IR_EX_AND) != neg;
+    sb_add(b, "(");
+    if (cond(k, e->args[0], neg, b)) return -1;
+    sb_add(b, conj ? " and " : " or ");
+    if (cond(k, e->args[1], neg, b)) return -1;
+    sb_add(b, ")");
+    return 0;
+  }
+  case IR_EX_LT: case IR_EX_LE: case IR_EX_GT:
+  case IR_EX_GE: case IR_EX_EQ: case IR_EX_NE: {
+    ir_expr_kind op = e->kind;
+    if (neg)
+      op = op == IR_EX_LT ? IR_EX_GE : op == IR_EX_LE ? IR_EX_GT
+         : op == IR_EX_GT ? IR_EX_LE : op == IR_EX_GE ? IR_EX_LT
+         : op == IR_EX_EQ ? IR_EX_NE : IR_EX_EQ;
+    sb l = {0}, r = {0};
+    int bad = aff(k, e->args[0], &l) || aff(k, e->args[1], &r);
+    if (!bad) {
+      if (op == IR_EX_NE)
+        sb_add(b, "(%s < %s or %s > %s)", sb_str(&l), sb_str(&r), sb_str(&l), sb_str(&r));
+      else
+        sb_add(b, "%s %s %s", sb_str(&l),
+               op == IR_EX_LT ? "<" : op == IR_EX_LE ? "<=" : op == IR_EX_GT ? ">"
+               : op == IR_EX_GE ? ">=" : "=", sb_str(&r));
+    }
+    sb_free(&l);
+    sb_free(&r);
+    return bad ? -1 : 0;
+  }
+  default: return -1;
+  }
+}
+
+/* ----------------------------------------------------- expression helpers */
+
+static int expr_equal(const ir_expr *a, const ir_expr *b) {
+  if (a->kind != b->kind || a->nargs != b->nargs) return 0;
+  switch (a->kind) {
+  case IR_EX_CONST: if (a->value != b->value) return 0; break;
+  case IR_EX_VAR: case IR_EX_ELEM: if (a->var != b->var) return 0; break;
+  case IR_EX_CALL: if (a->fn != b->fn) return 0; break;
+  case IR_EX_CAST: if (a->type != b->type) return 0; break;
+  default: break;
+  }
+  for (int i = 0; i < a->nargs; i++)
+    if (!expr_equal(a->args[i], b->args[i])) return 0;
+  return 1;
+}
+
+static int expr_contains(const ir_expr *e, const ir_expr *x) {
+  if (expr_equal(e, x)) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_contains(e->args[i], x)) return 1;
+  return 0;
+}
+
+static int expr_uses_var(const ir_expr *e, int var) {
+  if ((e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && e->var == var) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_uses_var(e->args[i], var)) return 1;
+  return 0;
+}
+
+static unsigned expr_ops(const ir_expr *e) {
+  unsigned o = 0;
+  switch (e->kind) {
+  case IR_EX_ADD: o = POLY_OP_ADD; break;
+  case IR_EX_SUB: o = POLY_OP_SUB; break;
+  case IR_EX_MUL: o = POLY_OP_MUL; break;
+  case IR_EX_DIV: o = POLY_OP_DIV; break;
+  case IR_EX_NEG: o = POLY_OP_NEG; break;
+  case IR_EX_LT: case IR_EX_LE: case IR_EX_GT:
+  case IR_EX_GE: case IR_EX_EQ: case IR_EX_NE: o = POLY_OP_CMP; break;
+  case IR_EX_AND: case IR_EX_OR: case IR_EX_NOT: o = POLY_OP_LOGIC; break;
+  case IR_EX_SELECT: o = POLY_OP_SELECT; break;
+  case IR_EX_CALL:
+    switch (e->fn) {
+    case IR_FN_SQRT: o = POLY_OP_SQRT; break;
+    case IR_FN_EXP: o = POLY_OP_EXP; break;
+    case IR_FN_POW: o = POLY_OP_POW; break;
+    case IR_FN_FABS: o = POLY_OP_ABS; break;
+    case IR_FN_FMAX: o = POLY_OP_MAX; break;
+    case IR_FN_FMIN: o = POLY_OP_MIN; break;
+    }
+    break;
+  case IR_EX_ELEM: return 0; /* subscripts are index arithmetic */
+  default: break;
+  }
+  for (int i = 0; i < e->nargs; i++) o |= expr_ops(e->args[i]);
+  return o;
+}
+
+/* The reduction operator of `lhs op= rhs`, if it is one: the accumulator
+ * (lhs) appears exactly in the reduction position and nowhere else. */
+static poly_red_op red_op(const ir_stmt *s) {
+  const ir_expr *x = s->lhs, *r = s->rhs;
+  switch (s->op) {
+  case IR_ASSIGN_ADD: case IR_ASSIGN_SUB:
+    return expr_contains(r, x) ? POLY_RED_NONE : POLY_RED_ADD;
+  case IR_ASSIGN_MUL: case IR_ASSIGN_DIV:
+    return expr_contains(r, x) ? POLY_RED_NONE : POLY_RED_MUL;
+  case IR_ASSIGN: break;
+  }
+  const ir_expr *a = r->nargs > 0 ? r->args[0] : NULL;
+  const ir_expr *b = r->nargs > 1 ? r->args[1] : NULL;
+  switch (r->kind) {
+  case IR_EX_ADD: case IR_EX_MUL: {
+    poly_red_op op = r->kind == IR_EX_ADD ? POLY_RED_ADD : POLY_RED_MUL;
+    if (expr_equal(a, x) && !expr_contains(b, x)) return op;
+    if (expr_equal(b, x) && !expr_contains(a, x)) return op;
+    return POLY_RED_NONE;
+  }
+  case IR_EX_SUB: case IR_EX_DIV:
+    if (expr_equal(a, x) && !expr_contains(b, x))
+      return r->kind == IR_EX_SUB ? POLY_RED_ADD : POLY_RED_MUL;
+    return POLY_RED_NONE;
+  case IR_EX_CALL:
+    if ((r->fn == IR_FN_FMAX || r->fn == IR_FN_FMIN) &&
+        ((expr_equal(a, x) && !expr_contains(b, x)) ||
+         (expr_equal(b, x) && !expr_contains(a, x))))
+      return r->fn == IR_FN_FMAX ? POLY_RED_MAX : POLY_RED_MIN;
+    return POLY_RED_NONE;
+  case IR_EX_SELECT: {
+    const ir_expr *c = r->args[0], *t = r->args[1], *f = r->args[2];
+    if (c->kind != IR_EX_LT && c->kind != IR_EX_LE && c->kind != IR_EX_GT &&
+        c->kind != IR_EX_GE)
+      return POLY_RED_NONE;
+    int gt = c->kind == IR_EX_GT || c->kind == IR_EX_GE;
+    const ir_expr *cx = c->args[0], *ce = c->args[1];
+    if (expr_equal(ce, x)) { /* e > x is x < e */
+      const ir_expr *tmp = cx;
+      cx = ce;
+      ce = tmp;
+      gt = !gt;
+    }
+    if (!expr_equal(cx, x) || expr_contains(ce, x)) return POLY_RED_NONE;
+    /* cond is x > e (gt) or x < e: the max picks x when x > e. */
+    if (expr_equal(t, x) && expr_equal(f, ce)) return gt ? POLY_RED_MAX : POLY_RED_MIN;
+    if (expr_equal(f, x) && expr_equal(t, ce)) return gt ? POLY_RED_MIN : POLY_RED_MAX;
+    return POLY_RED_NONE;
+  }
+  default: return POLY_RED_NONE;
+  }
+}
+
+/* ------------------------------------------------------------ pass state */
+
+typedef struct rd {       /* one read access of a statement */
+  int var;
+  const ir_expr *e;       /* the IR_EX_VAR/IR_EX_ELEM read; lhs if implicit */
+  int acc;                /* the accumulator: same element as the lhs */
+  isl_map *map;           /* S<id>[..] -> V<var>[..], domain applied */
+  int nosrc;              /* some instance reads a value with no writer */
+} rd;
+
+typedef struct st {       /* one assignment statement */
+  const ir_stmt *s;
+  int depth;
+  const ir_stmt *loops[MAXDEPTH];
+  int lpos[MAXDEPTH + 1]; /* schedule positions: per loop level, then own */
+  int guarded;
+  int prelude;            /* a local scalar set to a constant outside loops */
+  isl_set *dom;
+  isl_map *write;         /* S<id>[..] -> V<var>[..] */
+  int nreads;
+  rd *reads;
+  unsigned ops;
+  poly_red_op red;
+} st;
+
+typedef struct fdep {     /* a value-based flow dependence into one read */
+  int a, b, n;            /* source stmt, sink stmt, read index of b */
+  isl_map *map;           /* S<a>[..] -> S<b>[..] */
+} fdep;
+
+typedef struct mdep {     /* an aggregated dependence (a, b, var, kind) */
+  poly_dep_kind kind;
+  int a, b, var;
+  isl_map *map;
+} mdep;
+
+typedef struct pass {
+  const ir_kernel *k;
+  ir_arena *arena;
+  isl_ctx *ctx;
+  sb params;              /* "[P0, P1]" */
+  int maxdepth;
+  int n;                  /* nassign */
+  st *sts;
+  int nf, capf;
+  fdep *fd;
+  int nm, capm;
+  mdep *md;
+  const char *error;      /* in arena */
+  /* the walk */
+  const ir_stmt *loops[MAXDEPTH];
+  int lpos[MAXDEPTH + 1];
+  int pos[MAXDEPTH + 1];
+  int depth;
+  sb conds;               /* affine constraints of enclosing ifs */
+  int ndata;              /* enclosing data-dependent ifs */
+  const ir_expr *data[MAXDEPTH];
+} pass;
+
+static void fail(pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(pass *p, const char *fmt, ...) {
+  if (p->error) return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  p->error = ir_arena_strdup(p->arena, buf);
+}
+
+static const char *vname(const pass *p, int v) { return p->k->vars[v]->name; }
+
+/* Isl text of the access e (IR_EX_VAR or IR_EX_ELEM) from statement S<id>
+ * with iterators in tuple; -1 when a subscript is not affine. */
+static int access_str(pass *p, const st *s, const char *tuple, const ir_expr *e,
+                      sb *b) {
+  sb_add(b, "%s -> { %s -> V%d[", sb_str(&p->params), tuple, e->var);
+  if (e->kind == IR_EX_ELEM)
+    for (int i = 0; i < e->nargs; i++) {
+      if (i) sb_add(b, ", ");
+      if (aff(p->k, e->args[i], b)) {
+        fail(p, "%s:%d:%d: subscript %d of %s is not affine in the loop iterators "
+                "and size parameters", s->s->pos.file ? s->s->pos.file : p->k->file,
+             e->pos.line, e->pos.col, i + 1, vname(p, e->var));
+        return -1;
+      }
+    }
+  sb_add(b, "] }");
+  return 0;
+}
+
+static isl_map *read_map(pass *p, const char *text) {
+  isl_map *m = isl_map_read_from_str(p->ctx, text);
+  if (!m) fail(p, "internal: isl rejected '%s'", text);
+  return m;
+}
+
+static void tuple_of(const st *s, const char *name, sb *b) {
+  sb_add(b, "%s[", name);
+  for (int d = 0; d < s->depth; d++)
+    sb_add(b, "%sI%d", d ? ", " : "", s->loops[d]->iter);
+  sb_add(b, "]");
+}
+
+static void add_read(pass *p, st *s, const ir_expr *e, int implicit) {
+  s->reads = ir_realloc(s->reads, sizeof(rd) * (size_t)(s->nreads + 1));
+  rd *r = &s->reads[s->nreads++];
+  memset(r, 0, sizeof *r);
+  r->var = e->var;
+  r->e = e;
+  r->acc = implicit || expr_equal(e, s->s->lhs);
+  sb t = {0}, a = {0};
+  tuple_of(s, ir_arena_printf(p->arena, "S%d", s->s->id), &t);
+  if (access_str(p, s, sb_str(&t), e, &a) == 0) {
+    r->map = read_map(p, sb_str(&a));
+    if (r->map) r->map = isl_map_intersect_domain(r->map, isl_set_copy(s->dom));
+  }
+  sb_free(&t);
+  sb_free(&a);
+}
+
+static void collect_reads(pass *p, st *s, const ir_expr *e) {
+  if (e->kind == IR_EX_ELEM) {
+    add_read(p, s, e, 0);
+    return;
+  }
+  if (e->kind == IR_EX_VAR) {
+    ir_var_kind vk = p->k->vars[e->var]->kind;
+    if (vk != IR_VAR_SIZE && vk != IR_VAR_ITER) add_read(p, s, e, 0);
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++) collect_reads(p, s, e->args[i]);
+}
+
+static int is_const_rhs(const ir_expr *e) {
+  if (e->kind == IR_EX_CONST) return 1;
+  if (e->kind == IR_EX_NEG || e->kind == IR_EX_CAST) return is_const_rhs(e->args[0]);
+  return 0;
+}
+
+static void add_stmt(pass *p, const ir_stmt *s) {
+  if (s->id < 0 || s->id >= p->n || p->sts[s->id].s) {
+    fail(p, "internal: assignment ids are not 0..%d", p->n - 1);
+    return;
+  }
+  st *t = &p->sts[s->id];
+  t->s = s;
+  t->depth = p->depth;
+  memcpy(t->loops, p->loops, sizeof(p->loops[0]) * (size_t)p->depth);
+  memcpy(t->lpos, p->lpos, sizeof(int) * (size_t)p->depth);
+  t->lpos[p->depth] = p->pos[p->depth] - 1;
+  t->guarded = p->ndata > 0;
+  if (p->depth > p->maxdepth) p->maxdepth = p->depth;
+
+  sb b = {0}, c = {0};
+  for (int d = 0; d < p->depth; d++) {
+    const ir_stmt *l = p->loops[d];
+    if (bound(p->k, l->lo, l->iter, 1, &c) || bound(p->k, l->hi, l->iter, 0, &c)) {
+      fail(p, "%s:%d:%d: the bounds of the loop over %s are not affine in the "
+              "enclosing iterators and size parameters",
+           l->pos.file ? l->pos.file : p->k->file, l->pos.line, l->pos.col,
+           vname(p, l->iter));
+      break;
+    }
+  }
+  if (p->conds.n) sb_add(&c, "%s%s", c.n ? " and " : "", sb_str(&p->conds));
+  sb_add(&b, "%s -> { ", sb_str(&p->params));
+  tuple_of(t, ir_arena_printf(p->arena, "S%d", s->id), &b);
+  if (c.n) sb_add(&b, " : %s", sb_str(&c));
+  sb_add(&b, " }");
+  if (!p->error) {
+    t->dom = isl_set_read_from_str(p->ctx, sb_str(&b));
+    if (!t->dom) fail(p, "internal: isl rejected '%s'", sb_str(&b));
+  }
+  sb_reset(&b);
+  if (!p->error) {
+    sb tu = {0};
+    tuple_of(t, ir_arena_printf(p->arena, "S%d", s->id), &tu);
+    if (access_str(p, t, sb_str(&tu), s->lhs, &b) == 0) {
+      t->write = read_map(p, sb_str(&b));
+      if (t->write) t->write = isl_map_intersect_domain(t->write, isl_set_copy(t->dom));
+    }
+    sb_free(&tu);
+  }
+  sb_free(&b);
+  sb_free(&c);
+  if (p->error) return;
+
+  /* Reads: the subscript-free scalars and elements of the rhs, the lhs for
+   * a compound assignment, and the data conditions around the statement. */
+  if (s->op != IR_ASSIGN) add_read(p, t, s->lhs, 1);
+  collect_reads(p, t, s->rhs);
+  for (int i = 0; i < p->ndata; i++) collect_reads(p, t, p->data[i]);
+
+  t->ops = expr_ops(s->rhs);
+  for (int i = 0; i < p->ndata; i++) t->ops |= expr_ops(p->data[i]) | POLY_OP_SELECT;
+  static const unsigned compound[] = {0, POLY_OP_ADD, POLY_OP_SUB, POLY_OP_MUL, POLY_OP_DIV};
+  t->ops |= compound[s->op];
+  t->red = red_op(s);
+  if (t->red == POLY_RED_MAX && s->rhs->kind == IR_EX_SELECT) t->ops |= POLY_OP_MAX;
+  if (t->red == POLY_RED_MIN && s->rhs->kind == IR_EX_SELECT) t->ops |= POLY_OP_MIN;
+
+  const ir_var *lv = p->k->vars[s->lhs->var];
+  t->prelude = p->depth == 0 && !t->guarded && s->lhs->kind == IR_EX_VAR &&
+               lv->kind == IR_VAR_LOCAL && s->op == IR_ASSIGN && is_const_rhs(s->rhs);
+}
+
+static void walk(pass *p, const ir_stmt *s) {
+  for (; s && !p->error; s = s->next) {
+    int at = p->pos[p->depth]++;
+    switch (s->kind) {
+    case IR_ST_FOR:
+      if (p->depth == MAXDEPTH) {
+        fail(p, "loops nested deeper than %d", MAXDEPTH);
+        return;
+      }
+      p->loops[p->depth] = s;
+      p->lpos[p->depth] = at;
+      p->depth++;
+      p->pos[p->depth] = 0;
+      walk(p, s->body);
+      p->depth--;
+      break;
+    case IR_ST_IF: {
+      size_t mark = p->conds.n;
+      sb c = {0};
+      if (cond(p->k, s->cond, 0, &c) == 0) {
+        sb_add(&p->conds, "%s%s", mark ? " and " : "", sb_str(&c));
+        walk(p, s->then_body);
+        p->conds.n = mark;
+        p->conds.s[mark] = 0;
+        sb_reset(&c);
+        if (s->else_body && cond(p->k, s->cond, 1, &c) == 0) {
+          sb_add(&p->conds, "%s%s", mark ? " and " : "", sb_str(&c));
+          walk(p, s->else_body);
+          p->conds.n = mark;
+          p->conds.s[mark] = 0;
+        }
+      } else {
+        if (p->ndata == MAXDEPTH) {
+          fail(p, "conditions nested deeper than %d", MAXDEPTH);
+          sb_free(&c);
+          return;
+        }
+        p->data[p->ndata++] = s->cond;
+        walk(p, s->then_body);
+        walk(p, s->else_body);
+        p->ndata--;
+      }
+      sb_free(&c);
+      break;
+    }
+    case IR_ST_ASSIGN: add_stmt(p, s); break;
+    }
+  }
+}
+
+/* The schedule of statement t under tuple name `name` (S<id> or R<id>_<n>). */
+static isl_map *schedule(pass *p, const st *t, const char *name) {
+  sb b = {0};
+  sb_add(&b, "%s -> { ", sb_str(&p->params));
+  tuple_of(t, name, &b);
+  sb_add(&b, " -> [");
+  for (int d = 0; d < t->depth; d++)
+    sb_add(&b, "%d, %sI%d, ", t->lpos[d], t->loops[d]->step < 0 ? "-" : "",
+           t->loops[d]->iter);
+  sb_add(&b, "%d", t->lpos[t->depth]);
+  for (int d = t->depth; d < p->maxdepth; d++) sb_add(&b, ", 0, 0");
+  sb_add(&b, "] }");
+  isl_map *m = read_map(p, sb_str(&b));
+  sb_free(&b);
+  return m;
+}
+
+/* -------------------------------------------------------- dependences */
+
+static int common_loops(const st *a, const st *b) {
+  int c = 0;
+  while (c < a->depth && c < b->depth && a->loops[c] == b->loops[c]) c++;
+  return c;
+}
+
+/* Which common loops carry the dependence m: bit d set if some pair of
+ * instances agrees on loops 0..d-1 and differs on loop d.  *indep: some
+ * pair agrees on every common loop. */
+static unsigned carried_levels(__isl_keep isl_map *m, int ncommon, int *indep) {
+  unsigned levels = 0;
+  isl_map *eq = isl_map_copy(m);
+  for (int d = 0; d < ncommon; d++) {
+    isl_map *lt = isl_map_order_lt(isl_map_copy(eq), isl_dim_in, d, isl_dim_out, d);
+    isl_map *gt = isl_map_order_gt(isl_map_copy(eq), isl_dim_in, d, isl_dim_out, d);
+    if (isl_map_is_empty(lt) == isl_bool_false || isl_map_is_empty(gt) == isl_bool_false)
+      levels |= 1u << d;
+    isl_map_free(lt);
+    isl_map_free(gt);
+    eq = isl_map_equate(eq, isl_dim_in, d, isl_dim_out, d);
+  }
+  *indep = isl_map_is_empty(eq) == isl_bool_false;
+  isl_map_free(eq);
+  return levels;
+}
+
+static int parse_stmt_name(const char *name, int *n) {
+  int id = -1;
+  *n = -1;
+  if (!name) return -1;
+  if (name[0] == 'S') id = atoi(name + 1);
+  else if (name[0] == 'R' && sscanf(name, "R%d_%d", &id, n) != 2) return -1;
+  return id;
+}
+
+typedef struct collect_ctx {
+  pass *p;
+  int nosrc; /* collecting no-source reads instead of dependences */
+} collect_ctx;
+
+static isl_stat collect_flow(__isl_take isl_map *m, void *user) {
+  collect_ctx *c = user;
+  pass *p = c->p;
+  int na, nb;
+  int a = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_in), &na);
+  int b = parse_stmt_name(isl_map_get_tuple_name(m, c->nosrc ? isl_dim_in : isl_dim_out), &nb);
+  if (c->nosrc) {
+    if (b >= 0 && b < p->n && nb >= 0 && nb < p->sts[b].nreads &&
+        isl_map_is_empty(m) == isl_bool_false)
+      p->sts[b].reads[nb].nosrc = 1;
+    isl_map_free(m);
+    return isl_stat_ok;
+  }
+  if (a < 0 || a >= p->n || b < 0 || b >= p->n || nb < 0 || nb >= p->sts[b].nreads ||
+      isl_map_is_empty(m) != isl_bool_false) {
+    isl_map_free(m);
+    return isl_stat_ok;
+  }
+  char name[32];
+  snprintf(name, sizeof name, "S%d", b);
+  m = isl_map_set_tuple_name(m, isl_dim_out, name);
+  if (p->nf == p->capf) {
+    p->capf = p->capf ? 2 * p->capf : 32;
+    p->fd = ir_realloc(p->fd, sizeof(fdep) * (size_t)p->capf);
+  }
+  p->fd[p->nf++] = (fdep){a, b, nb, m};
+  return isl_stat_ok;
+}
+
+static void add_mdep(pass *p, poly_dep_kind kind, int a, int b, int var,
+                     __isl_take isl_map *m) {
+  for (int i = 0; i < p->nm; i++) {
+    mdep *d = &p->md[i];
+    if (d->kind == kind && d->a == a && d->b == b && d->var == var) {
+      d->map = isl_map_union(d->map, m);
+      return;
+    }
+  }
+  if (p->nm == p->capm) {
+    p->capm = p->capm ? 2 * p->capm : 32;
+    p->md = ir_realloc(p->md, sizeof(mdep) * (size_t)p->capm);
+  }
+  p->md[p->nm++] = (mdep){kind, a, b, var, m};
+}
+
+typedef struct mem_ctx {
+  pass *p;
+  poly_dep_kind kind;
+  int var;
+} mem_ctx;
+
+static isl_stat collect_mem(__isl_take isl_map *m, void *user) {
+  mem_ctx *c = user;
+  int n;
+  int a = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_in), &n);
+  int b = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_out), &n);
+  if (a < 0 || b < 0 || a >= c->p->n || b >= c->p->n ||
+      isl_map_is_empty(m) != isl_bool_false) {
+    isl_map_free(m);
+    return isl_stat_ok;
+  }
+  add_mdep(c->p, c->kind, a, b, c->var, m);
+  return isl_stat_ok;
+}
+
+/* Value-based flow dependences, one sink per read. */
+static void flow_deps(pass *p) {
+  isl_space *sp = isl_set_get_space(p->sts[0].dom);
+  isl_union_map *sink = isl_union_map_empty(isl_space_params(isl_space_copy(sp)));
+  isl_union_map *must = isl_union_map_empty(isl_space_params(isl_space_copy(sp)));
+  isl_union_map *may = isl_union_map_empty(isl_space_params(isl_space_copy(sp)));
+  isl_union_map *sched = isl_union_map_empty(isl_space_params(sp));
+  for (int i = 0; i < p->n; i++) {
+    st *t = &p->sts[i];
+    char name[48];
+    snprintf(name, sizeof name, "S%d", i);
+    sched = isl_union_map_add_map(sched, schedule(p, t, name));
+    if (t->guarded) may = isl_union_map_add_map(may, isl_map_copy(t->write));
+    else must = isl_union_map_add_map(must, isl_map_copy(t->write));
+    for (int r = 0; r < t->nreads; r++) {
+      snprintf(name, sizeof name, "R%d_%d", i, r);
+      isl_map *m = isl_map_set_tuple_name(isl_map_copy(t->reads[r].map), isl_dim_in, name);
+      sink = isl_union_map_add_map(sink, m);
+      sched = isl_union_map_add_map(sched, schedule(p, t, name));
+    }
+  }
+  isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
+  ai = isl_union_access_info_set_must_source(ai, must);
+  ai = isl_union_access_info_set_may_source(ai, may);
+  ai = isl_union_access_info_set_schedule_map(ai, sched);
+  isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
+  if (!flow) {
+    fail(p, "internal: isl could not compute the flow dependences");
+    return;
+  }
+  collect_ctx c = {p, 0};
+  isl_union_map *dep = isl_union_flow_get_may_dependence(flow);
+  isl_union_map_foreach_map(dep, collect_flow, &c);
+  isl_union_map_free(dep);
+  c.nosrc = 1;
+  isl_union_map *nos = isl_union_flow_get_may_no_source(flow);
+  isl_union_map_foreach_map(nos, collect_flow, &c);
+  isl_union_map_free(nos);
+  isl_union_flow_free(flow);
+
+  /* aggregate per (source, sink, variable) */
+  for (int i = 0; i < p->nf; i++) {
+    fdep *f = &p->fd[i];
+    add_mdep(p, POLY_DEP_FLOW, f->a, f->b, p->sts[f->b].reads[f->n].var,
+             isl_map_copy(f->map));
+  }
+}
+
+/* Memory-based anti and output dependences, per variable. */
+static void mem_deps(pass *p) {
+  isl_space *sp = isl_set_get_space(p->sts[0].dom);
+  isl_union_map *sched = isl_union_map_empty(isl_space_params(sp));
+  for (int i = 0; i < p->n; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "S%d", i);
+    sched = isl_union_map_add_map(sched, schedule(p, &p->sts[i], name));
+  }
+  isl_union_map *order = isl_union_map_lex_lt_union_map(isl_union_map_copy(sched), sched);
+  for (int v = 0; v < p->k->nvars && !p->error; v++) {
+    isl_union_map *R = NULL, *W = NULL;
+    for (int i = 0; i < p->n; i++) {
+      st *t = &p->sts[i];
+      if (t->s->lhs->var == v) {
+        isl_union_map *m = isl_union_map_from_map(isl_map_copy(t->write));
+        W = W ? isl_union_map_union(W, m) : m;
+      }
+      for (int r = 0; r < t->nreads; r++)
+        if (t->reads[r].var == v) {
+          isl_union_map *m = isl_union_map_from_map(isl_map_copy(t->reads[r].map));
+          R = R ? isl_union_map_union(R, m) : m;
+        }
+    }
+    if (W) {
+      isl_union_map *rev = isl_union_map_reverse(isl_union_map_copy(W));
+      mem_ctx c = {p, POLY_DEP_OUTPUT, v};
+      isl_union_map *out = isl_union_map_apply_range(isl_union_map_copy(W), isl_union_map_copy(rev));
+      out = isl_union_map_intersect(out, isl_union_map_copy(order));
+      isl_union_map_foreach_map(out, collect_mem, &c);
+      isl_union_map_free(out);
+      if (R) {
+        c.kind = POLY_DEP_ANTI;
+        isl_union_map *anti = isl_union_map_apply_range(isl_union_map_copy(R), isl_union_map_copy(rev));
+        anti = isl_union_map_intersect(anti, isl_union_map_copy(order));
+        isl_union_map_foreach_map(anti, collect_mem, &c);
+        isl_union_map_free(anti);
+      }
+      isl_union_map_free(rev);
+    }
+    isl_union_map_free(R);
+    isl_union_map_free(W);
+  }
+  isl_union_map_free(order);
+}
+
+/* ------------------------------------------------------------- graphs */
+
+/* Tarjan's strongly connected components over adjacency matrix adj (n*n);
+ * comp[i] = component index. Returns the number of components. */
+typedef struct tarjan {
+  int n, *idx, *low, *stack, sp, *on, next, ncomp, *comp;
+  const unsigned char *adj;
+} tarjan;
+
+static void strong(tarjan *t, int v) {
+  t->idx[v] = t->low[v] = t->next++;
+  t->stack[t->sp++] = v;
+  t->on[v] = 1;
+  for (int w = 0; w < t->n; w++) {
+    if (!t->adj[v * t->n + w]) continue;
+    if (t->idx[w] < 0) {
+      strong(t, w);
+      if (t->low[w] < t->low[v]) t->low[v] = t->low[w];
+    } else if (t->on[w] && t->idx[w] < t->low[v]) {
+      t->low[v] = t->idx[w];
+    }
+  }
+  if (t->low[v] == t->idx[v]) {
+    int w;
+    do {
+      w = t->stack[--t->sp];
+      t->on[w] = 0;
+      t->comp[w] = t->ncomp;
+    } while (w != v);
+    t->ncomp++;
+  }
+}
+
+static int scc(int n, const unsigned char *adj, int *comp) {
+  tarjan t = {n, ir_malloc(sizeof(int) * (size_t)n), ir_malloc(sizeof(int) * (size_t)n),
+              ir_malloc(sizeof(int) * (size_t)n), 0, ir_calloc((size_t)n, sizeof(int)),
+              0, 0, comp, adj};
+  for (int i = 0; i < n; i++) t.idx[i] = -1;
+  for (int i = 0; i < n; i++)
+    if (t.idx[i] < 0) strong(&t, i);
+  ir_free(t.idx);
+  ir_free(t.low);
+  ir_free(t.stack);
+  ir_free(t.on);
+  return t.ncomp;
+}
+
+/* ------------------------------------------------------------- regions */
+
+typedef struct cons_ctx {
+  pass *p;
+  int rank;
+  poly_constraint *cons;
+  int n, cap;
+  int bad;
+} cons_ctx;
+
+static isl_stat take_constraint(__isl_take isl_constraint *c, void *user) {
+  cons_ctx *cc = user;
+  if (cc->n == cc->cap) {
+    cc->cap = cc->cap ? cc->cap * 2 : 8;
+    poly_constraint *nc = IR_NEW_N(cc->p->arena, poly_constraint, cc->cap);
+    if (cc->n) memcpy(nc, cc->cons, sizeof(poly_constraint) * (size_t)cc->n);
+    cc->cons = nc;
+  }
+  poly_constraint *k = &cc->cons[cc->n++];
+  k->is_eq = isl_constraint_is_equality(c) == isl_bool_true;
+  k->rank = cc->rank;
+  k->dim = IR_NEW_N(cc->p->arena, long, cc->rank > 0 ? cc->rank : 1);
+  for (int d = 0; d < cc->rank; d++) {
+    isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_set, d);
+    k->dim[d] = isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_size np = isl_constraint_dim(c, isl_dim_param);
+  k->pvar = IR_NEW_N(cc->p->arena, int, np > 0 ? np : 1);
+  k->pcoef = IR_NEW_N(cc->p->arena, long, np > 0 ? np : 1);
+  isl_space *sp = isl_constraint_get_space(c);
+  for (int i = 0; i < np; i++) {
+    isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, i);
+    long co = isl_val_get_num_si(v);
+    isl_val_free(v);
+    const char *nm = isl_space_get_dim_name(sp, isl_dim_param, i);
+    if (!co || !nm || nm[0] != 'P') continue;
+    k->pvar[k->nparams] = atoi(nm + 1);
+    k->pcoef[k->nparams++] = co;
+  }
+  isl_space_free(sp);
+  isl_val *v = isl_constraint_get_constant_val(c);
+  k->c0 = isl_val_get_num_si(v);
+  isl_val_free(v);
+  isl_constraint_free(c);
+  return isl_stat_ok;
+}
+
+/* "i0 >= i1", "i0 == m - 1": the first dim term on the left. */
+static void constraint_text(const pass *p, const poly_constraint *c, sb *b) {
+  int first = -1;
+  for (int d = 0; d < c->rank && first < 0; d++)
+    if (c->dim[d]) first = d;
+  int sign = 1;
+  const char *rel = c->is_eq ? "==" : ">=";
+  if (first >= 0 && c->dim[first] < 0) {
+    sign = -1;
+    if (!c->is_eq) rel = "<=";
+  }
+  /* left: sign*dim[first]*x_first ; right: -(sign * rest) */
+  long c0 = -sign * c->c0;
+  if (first < 0) { /* constraint on parameters only */
+    first = -2;
+  } else {
+    long co = sign * c->dim[first];
+    if (co == 1) sb_add(b, "i%d", first);
+    else sb_add(b, "%ld*i%d", co, first);
+  }
+  /* strict forms: x >= r + 1 is x > r, x <= r - 1 is x < r */
+  if (!c->is_eq && first >= 0) {
+    if (rel[0] == '>' && c0 == 1) { rel = ">"; c0 = 0; }
+    else if (rel[0] == '<' && c0 == -1) { rel = "<"; c0 = 0; }
+  }
+  sb r = {0};
+  for (int d = 0; d < c->rank; d++) {
+    if (d == first || !c->dim[d]) continue;
+    long co = -sign * c->dim[d];
+    sb_add(&r, "%s%s%ld*i%d", r.n ? (co < 0 ? " - " : " + ") : (co < 0 ? "-" : ""), "",
+           co < 0 ? -co : co, d);
+  }
+  for (int i = 0; i < c->nparams; i++) {
+    long co = -sign * c->pcoef[i];
+    sb_add(&r, "%s%ld*%s", r.n ? (co < 0 ? " - " : " + ") : (co < 0 ? "-" : ""),
+           co < 0 ? -co : co, vname(p, c->pvar[i]));
+  }
+  if (c0 || !r.n)
+    sb_add(&r, "%s%ld", r.n ? (c0 < 0 ? " - " : " + ") : (c0 < 0 ? "-" : ""), c0 < 0 ? -c0 : c0);
+  /* "1*x" reads badly */
+  char *s = r.s;
+  for (char *q = s; q && (q = strstr(q, "1*")) != NULL;) {
+    if (q == s || q[-1] == ' ' || q[-1] == '-') memmove(q, q + 2, strlen(q + 2) + 1);
+    else q += 2;
+  }
+  if (first == -2) sb_add(b, "%s %s 0", sb_str(&r), rel);
+  else sb_add(b, " %s %s", rel, sb_str(&r));
+  sb_free(&r);
+}
+
+static int first_dim(const poly_constraint *c) {
+  for (int d = 0; d < c->rank; d++)
+    if (c->dim[d]) return d;
+  return c->rank;
+}
+
+typedef struct bset_ctx {
+  pass *p;
+  int rank;
+  poly_mask *masks;
+  int n, cap;
+  int opaque;
+} bset_ctx;
+
+static isl_stat take_bset(__isl_take isl_basic_set *bs, void *user) {
+  bset_ctx *bc = user;
+  if (isl_basic_set_dim(bs, isl_dim_div) > 0) bc->opaque = 1;
+  if (bc->n == bc->cap) {
+    bc->cap = bc->cap ? bc->cap * 2 : 4;
+    poly_mask *nm = IR_NEW_N(bc->p->arena, poly_mask, bc->cap);
+    if (bc->n) memcpy(nm, bc->masks, sizeof(poly_mask) * (size_t)bc->n);
+    bc->masks = nm;
+  }
+  cons_ctx cc = {bc->p, bc->rank, NULL, 0, 0, 0};
+  isl_basic_set_foreach_constraint(bs, take_constraint, &cc);
+  isl_basic_set_free(bs);
+  /* present constraints by their first dim: "i0 == m - 1 and i1 == m - 1" */
+  for (int i = 1; i < cc.n; i++)
+    for (int j = i; j > 0 && first_dim(&cc.cons[j - 1]) > first_dim(&cc.cons[j]); j--) {
+      poly_constraint t = cc.cons[j];
+      cc.cons[j] = cc.cons[j - 1];
+      cc.cons[j - 1] = t;
+    }
+  poly_mask *m = &bc->masks[bc->n++];
+  m->ncons = cc.n;
+  m->cons = cc.cons;
+  sb t = {0};
+  for (int i = 0; i < cc.n; i++) {
+    if (i) sb_add(&t, " and ");
+    constraint_text(bc->p, &cc.cons[i], &t);
+  }
+  m->text = ir_arena_strdup(bc->p->arena, t.n ? sb_str(&t) : "true");
+  sb_free(&t);
+  return isl_stat_ok;
+}
+
+static const char *isl_text(pass *p, __isl_keep isl_set *s) {
+  char *t = isl_set_to_str(s);
+  const char *r = ir_arena_strdup(p->arena, t ? t : "?");
+  free(t);
+  return r;
+}
+
+/* The box of variable v: 0 <= x_d < dim_d; NULL if a dim is not affine. */
+static __isl_give isl_set *box_of(pass *p, int v) {
+  const ir_var *var = p->k->vars[v];
+  sb b = {0};
+  sb_add(&b, "%s -> { V%d[", sb_str(&p->params), v);
+  for (int d = 0; d < var->rank; d++) sb_add(&b, "%so%d", d ? ", " : "", d);
+  sb_add(&b, "]");
+  for (int d = 0; d < var->rank; d++) {
+    sb_add(&b, "%s0 <= o%d < ", d ? " and " : " : ", d);
+    if (!var->dims[d] || aff(p->k, var->dims[d], &b)) {
+      sb_free(&b);
+      return NULL;
+    }
+  }
+  sb_add(&b, " }");
+  isl_set *s = isl_set_read_from_str(p->ctx, sb_str(&b));
+  sb_free(&b);
+  return s;
+}
+
+static __isl_give isl_set *context(pass *p) {
+  sb b = {0};
+  sb_add(&b, "%s -> { : ", sb_str(&p->params));
+  int any = 0;
+  for (int v = 0; v < p->k->nvars; v++)
+    if (p->k->vars[v]->kind == IR_VAR_SIZE) sb_add(&b, "%sP%d >= 1", any++ ? " and " : "", v);
+  if (!any) sb_add(&b, "1 = 1");
+  sb_add(&b, " }");
+  isl_set *s = isl_set_read_from_str(p->ctx, sb_str(&b));
+  sb_free(&b);
+  return s;
+}
+
+/* Describe region r (taken) of variable v. */
+static poly_region region(pass *p, int v, __isl_take isl_set *r) {
+  poly_region out = {POLY_REGION_NONE, 0, NULL, "none", NULL};
+  if (!r) return out;
+  isl_set *ctx = context(p);
+  r = isl_set_coalesce(isl_set_intersect_params(r, isl_set_copy(ctx)));
+  if (isl_set_is_empty(r) != isl_bool_false) {
+    isl_set_free(r);
+    isl_set_free(ctx);
+    return out;
+  }
+  out.isl = isl_text(p, r);
+  /* Compare with the box under the parameter values for which the region
+   * is not empty: "read only when m >= 2" is not a mask of elements. */
+  isl_set *box = box_of(p, v);
+  if (box) box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
+  isl_set_free(ctx);
+  if (box && isl_set_is_subset(box, r) == isl_bool_true) {
+    out.kind = POLY_REGION_BOX;
+    out.text = "whole";
+    isl_set_free(r);
+    isl_set_free(box);
+    return out;
+  }
+  if (box) r = isl_set_coalesce(isl_set_gist(r, box));
+  bset_ctx bc = {p, p->k->vars[v]->rank, NULL, 0, 0, 0};
+  isl_set_foreach_basic_set(r, take_bset, &bc);
+  isl_set_free(r);
+  out.kind = bc.opaque || !box ? POLY_REGION_OPAQUE : POLY_REGION_MASK;
+  out.nmasks = bc.n;
+  out.masks = bc.masks;
+  if (out.kind == POLY_REGION_OPAQUE) {
+    out.text = out.isl;
+  } else if (bc.n == 1) {
+    out.text = bc.masks[0].text;
+  } else {
+    sb t = {0};
+    for (int i = 0; i < bc.n; i++)
+      sb_add(&t, "%s(%s)", i ? " or " : "", bc.masks[i].text);
+    out.text = ir_arena_strdup(p->arena, sb_str(&t));
+    sb_free(&t);
+  }
+  return out;
+}
+
+/* ----------------------------------------------------------- the pass */
+
+static void pass_free(pass *p) {
+  for (int i = 0; i < p->n; i++) {
+    st *t = &p->sts[i];
+    isl_set_free(t->dom);
+    isl_map_free(t->write);
+    for (int r = 0; r < t->nreads; r++) isl_map_free(t->reads[r].map);
+    ir_free(t->reads);
+  }
+  for (int i = 0; i < p->nf; i++) isl_map_free(p->fd[i].map);
+  for (int i = 0; i < p->nm; i++) isl_map_free(p->md[i].map);
+  ir_free(p->fd);
+  ir_free(p->md);
+  ir_free(p->sts);
+  sb_free(&p->params);
+  sb_free(&p->conds);
+  if (p->ctx) isl_ctx_free(p->ctx);
+}
+
+static const char *pos_str(pass *p, const ir_stmt *s) {
+  return ir_arena_printf(p->arena, "S%d (%s:%d:%d)", s->id,
+                         s->pos.file ? s->pos.file : (p->k->file ? p->k->file : "?"),
+                         s->pos.line, s->pos.col);
+}
+
+/* Is name an element of the ", "-separated list b? */
+static int in_list(const sb *b, const char *name) {
+  size_t n = strlen(name);
+  for (const char *q = b->s; q && (q = strstr(q, name)) != NULL; q += n)
+    if ((q == b->s || q[-1] == ' ') && (q[n] == ',' || q[n] == 0)) return 1;
+  return 0;
+}
+
+static void add_reason(poly_analysis *a, pass *p, sb *why, const char *text,
+                       const int *stmts, int n) {
+  sb_add(why, "%s%s", why->n ? "; " : "", text);
+  int *ns = IR_NEW_N(p->arena, int, a->nreason_stmts + n);
+  if (a->nreason_stmts) memcpy(ns, a->reason_stmts, sizeof(int) * (size_t)a->nreason_stmts);
+  int m = a->nreason_stmts;
+  for (int i = 0; i < n; i++) {
+    int dup = 0;
+    for (int j = 0; j < m; j++) dup |= ns[j] == stmts[i];
+    if (!dup) ns[m++] = stmts[i];
+  }
+  a->reason_stmts = ns;
+  a->nreason_stmts = m;
+}
+
+/* Locals that must be expanded: accessed (outside the prelude) by
+ * statements in different components of the flow graph, all inside loops.
+ * Fills want[] (in arena) and returns how many. */
+static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
+  const ir_kernel *k = p->k;
+  int nw = 0;
+  poly_expansion *w = IR_NEW_N(p->arena, poly_expansion, k->nvars);
+  for (int v = 0; v < k->nvars; v++) {
+    const ir_var *var = k->vars[v];
+    if (var->kind != IR_VAR_LOCAL && var->kind != IR_VAR_LOCAL_ARRAY) continue;
+    int comp = -1, split = 0, outside = 0, first = -1;
+    int ncommon = MAXDEPTH;
+    for (int i = 0; i < p->n; i++) {
+      const st *t = &p->sts[i];
+      if (t->prelude) continue;
+      int uses = t->s->lhs->var == v;
+      for (int r = 0; r < t->nreads; r++) uses |= t->reads[r].var == v;
+      if (!uses) continue;
+      if (t->depth == 0) outside = 1;
+      if (comp >= 0 && fcomp[i] != comp) split = 1;
+      comp = fcomp[i];
+      if (first < 0) {
+        first = i;
+        ncommon = t->depth;
+      } else {
+        int c = common_loops(&p->sts[first], t);
+        if (c < ncommon) ncommon = c;
+      }
+    }
+    if (!split || outside || ncommon == 0) continue;
+    int *iters = IR_NEW_N(p->arena, int, ncommon);
+    int nl = 0;
+    for (int d = 0; d < ncommon; d++) {
+      const ir_stmt *l = p->sts[first].loops[d];
+      /* skip loops whose iterator already indexes the variable */
+      int indexed = 0;
+      for (int i = 0; i < p->n && !indexed; i++) {
+        const st *t = &p->sts[i];
+        if (t->s->lhs->var == v && expr_uses_var(t->s->lhs, l->iter)) indexed = 1;
+        for (int r = 0; r < t->nreads; r++)
+          if (t->reads[r].var == v && expr_uses_var(t->reads[r].e, l->iter)) indexed = 1;
+      }
+      if (indexed) continue;
+      long lo;
+      sb hb = {0};
+      int ok = const_int(l->lo, &lo) && lo >= 0 && aff(k, l->hi, &hb) == 0 &&
+               !strstr(sb_str(&hb), "I");
+      sb_free(&hb);
+      if (!ok) {
+        nl = 0; /* triangular or shifted loop: leave v as it is */
+        break;
+      }
+      iters[nl++] = l->iter;
+    }
+    if (!nl || nl + var->rank > IR_MAX_RANK) continue;
+    w[nw].var = v;
+    w[nw].old_rank = var->rank;
+    w[nw].nloops = nl;
+    w[nw].iters = iters;
+    nw++;
+  }
+  *want = w;
+  return nw;
+}
+
+/* One analysis of kernel k into a.  With allow_expand, stops after the flow
+ * graph if a local must be expanded and returns 1 with *want filled. */
+static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_expand,
+               poly_expansion **want, int *nwant) {
+  pass P;
+  memset(&P, 0, sizeof P);
+  pass *p = &P;
+  p->k = k;
+  p->arena = arena;
+  p->n = k->nassign;
+  int ret = 0;
+  if (p->n <= 0) {
+    a->error = "the kernel has no assignment statements";
+    return 0;
+  }
+  p->ctx = isl_ctx_alloc();
+  isl_options_set_on_error(p->ctx, ISL_ON_ERROR_CONTINUE);
+  p->sts = ir_calloc((size_t)p->n, sizeof(st));
+  sb_add(&p->params, "[");
+  int np = 0;
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) sb_add(&p->params, "%sP%d", np++ ? ", " : "", v);
+  sb_add(&p->params, "]");
+  walk(p, k->body);
+  for (int i = 0; i < p->n && !p->error; i++)
+    if (!p->sts[i].s) fail(p, "internal: assignment %d not found in the body", i);
+  for (int i = 0; i < p->n && !p->error; i++) {
+    if (!p->sts[i].dom || !p->sts[i].write) fail(p, "internal: isl failed on S%d", i);
+    for (int r = 0; r < p->sts[i].nreads; r++)
+      if (!p->sts[i].reads[r].map) fail(p, "internal: isl failed on a read of S%d", i);
+  }
+  if (!p->error) flow_deps(p);
+  if (!p->error) mem_deps(p);
+  /* a prelude local written elsewhere too is not a constant */
+  for (int i = 0; i < p->n && !p->error; i++) {
+    if (!p->sts[i].prelude) continue;
+    for (int j = 0; j < p->n; j++)
+      if (j != i && p->sts[j].s->lhs->var == p->sts[i].s->lhs->var) p->sts[i].prelude = 0;
+  }
+  if (p->error) {
+    a->error = p->error;
+    pass_free(p);
+    return 0;
+  }
+
+  int n = p->n;
+  unsigned char *fadj = ir_calloc((size_t)n * (size_t)n, 1);
+  unsigned char *madj = ir_calloc((size_t)n * (size_t)n, 1);
+  for (int i = 0; i < p->nm; i++) {
+    mdep *d = &p->md[i];
+    if (d->a == d->b || p->sts[d->a].prelude || p->sts[d->b].prelude) continue;
+    madj[d->a * n + d->b] = 1;
+    if (d->kind == POLY_DEP_FLOW) fadj[d->a * n + d->b] = 1;
+  }
+  int *fcomp = ir_malloc(sizeof(int) * (size_t)n);
+  int *mcomp = ir_malloc(sizeof(int) * (size_t)n);
+  int nfc = scc(n, fadj, fcomp);
+  if (allow_expand) {
+    *nwant = plan_expansion(p, fcomp, want);
+    if (*nwant) {
+      ret = 1;
+      goto done;
+    }
+  }
+  (void)nfc;
+  int nmc = scc(n, madj, mcomp);
+
+  /* ---- statements and dependences into the result */
+  a->kernel = k;
+  a->params = ir_arena_strdup(arena, sb_str(&p->params));
+  a->nstmts = n;
+  a->stmts = IR_NEW_N(arena, poly_stmt, n);
+  for (int i = 0; i < n; i++) {
+    st *t = &p->sts[i];
+    poly_stmt *s = &a->stmts[i];
+    s->id = i;
+    s->stmt = t->s;
+    s->depth = t->depth;
+    s->loops = IR_NEW_N(arena, const ir_stmt *, t->depth ? t->depth : 1);
+    memcpy(s->loops, t->loops, sizeof(t->loops[0]) * (size_t)t->depth);
+    s->guarded = t->guarded;
+    s->ops = t->ops;
+    s->domain = isl_text(p, t->dom);
+    s->task = -1;
+    if (t->prelude) {
+      int *pr = IR_NEW_N(arena, int, a->nprelude + 1);
+      if (a->nprelude) memcpy(pr, a->prelude, sizeof(int) * (size_t)a->nprelude);
+      pr[a->nprelude++] = i;
+      a->prelude = pr;
+    }
+  }
+  a->deps = IR_NEW_N(arena, poly_dep, p->nm ? p->nm : 1);
+  for (int kind = POLY_DEP_FLOW; kind <= POLY_DEP_OUTPUT; kind++)
+    for (int i = 0; i < p->nm; i++) {
+      mdep *d = &p->md[i];
+      if ((int)d->kind != kind) continue;
+      poly_dep *o = &a->deps[a->ndeps++];
+      o->kind = d->kind;
+      o->src = d->a;
+      o->dst = d->b;
+      o->var = d->var;
+      int c = common_loops(&p->sts[d->a], &p->sts[d->b]);
+      unsigned lv = carried_levels(d->map, c, &o->independent);
+      o->carried = -1;
+      o->iter = -1;
+      for (int l = 0; l < c; l++)
+        if (lv & (1u << l)) {
+          o->carried = l;
+          o->iter = p->sts[d->a].loops[l]->iter;
+          break;
+        }
+      char *t = isl_map_to_str(d->map);
+      o->rel = ir_arena_strdup(arena, t ? t : "?");
+      free(t);
+    }
+
+  /* ---- reductions and recurrences */
+  sb why = {0};
+  a->reductions = IR_NEW_N(arena, poly_reduction, n);
+  for (int i = 0; i < n; i++) {
+    st *t = &p->sts[i];
+    unsigned acc_levels = 0, other_levels = 0;
+    int other_var = -1;
+    for (int f = 0; f < p->nf; f++) {
+      fdep *d = &p->fd[f];
+      if (d->a != i || d->b != i) continue;
+      int indep;
+      unsigned lv = carried_levels(d->map, t->depth, &indep);
+      if (t->reads[d->n].acc) acc_levels |= lv;
+      else {
+        other_levels |= lv;
+        other_var = t->reads[d->n].var;
+      }
+    }
+    int outer = -1;
+    unsigned all = acc_levels | other_levels;
+    for (int l = 0; l < t->depth; l++)
+      if (all & (1u << l)) {
+        outer = l;
+        break;
+      }
+    if (outer < 0) continue;
+    const char *it = vname(p, t->loops[outer]->iter);
+    if (other_levels) {
+      add_reason(a, p, &why,
+                 ir_arena_printf(arena, "%s reads %s values that it wrote itself in "
+                                 "earlier iterations of loop %s (a recurrence, not a "
+                                 "reduction)", pos_str(p, t->s), vname(p, other_var), it),
+                 &i, 1);
+      continue;
+    }
+    if (t->red == POLY_RED_NONE || expr_uses_var(t->s->lhs, t->loops[outer]->iter)) {
+      add_reason(a, p, &why,
+                 ir_arena_printf(arena, "%s updates %s from its own value of an earlier "
+                                 "iteration of loop %s in a way that is not a reduction "
+                                 "(+, *, max, min)", pos_str(p, t->s),
+                                 vname(p, t->s->lhs->var), it),
+                 &i, 1);
+      continue;
+    }
+    poly_reduction *r = &a->reductions[a->nreductions++];
+    r->stmt = i;
+    r->op = t->red;
+    r->var = t->s->lhs->var;
+    r->iter = t->loops[outer]->iter;
+    r->iters = IR_NEW_N(arena, int, t->depth);
+    for (int l = 0; l < t->depth; l++)
+      if ((acc_levels & (1u << l)) && !expr_uses_var(t->s->lhs, t->loops[l]->iter))
+        r->iters[r->niters++] = t->loops[l]->iter;
+    static const unsigned bit[] = {0, POLY_OP_RED_ADD, POLY_OP_RED_MUL, POLY_OP_RED_MAX,
+                                   POLY_OP_RED_MIN};
+    a->stmts[i].ops |= bit[r->op];
+  }
+
+  /* ---- cycles of the flow graph between statements */
+  int *members = ir_malloc(sizeof(int) * (size_t)n);
+  for (int c = 0; c < nfc; c++) {
+    int nmem = 0;
+    for (int i = 0; i < n; i++)
+      if (fcomp[i] == c && !p->sts[i].prelude) members[nmem++] = i;
+    if (nmem < 2) continue;
+    sb txt = {0}, vars = {0}, loops = {0};
+    for (int j = 0; j < nmem; j++)
+      sb_add(&txt, "%s%s", j ? (j == nmem - 1 ? " and " : ", ") : "",
+             pos_str(p, p->sts[members[j]].s));
+    for (int i = 0; i < a->ndeps; i++) {
+      poly_dep *d = &a->deps[i];
+      if (d->kind != POLY_DEP_FLOW || d->src == d->dst || fcomp[d->src] != c ||
+          fcomp[d->dst] != c)
+        continue;
+      const char *vn = vname(p, d->var);
+      if (!in_list(&vars, vn)) sb_add(&vars, "%s%s", vars.n ? ", " : "", vn);
+      if (d->iter >= 0 && !in_list(&loops, vname(p, d->iter)))
+        sb_add(&loops, "%s%s", loops.n ? ", " : "", vname(p, d->iter));
+    }
+    add_reason(a, p, &why,
+               ir_arena_printf(arena, "%s depend on each other through %s, carried by "
+                               "loop %s: no loop distribution separates them",
+                               sb_str(&txt), sb_str(&vars), loops.n ? sb_str(&loops) : "?"),
+               members, nmem);
+    sb_free(&txt);
+    sb_free(&vars);
+    sb_free(&loops);
+  }
+  a->raisable = why.n == 0;
+  a->reason = why.n ? ir_arena_strdup(arena, sb_str(&why)) : NULL;
+  sb_free(&why);
+
+  /* ---- tasks: components of the full graph, topological, by first id */
+  {
+    int *order = ir_malloc(sizeof(int) * (size_t)(nmc ? nmc : 1));
+    int *done = ir_calloc((size_t)(nmc ? nmc : 1), sizeof(int));
+    int *first = ir_malloc(sizeof(int) * (size_t)(nmc ? nmc : 1));
+    int *has = ir_calloc((size_t)(nmc ? nmc : 1), sizeof(int));
+    for (int c = 0; c < nmc; c++) first[c] = n;
+    for (int i = 0; i < n; i++) {
+      if (p->sts[i].prelude) continue;
+      has[mcomp[i]] = 1;
+      if (i < first[mcomp[i]]) first[mcomp[i]] = i;
+    }
+    int nt = 0;
+    for (;;) {
+      int best = -1;
+      for (int c = 0; c < nmc; c++) {
+        if (done[c] || !has[c]) continue;
+        int ready = 1;
+        for (int x = 0; x < n && ready; x++)
+          for (int y = 0; y < n && ready; y++)
+            if (madj[x * n + y] && mcomp[y] == c && mcomp[x] != c && !done[mcomp[x]])
+              ready = 0;
+        if (ready && (best < 0 || first[c] < first[best])) best = c;
+      }
+      if (best < 0) break;
+      done[best] = 1;
+      order[nt++] = best;
+    }
+    a->ntasks = nt;
+    a->tasks = IR_NEW_N(arena, poly_task, nt ? nt : 1);
+    for (int t = 0; t < nt; t++) {
+      poly_task *T = &a->tasks[t];
+      T->index = t;
+      T->stmts = IR_NEW_N(arena, int, n);
+      for (int i = 0; i < n; i++)
+        if (!p->sts[i].prelude && mcomp[i] == order[t]) {
+          T->stmts[T->nstmts++] = i;
+          a->stmts[i].task = t;
+          T->ops |= a->stmts[i].ops;
+        }
+      T->reductions = IR_NEW_N(arena, int, a->nreductions ? a->nreductions : 1);
+      for (int r = 0; r < a->nreductions; r++)
+        if (a->stmts[a->reductions[r].stmt].task == t) T->reductions[T->nreductions++] = r;
+    }
+    ir_free(order);
+    ir_free(done);
+    ir_free(first);
+    ir_free(has);
+  }
+
+  /* ---- inputs, outputs and regions per task */
+  for (int t = 0; t < a->ntasks; t++) {
+    poly_task *T = &a->tasks[t];
+    T->inputs = IR_NEW_N(arena, poly_input, k->nvars);
+    T->outputs = IR_NEW_N(arena, poly_output, k->nvars);
+    T->access = IR_NEW_N(arena, poly_access, k->nvars);
+    for (int v = 0; v < k->nvars; v++) {
+      isl_set *R = NULL, *W = NULL;
+      poly_input in = {v, 0, -1, 0, 0};
+      int reads = 0;
+      for (int j = 0; j < T->nstmts; j++) {
+        st *s = &p->sts[T->stmts[j]];
+        if (s->s->lhs->var == v) {
+          isl_set *w = isl_map_range(isl_map_copy(s->write));
+          W = W ? isl_set_union(W, w) : w;
+        }
+        for (int r = 0; r < s->nreads; r++) {
+          if (s->reads[r].var != v) continue;
+          reads = 1;
+          isl_set *x = isl_map_range(isl_map_copy(s->reads[r].map));
+          R = R ? isl_set_union(R, x) : x;
+          if (s->reads[r].nosrc) in.flags |= POLY_IN_LIVEIN;
+          for (int f = 0; f < p->nf; f++) {
+            fdep *d = &p->fd[f];
+            if (d->b != T->stmts[j] || d->n != r) continue;
+            if (p->sts[d->a].prelude) {
+              in.flags |= POLY_IN_CONST;
+              const ir_expr *c = p->sts[d->a].s->rhs;
+              double sign = 1;
+              while (c->kind == IR_EX_NEG || c->kind == IR_EX_CAST) {
+                if (c->kind == IR_EX_NEG) sign = -sign;
+                c = c->args[0];
+              }
+              in.has_value = 1;
+              in.value = sign * c->value;
+            } else if (a->stmts[d->a].task != t) {
+              in.flags |= POLY_IN_TASK;
+              if (a->stmts[d->a].task > in.from_task) in.from_task = a->stmts[d->a].task;
+            }
+          }
+        }
+      }
+      if (!R && !W) continue;
+      if (W && (in.flags & (POLY_IN_LIVEIN | POLY_IN_TASK))) in.flags |= POLY_IN_OLD;
+      poly_access *ac = &T->access[T->naccess++];
+      ac->var = v;
+      ac->read = region(p, v, R);
+      ac->write = region(p, v, W);
+      if (W) {
+        poly_output o = {v, 0, 0, NULL, ac->write};
+        if (k->vars[v]->kind == IR_VAR_ARRAY || k->vars[v]->kind == IR_VAR_SCALAR)
+          o.flags |= POLY_OUT_PARAM;
+        o.readers = IR_NEW_N(arena, int, a->ntasks);
+        for (int f = 0; f < p->nf; f++) {
+          fdep *d = &p->fd[f];
+          int tb = a->stmts[d->b].task;
+          if (a->stmts[d->a].task != t || tb == t || tb < 0 ||
+              p->sts[d->b].reads[d->n].var != v)
+            continue;
+          int dup = 0;
+          for (int x = 0; x < o.nreaders; x++) dup |= o.readers[x] == tb;
+          if (!dup) o.readers[o.nreaders++] = tb;
+        }
+        for (int x = 1; x < o.nreaders; x++) /* sort: insertion */
+          for (int y = x; y > 0 && o.readers[y - 1] > o.readers[y]; y--) {
+            int tmp = o.readers[y];
+            o.readers[y] = o.readers[y - 1];
+            o.readers[y - 1] = tmp;
+          }
+        if (o.nreaders) o.flags |= POLY_OUT_READ;
+        if (ac->write.kind != POLY_REGION_BOX) o.flags |= POLY_OUT_PARTIAL;
+        if (o.flags & (POLY_OUT_PARAM | POLY_OUT_READ)) {
+          T->outputs[T->noutputs++] = o;
+          if (o.flags & POLY_OUT_PARTIAL) {
+            /* old values outside the written region: from the latest
+             * earlier task that wrote v, else from the kernel's start */
+            int from = -1;
+            for (int u = 0; u < t; u++)
+              for (int j = 0; j < a->tasks[u].nstmts; j++)
+                if (p->sts[a->tasks[u].stmts[j]].s->lhs->var == v) from = u;
+            in.flags |= POLY_IN_OUTSIDE | (from >= 0 ? POLY_IN_TASK : POLY_IN_LIVEIN);
+            if (from > in.from_task) in.from_task = from;
+          }
+        }
+      }
+      (void)reads;
+      if (in.flags) T->inputs[T->ninputs++] = in;
+    }
+  }
+  ir_free(members);
+
+done:
+  ir_free(fadj);
+  ir_free(madj);
+  ir_free(fcomp);
+  ir_free(mcomp);
+  pass_free(p);
+  return ret;
+}
+
+poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
+  if (!k) return NULL;
+  poly_analysis *a = IR_NEW(arena, poly_analysis);
+  a->kernel = k;
+  poly_expansion *want = NULL;
+  int nwant = 0;
+  if (run(k, arena, a, 1, &want, &nwant) == 1) {
+    const ir_kernel *x = poly_expand_kernel(k, want, nwant, arena);
+    memset(a, 0, sizeof *a);
+    a->kernel = x;
+    a->transformed = 1;
+    a->expanded = want;
+    a->nexpanded = nwant;
+    run(x, arena, a, 0, NULL, NULL);
+  }
+  if (a->error) a->raisable = 0;
+  return a;
+}
+
+int poly_task_of(const poly_analysis *a, int stmt) {
+  if (!a || stmt < 0 || stmt >= a->nstmts) return -1;
+  return a->stmts[stmt].task;
+}
+
+const char *poly_op_name(unsigned bit) {
+  static const char *names[POLY_OP_NBITS] = {
+      "add", "sub", "mul", "div", "neg", "sqrt", "exp", "pow", "abs", "max",
+      "min", "compare", "select", "logic", "reduce_add", "reduce_mul",
+      "reduce_max", "reduce_min"};
+  for (int i = 0; i < POLY_OP_NBITS; i++)
+    if (bit == 1u << i) return names[i];
+  return "?";
+}
+
+const char *poly_red_name(poly_red_op op) {
+  switch (op) {
+  case POLY_RED_ADD: return "+";
+  case POLY_RED_MUL: return "*";
+  case POLY_RED_MAX: return "max";
+  case POLY_RED_MIN: return "min";
+  default: return "none";
+  }
+}

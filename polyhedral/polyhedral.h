@@ -1,0 +1,255 @@
+/*
+ * polyhedral.h - polyhedral analysis of a loop program with isl (design.md
+ * section 4): iteration domains, schedule and access relations, value-based
+ * flow dependences, reductions, tasks (loop distribution by strongly
+ * connected components of the statement graph), read and written regions as
+ * masks, op hints, and whether the kernel is raisable at all.
+ *
+ * The result is plain C data in an ir_arena: no isl object survives
+ * poly_analyze (the isl_ctx is created and freed inside each call), and only
+ * this folder includes isl headers.
+ *
+ * Names used in the result:
+ *   - statements are the kernel's assignment statements, named by their id
+ *     ("S3" is the assignment with ir_stmt.id == 3);
+ *   - variables are ir_var ids of the analysed kernel (poly_analysis.kernel);
+ *   - the positions of an array's dims in a region are x_0, x_1, ... and are
+ *     printed "i0", "i1", ... in the human-readable mask text.
+ */
+#ifndef UPLIFT_POLYHEDRAL_H
+#define UPLIFT_POLYHEDRAL_H
+
+#include <stdio.h>
+
+#include "ir/ir.h"
+
+/* ---------------------------------------------------------------- op hints */
+
+/* The arithmetic a statement or task uses: a bit set. */
+enum {
+  POLY_OP_ADD = 1u << 0,     /* a + b, += */
+  POLY_OP_SUB = 1u << 1,     /* a - b, -= */
+  POLY_OP_MUL = 1u << 2,     /* a * b, *= */
+  POLY_OP_DIV = 1u << 3,     /* a / b, /= */
+  POLY_OP_NEG = 1u << 4,     /* -a */
+  POLY_OP_SQRT = 1u << 5,    /* sqrt */
+  POLY_OP_EXP = 1u << 6,     /* exp */
+  POLY_OP_POW = 1u << 7,     /* pow */
+  POLY_OP_ABS = 1u << 8,     /* fabs */
+  POLY_OP_MAX = 1u << 9,     /* fmax, or a max written as a select */
+  POLY_OP_MIN = 1u << 10,    /* fmin, or a min written as a select */
+  POLY_OP_CMP = 1u << 11,    /* < <= > >= == != */
+  POLY_OP_SELECT = 1u << 12, /* c ? a : b, or a data-dependent if */
+  POLY_OP_LOGIC = 1u << 13,  /* && || ! */
+  POLY_OP_RED_ADD = 1u << 14, /* a sum reduction */
+  POLY_OP_RED_MUL = 1u << 15, /* a product reduction */
+  POLY_OP_RED_MAX = 1u << 16, /* a max reduction */
+  POLY_OP_RED_MIN = 1u << 17, /* a min reduction */
+  POLY_OP_NBITS = 18
+};
+/* Name of one op bit ("add", "sub", ..., "reduce_add"); "?" if unknown. */
+const char *poly_op_name(unsigned bit);
+
+/* ------------------------------------------------------------- reductions */
+
+typedef enum poly_red_op {
+  POLY_RED_NONE, /* not a reduction */
+  POLY_RED_ADD,  /* x += e, x -= e, x = x + e */
+  POLY_RED_MUL,  /* x *= e, x /= e, x = x * e */
+  POLY_RED_MAX,  /* x = fmax(x, e), x = x > e ? x : e */
+  POLY_RED_MIN   /* x = fmin(x, e), x = x < e ? x : e */
+} poly_red_op;
+const char *poly_red_name(poly_red_op op); /* "+", "*", "max", "min" */
+
+typedef struct poly_reduction {
+  int stmt;         /* assignment id */
+  poly_red_op op;
+  int var;          /* the written variable (the accumulator) */
+  int iter;         /* iterator var id of the outermost loop carrying it */
+  int niters;       /* every loop of the statement that does not index the */
+  int *iters;       /* accumulator and carries it: iterator var ids */
+} poly_reduction;
+
+/* ---------------------------------------------------------------- regions */
+
+/* One affine constraint over an array's dim positions and size parameters:
+ *   sum_d dim[d]*x_d + sum_t pcoef[t]*param(pvar[t]) + c0  >= 0  (or == 0). */
+typedef struct poly_constraint {
+  int is_eq;     /* 1: == 0, 0: >= 0 */
+  int rank;      /* number of dim coefficients */
+  long *dim;     /* [rank] */
+  int nparams;   /* number of size-parameter terms with a non-zero coefficient */
+  int *pvar;     /* [nparams] var ids of IR_VAR_SIZE variables */
+  long *pcoef;   /* [nparams] */
+  long c0;
+} poly_constraint;
+
+/* A conjunction of constraints, and its text, e.g. "i0 >= i1". */
+typedef struct poly_mask {
+  int ncons;
+  poly_constraint *cons;
+  const char *text;
+} poly_mask;
+
+typedef enum poly_region_kind {
+  POLY_REGION_NONE,   /* not accessed */
+  POLY_REGION_BOX,    /* the whole array */
+  POLY_REGION_MASK,   /* the elements satisfying one of the masks */
+  POLY_REGION_OPAQUE  /* smaller than the array, not an affine mask (strides) */
+} poly_region_kind;
+
+/* The part of an array that a task reads or writes.  Constraints implied by
+ * the array's box (0 <= x_d < dim_d) are left out of the masks. */
+typedef struct poly_region {
+  poly_region_kind kind;
+  int nmasks;        /* POLY_REGION_MASK: a disjunction of masks (usually 1) */
+  poly_mask *masks;
+  const char *text;  /* "whole", "i0 >= i1", "(..) or (..)", "none" */
+  const char *isl;   /* the region as an isl set, for people; NULL for NONE */
+} poly_region;
+
+/* ------------------------------------------------------------ statements */
+
+typedef struct poly_stmt {
+  int id;               /* assignment id */
+  const ir_stmt *stmt;  /* in poly_analysis.kernel */
+  int depth;            /* number of enclosing loops */
+  const ir_stmt **loops; /* [depth] enclosing loops, outermost first */
+  int task;             /* its task; -1 for a prelude statement */
+  int guarded;          /* under a data-dependent if (may execute) */
+  unsigned ops;         /* POLY_OP_* bits of its arithmetic */
+  const char *domain;   /* iteration domain, isl text */
+} poly_stmt;
+
+typedef enum poly_dep_kind {
+  POLY_DEP_FLOW,   /* write then read: value-based (the last writer) */
+  POLY_DEP_ANTI,   /* read then write (memory-based) */
+  POLY_DEP_OUTPUT  /* write then write (memory-based) */
+} poly_dep_kind;
+
+/* A dependence between two statements through one variable. */
+typedef struct poly_dep {
+  poly_dep_kind kind;
+  int src, dst;        /* assignment ids */
+  int var;
+  int carried;         /* depth of the outermost common loop carrying it, or
+                          -1: only loop-independent (textual order) */
+  int iter;            /* iterator var id of that loop, or -1 */
+  int independent;     /* some instances are loop-independent */
+  const char *rel;     /* the relation, isl text */
+} poly_dep;
+
+/* ------------------------------------------------------------------ tasks */
+
+enum {
+  POLY_IN_LIVEIN = 1u << 0,  /* (some of) its value comes from the kernel's
+                                start: a parameter or a local's initial value */
+  POLY_IN_TASK = 1u << 1,    /* (some of) its value is an earlier task's
+                                output (from_task) */
+  POLY_IN_OLD = 1u << 2,     /* the task updates it in place and reads the
+                                old value */
+  POLY_IN_OUTSIDE = 1u << 3, /* the task writes only part of it: the old
+                                values outside the written region are kept */
+  POLY_IN_CONST = 1u << 4    /* a local scalar set to a constant outside all
+                                loops (has_value, value) */
+};
+
+typedef struct poly_input {
+  int var;
+  unsigned flags;      /* POLY_IN_* */
+  int from_task;       /* the latest earlier task that wrote it, or -1 */
+  int has_value;       /* POLY_IN_CONST: value is known */
+  double value;
+} poly_input;
+
+enum {
+  POLY_OUT_PARAM = 1u << 0,   /* a parameter array: live-out of the kernel */
+  POLY_OUT_READ = 1u << 1,    /* read by later tasks (readers) */
+  POLY_OUT_PARTIAL = 1u << 2  /* written region is smaller than the array:
+                                 new values inside, old values outside */
+};
+
+typedef struct poly_output {
+  int var;
+  unsigned flags;      /* POLY_OUT_* */
+  int nreaders;        /* later tasks that read this value */
+  int *readers;
+  poly_region region;  /* the written region */
+} poly_output;
+
+/* The regions of one variable accessed by a task. */
+typedef struct poly_access {
+  int var;
+  poly_region read, write;
+} poly_access;
+
+typedef struct poly_task {
+  int index;           /* position in the chain */
+  int nstmts;
+  int *stmts;          /* assignment ids, textual order */
+  unsigned ops;        /* POLY_OP_* of its statements, reductions included */
+  int ninputs;
+  poly_input *inputs;  /* ordered by var id */
+  int noutputs;
+  poly_output *outputs; /* ordered by var id */
+  int naccess;
+  poly_access *access;  /* every variable it reads or writes, by var id */
+  int nreductions;
+  int *reductions;      /* indices into poly_analysis.reductions */
+} poly_task;
+
+/* A local variable expanded to an array so that its values can cross tasks:
+ * var (now an IR_VAR_LOCAL_ARRAY of the analysed kernel) gained leading
+ * subscripts, the iterators of its enclosing loops. */
+typedef struct poly_expansion {
+  int var;
+  int old_rank;
+  int nloops;
+  int *iters;           /* iterator var ids, outermost first */
+} poly_expansion;
+
+typedef struct poly_analysis {
+  const ir_kernel *kernel; /* the analysed kernel: the input, or a copy in
+                              the arena when a local was expanded */
+  int transformed;         /* kernel is a transformed copy */
+  int nexpanded;
+  poly_expansion *expanded;
+  const char *params;      /* isl parameter tuple, e.g. "[m, n]" */
+  int nstmts;
+  poly_stmt *stmts;        /* indexed by assignment id */
+  int nprelude;            /* statements that set a local scalar to a constant */
+  int *prelude;            /* outside all loops: run before every task */
+  int ndeps;
+  poly_dep *deps;          /* flow, then anti and output; by (src, dst, var) */
+  int nreductions;
+  poly_reduction *reductions;
+  int ntasks;
+  poly_task *tasks;        /* topological order: run them in this order */
+  int raisable;            /* 0: a dependence no loop distribution removes */
+  const char *reason;      /* why not raisable (NULL when raisable) */
+  int nreason_stmts;
+  int *reason_stmts;       /* the statements involved */
+  const char *error;       /* internal failure or unsupported input (then
+                              nothing else is filled in), else NULL */
+} poly_analysis;
+
+/* Analyse kernel k.  Everything returned (including a transformed copy of k
+ * when a local was expanded) lives in `arena`, owned by the caller; the
+ * result may point into k, which must outlive it.  The isl context is
+ * created and freed inside the call.  Returns NULL only when k is NULL; an
+ * analysis that cannot be done (non-affine bounds or subscripts, an isl
+ * failure) returns a result whose `error` says why. */
+poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena);
+
+/* Print the analysis for people (uplift analyze). */
+void poly_print(const poly_analysis *a, FILE *out);
+
+/* The analysis as a JSON document (format: docs/analyze.md).  Returns an
+ * ir_malloc'd NUL-terminated string owned by the caller (ir_free). */
+char *poly_to_json(const poly_analysis *a);
+
+/* The task index of assignment `stmt`, -1 for a prelude statement or an
+ * unknown id. */
+int poly_task_of(const poly_analysis *a, int stmt);
+
+#endif

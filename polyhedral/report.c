@@ -1,0 +1,391 @@
+/*
+ * report.c - the polyhedral analysis for people (poly_print) and programs
+ * (poly_to_json, cJSON).  Format: docs/analyze.md.
+ *
+ * Both walk the same poly_analysis in the same order: kernel, expansions,
+ * statements, dependences, reductions, tasks, verdict.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "polyhedral/polyhedral.h"
+
+static const char *vn(const poly_analysis *a, int v) {
+  return v >= 0 && v < a->kernel->nvars ? a->kernel->vars[v]->name : "?";
+}
+
+/* ------------------------------------------------------ expression text */
+
+typedef struct buf {
+  char s[1024];
+  size_t n;
+} buf;
+
+static void put(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(buf *b, const char *fmt, ...) {
+  if (b->n >= sizeof b->s - 1) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+  va_end(ap);
+  if (r > 0) b->n = b->n + (size_t)r < sizeof b->s ? b->n + (size_t)r : sizeof b->s - 1;
+}
+
+static void expr(const ir_kernel *k, const ir_expr *e, buf *b, int paren) {
+  static const char *bin[] = {
+      [IR_EX_ADD] = "+", [IR_EX_SUB] = "-", [IR_EX_MUL] = "*", [IR_EX_DIV] = "/",
+      [IR_EX_LT] = "<", [IR_EX_LE] = "<=", [IR_EX_GT] = ">", [IR_EX_GE] = ">=",
+      [IR_EX_EQ] = "==", [IR_EX_NE] = "!=", [IR_EX_AND] = "&&", [IR_EX_OR] = "||"};
+  switch (e->kind) {
+  case IR_EX_CONST:
+    if (e->is_int) put(b, "%ld", (long)e->value);
+    else put(b, "%g", e->value);
+    return;
+  case IR_EX_VAR: put(b, "%s", k->vars[e->var]->name); return;
+  case IR_EX_ELEM:
+    put(b, "%s", k->vars[e->var]->name);
+    for (int i = 0; i < e->nargs; i++) {
+      put(b, "[");
+      expr(k, e->args[i], b, 0);
+      put(b, "]");
+    }
+    return;
+  case IR_EX_NEG: put(b, "-"); expr(k, e->args[0], b, 1); return;
+  case IR_EX_NOT: put(b, "!"); expr(k, e->args[0], b, 1); return;
+  case IR_EX_SELECT:
+    if (paren) put(b, "(");
+    expr(k, e->args[0], b, 1);
+    put(b, " ? ");
+    expr(k, e->args[1], b, 1);
+    put(b, " : ");
+    expr(k, e->args[2], b, 1);
+    if (paren) put(b, ")");
+    return;
+  case IR_EX_CALL:
+    put(b, "%s(", ir_fn_name(e->fn));
+    for (int i = 0; i < e->nargs; i++) {
+      if (i) put(b, ", ");
+      expr(k, e->args[i], b, 0);
+    }
+    put(b, ")");
+    return;
+  case IR_EX_CAST:
+    put(b, "(%s)", ir_elem_c_name(e->type));
+    expr(k, e->args[0], b, 1);
+    return;
+  case IR_EX_IMIN:
+  case IR_EX_IMAX:
+    put(b, "%s(", e->kind == IR_EX_IMIN ? "min" : "max");
+    expr(k, e->args[0], b, 0);
+    put(b, ", ");
+    expr(k, e->args[1], b, 0);
+    put(b, ")");
+    return;
+  default:
+    if (paren) put(b, "(");
+    expr(k, e->args[0], b, 1);
+    put(b, " %s ", bin[e->kind] ? bin[e->kind] : "?");
+    expr(k, e->args[1], b, 1);
+    if (paren) put(b, ")");
+    return;
+  }
+}
+
+static const char *stmt_text(const ir_kernel *k, const ir_stmt *s, buf *b) {
+  static const char *ops[] = {"=", "+=", "-=", "*=", "/="};
+  b->n = 0;
+  b->s[0] = 0;
+  expr(k, s->lhs, b, 0);
+  put(b, " %s ", ops[s->op]);
+  expr(k, s->rhs, b, 0);
+  return b->s;
+}
+
+static const char *ops_text(unsigned ops, buf *b) {
+  b->n = 0;
+  b->s[0] = 0;
+  for (int i = 0; i < POLY_OP_NBITS; i++)
+    if (ops & (1u << i)) put(b, "%s%s", b->n ? " " : "", poly_op_name(1u << i));
+  if (!b->n) put(b, "(none: a copy or a constant)");
+  return b->s;
+}
+
+static const char *dep_kind(poly_dep_kind k) {
+  return k == POLY_DEP_FLOW ? "flow" : k == POLY_DEP_ANTI ? "anti" : "output";
+}
+
+static void in_flags(const poly_analysis *a, const poly_input *in, buf *b) {
+  b->n = 0;
+  b->s[0] = 0;
+  if (in->flags & POLY_IN_LIVEIN) put(b, "%slive-in", b->n ? ", " : "");
+  if (in->flags & POLY_IN_TASK) put(b, "%soutput of task %d", b->n ? ", " : "", in->from_task);
+  if (in->flags & POLY_IN_OLD) put(b, "%sold value (updated in place)", b->n ? ", " : "");
+  if (in->flags & POLY_IN_OUTSIDE) put(b, "%sold values kept outside the written region", b->n ? ", " : "");
+  if (in->flags & POLY_IN_CONST) put(b, "%sconstant %g", b->n ? ", " : "", in->value);
+  (void)a;
+}
+
+/* ------------------------------------------------------------ for people */
+
+void poly_print(const poly_analysis *a, FILE *out) {
+  const ir_kernel *k = a->kernel;
+  buf b;
+  fprintf(out, "kernel %s (%s)\n", k->name ? k->name : "?", k->file ? k->file : "?");
+  if (a->error) {
+    fprintf(out, "analysis failed: %s\nraisable: no\n", a->error);
+    return;
+  }
+  fprintf(out, "size parameters:");
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) fprintf(out, " %s", k->vars[v]->name);
+  fprintf(out, "\n");
+  for (int i = 0; i < a->nexpanded; i++) {
+    const poly_expansion *x = &a->expanded[i];
+    fprintf(out, "expanded: %s becomes a local array over loop%s", vn(a, x->var),
+            x->nloops > 1 ? "s" : "");
+    for (int j = 0; j < x->nloops; j++) fprintf(out, " %s", vn(a, x->iters[j]));
+    fprintf(out, " so that its values can cross tasks\n");
+  }
+
+  fprintf(out, "\nstatements:\n");
+  for (int i = 0; i < a->nstmts; i++) {
+    const poly_stmt *s = &a->stmts[i];
+    fprintf(out, "  S%d  %s:%d:%d  %s", i, s->stmt->pos.file ? s->stmt->pos.file : k->file,
+            s->stmt->pos.line, s->stmt->pos.col, stmt_text(k, s->stmt, &b));
+    if (s->task < 0) fprintf(out, "   [prelude: a constant]");
+    if (s->guarded) fprintf(out, "   [under a data-dependent if]");
+    fprintf(out, "\n      domain %s\n", s->domain);
+  }
+
+  fprintf(out, "\ndependences (flow: value-based; anti, output: memory-based):\n");
+  if (!a->ndeps) fprintf(out, "  none\n");
+  for (int i = 0; i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    fprintf(out, "  %-6s S%d -> S%d  %s  ", dep_kind(d->kind), d->src, d->dst, vn(a, d->var));
+    if (d->carried >= 0)
+      fprintf(out, "carried by loop %s%s\n", vn(a, d->iter),
+              d->independent ? " (and loop-independent)" : "");
+    else
+      fprintf(out, "loop-independent\n");
+  }
+
+  fprintf(out, "\nreductions:\n");
+  if (!a->nreductions) fprintf(out, "  none\n");
+  for (int i = 0; i < a->nreductions; i++) {
+    const poly_reduction *r = &a->reductions[i];
+    fprintf(out, "  S%d: %s over", r->stmt, poly_red_name(r->op));
+    for (int j = 0; j < r->niters; j++) fprintf(out, " %s", vn(a, r->iters[j]));
+    fprintf(out, " into %s\n", vn(a, r->var));
+  }
+
+  fprintf(out, "\ntasks (%d, run in this order):\n", a->ntasks);
+  for (int t = 0; t < a->ntasks; t++) {
+    const poly_task *T = &a->tasks[t];
+    fprintf(out, "  task %d: statements", t);
+    for (int j = 0; j < T->nstmts; j++) fprintf(out, " S%d", T->stmts[j]);
+    fprintf(out, "\n    ops: %s\n", ops_text(T->ops, &b));
+    for (int j = 0; j < T->nreductions; j++) {
+      const poly_reduction *r = &a->reductions[T->reductions[j]];
+      fprintf(out, "    reduction: S%d %s over %s\n", r->stmt, poly_red_name(r->op),
+              vn(a, r->iter));
+    }
+    for (int j = 0; j < T->ninputs; j++) {
+      in_flags(a, &T->inputs[j], &b);
+      fprintf(out, "    input  %-10s %s\n", vn(a, T->inputs[j].var), b.s);
+    }
+    for (int j = 0; j < T->noutputs; j++) {
+      const poly_output *o = &T->outputs[j];
+      fprintf(out, "    output %-10s written: %s", vn(a, o->var), o->region.text);
+      if (o->flags & POLY_OUT_PARTIAL) fprintf(out, " (new values inside, old outside)");
+      if (o->flags & POLY_OUT_PARAM) fprintf(out, "; live-out");
+      if (o->nreaders) {
+        fprintf(out, "; read by task%s", o->nreaders > 1 ? "s" : "");
+        for (int x = 0; x < o->nreaders; x++) fprintf(out, " %d", o->readers[x]);
+      }
+      fprintf(out, "\n");
+    }
+    for (int j = 0; j < T->naccess; j++) {
+      const poly_access *ac = &T->access[j];
+      fprintf(out, "    region %-10s read: %s; written: %s\n", vn(a, ac->var),
+              ac->read.text, ac->write.text);
+    }
+  }
+  if (a->nprelude) {
+    fprintf(out, "\nprelude (run before every task):");
+    for (int i = 0; i < a->nprelude; i++) fprintf(out, " S%d", a->prelude[i]);
+    fprintf(out, "\n");
+  }
+  fprintf(out, "\nraisable: %s\n", a->raisable ? "yes" : "no");
+  if (!a->raisable && a->reason) fprintf(out, "reason: %s\n", a->reason);
+}
+
+/* ------------------------------------------------------------- for programs */
+
+static cJSON *region_json(const poly_analysis *a, const poly_region *r) {
+  static const char *kinds[] = {"none", "box", "mask", "opaque"};
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "kind", kinds[r->kind]);
+  cJSON_AddStringToObject(o, "text", r->text ? r->text : "");
+  if (r->isl) cJSON_AddStringToObject(o, "isl", r->isl);
+  if (r->kind == POLY_REGION_MASK) {
+    cJSON *ms = cJSON_AddArrayToObject(o, "masks");
+    for (int i = 0; i < r->nmasks; i++) {
+      const poly_mask *m = &r->masks[i];
+      cJSON *mj = cJSON_CreateObject();
+      cJSON_AddStringToObject(mj, "text", m->text);
+      cJSON *cs = cJSON_AddArrayToObject(mj, "constraints");
+      for (int c = 0; c < m->ncons; c++) {
+        const poly_constraint *k = &m->cons[c];
+        cJSON *cj = cJSON_CreateObject();
+        cJSON_AddStringToObject(cj, "rel", k->is_eq ? "==" : ">=");
+        cJSON *dims = cJSON_AddArrayToObject(cj, "dims");
+        for (int d = 0; d < k->rank; d++) cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)k->dim[d]));
+        cJSON *ps = cJSON_AddObjectToObject(cj, "params");
+        for (int p = 0; p < k->nparams; p++)
+          cJSON_AddNumberToObject(ps, vn(a, k->pvar[p]), (double)k->pcoef[p]);
+        cJSON_AddNumberToObject(cj, "const", (double)k->c0);
+        cJSON_AddItemToArray(cs, cj);
+      }
+      cJSON_AddItemToArray(ms, mj);
+    }
+  }
+  return o;
+}
+
+static cJSON *names(const poly_analysis *a, const int *vars, int n) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateString(vn(a, vars[i])));
+  return arr;
+}
+
+static cJSON *ints(const int *v, int n) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[i]));
+  return arr;
+}
+
+char *poly_to_json(const poly_analysis *a) {
+  const ir_kernel *k = a->kernel;
+  buf b;
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "kernel", k->name ? k->name : "");
+  cJSON_AddStringToObject(root, "file", k->file ? k->file : "");
+  cJSON_AddBoolToObject(root, "raisable", a->raisable);
+  if (a->reason) cJSON_AddStringToObject(root, "reason", a->reason);
+  else cJSON_AddNullToObject(root, "reason");
+  cJSON_AddItemToObject(root, "reason_statements", ints(a->reason_stmts, a->nreason_stmts));
+  if (a->error) {
+    cJSON_AddStringToObject(root, "error", a->error);
+    goto out;
+  }
+  cJSON *sizes = cJSON_AddArrayToObject(root, "sizes");
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) cJSON_AddItemToArray(sizes, cJSON_CreateString(k->vars[v]->name));
+  cJSON *ex = cJSON_AddArrayToObject(root, "expanded");
+  for (int i = 0; i < a->nexpanded; i++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "var", vn(a, a->expanded[i].var));
+    cJSON_AddItemToObject(x, "loops", names(a, a->expanded[i].iters, a->expanded[i].nloops));
+    cJSON_AddItemToArray(ex, x);
+  }
+  cJSON *sts = cJSON_AddArrayToObject(root, "statements");
+  for (int i = 0; i < a->nstmts; i++) {
+    const poly_stmt *s = &a->stmts[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "id", i);
+    cJSON_AddStringToObject(o, "text", stmt_text(k, s->stmt, &b));
+    cJSON_AddNumberToObject(o, "line", s->stmt->pos.line);
+    cJSON_AddNumberToObject(o, "col", s->stmt->pos.col);
+    cJSON *loops = cJSON_AddArrayToObject(o, "loops");
+    for (int d = 0; d < s->depth; d++)
+      cJSON_AddItemToArray(loops, cJSON_CreateString(vn(a, s->loops[d]->iter)));
+    cJSON_AddStringToObject(o, "domain", s->domain);
+    cJSON_AddNumberToObject(o, "task", s->task);
+    cJSON_AddBoolToObject(o, "prelude", s->task < 0);
+    cJSON_AddBoolToObject(o, "guarded", s->guarded);
+    cJSON *ops = cJSON_AddArrayToObject(o, "ops");
+    for (int j = 0; j < POLY_OP_NBITS; j++)
+      if (s->ops & (1u << j)) cJSON_AddItemToArray(ops, cJSON_CreateString(poly_op_name(1u << j)));
+    cJSON_AddItemToArray(sts, o);
+  }
+  cJSON *deps = cJSON_AddArrayToObject(root, "dependences");
+  for (int i = 0; i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", dep_kind(d->kind));
+    cJSON_AddNumberToObject(o, "src", d->src);
+    cJSON_AddNumberToObject(o, "dst", d->dst);
+    cJSON_AddStringToObject(o, "var", vn(a, d->var));
+    if (d->iter >= 0) cJSON_AddStringToObject(o, "carried_by", vn(a, d->iter));
+    else cJSON_AddNullToObject(o, "carried_by");
+    cJSON_AddBoolToObject(o, "loop_independent", d->independent);
+    cJSON_AddStringToObject(o, "relation", d->rel);
+    cJSON_AddItemToArray(deps, o);
+  }
+  cJSON *reds = cJSON_AddArrayToObject(root, "reductions");
+  for (int i = 0; i < a->nreductions; i++) {
+    const poly_reduction *r = &a->reductions[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "statement", r->stmt);
+    cJSON_AddStringToObject(o, "op", poly_red_name(r->op));
+    cJSON_AddStringToObject(o, "var", vn(a, r->var));
+    cJSON_AddStringToObject(o, "loop", vn(a, r->iter));
+    cJSON_AddItemToObject(o, "loops", names(a, r->iters, r->niters));
+    cJSON_AddItemToArray(reds, o);
+  }
+  cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+  for (int t = 0; t < a->ntasks; t++) {
+    const poly_task *T = &a->tasks[t];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "index", t);
+    cJSON_AddItemToObject(o, "statements", ints(T->stmts, T->nstmts));
+    cJSON *ops = cJSON_AddArrayToObject(o, "ops");
+    for (int j = 0; j < POLY_OP_NBITS; j++)
+      if (T->ops & (1u << j)) cJSON_AddItemToArray(ops, cJSON_CreateString(poly_op_name(1u << j)));
+    cJSON_AddItemToObject(o, "reductions", ints(T->reductions, T->nreductions));
+    cJSON *ins = cJSON_AddArrayToObject(o, "inputs");
+    for (int j = 0; j < T->ninputs; j++) {
+      const poly_input *in = &T->inputs[j];
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "var", vn(a, in->var));
+      cJSON_AddBoolToObject(x, "live_in", (in->flags & POLY_IN_LIVEIN) != 0);
+      if (in->from_task >= 0) cJSON_AddNumberToObject(x, "from_task", in->from_task);
+      else cJSON_AddNullToObject(x, "from_task");
+      cJSON_AddBoolToObject(x, "old_value", (in->flags & POLY_IN_OLD) != 0);
+      cJSON_AddBoolToObject(x, "kept_outside", (in->flags & POLY_IN_OUTSIDE) != 0);
+      if (in->flags & POLY_IN_CONST) cJSON_AddNumberToObject(x, "constant", in->value);
+      cJSON_AddItemToArray(ins, x);
+    }
+    cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
+    for (int j = 0; j < T->noutputs; j++) {
+      const poly_output *ou = &T->outputs[j];
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "var", vn(a, ou->var));
+      cJSON_AddBoolToObject(x, "live_out", (ou->flags & POLY_OUT_PARAM) != 0);
+      cJSON_AddBoolToObject(x, "partial", (ou->flags & POLY_OUT_PARTIAL) != 0);
+      cJSON_AddItemToObject(x, "read_by", ints(ou->readers, ou->nreaders));
+      cJSON_AddItemToObject(x, "region", region_json(a, &ou->region));
+      cJSON_AddItemToArray(outs, x);
+    }
+    cJSON *regs = cJSON_AddArrayToObject(o, "regions");
+    for (int j = 0; j < T->naccess; j++) {
+      const poly_access *ac = &T->access[j];
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "var", vn(a, ac->var));
+      cJSON_AddItemToObject(x, "read", region_json(a, &ac->read));
+      cJSON_AddItemToObject(x, "write", region_json(a, &ac->write));
+      cJSON_AddItemToArray(regs, x);
+    }
+    cJSON_AddItemToArray(tasks, o);
+  }
+  cJSON_AddItemToObject(root, "prelude", ints(a->prelude, a->nprelude));
+out:;
+  char *txt = cJSON_Print(root);
+  cJSON_Delete(root);
+  char *r = ir_strdup(txt ? txt : "{}");
+  free(txt);
+  return r;
+}

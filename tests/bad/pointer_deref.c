@@ -1,0 +1,5 @@
+// expect: 4:7 pointer dereference
+void kernel_p(int n, double A[n]) {
+  double x;
+  x = *A;
+}

@@ -1,0 +1,379 @@
+/* test_frontend.c - the C front end: source snippets written to temporary
+ * files, parsed with fe_parse_file, and checked for the loop program's
+ * structure (loops, assignments, bounds, types, variable kinds), first as a
+ * table of counts and dump substrings, then case by case for the details. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "frontend/frontend.h"
+#include "tests/harness.h"
+
+static char dir[] = "/tmp/uplift-fe-XXXXXX";
+
+static const char *write_src(const char *name, const char *text) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f) return NULL;
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static ir_kernel *parse(const char *text, ir_arena *a) {
+  const char *path = write_src("k.c", text);
+  return path ? fe_parse_file(path, NULL, a) : NULL;
+}
+
+/* Parse with stderr silenced (for inputs that must be rejected). */
+static ir_kernel *parse_quiet(const char *text, ir_arena *a) {
+  fflush(stderr);
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  dup2(null, 2);
+  ir_kernel *k = parse(text, a);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(null);
+  return k;
+}
+
+static void count(const ir_stmt *s, int *nfor, int *nif, int *nassign) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_FOR) {
+      (*nfor)++;
+      count(s->body, nfor, nif, nassign);
+    } else if (s->kind == IR_ST_IF) {
+      (*nif)++;
+      count(s->then_body, nfor, nif, nassign);
+      count(s->else_body, nfor, nif, nassign);
+    } else {
+      (*nassign)++;
+    }
+  }
+}
+
+static char *dump(const ir_kernel *k) {
+  char *s = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&s, &n);
+  ir_kernel_dump(k, f);
+  fclose(f);
+  return s;
+}
+
+typedef struct fcase {
+  const char *name;
+  const char *src;
+  int nfor, nif, nassign;
+  const char *dump[5]; /* substrings the dump must contain */
+} fcase;
+
+static const fcase cases[] = {
+    {"gemm",
+     "void kernel_gemm(int ni, int nj, int nk, double alpha, double beta,\n"
+     "  double C[ni][nj], double A[ni][nk], double B[nk][nj]) {\n"
+     "  int i, j, k;\n"
+     "#pragma scop\n"
+     "  for (i = 0; i < ni; i++) {\n"
+     "    for (j = 0; j < nj; j++) C[i][j] *= beta;\n"
+     "    for (k = 0; k < nk; k++)\n"
+     "      for (j = 0; j < nj; j++) C[i][j] += alpha * A[i][k] * B[k][j];\n"
+     "  }\n"
+     "#pragma endscop\n"
+     "}\n",
+     4, 0, 2,
+     {"for (i = 0; i <= ni - 1; i++)", "S0: C[i][j] *= beta;",
+      "S1: C[i][j] += alpha * A[i][k] * B[k][j];",
+      "double C[ni][nj], double A[ni][nk]"}},
+    {"c99 for-int, ++i, <=, x = x + e",
+     "void kernel_k(int n, float A[n][n], float x[n]) {\n"
+     "  for (int i = 0; i <= n - 1; ++i)\n"
+     "    for (int j = 0; j < n; j += 1)\n"
+     "      x[i] = x[i] + A[i][j];\n"
+     "}\n",
+     2, 0, 1, {"S0: x[i] = x[i] + A[i][j];", "float A[n][n]"}},
+    {"downward loop",
+     "void kernel_k(int n, double y[n]) {\n"
+     "  for (int i = n - 1; i >= 0; i--) y[i] = 2.0 * y[i];\n"
+     "}\n",
+     1, 0, 1, {"for (i = n - 1; i >= 0; i--)"}},
+    {"&& bounds",
+     "void kernel_k(int n, int m, double A[n]) {\n"
+     "  for (int i = 0; i < n && i < m; i = i + 1) A[i] = 0;\n"
+     "}\n",
+     1, 0, 1, {"i <= min(n - 1, m - 1)"}},
+    {"triangular and polybench padding",
+     "void kernel_k(int n, double A[n + 0][n + 0]) {\n"
+     "  for (int i = 0; i < n; i++)\n"
+     "    for (int j = i + 1; j < n; j++) A[i][j] = A[j][i];\n"
+     "}\n",
+     2, 0, 1, {"double A[n][n]", "for (j = i + 1; j <= n - 1; j++)"}},
+    {"if/else with data condition and ternary",
+     "#include <math.h>\n"
+     "void kernel_k(int n, double eps, double s[n]) {\n"
+     "  for (int j = 0; j < n; j++) {\n"
+     "    if (s[j] <= eps) s[j] = 1.0; else s[j] = sqrt(s[j]);\n"
+     "    s[j] = s[j] > 2.0 ? fmax(s[j], eps) : -s[j];\n"
+     "  }\n"
+     "}\n",
+     1, 1, 3, {"if (s[j] <= eps)", "} else {", "sqrt(s[j])", "fmax(s[j], eps)"}},
+    {"local scalars and statements outside loops",
+     "void kernel_k(int n, double A[n], double out[1]) {\n"
+     "  double acc = 0.0;\n"
+     "  out[0] = 0;\n"
+     "  for (int i = 0; i < n; i++) {\n"
+     "    double t;\n"
+     "    t = A[i] * A[i];\n"
+     "    acc += t;\n"
+     "  }\n"
+     "  out[0] = acc;\n"
+     "}\n",
+     1, 0, 5, {"double acc;", "double t;", "S0: acc = 0.0;", "S4: out[0] = acc;"}},
+    {"polybench-style macros",
+     "#include <polybench.h>\n"
+     "#define N 10\n"
+     "#define _PB_N POLYBENCH_LOOP_BOUND(N, n)\n"
+     "static void kernel_k(int n, DATA_TYPE POLYBENCH_1D(x, N, n)) {\n"
+     "  int i;\n"
+     "  for (i = 0; i < _PB_N; i++) x[i] = SQRT_FUN(SCALAR_VAL(1.5));\n"
+     "}\n"
+     "int main(void) { int n = 3; while (n) n--; return 0; }\n",
+     1, 0, 1, {"double x[n]", "S0: x[i] = sqrt(1.5);"}},
+    {"local array and several declarators",
+     "void kernel_k(int n, int m, double A[n][m]) {\n"
+     "  double tmp[n], a = 1.0, b;\n"
+     "  for (int i = 0; i < n; i++) {\n"
+     "    tmp[i] = 0;\n"
+     "    for (int j = 0; j < m; j++) tmp[i] += a * A[i][j];\n"
+     "    b = tmp[i];\n"
+     "    A[i][0] = b;\n"
+     "  }\n"
+     "}\n",
+     2, 0, 5, {"double tmp[n];", "double a;", "double b;"}},
+    {"lower bound from the condition (IMAX), return at the end",
+     "void kernel_k(int n, int m, double A[n]) {\n"
+     "  for (int i = 0; i < n && i >= m; i++) A[i] = 0;\n"
+     "  return;\n"
+     "}\n",
+     1, 0, 1, {"for (i = max(0, m); i <= n - 1; i++)"}},
+};
+
+static void test_table(void) {
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const fcase *t = &cases[c];
+    ir_arena a;
+    ir_arena_init(&a);
+    const char *path = write_src("k.c", t->src);
+    ir_kernel *k = path ? fe_parse_file(path, NULL, &a) : NULL;
+    CHECKF(k != NULL, "%s: parses", t->name);
+    if (k) {
+      int nfor = 0, nif = 0, nassign = 0;
+      count(k->body, &nfor, &nif, &nassign);
+      CHECKF(nfor == t->nfor, "%s: %d loops, want %d", t->name, nfor, t->nfor);
+      CHECKF(nif == t->nif, "%s: %d ifs, want %d", t->name, nif, t->nif);
+      CHECKF(nassign == t->nassign && k->nassign == t->nassign,
+             "%s: %d assignments, want %d", t->name, nassign, t->nassign);
+      for (int i = 0; i < k->nvars; i++)
+        CHECKF(k->vars[i]->id == i, "%s: vars[%d]->id", t->name, i);
+      char *d = dump(k);
+      for (int i = 0; i < 5 && t->dump[i]; i++)
+        CHECKF(strstr(d, t->dump[i]) != NULL, "%s: dump has '%s'\n%s", t->name,
+               t->dump[i], d);
+      free(d);
+    }
+    ir_arena_free(&a);
+  }
+}
+
+static const ir_stmt *first(const ir_stmt *s, ir_stmt_kind kind) {
+  for (; s; s = s->next) {
+    if (s->kind == kind) return s;
+    const ir_stmt *r = NULL;
+    if (s->kind == IR_ST_FOR) r = first(s->body, kind);
+    if (s->kind == IR_ST_IF) r = first(s->then_body, kind);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+static void test_details(void) {
+  ir_arena a;
+  ir_arena_init(&a);
+
+  /* gemm: parameters, kinds, bounds, ids, positions */
+  ir_kernel *k = parse(cases[0].src, &a);
+  CHECK("gemm parses", k != NULL);
+  if (k) {
+    CHECK("kernel name", !strcmp(k->name, "kernel_gemm"));
+    CHECK("8 parameters", k->nparams == 8);
+    int ni = ir_kernel_find_var(k, "ni"), al = ir_kernel_find_var(k, "alpha");
+    int C = ir_kernel_find_var(k, "C"), i = ir_kernel_find_var(k, "i");
+    CHECK("ni is a size parameter", ni >= 0 && k->vars[ni]->kind == IR_VAR_SIZE &&
+                                        k->vars[ni]->elem == IR_I32);
+    CHECK("alpha is a double scalar", al >= 0 && k->vars[al]->kind == IR_VAR_SCALAR &&
+                                          k->vars[al]->elem == IR_F64);
+    CHECK("C is a 2-d array", C >= 0 && k->vars[C]->kind == IR_VAR_ARRAY &&
+                                  k->vars[C]->rank == 2);
+    CHECK("C's first dim is ni", C >= 0 && k->vars[C]->dims[0]->kind == IR_EX_VAR &&
+                                     k->vars[C]->dims[0]->var == ni);
+    CHECK("params in signature order", k->params[0] == ni && k->vars[C]->param_index == 5);
+    CHECK("i is an iterator", i >= 0 && k->vars[i]->kind == IR_VAR_ITER);
+    CHECK("data type double", k->data_type == IR_F64);
+    const ir_stmt *f = k->body;
+    CHECK("outer loop", f && f->kind == IR_ST_FOR && f->iter == i && f->step == 1);
+    if (f && f->kind == IR_ST_FOR) {
+      long vals[64] = {0};
+      vals[ni] = 7;
+      CHECK("lo = 0", ir_expr_eval_int(f->lo, vals) == 0);
+      CHECK("hi = ni - 1 (inclusive)", ir_expr_eval_int(f->hi, vals) == 6);
+      CHECK("loop position", f->pos.line == 5 && f->pos.col == 3);
+    }
+    const ir_stmt *s0 = first(k->body, IR_ST_ASSIGN);
+    CHECK("S0 is C[i][j] *= beta", s0 && s0->id == 0 && s0->op == IR_ASSIGN_MUL &&
+                                        s0->lhs->kind == IR_EX_ELEM && s0->lhs->var == C &&
+                                        s0->lhs->nargs == 2);
+    CHECK("S0 position", s0 && s0->pos.line == 6 && s0->pos.col == 30);
+    CHECK("expression types", s0 && s0->rhs->type == IR_F64 && s0->lhs->args[0]->type == IR_I32);
+  }
+
+  /* constants, casts, float */
+  k = parse("void kernel_k(int n, float A[n], double B[n]) {\n"
+            "  for (int i = 0; i < n; i++) {\n"
+            "    A[i] = 0;\n"
+            "    B[i] = B[i] / n + (double)A[i] + (float)B[i] + 2.5f;\n"
+            "  }\n"
+            "}\n", &a);
+  CHECK("casts kernel parses", k != NULL);
+  if (k) {
+    const ir_stmt *s0 = first(k->body, IR_ST_ASSIGN);
+    CHECK("integer literal takes the float type", s0 && s0->rhs->kind == IR_EX_CONST &&
+                                                      s0->rhs->type == IR_F32 && s0->rhs->is_int);
+    const ir_stmt *s1 = s0 ? s0->next : NULL;
+    CHECK("second statement", s1 && s1->kind == IR_ST_ASSIGN && s1->id == 1);
+    if (s1) {
+      /* ((B/n + (double)A) + (double)(float)B) + 2.5f */
+      const ir_expr *e = s1->rhs;
+      CHECK("sum is double", e->kind == IR_EX_ADD && e->type == IR_F64);
+      CHECK("2.5f is a float constant cast or retyped to double",
+            e->args[1]->kind == IR_EX_CONST && e->args[1]->type == IR_F64);
+      const ir_expr *l = e->args[0]->args[0]; /* B/n + (double)A */
+      const ir_expr *div = l->args[0];
+      CHECK("B / n is a floating division", div->kind == IR_EX_DIV && div->type == IR_F64);
+      CHECK("n is cast to double", div->args[1]->kind == IR_EX_CAST &&
+                                       div->args[1]->type == IR_F64 &&
+                                       div->args[1]->args[0]->type == IR_I32);
+      CHECK("(double)A[i] is a cast", l->args[1]->kind == IR_EX_CAST &&
+                                          l->args[1]->args[0]->type == IR_F32);
+      const ir_expr *fb = e->args[0]->args[1];
+      CHECK("(float)B[i] promoted back to double", fb->kind == IR_EX_CAST &&
+                                                       fb->type == IR_F64 &&
+                                                       fb->args[0]->kind == IR_EX_CAST &&
+                                                       fb->args[0]->type == IR_F32);
+    }
+    CHECK("data type is the widest array type", k->data_type == IR_F64);
+  }
+
+  /* downward loop and && bounds */
+  k = parse("void kernel_k(int n, int m, double A[n]) {\n"
+            "  int i;\n"
+            "  for (i = n - 1; i >= 1 && i > m; --i) A[i] = A[i - 1];\n"
+            "}\n", &a);
+  CHECK("downward kernel parses", k != NULL);
+  if (k) {
+    const ir_stmt *f = k->body;
+    CHECK("step -1", f && f->kind == IR_ST_FOR && f->step == -1);
+    if (f && f->kind == IR_ST_FOR) {
+      CHECK("lo is IMAX of the two lower bounds", f->lo->kind == IR_EX_IMAX);
+      long vals[64] = {0};
+      vals[ir_kernel_find_var(k, "n")] = 10;
+      vals[ir_kernel_find_var(k, "m")] = 4;
+      CHECK("hi = n - 1", ir_expr_eval_int(f->hi, vals) == 9);
+      CHECK("lo = max(1, m + 1)", ir_expr_eval_int(f->lo, vals) == 5);
+      const ir_expr *sub = f->body->rhs->args[0];
+      vals[ir_kernel_find_var(k, "i")] = 3;
+      CHECK("subscript i - 1", ir_expr_eval_int(sub, vals) == 2);
+    }
+  }
+
+  /* upper bounds joined by && become IMIN */
+  k = parse("void kernel_k(int n, int m, double A[n]) {\n"
+            "  for (int i = 0; i < n && i <= m + 2; i++) A[i] = 1;\n"
+            "}\n", &a);
+  CHECK("&& kernel parses", k && k->body && k->body->kind == IR_ST_FOR);
+  if (k && k->body) {
+    CHECK("hi is IMIN", k->body->hi->kind == IR_EX_IMIN && k->body->hi->type == IR_I32);
+    long vals[64] = {0};
+    vals[ir_kernel_find_var(k, "n")] = 10;
+    vals[ir_kernel_find_var(k, "m")] = 4;
+    CHECK("hi = min(n - 1, m + 2)", ir_expr_eval_int(k->body->hi, vals) == 6);
+  }
+
+  /* local scalars, declarations as assignments, x = x + e */
+  k = parse("void kernel_k(int n, double A[n], double out[1]) {\n"
+            "  double s = 0;\n"
+            "  for (int i = 0; i < n; i++) {\n"
+            "    double t = A[i];\n"
+            "    s = s + t * t;\n"
+            "  }\n"
+            "  out[0] = s;\n"
+            "}\n", &a);
+  CHECK("locals kernel parses", k != NULL);
+  if (k) {
+    int s = ir_kernel_find_var(k, "s"), t = ir_kernel_find_var(k, "t");
+    CHECK("s is a local scalar", s >= 0 && k->vars[s]->kind == IR_VAR_LOCAL &&
+                                     k->vars[s]->param_index == -1);
+    CHECK("t is a local scalar", t >= 0 && k->vars[t]->kind == IR_VAR_LOCAL);
+    const ir_stmt *s0 = k->body;
+    CHECK("declaration with initializer is S0 outside loops",
+          s0 && s0->kind == IR_ST_ASSIGN && s0->id == 0 && s0->lhs->kind == IR_EX_VAR &&
+              s0->lhs->var == s && s0->rhs->kind == IR_EX_CONST && s0->rhs->type == IR_F64);
+    const ir_stmt *loop = s0 ? s0->next : NULL;
+    const ir_stmt *s1 = loop && loop->kind == IR_ST_FOR ? loop->body : NULL;
+    CHECK("t = A[i] is S1 in the loop", s1 && s1->id == 1 && s1->lhs->var == t);
+    const ir_stmt *s2 = s1 ? s1->next : NULL;
+    CHECK("s = s + t * t keeps its form", s2 && s2->id == 2 && s2->op == IR_ASSIGN &&
+                                              s2->rhs->kind == IR_EX_ADD &&
+                                              s2->rhs->args[0]->kind == IR_EX_VAR &&
+                                              s2->rhs->args[0]->var == s);
+    const ir_stmt *s3 = loop ? loop->next : NULL;
+    CHECK("statement after the loop", s3 && s3->kind == IR_ST_ASSIGN && s3->id == 3);
+    CHECK("nassign", k->nassign == 4);
+  }
+
+  /* two sequential for (int i ...) loops share one iterator variable */
+  k = parse("void kernel_k(int n, double A[n]) {\n"
+            "  for (int i = 0; i < n; i++) A[i] = 0;\n"
+            "  for (int i = 0; i < n; i++) A[i] += 1;\n"
+            "}\n", &a);
+  CHECK("sequential loops parse", k && k->body && k->body->next);
+  if (k && k->body && k->body->next)
+    CHECK("one iterator for both", k->body->iter == k->body->next->iter && k->nvars == 3);
+
+  /* errors return NULL */
+  CHECK("while is rejected",
+        !parse_quiet("void kernel_k(int n, double A[n]) { while (1) A[0] = 1; }\n", &a));
+  CHECK("non-affine subscript is rejected",
+        !parse_quiet("void kernel_k(int n, double A[n]) {\n"
+                     " for (int i = 0; i < n; i++) A[i * i] = 1; }\n", &a));
+  CHECK("missing kernel is rejected", !parse_quiet("void f(void) { }\n", &a));
+  CHECK("empty file is rejected", !parse_quiet("", &a));
+  ir_arena_free(&a);
+}
+
+int main(void) {
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  test_table();
+  test_details();
+  CHECK("no memory left live", ir_mem_live() == 0);
+  char path[600];
+  snprintf(path, sizeof path, "%s/k.c", dir);
+  unlink(path);
+  rmdir(dir);
+  return TEST_REPORT();
+}

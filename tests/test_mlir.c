@@ -1,0 +1,219 @@
+/* test_mlir.c - MLIR emission against upstream MLIR 16.
+ *
+ * For every op of every shipped dialect, operand types are drawn from a
+ * pool of symbolic types (and proposed targets from the same pool), the
+ * generator's productions are collected, and a few of them (spread over
+ * the list, deterministically) become one-op functions:
+ *   - hlo: the module must parse with mlir-opt-16 --allow-unregistered-dialect;
+ *   - linalg, tosa: the module must pass mlir-opt-16's verifier, and each
+ *     function is run through the lowering pipeline and mlir-cpu-runner-16 on
+ *     seeded random integer-valued inputs and compared with our kernel.
+ * All functions of a dialect go into one module per tool call. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit.h"
+#include "grammar/grammar.h"
+#include "tests/harness.h"
+
+enum { M = 0, N = 1, K = 2, B = 3, NSYMS = 4 };
+static const long sizes[NSYMS] = {3, 4, 5, 2};
+#define O IR_DIM_ONE
+
+static const int pool_dims[][5] = {
+    /* rank, dims */
+    {0}, {1, M}, {1, N}, {1, K}, {1, O},
+    {2, M, N}, {2, N, M}, {2, M, K}, {2, K, N}, {2, O, N}, {2, M, O}, {2, N, N},
+    {3, B, M, K}, {3, B, K, N}, {3, M, N, K}, {3, O, M, N}};
+#define NPOOL (int)(sizeof pool_dims / sizeof pool_dims[0])
+
+static ir_type pool_type(int i, ir_elem e) {
+  ir_type t = {e, pool_dims[i][0], {0}};
+  for (int k = 0; k < t.rank; k++) t.dims[k] = pool_dims[i][k + 1];
+  return t;
+}
+
+#define PER_OP 4
+#define MAX_FUNCS 256
+
+typedef struct chosen {
+  gram_prod prod;
+  ir_type ops[IR_TP_MAX_OPERANDS];
+} chosen;
+
+/* Collect the productions of op over the pool; choose up to PER_OP spread
+ * over the list.  Returns the number chosen. */
+static int choose(const gram_op *op, ir_elem fe, chosen *out) {
+  static chosen all[4096];
+  int n = 0;
+  ir_elem elems[2] = {fe, IR_I1};
+  int combos = 1;
+  for (int i = 0; i < op->nops; i++) combos *= NPOOL * 2;
+  for (int c = 0; c < combos; c++) {
+    ir_type ops[IR_TP_MAX_OPERANDS];
+    int x = c;
+    for (int i = 0; i < op->nops; i++) {
+      ops[i] = pool_type(x % NPOOL, elems[(x / NPOOL) % 2]);
+      x /= NPOOL * 2;
+    }
+    for (int t = 0; t < (gram_op_needs_target(op) ? NPOOL : 1); t++) {
+      ir_type target = pool_type(t, fe);
+      gram_prod ps[64];
+      int np = gram_productions(op, ops, gram_op_needs_target(op) ? &target : NULL, ps, 64, NULL);
+      if (np > 64) np = 64;
+      for (int k = 0; k < np && n < 4096; k++) {
+        all[n].prod = ps[k];
+        memcpy(all[n].ops, ops, sizeof ops);
+        n++;
+      }
+    }
+  }
+  if (n == 0) return 0;
+  int want = n < PER_OP ? n : PER_OP;
+  for (int i = 0; i < want; i++) out[i] = all[(long)i * n / want + (n / want) / 2];
+  return want;
+}
+
+/* A one-op program over arguments of the chosen operand types. */
+static ir_tprog one_op(ir_tp_store *s, const chosen *c) {
+  ir_tprog p;
+  memset(&p, 0, sizeof p);
+  const gram_op *op = c->prod.op;
+  const ir_tnode *args[IR_TP_MAX_OPERANDS];
+  for (int i = 0; i < op->nops; i++) {
+    args[i] = ir_tp_arg(s, i, op->opnames[i], &c->ops[i]);
+    p.args[p.nargs++] = args[i];
+  }
+  p.results[0] = ir_tp_op(s, &op->desc, c->prod.attrs, args, op->nops, &c->prod.result);
+  p.nresults = 1;
+  return p;
+}
+
+/* Seeded random integer-valued inputs: i1 as 0/1, others in -4..4 without 0
+ * (so reciprocals and divisions are defined). */
+static unsigned long rng = 12345;
+static double rnd(ir_elem e) {
+  rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+  int r = (int)((rng >> 33) % 8);
+  if (e == IR_I1) return r & 1;
+  return r < 4 ? r - 4 : r - 3;
+}
+
+static void concrete(const ir_type *t, ir_tensor *out) {
+  memset(out, 0, sizeof *out);
+  out->elem = t->elem;
+  out->rank = t->rank;
+  for (int i = 0; i < t->rank; i++) out->dims[i] = t->dims[i] == O ? 1 : sizes[t->dims[i]];
+}
+
+static int close_enough(double a, double b, ir_elem e) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (isinf(a) || isinf(b)) return a == b;
+  double tol = e == IR_F32 ? 1e-5 : 1e-12;
+  return fabs(a - b) <= tol * (1 + fabs(b));
+}
+
+/* Run every chosen one-op program with mlir-cpu-runner-16 (one module) and
+ * compare each result with our kernel on the same inputs. */
+static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *progs, int n) {
+  emit_run *runs = ir_calloc((size_t)n, sizeof *runs);
+  ir_tensor (*ins)[IR_TP_MAX_OPERANDS] = ir_calloc((size_t)n, sizeof *ins);
+  for (int r = 0; r < n; r++) {
+    const gram_op *op = cs[r].prod.op;
+    for (int i = 0; i < op->nops; i++) {
+      concrete(&cs[r].ops[i], &ins[r][i]);
+      size_t sz = ir_tensor_size(&ins[r][i]);
+      ins[r][i].data = ir_malloc(sizeof(double) * (sz ? sz : 1));
+      for (size_t k = 0; k < sz; k++) ins[r][i].data[k] = rnd(ins[r][i].elem);
+    }
+    runs[r].prog = &progs[r];
+    runs[r].sizes = sizes;
+    runs[r].nsizes = NSYMS;
+    runs[r].inputs = ins[r];
+  }
+  char err[4096];
+  int rc = emit_mlir_run(d, runs, n, err, sizeof err, NULL);
+  CHECKF(rc == 0, "%s: %d programs lower and run: %s", d->name, n, err);
+  for (int r = 0; r < n && rc == 0; r++) {
+    const gram_op *op = cs[r].prod.op;
+    ir_tensor want;
+    concrete(&cs[r].prod.result, &want);
+    char kerr[512], attrs[128];
+    gram_attrs_str(op, cs[r].prod.attrs, attrs, sizeof attrs);
+    int krc = gram_prod_eval(op, cs[r].prod.attrs, ins[r], &want, kerr, sizeof kerr);
+    CHECKF(krc == 0, "%s.%s %s: kernel runs: %s", d->name, op->name, attrs, kerr);
+    if (krc == 0) {
+      size_t sz = ir_tensor_size(&want), bad = sz;
+      for (size_t k = 0; k < sz && bad == sz; k++)
+        if (!close_enough(runs[r].outputs[0].data[k], want.data[k], want.elem)) bad = k;
+      CHECKF(bad == sz, "%s.%s %s on %s: MLIR and our kernel agree (element %zu: mlir %g, kernel %g)",
+             d->name, op->name, attrs, ir_type_str(&cs[r].ops[0], NULL, kerr, sizeof kerr), bad,
+             bad < sz ? runs[r].outputs[0].data[bad] : 0, bad < sz ? want.data[bad] : 0);
+      ir_free(want.data);
+      ir_free(want.poison);
+    }
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  for (int r = 0; r < n; r++)
+    for (int i = 0; i < IR_TP_MAX_OPERANDS; i++) ir_free(ins[r][i].data);
+  ir_free(ins);
+  ir_free(runs);
+}
+
+static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena *a) {
+  gram_dialect *d = gram_load(name, a);
+  CHECKF(d != NULL, "%s loads", name);
+  if (!d) return;
+  ir_tp_store s;
+  ir_tp_store_init(&s, a);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  int nfuncs = 0;
+  static chosen all[MAX_FUNCS];
+  static ir_tprog progs[MAX_FUNCS];
+  for (int i = 0; i < d->nops; i++) {
+    chosen cs[PER_OP];
+    int n = choose(d->ops[i], fe, cs);
+    CHECKF(n > 0, "%s.%s: the pool yields productions", name, d->ops[i]->name);
+    for (int k = 0; k < n && nfuncs < MAX_FUNCS; k++) {
+      ir_tprog p = one_op(&s, &cs[k]);
+      all[nfuncs] = cs[k];
+      progs[nfuncs] = p;
+      char fname[64];
+      snprintf(fname, sizeof fname, "%s_%d", d->ops[i]->name, k);
+      emit_opts o = {fname, sizes, NSYMS, 0};
+      CHECKF(emit_mlir_func(d, &p, &o, f) == 0, "%s: emits", fname);
+      nfuncs++;
+    }
+  }
+  fclose(f);
+  char err[4096];
+  int rc = emit_mlir_check(text, !registered, err, sizeof err);
+  CHECKF(rc == 0, "%s: %d one-op functions pass mlir-opt-16%s:\n%s", name, nfuncs,
+         registered ? "" : " --allow-unregistered-dialect", err);
+  if (rc) fprintf(stderr, "%s\n", text);
+  free(text);
+  if (registered && rc == 0) {
+    if (!gram_kernels_available()) printf("%s: semantic kernels not built in: run comparison skipped\n", name);
+    else if (!emit_mlir_tools_available()) printf("%s: mlir-cpu-runner-16 or its libraries missing: run comparison skipped\n", name);
+    else compare_runs(d, all, progs, nfuncs);
+  }
+  ir_tp_store_free(&s);
+}
+
+int main(void) {
+  if (system("command -v mlir-opt-16 >/dev/null 2>&1")) {
+    printf("mlir-opt-16 missing: skipped\n");
+    return TEST_REPORT();
+  }
+  ir_arena a;
+  ir_arena_init(&a);
+  test_dialect("hlo", IR_F64, 0, &a);
+  test_dialect("linalg", IR_F64, 1, &a);
+  test_dialect("tosa", IR_F32, 1, &a);
+  ir_arena_free(&a);
+  CHECK("no leaks", ir_mem_live() == 0);
+  return TEST_REPORT();
+}

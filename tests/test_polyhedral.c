@@ -1,0 +1,560 @@
+/*
+ * test_polyhedral.c - the polyhedral analysis on every kernel file.
+ *
+ * Two kinds of checks:
+ *   - generic properties, over every kernel file found by glob: the
+ *     analysis runs and frees everything; tasks partition the statements
+ *     and every dependence goes forward in the chain (a legal loop
+ *     distribution); every parameter array a task writes is an output; a
+ *     statement `X += e` / `X = X + e` / `X = fmax(X, e)` inside a loop L
+ *     whose iterator does not index X (and inside which nothing else writes
+ *     X) is a reduction over L with that operator; the JSON has the tasks;
+ *   - expectations derived from the math of each named kernel (kernels.md):
+ *     task counts, reductions, inputs and outputs, non-box regions, and the
+ *     kernels that no loop distribution can raise, with the carrying loop
+ *     in the reason.
+ */
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "frontend/frontend.h"
+#include "polyhedral/polyhedral.h"
+#include "tests/harness.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static int var_id(const poly_analysis *a, const char *name) {
+  return ir_kernel_find_var(a->kernel, name);
+}
+
+static int expr_eq(const ir_expr *x, const ir_expr *y) {
+  if (x->kind != y->kind || x->nargs != y->nargs || x->var != y->var ||
+      x->value != y->value)
+    return 0;
+  for (int i = 0; i < x->nargs; i++)
+    if (!expr_eq(x->args[i], y->args[i])) return 0;
+  return 1;
+}
+
+static int uses_var(const ir_expr *e, int v) {
+  if ((e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && e->var == v) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (uses_var(e->args[i], v)) return 1;
+  return 0;
+}
+
+static int has_reduction(const poly_analysis *a, const char *var, poly_red_op op,
+                         const char *iter) {
+  int v = var_id(a, var), it = var_id(a, iter);
+  for (int i = 0; i < a->nreductions; i++) {
+    const poly_reduction *r = &a->reductions[i];
+    if (r->var != v || r->op != op) continue;
+    for (int j = 0; j < r->niters; j++)
+      if (r->iters[j] == it) return 1;
+  }
+  return 0;
+}
+
+/* The tasks that write var (bit set over task indices < 64). */
+static unsigned long long writers(const poly_analysis *a, const char *var) {
+  int v = var_id(a, var);
+  unsigned long long m = 0;
+  for (int t = 0; t < a->ntasks && t < 64; t++)
+    for (int j = 0; j < a->tasks[t].naccess; j++)
+      if (a->tasks[t].access[j].var == v && a->tasks[t].access[j].write.kind != POLY_REGION_NONE)
+        m |= 1ull << t;
+  return m;
+}
+
+static const poly_input *input_of(const poly_task *T, int v) {
+  for (int i = 0; i < T->ninputs; i++)
+    if (T->inputs[i].var == v) return &T->inputs[i];
+  return NULL;
+}
+
+static const poly_output *output_of(const poly_task *T, int v) {
+  for (int i = 0; i < T->noutputs; i++)
+    if (T->outputs[i].var == v) return &T->outputs[i];
+  return NULL;
+}
+
+/* Does region r (kind MASK) have a mask with a constraint
+ * d0*x0 + d1*x1 + c0 (>= 0, or == 0 if eq) and no size-parameter terms? */
+static int region_has(const poly_region *r, long d0, long d1, long c0, int eq) {
+  if (r->kind != POLY_REGION_MASK) return 0;
+  for (int m = 0; m < r->nmasks; m++)
+    for (int c = 0; c < r->masks[m].ncons; c++) {
+      const poly_constraint *k = &r->masks[m].cons[c];
+      if (k->rank != 2 || k->is_eq != eq || k->nparams) continue;
+      if (k->dim[0] == d0 && k->dim[1] == d1 && k->c0 == c0) return 1;
+      if (eq && k->dim[0] == -d0 && k->dim[1] == -d1 && k->c0 == -c0) return 1;
+    }
+  return 0;
+}
+
+/* Some task writes (write=1) or reads var with a constraint as above. */
+static int some_region(const poly_analysis *a, const char *var, int write, long d0,
+                       long d1, long c0, int eq) {
+  int v = var_id(a, var);
+  for (int t = 0; t < a->ntasks; t++)
+    for (int j = 0; j < a->tasks[t].naccess; j++) {
+      const poly_access *ac = &a->tasks[t].access[j];
+      if (ac->var == v && region_has(write ? &ac->write : &ac->read, d0, d1, c0, eq))
+        return 1;
+    }
+  return 0;
+}
+
+/* Some task writes var on a region smaller than the array, with an output
+ * marked partial and an input "old values kept outside". */
+static int partial_write(const poly_analysis *a, const char *var) {
+  int v = var_id(a, var);
+  for (int t = 0; t < a->ntasks; t++) {
+    const poly_output *o = output_of(&a->tasks[t], v);
+    const poly_input *in = input_of(&a->tasks[t], v);
+    if (o && (o->flags & POLY_OUT_PARTIAL) && o->region.kind == POLY_REGION_MASK && in &&
+        (in->flags & POLY_IN_OUTSIDE))
+      return 1;
+  }
+  return 0;
+}
+
+/* --------------------------------------------------- generic properties */
+
+typedef struct gen_ctx {
+  const poly_analysis *a;
+  const char *file;
+} gen_ctx;
+
+/* Is there a statement other than s writing var v inside loop l? */
+static int other_writer_inside(const ir_stmt *body, const ir_stmt *s, int v) {
+  for (const ir_stmt *x = body; x; x = x->next) {
+    if (x->kind == IR_ST_ASSIGN && x != s && x->lhs->var == v) return 1;
+    if (other_writer_inside(x->body, s, v) || other_writer_inside(x->then_body, s, v) ||
+        other_writer_inside(x->else_body, s, v))
+      return 1;
+  }
+  return 0;
+}
+
+/* The reduction operator a statement is written with, syntactically. */
+static poly_red_op syntactic_red(const ir_stmt *s) {
+  if (s->op == IR_ASSIGN_ADD) return uses_var(s->rhs, s->lhs->var) ? POLY_RED_NONE : POLY_RED_ADD;
+  if (s->op != IR_ASSIGN || s->rhs->nargs != 2) return POLY_RED_NONE;
+  const ir_expr *l = s->rhs->args[0], *r = s->rhs->args[1];
+  int acc = expr_eq(l, s->lhs) && !uses_var(r, s->lhs->var);
+  if (s->rhs->kind == IR_EX_ADD && acc) return POLY_RED_ADD;
+  if (s->rhs->kind == IR_EX_CALL && s->rhs->fn == IR_FN_FMAX && acc) return POLY_RED_MAX;
+  return POLY_RED_NONE;
+}
+
+static int check_reduction_form(const ir_stmt *s, const ir_stmt *const *loops, int depth,
+                                void *user) {
+  gen_ctx *g = user;
+  const poly_analysis *a = g->a;
+  poly_red_op op = syntactic_red(s);
+  if (op == POLY_RED_NONE || !a->raisable) return 0;
+  for (int d = 0; d < depth; d++) {
+    const ir_stmt *l = loops[d];
+    if (uses_var(s->lhs, l->iter) || other_writer_inside(l->body, s, s->lhs->var)) continue;
+    int found = 0;
+    for (int r = 0; r < a->nreductions; r++) {
+      const poly_reduction *x = &a->reductions[r];
+      if (x->stmt != s->id || x->op != op) continue;
+      for (int j = 0; j < x->niters; j++) found |= x->iters[j] == l->iter;
+    }
+    CHECKF(found, "%s: S%d (line %d) is a %s reduction over loop %s", g->file, s->id,
+           s->pos.line, poly_red_name(op), a->kernel->vars[l->iter]->name);
+  }
+  return 0;
+}
+
+static void generic(const poly_analysis *a, const char *file) {
+  /* tasks partition the non-prelude statements */
+  int *seen = calloc((size_t)a->nstmts + 1, sizeof(int));
+  for (int t = 0; t < a->ntasks; t++)
+    for (int j = 0; j < a->tasks[t].nstmts; j++) {
+      int s = a->tasks[t].stmts[j];
+      seen[s]++;
+      CHECKF(a->stmts[s].task == t, "%s: S%d knows its task %d", file, s, t);
+    }
+  for (int i = 0; i < a->nprelude; i++) seen[a->prelude[i]] += 1;
+  for (int s = 0; s < a->nstmts; s++)
+    CHECKF(seen[s] == 1, "%s: S%d is in exactly one task or the prelude", file, s);
+  free(seen);
+  /* a legal loop distribution: every dependence goes forward */
+  for (int i = 0; i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    int ts = a->stmts[d->src].task, td = a->stmts[d->dst].task;
+    CHECKF(ts < 0 || ts <= td, "%s: dependence S%d -> S%d goes forward (tasks %d, %d)",
+           file, d->src, d->dst, ts, td);
+  }
+  /* parameter arrays written are outputs; outputs have a written region */
+  for (int t = 0; t < a->ntasks; t++) {
+    const poly_task *T = &a->tasks[t];
+    for (int j = 0; j < T->naccess; j++) {
+      const poly_access *ac = &T->access[j];
+      if (ac->write.kind == POLY_REGION_NONE) continue;
+      if (a->kernel->vars[ac->var]->kind == IR_VAR_ARRAY)
+        CHECKF(output_of(T, ac->var) != NULL, "%s: task %d outputs %s", file, t,
+               a->kernel->vars[ac->var]->name);
+    }
+    for (int j = 0; j < T->noutputs; j++)
+      CHECKF(T->outputs[j].region.kind != POLY_REGION_NONE, "%s: output region", file);
+  }
+  gen_ctx g = {a, file};
+  ir_kernel_walk_assigns(a->kernel, check_reduction_form, &g);
+  /* not raisable comes with a reason naming statements */
+  CHECKF(a->raisable == (a->reason == NULL), "%s: a reason iff not raisable", file);
+  if (!a->raisable) CHECKF(a->nreason_stmts > 0, "%s: the reason names statements", file);
+  /* JSON */
+  char *js = poly_to_json(a);
+  cJSON *j = cJSON_Parse(js);
+  CHECKF(j != NULL, "%s: JSON parses", file);
+  cJSON *tasks = j ? cJSON_GetObjectItem(j, "tasks") : NULL;
+  CHECKF(tasks && cJSON_GetArraySize(tasks) == a->ntasks, "%s: JSON has every task", file);
+  cJSON *rz = j ? cJSON_GetObjectItem(j, "raisable") : NULL;
+  CHECKF(rz && cJSON_IsTrue(rz) == a->raisable, "%s: JSON raisable", file);
+  cJSON_Delete(j);
+  ir_free(js);
+}
+
+/* -------------------------------------------------- per-kernel expectations */
+
+typedef struct red {
+  const char *var;
+  poly_red_op op;
+  const char *iter;
+} red;
+
+typedef struct expect {
+  const char *file;      /* relative to the repository root */
+  const char *function;  /* NULL: the only kernel_* */
+  int raisable;
+  int ntasks;            /* -1: not checked */
+  red reds[4];           /* reductions that must be found */
+  const char *reason;    /* not raisable: the carrying loop named in the reason */
+} expect;
+
+#define ADD POLY_RED_ADD
+#define MAX POLY_RED_MAX
+
+/* Derived from the math of kernels.md, one line per kernel:
+ * a task per strongly connected component of the statement graph; an
+ * initialisation (x = 0, C *= beta) is a task of its own. */
+static const expect expects[] = {
+    /* C *= beta; C += alpha*A*B over k */
+    {"benchmarks/kernels/gemm.c", NULL, 1, 2, {{"C", ADD, "k"}}, NULL},
+    /* tmp = 0; tmp += ; D *= beta; D += tmp*C */
+    {"benchmarks/kernels/2mm.c", NULL, 1, 4, {{"tmp", ADD, "k"}, {"D", ADD, "k"}}, NULL},
+    /* E, F, G: each = 0 then += */
+    {"benchmarks/kernels/3mm.c", NULL, 1, 6,
+     {{"E", ADD, "k"}, {"F", ADD, "k"}, {"G", ADD, "k"}}, NULL},
+    /* y = 0; tmp = 0; tmp += A x over j; y += A^T tmp over i */
+    {"benchmarks/kernels/atax.c", NULL, 1, 4, {{"tmp", ADD, "j"}, {"y", ADD, "i"}}, NULL},
+    /* s = 0; q = 0; s += over i; q += over j */
+    {"benchmarks/kernels/bicg.c", NULL, 1, 4, {{"s", ADD, "i"}, {"q", ADD, "j"}}, NULL},
+    {"benchmarks/kernels/mvt.c", NULL, 1, 2, {{"x1", ADD, "j"}, {"x2", ADD, "j"}}, NULL},
+    /* tmp = 0; y = 0; tmp +=; y +=; y = alpha*tmp + beta*y */
+    {"benchmarks/kernels/gesummv.c", NULL, 1, 5, {{"tmp", ADD, "j"}, {"y", ADD, "j"}}, NULL},
+    /* four loop nests, four tasks */
+    {"benchmarks/kernels/gemver.c", NULL, 1, 4, {{"x", ADD, "j"}, {"w", ADD, "j"}}, NULL},
+    /* sum is a parameter array reused for every (r, q): it cannot be
+     * expanded, so the three statements stay one task */
+    {"benchmarks/kernels/doitgen.c", NULL, 1, 1, {{"sum", ADD, "s"}}, NULL},
+    /* temp2 = 0; C[k][j] +=; temp2 +=; C[i][j] = ...: four tasks */
+    {"benchmarks/kernels/symm.c", NULL, 1, 4, {{"temp2", ADD, "k"}, {"C", ADD, "i"}}, NULL},
+    {"benchmarks/kernels/syrk.c", NULL, 1, 2, {{"C", ADD, "k"}}, NULL},
+    {"benchmarks/kernels/syr2k.c", NULL, 1, 2, {{"C", ADD, "k"}}, NULL},
+    {"benchmarks/kernels/trmm.c", NULL, 1, 2, {{"B", ADD, "k"}}, NULL},
+    /* mean: =0, +=, /=; data -=; cov: =0, +=, /=, mirror */
+    {"benchmarks/kernels/covariance.c", NULL, 1, 8, {{"mean", ADD, "i"}, {"cov", ADD, "k"}}, NULL},
+    /* mean 3; stddev 5; data 2; corr: diag, 0, +=, mirror, last point */
+    {"benchmarks/kernels/correlation.c", NULL, 1, 15,
+     {{"mean", ADD, "i"}, {"stddev", ADD, "i"}, {"corr", ADD, "k"}}, NULL},
+    /* plain C99 */
+    {"benchmarks/kernels/c99/absdiff.c", NULL, 1, 3, {{"mx", MAX, "i"}}, NULL},
+    {"benchmarks/kernels/c99/dot_total.c", NULL, 1, 2, {{"out", ADD, "i"}}, NULL},
+    {"benchmarks/kernels/c99/exp_scale.c", NULL, 1, 1, {{0}}, NULL},
+    {"benchmarks/kernels/c99/gemv_jloop.c", NULL, 1, 2, {{"y", ADD, "j"}}, NULL},
+    {"benchmarks/kernels/c99/matmul_ikj.c", "matmul_ikj", 1, 2, {{"C", ADD, "k"}}, NULL},
+    /* v = X + b is expanded over i, j so that Y's task can read it */
+    {"benchmarks/kernels/c99/relu_bias.c", NULL, 1, 2, {{0}}, NULL},
+    /* s = 0; s += over j; nrm = sqrt(s): s expanded over i */
+    {"benchmarks/kernels/c99/row_norms.c", NULL, 1, 3, {{"s", ADD, "j"}}, NULL},
+    {"benchmarks/kernels/c99/saxpy_down.c", NULL, 1, 1, {{0}}, NULL},
+    /* loop-carried dependence cycles: not raisable, with the loop */
+    {"tests/kernels/lu.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"tests/kernels/cholesky.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"tests/kernels/trisolv.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"tests/kernels/durbin.c", NULL, 0, -1, {{0}}, "loop k"},
+    {"tests/kernels/floyd_warshall.c", NULL, 0, -1, {{0}}, "loop k"},
+    {"tests/kernels/seidel2d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"tests/kernels/jacobi1d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"tests/kernels/jacobi2d.c", NULL, 0, -1, {{0}}, "loop t"},
+};
+#define NEXPECT (int)(sizeof expects / sizeof expects[0])
+
+static const expect *expect_for(const char *file) {
+  for (int i = 0; i < NEXPECT; i++)
+    if (!strcmp(expects[i].file, file)) return &expects[i];
+  return NULL;
+}
+
+/* Facts about single kernels that the table cannot say. */
+static void specific(const poly_analysis *a, const char *file) {
+  const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+  if (!strcmp(base, "gemm.c")) {
+    /* the accumulation task reads C from the scaling task, in place */
+    const poly_task *T = &a->tasks[1];
+    const poly_input *c = input_of(T, var_id(a, "C"));
+    CHECK("gemm: C += reads the output of C *= beta, in place",
+          c && (c->flags & POLY_IN_TASK) && c->from_task == 0 && (c->flags & POLY_IN_OLD));
+    const poly_input *A = input_of(T, var_id(a, "A"));
+    CHECK("gemm: A is live-in", A && (A->flags & POLY_IN_LIVEIN));
+    const poly_output *o = output_of(T, var_id(a, "C"));
+    CHECK("gemm: C is written whole and live-out",
+          o && o->region.kind == POLY_REGION_BOX && (o->flags & POLY_OUT_PARAM));
+    CHECK("gemm: op hints of the accumulation",
+          (T->ops & POLY_OP_MUL) && (T->ops & POLY_OP_RED_ADD));
+  }
+  if (!strcmp(base, "2mm.c")) {
+    int tmp = var_id(a, "tmp"), D = var_id(a, "D");
+    int ok = 0;
+    for (int t = 0; t < a->ntasks; t++) {
+      const poly_output *o = output_of(&a->tasks[t], tmp);
+      if (o && (o->flags & POLY_OUT_READ)) {
+        for (int r = 0; r < o->nreaders; r++) {
+          const poly_task *R = &a->tasks[o->readers[r]];
+          ok |= output_of(R, D) != NULL && input_of(R, tmp) != NULL;
+        }
+      }
+    }
+    CHECK("2mm: tmp is an output read by the task computing D", ok);
+  }
+  if (!strcmp(base, "atax.c") || !strcmp(base, "gesummv.c")) {
+    int tmp = var_id(a, "tmp"), last = a->ntasks - 1;
+    const poly_input *in = input_of(&a->tasks[last], tmp);
+    CHECKF(in && (in->flags & POLY_IN_TASK), "%s: the last task reads tmp from a task", base);
+  }
+  if (!strcmp(base, "doitgen.c")) {
+    const poly_task *T = &a->tasks[0];
+    CHECK("doitgen: outputs A and sum", output_of(T, var_id(a, "A")) && output_of(T, var_id(a, "sum")));
+  }
+  if (!strcmp(base, "symm.c")) {
+    CHECK("symm: temp2 expanded over i and j",
+          a->transformed && a->nexpanded == 1 && a->expanded[0].var == var_id(a, "temp2") &&
+              a->expanded[0].nloops == 2);
+    CHECK("symm: A read below the diagonal (i0 > i1)", some_region(a, "A", 0, 1, -1, -1, 0));
+    CHECK("symm: A read on the diagonal (i0 == i1)", some_region(a, "A", 0, 1, -1, 0, 1));
+    CHECK("symm: C[k][j] += writes only part of C", partial_write(a, "C"));
+  }
+  if (!strcmp(base, "syrk.c") || !strcmp(base, "syr2k.c")) {
+    CHECKF(some_region(a, "C", 1, 1, -1, 0, 0), "%s: C written on the lower triangle i0 >= i1", base);
+    CHECKF(partial_write(a, "C"), "%s: new values inside, old outside", base);
+    for (int t = 0; t < a->ntasks; t++) {
+      const poly_output *o = output_of(&a->tasks[t], var_id(a, "C"));
+      CHECKF(o && (o->flags & POLY_OUT_PARTIAL), "%s: task %d writes part of C", base, t);
+    }
+  }
+  if (!strcmp(base, "trmm.c")) {
+    CHECK("trmm: A read strictly below the diagonal (i0 > i1)", some_region(a, "A", 0, 1, -1, -1, 0));
+    CHECK("trmm: the accumulation writes part of B", partial_write(a, "B"));
+    const poly_output *o = output_of(&a->tasks[1], var_id(a, "B"));
+    CHECK("trmm: the scaling writes all of B", o && o->region.kind == POLY_REGION_BOX);
+  }
+  if (!strcmp(base, "covariance.c")) {
+    CHECK("covariance: cov written on the upper triangle (i1 >= i0)", some_region(a, "cov", 1, -1, 1, 0, 0));
+    CHECK("covariance: cov mirrored onto the lower triangle (i0 >= i1)", some_region(a, "cov", 1, 1, -1, 0, 0));
+    const poly_input *m = NULL;
+    for (int t = 0; t < a->ntasks && !m; t++)
+      if (output_of(&a->tasks[t], var_id(a, "data"))) m = input_of(&a->tasks[t], var_id(a, "mean"));
+    CHECK("covariance: centring reads mean from a task", m && (m->flags & POLY_IN_TASK));
+  }
+  if (!strcmp(base, "correlation.c")) {
+    CHECK("correlation: corr diagonal (i0 == i1)", some_region(a, "corr", 1, 1, -1, 0, 1));
+    CHECK("correlation: corr strictly upper (i1 > i0)", some_region(a, "corr", 1, -1, 1, -1, 0));
+    CHECK("correlation: corr strictly lower (i0 > i1)", some_region(a, "corr", 1, 1, -1, -1, 0));
+    CHECK("correlation: corr written in parts, old values kept outside", partial_write(a, "corr"));
+    int eps = var_id(a, "eps"), ok = 0;
+    unsigned ops = 0;
+    for (int t = 0; t < a->ntasks; t++) {
+      const poly_input *in = input_of(&a->tasks[t], eps);
+      if (in && (in->flags & POLY_IN_CONST) && in->value == 0.1) ok = 1;
+      ops |= a->tasks[t].ops;
+    }
+    CHECK("correlation: eps is a constant input 0.1", ok && a->nprelude == 1);
+    CHECK("correlation: op hints sqrt, compare, select, div",
+          (ops & POLY_OP_SQRT) && (ops & POLY_OP_CMP) && (ops & POLY_OP_SELECT) &&
+              (ops & POLY_OP_DIV));
+  }
+  if (!strcmp(base, "absdiff.c")) {
+    unsigned long long w = writers(a, "D");
+    int t = __builtin_ctzll(w | (1ull << 63));
+    CHECK("absdiff: D's task uses fabs", t < a->ntasks && (a->tasks[t].ops & POLY_OP_ABS));
+  }
+  if (!strcmp(base, "relu_bias.c") || !strcmp(base, "row_norms.c")) {
+    CHECKF(a->transformed && a->nexpanded == 1, "%s: the local is expanded", base);
+  }
+  if (!strcmp(base, "relu_bias.c")) {
+    const poly_task *T = &a->tasks[a->ntasks - 1];
+    CHECK("relu_bias: Y's task compares and selects",
+          (T->ops & POLY_OP_CMP) && (T->ops & POLY_OP_SELECT));
+  }
+}
+
+
+/* ------------------------------------------------- small inline kernels */
+
+/* Write text to a temporary .c file, parse and analyse it; calls check. */
+static void inline_kernel(const char *name, const char *text,
+                          void (*check)(const poly_analysis *a, const char *name)) {
+  char path[] = "/tmp/uplift-poly-XXXXXX.c";
+  int fd = mkstemps(path, 2);
+  CHECKF(fd >= 0, "%s: temporary file", name);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  long live = ir_mem_live();
+  ir_arena arena;
+  ir_arena_init(&arena);
+  fe_options fo;
+  memset(&fo, 0, sizeof fo);
+  ir_kernel *k = fe_parse_file(path, &fo, &arena);
+  CHECKF(k != NULL, "%s parses", name);
+  if (k) {
+    poly_analysis *a = poly_analyze(k, &arena);
+    CHECKF(a && !a->error, "%s: analysed", name);
+    if (a && !a->error) {
+      generic(a, name);
+      check(a, name);
+    }
+  }
+  ir_arena_free(&arena);
+  CHECKF(ir_mem_live() == live, "%s: every block freed", name);
+  remove(path);
+}
+
+static void check_guarded(const poly_analysis *a, const char *name) {
+  CHECKF(a->nstmts == 2 && a->stmts[0].guarded && a->stmts[1].guarded,
+         "%s: both branches are under a data-dependent if", name);
+  CHECKF(a->raisable && (a->stmts[0].ops & POLY_OP_SELECT), "%s: raisable, select hint", name);
+}
+
+static void check_red_ops(const poly_analysis *a, const char *name) {
+  CHECKF(has_reduction(a, "m", POLY_RED_MAX, "i"), "%s: select written as max is a max", name);
+  CHECKF(has_reduction(a, "lo", POLY_RED_MIN, "i"), "%s: select written as min is a min", name);
+  CHECKF(has_reduction(a, "p", POLY_RED_MUL, "i"), "%s: *= is a product", name);
+  CHECKF(has_reduction(a, "s", POLY_RED_ADD, "j") && has_reduction(a, "s", POLY_RED_ADD, "i"),
+         "%s: a sum over two loops reduces over both", name);
+  CHECKF(a->raisable && a->ntasks == 4, "%s: raisable, four tasks", name);
+}
+
+static void check_down(const poly_analysis *a, const char *name) {
+  /* x[i] = x[i+1] running downward reads the value just written */
+  CHECKF(!a->raisable && a->reason && strstr(a->reason, "loop i"),
+         "%s: a downward recurrence is not raisable (%s)", name, a->reason ? a->reason : "");
+}
+
+static void check_up(const poly_analysis *a, const char *name) {
+  /* x[i] = x[i+1] running upward reads only old values */
+  const poly_input *in = a->ntasks == 1 ? input_of(&a->tasks[0], var_id(a, "x")) : NULL;
+  CHECKF(a->raisable && in && (in->flags & POLY_IN_LIVEIN) && !(in->flags & POLY_IN_TASK),
+         "%s: an upward shift reads the old x: raisable, one task", name);
+  const poly_output *o = a->ntasks == 1 ? output_of(&a->tasks[0], var_id(a, "x")) : NULL;
+  CHECKF(o && (o->flags & POLY_OUT_PARTIAL), "%s: the last element is kept", name);
+}
+
+static void inline_kernels(void) {
+  inline_kernel("guarded",
+                "void kernel_g(int n, double A[n], double B[n]) {\n"
+                "  for (int i = 0; i < n; i++)\n"
+                "    if (A[i] > 0.0) B[i] = A[i]; else B[i] = 0.0;\n"
+                "}\n",
+                check_guarded);
+  inline_kernel("reduction operators",
+                "void kernel_r(int n, int k, double A[n][k], double m[1],\n"
+                "              double lo[1], double p[1], double s[1]) {\n"
+                "  for (int i = 0; i < n; i++) {\n"
+                "    m[0] = m[0] > A[i][0] ? m[0] : A[i][0];\n"
+                "    lo[0] = lo[0] < A[i][0] ? lo[0] : A[i][0];\n"
+                "    p[0] *= A[i][0];\n"
+                "    for (int j = 0; j < k; j++) s[0] += A[i][j];\n"
+                "  }\n"
+                "}\n",
+                check_red_ops);
+  inline_kernel("downward recurrence",
+                "void kernel_d(int n, double x[n]) {\n"
+                "  for (int i = n - 2; i >= 0; i--) x[i] = x[i + 1] * 0.5;\n"
+                "}\n",
+                check_down);
+  inline_kernel("upward shift",
+                "void kernel_u(int n, double x[n]) {\n"
+                "  for (int i = 0; i < n - 1; i++) x[i] = x[i + 1] * 0.5;\n"
+                "}\n",
+                check_up);
+}
+
+static void one(const char *file) {
+  const expect *e = expect_for(file);
+  long live = ir_mem_live();
+  ir_arena arena;
+  ir_arena_init(&arena);
+  fe_options fo;
+  memset(&fo, 0, sizeof fo);
+  fo.function = e ? e->function : NULL;
+  ir_kernel *k = fe_parse_file(file, &fo, &arena);
+  CHECKF(k != NULL, "%s parses", file);
+  if (k) {
+    poly_analysis *a = poly_analyze(k, &arena);
+    CHECKF(a && !a->error, "%s: analysed (%s)", file, a && a->error ? a->error : "");
+    if (a && !a->error) {
+      generic(a, file);
+      CHECKF(e != NULL, "%s: has expectations from the math", file);
+      if (e) {
+        CHECKF(a->raisable == e->raisable, "%s: raisable is %d (%s)", file, e->raisable,
+               a->reason ? a->reason : "");
+        if (e->ntasks >= 0)
+          CHECKF(a->ntasks == e->ntasks, "%s: %d tasks, found %d", file, e->ntasks, a->ntasks);
+        for (int i = 0; i < 4 && e->reds[i].var; i++)
+          CHECKF(has_reduction(a, e->reds[i].var, e->reds[i].op, e->reds[i].iter),
+                 "%s: reduction %s %s over %s", file, e->reds[i].var,
+                 poly_red_name(e->reds[i].op), e->reds[i].iter);
+        if (e->reason)
+          CHECKF(a->reason && strstr(a->reason, e->reason), "%s: reason names %s: %s", file,
+                 e->reason, a->reason ? a->reason : "(none)");
+        if (e->raisable && a->raisable) specific(a, file);
+      }
+    }
+  }
+  ir_arena_free(&arena);
+  CHECKF(ir_mem_live() == live, "%s: every block freed", file);
+}
+
+int main(void) {
+  static const char *patterns[] = {"benchmarks/kernels/*.c", "benchmarks/kernels/c99/*.c",
+                                   "tests/kernels/*.c"};
+  int nfiles = 0;
+  for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
+    glob_t g;
+    if (glob(patterns[p], 0, NULL, &g) == 0) {
+      for (size_t i = 0; i < g.gl_pathc; i++) {
+        one(g.gl_pathv[i]);
+        nfiles++;
+      }
+      globfree(&g);
+    }
+  }
+  inline_kernels();
+  CHECKF(nfiles >= NEXPECT, "found %d kernel files, expected at least %d", nfiles, NEXPECT);
+  for (int i = 0; i < NEXPECT; i++) {
+    FILE *f = fopen(expects[i].file, "r");
+    CHECKF(f != NULL, "%s exists", expects[i].file);
+    if (f) fclose(f);
+  }
+  return TEST_REPORT();
+}
