@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp/interp.h"
 #include "verify/internal.h"
 
 struct verify_ctx {
@@ -440,11 +441,11 @@ static const double *cex_values_of(int var, void *user) {
   return NULL;
 }
 
-static int agree(double a, double b) {
+static int agree(double a, double b, double rtol) {
   if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
   if (isinf(a) || isinf(b)) return a == b;
   double m = fmax(1.0, fmax(fabs(a), fabs(b)));
-  return fabs(a - b) <= 1e-9 * m;
+  return fabs(a - b) <= rtol * m;
 }
 
 int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
@@ -462,6 +463,23 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
     return -1;
   }
   vx *x = &q.x;
+  /* The reference: the loop interpreter on the same inputs.  The concrete
+   * executor above only says where the source is undefined (C gives inf or
+   * NaN there; the check treats it as anything goes). */
+  interp_env env;
+  interp_error ierr;
+  if (interp_env_init(&env, t->k, cex->sizes, &ierr)) {
+    query_release(&q);
+    return -1;
+  }
+  for (int i = 0; i < cex->nvars; i++)
+    interp_set_values(&env, cex->vars[i], cex->values[i].data);
+  if (interp_run(&env, t->mask, &ierr)) {
+    interp_env_free(&env);
+    query_release(&q);
+    return -1;
+  }
+  double rtol = fmax(1e-9, interp_kernel_tolerance(t->k));
   /* The candidate's own concrete evaluation, when it has one. */
   ir_tensor outs[16];
   int have_conc = 0;
@@ -475,6 +493,7 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
     }
     interp_err err = {{0}};
     if (cand->eval(cand->user, ins, t->ninputs, outs, t->noutputs, &err)) {
+      interp_env_free(&env);
       query_release(&q);
       return -1;
     }
@@ -487,7 +506,9 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
       if (!compared(&q, j, i)) continue;
       interp_term sv = var->val[i], sp = var->poi[i];
       if ((sp && vx_ctrue(x, sp)) || x->terms[sv].cub) continue; /* UB: any */
-      double want = x->terms[sv].d, got;
+      const ir_tensor *ref = &env.vals[t->outputs[j]];
+      if (ref->poison && ref->poison[i]) continue;
+      double want = ref->data[i], got;
       int cdef;
       if (have_conc) {
         if (ir_tensor_size(&outs[j]) != (size_t)var->n) {
@@ -503,7 +524,7 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
         got = x->terms[cv].d;
         cdef = !(cp && vx_ctrue(x, cp)) && !x->terms[cv].cub;
       }
-      if (!cdef || !agree(want, got)) {
+      if (!cdef || !agree(want, got, rtol)) {
         differ = 1;
         cex->out_var = t->outputs[j];
         long rest = i;
@@ -518,6 +539,7 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
   }
   if (have_conc)
     for (int j = 0; j < t->noutputs; j++) interp_tensor_free(&outs[j]);
+  interp_env_free(&env);
   query_release(&q);
   cex->confirmed = differ;
   return differ;

@@ -176,7 +176,11 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
 void verify_result_free(verify_result *res);
 
 /* Run source and candidate concretely on cex (at cex->sizes) and say whether
- * they differ on a compared element; fills cex->confirmed, out_var,
+ * they differ on a compared element.  The source runs in the reference loop
+ * interpreter (interp_run with the task's mask); elements where the source
+ * is poison or has undefined behaviour are skipped; values agree within
+ * max(1e-9, interp_kernel_tolerance) relative.  The candidate runs through
+ * cand->eval (or eval_sym over doubles).  Fills cex->confirmed, out_var,
  * out_index, expected and got.  Returns 1 if they differ, 0 if not, -1 if
  * either cannot be run. */
 int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
