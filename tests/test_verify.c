@@ -1,0 +1,711 @@
+/*
+ * test_verify.c - the bounded SMT equivalence check: hand-built loop
+ * programs (ir_kernel) and candidates built from the op kernels
+ * (interp/ops.h) as small step lists evaluated symbolically and concretely.
+ * Every refutation must come with a counterexample that the concrete runs
+ * confirm; every Z3 object and every block must be released.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+#include "interp/ops.h"
+#include "ir/ir.h"
+#include "tests/harness.h"
+#include "verify/verify.h"
+
+/* ------------------------------------------------ loop-program builder */
+
+static ir_arena A;
+
+typedef struct kb {
+  ir_kernel *k;
+  ir_var *vars[32];
+  int nvars;
+  int nassign;
+} kb;
+
+static ir_pos P = {"test.c", 1, 1};
+
+static void kb_init(kb *b, const char *name) {
+  memset(b, 0, sizeof *b);
+  b->k = IR_NEW(&A, ir_kernel);
+  b->k->name = name;
+  b->k->file = "test.c";
+  b->k->data_type = IR_F64;
+}
+
+static int var(kb *b, ir_var_kind kind, const char *name, int rank,
+               ir_expr *d0, ir_expr *d1) {
+  ir_var *v = IR_NEW(&A, ir_var);
+  v->kind = kind;
+  v->id = b->nvars;
+  v->name = name;
+  v->elem = (kind == IR_VAR_SIZE || kind == IR_VAR_ITER) ? IR_I32 : IR_F64;
+  v->rank = rank;
+  v->dims[0] = d0;
+  v->dims[1] = d1;
+  v->param_index = -1;
+  v->pos = P;
+  b->vars[b->nvars++] = v;
+  return v->id;
+}
+
+static void kb_done(kb *b, ir_stmt *body) {
+  b->k->vars = IR_NEW_N(&A, ir_var *, b->nvars);
+  memcpy(b->k->vars, b->vars, sizeof(ir_var *) * (size_t)b->nvars);
+  b->k->nvars = b->nvars;
+  b->k->body = body;
+  b->k->nassign = b->nassign;
+}
+
+static ir_expr *ex(ir_expr_kind kind, ir_elem type, int nargs) {
+  ir_expr *e = IR_NEW(&A, ir_expr);
+  e->kind = kind;
+  e->type = type;
+  e->pos = P;
+  e->nargs = nargs;
+  e->args = nargs ? IR_NEW_N(&A, ir_expr *, nargs) : NULL;
+  return e;
+}
+
+static ir_expr *CI(long v) {
+  ir_expr *e = ex(IR_EX_CONST, IR_I32, 0);
+  e->value = (double)v;
+  e->is_int = 1;
+  return e;
+}
+
+static ir_expr *CD(double v) {
+  ir_expr *e = ex(IR_EX_CONST, IR_F64, 0);
+  e->value = v;
+  return e;
+}
+
+static kb *cur; /* the kernel being built: VAR needs the variable's type */
+
+static ir_expr *V(int v) {
+  ir_expr *e = ex(IR_EX_VAR, cur->vars[v]->elem, 0);
+  e->var = v;
+  return e;
+}
+
+static ir_expr *E1(int v, ir_expr *i) {
+  ir_expr *e = ex(IR_EX_ELEM, IR_F64, 1);
+  e->var = v;
+  e->args[0] = i;
+  return e;
+}
+
+static ir_expr *E2(int v, ir_expr *i, ir_expr *j) {
+  ir_expr *e = ex(IR_EX_ELEM, IR_F64, 2);
+  e->var = v;
+  e->args[0] = i;
+  e->args[1] = j;
+  return e;
+}
+
+static ir_expr *BIN(ir_expr_kind kind, ir_expr *a, ir_expr *b) {
+  ir_elem t = (a->type == IR_I32 && b->type == IR_I32) ? IR_I32 : IR_F64;
+  if (kind >= IR_EX_LT && kind <= IR_EX_OR) t = IR_I1;
+  ir_expr *e = ex(kind, t, 2);
+  e->args[0] = a;
+  e->args[1] = b;
+  return e;
+}
+
+static ir_expr *SEL(ir_expr *c, ir_expr *a, ir_expr *b) {
+  ir_expr *e = ex(IR_EX_SELECT, IR_F64, 3);
+  e->args[0] = c;
+  e->args[1] = a;
+  e->args[2] = b;
+  return e;
+}
+
+static ir_expr *CALL(ir_fn fn, ir_expr *a) {
+  ir_expr *e = ex(IR_EX_CALL, IR_F64, 1);
+  e->fn = fn;
+  e->args[0] = a;
+  return e;
+}
+
+/* for (iter = 0; iter < n; iter++) body, or downward with step -1 */
+static ir_stmt *FOR(int iter, ir_expr *n, int step, ir_stmt *body) {
+  ir_stmt *s = IR_NEW(&A, ir_stmt);
+  s->kind = IR_ST_FOR;
+  s->pos = P;
+  s->iter = iter;
+  s->lo = CI(0);
+  s->hi = BIN(IR_EX_SUB, n, CI(1));
+  s->step = step;
+  s->body = body;
+  return s;
+}
+
+/* for (iter = 0; iter <= hi; iter++) */
+static ir_stmt *FOR_LE(int iter, ir_expr *hi, ir_stmt *body) {
+  ir_stmt *s = FOR(iter, CI(1), 1, body);
+  s->hi = hi;
+  return s;
+}
+
+static ir_stmt *ASG(ir_expr *lhs, ir_assign_op op, ir_expr *rhs) {
+  ir_stmt *s = IR_NEW(&A, ir_stmt);
+  s->kind = IR_ST_ASSIGN;
+  s->pos = P;
+  s->id = cur->nassign++;
+  s->lhs = lhs;
+  s->op = op;
+  s->rhs = rhs;
+  return s;
+}
+
+static ir_stmt *SEQ2(ir_stmt *a, ir_stmt *b) {
+  a->next = b;
+  return a;
+}
+
+/* --------------------------------------------------- candidate programs */
+
+/* A candidate: steps over the inputs; an operand r >= 0 is step r, r < 0
+ * is input -1-r.  Given-shape ops take the shape of operand `like` (NOLIKE:
+ * rank 0). */
+#define IN(i) (-1 - (i))
+#define NOLIKE (-1000)
+typedef struct step {
+  const char *op;
+  int nargs;
+  int args[3];
+  int nattrs;
+  interp_attr attrs[4];
+  int like;
+} step;
+
+typedef struct prog {
+  int nsteps;
+  step s[12];
+} prog; /* the last step is the result */
+
+static int given_shape(const step *st, long *dims, int *rank,
+                       const long (*shapes)[IR_MAX_RANK + 1], int ninputs) {
+  (void)ninputs;
+  if (st->like == NOLIKE) {
+    *rank = 0;
+    return 0;
+  }
+  const long *sh = shapes[st->like < 0 ? 16 + (-1 - st->like) : st->like];
+  *rank = (int)sh[0];
+  for (int d = 0; d < *rank; d++) dims[d] = sh[1 + d];
+  return 0;
+}
+
+static int prog_eval_sym(void *user, const interp_sym_tensor *inputs,
+                         int ninputs, interp_sym_tensor *outputs, int noutputs,
+                         const interp_sym_algebra *alg, interp_err *err) {
+  const prog *p = user;
+  interp_sym_tensor res[12];
+  long shapes[32][IR_MAX_RANK + 1];
+  memset(res, 0, sizeof res);
+  for (int i = 0; i < ninputs; i++) {
+    shapes[16 + i][0] = inputs[i].rank;
+    for (int d = 0; d < inputs[i].rank; d++) shapes[16 + i][1 + d] = inputs[i].dims[d];
+  }
+  int rc = 0;
+  for (int s = 0; s < p->nsteps && !rc; s++) {
+    const step *st = &p->s[s];
+    const interp_op *op = interp_op_find(st->op);
+    interp_sym_tensor args[3];
+    for (int a = 0; a < st->nargs; a++)
+      args[a] = st->args[a] < 0 ? inputs[-1 - st->args[a]] : res[st->args[a]];
+    res[s].elem = !strcmp(st->op, "iota") ? IR_I32 : IR_F64;
+    if (op->flags & INTERP_OP_GIVEN_SHAPE)
+      given_shape(st, res[s].dims, &res[s].rank,
+                  (const long (*)[IR_MAX_RANK + 1])shapes, ninputs);
+    rc = interp_op_eval_sym(op, st->attrs, args, &res[s], alg, err);
+    shapes[s][0] = res[s].rank;
+    for (int d = 0; d < res[s].rank; d++) shapes[s][1 + d] = res[s].dims[d];
+  }
+  for (int s = 0; s < p->nsteps; s++)
+    if (rc || s != p->nsteps - 1) interp_sym_tensor_free(&res[s]);
+  if (rc) return -1;
+  (void)noutputs;
+  outputs[0] = res[p->nsteps - 1];
+  return 0;
+}
+
+static int prog_eval(void *user, const ir_tensor *inputs, int ninputs,
+                     ir_tensor *outputs, int noutputs, interp_err *err) {
+  const prog *p = user;
+  ir_tensor res[12];
+  long shapes[32][IR_MAX_RANK + 1];
+  memset(res, 0, sizeof res);
+  for (int i = 0; i < ninputs; i++) {
+    shapes[16 + i][0] = inputs[i].rank;
+    for (int d = 0; d < inputs[i].rank; d++) shapes[16 + i][1 + d] = inputs[i].dims[d];
+  }
+  int rc = 0;
+  for (int s = 0; s < p->nsteps && !rc; s++) {
+    const step *st = &p->s[s];
+    const interp_op *op = interp_op_find(st->op);
+    ir_tensor args[3];
+    for (int a = 0; a < st->nargs; a++)
+      args[a] = st->args[a] < 0 ? inputs[-1 - st->args[a]] : res[st->args[a]];
+    res[s].elem = !strcmp(st->op, "iota") ? IR_I32 : IR_F64;
+    if (op->flags & INTERP_OP_GIVEN_SHAPE)
+      given_shape(st, res[s].dims, &res[s].rank,
+                  (const long (*)[IR_MAX_RANK + 1])shapes, ninputs);
+    rc = interp_op_eval(op, st->attrs, args, &res[s], err);
+    shapes[s][0] = res[s].rank;
+    for (int d = 0; d < res[s].rank; d++) shapes[s][1 + d] = res[s].dims[d];
+  }
+  for (int s = 0; s < p->nsteps; s++)
+    if (rc || s != p->nsteps - 1) interp_tensor_free(&res[s]);
+  if (rc) return -1;
+  (void)noutputs;
+  outputs[0] = res[p->nsteps - 1];
+  return 0;
+}
+
+#define OP2(name, a, b) {name, 2, {a, b}, 0, {{0}}, 0}
+#define OP1(name, a) {name, 1, {a}, 0, {{0}}, 0}
+#define CONST(v) {"constant", 0, {0}, 1, {{INTERP_ATTR_DOUBLE, 0, {0}, v}}, NOLIKE}
+
+static step dot(int a, int b, int lc, int rc) {
+  step s = {"dot_general", 2, {a, b}, 4, {{0}}, 0};
+  s.attrs[0] = interp_attr_ints(0, NULL);
+  s.attrs[1] = interp_attr_ints(0, NULL);
+  s.attrs[2] = interp_attr_ints(1, &lc);
+  s.attrs[3] = interp_attr_ints(1, &rc);
+  return s;
+}
+
+static step reduce(int x, int init, int dim, interp_body body) {
+  step s = {"reduce", 2, {x, init}, 3, {{0}}, 0};
+  s.attrs[0] = interp_attr_ints(1, &dim);
+  s.attrs[1] = interp_attr_body(body);
+  s.attrs[2] = interp_attr_int(0);
+  return s;
+}
+
+static step compare(interp_cmp dir, int a, int b) {
+  step s = {"compare", 2, {a, b}, 1, {{0}}, 0};
+  s.attrs[0] = interp_attr_dir(dir);
+  return s;
+}
+
+static step iota(int like, int dim) {
+  step s = {"iota", 0, {0}, 1, {{0}}, like};
+  s.attrs[0] = interp_attr_int(dim);
+  return s;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+typedef struct run {
+  verify_result res;
+  int confirmed; /* refuted: the counterexample re-confirmed here */
+} run;
+
+static run check(verify_mode mode, const verify_task *t, prog *p) {
+  verify_options o;
+  verify_options_default(&o);
+  o.mode = mode;
+  o.bound = 3;
+  verify_ctx *v = verify_new(&o);
+  verify_candidate c = {prog_eval_sym, prog_eval, p};
+  run r;
+  memset(&r, 0, sizeof r);
+  verify_task_check(v, t, &c, &r.res);
+  if (r.res.verdict == VERIFY_REFUTED && r.res.cex)
+    r.confirmed = verify_cex_confirm(t, &c, r.res.cex) == 1;
+  verify_free(v);
+  return r;
+}
+
+static void expect(const char *what, verify_mode mode, const verify_task *t,
+                   prog *p, verify_verdict want, int want_confirmed) {
+  run r = check(mode, t, p);
+  CHECKF(r.res.verdict == want, "%s (%s): got %s, want %s: %s", what,
+         verify_mode_name(mode), verify_verdict_name(r.res.verdict),
+         verify_verdict_name(want), r.res.reason);
+  if (want == VERIFY_REFUTED && r.res.verdict == VERIFY_REFUTED) {
+    CHECKF(r.res.cex != NULL, "%s: refuted with a counterexample", what);
+    if (want_confirmed)
+      CHECKF(r.confirmed && r.res.cex->confirmed,
+             "%s: the concrete runs confirm the counterexample", what);
+  }
+  if (getenv("VERIFY_TEST_VERBOSE")) {
+    printf("%-44s ", what);
+    verify_result_print(&r.res, t->k, stdout);
+  }
+  verify_result_free(&r.res);
+}
+
+/* ------------------------------------------------------------- kernels */
+
+/* gemm: C[i][j] *= beta; C[i][j] += alpha * A[i][k] * B[k][j] */
+static void test_gemm(void) {
+  kb b;
+  kb_init(&b, "kernel_gemm");
+  cur = &b;
+  int ni = var(&b, IR_VAR_SIZE, "ni", 0, NULL, NULL);
+  int nj = var(&b, IR_VAR_SIZE, "nj", 0, NULL, NULL);
+  int nk = var(&b, IR_VAR_SIZE, "nk", 0, NULL, NULL);
+  int alpha = var(&b, IR_VAR_SCALAR, "alpha", 0, NULL, NULL);
+  int beta = var(&b, IR_VAR_SCALAR, "beta", 0, NULL, NULL);
+  int C = var(&b, IR_VAR_ARRAY, "C", 2, V(ni), V(nj));
+  int Am = var(&b, IR_VAR_ARRAY, "A", 2, V(ni), V(nk));
+  int B = var(&b, IR_VAR_ARRAY, "B", 2, V(nk), V(nj));
+  int i = var(&b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  int j = var(&b, IR_VAR_ITER, "j", 0, NULL, NULL);
+  int k = var(&b, IR_VAR_ITER, "k", 0, NULL, NULL);
+  ir_stmt *s0 = FOR(j, V(nj), 1, ASG(E2(C, V(i), V(j)), IR_ASSIGN_MUL, V(beta)));
+  ir_stmt *s1 = FOR(k, V(nk), 1,
+                    FOR(j, V(nj), 1,
+                        ASG(E2(C, V(i), V(j)), IR_ASSIGN_ADD,
+                            BIN(IR_EX_MUL, BIN(IR_EX_MUL, V(alpha), E2(Am, V(i), V(k))),
+                                E2(B, V(k), V(j))))));
+  kb_done(&b, FOR(i, V(ni), 1, SEQ2(s0, s1)));
+  int ins[] = {C, Am, B, alpha, beta}, outs[] = {C};
+  verify_task t = {b.k, NULL, 5, ins, 1, outs};
+
+  /* beta*C + alpha*dot(A, B) */
+  prog p1 = {5, {OP2("mul", IN(4), IN(0)), dot(IN(1), IN(2), 1, 0),
+                 OP2("mul", IN(3), 1), OP2("add", 0, 2), {0}}};
+  p1.nsteps = 4;
+  expect("gemm beta*C + alpha*dot(A,B)", VERIFY_REAL, &t, &p1, VERIFY_PROVED, 0);
+  /* fp: alpha*sum(A*B) is not sum(alpha*A*B) under floating point */
+  expect("gemm alpha outside the sum, fp", VERIFY_FP, &t, &p1, VERIFY_REFUTED, 0);
+
+  /* beta*C + dot(alpha*A, B): the products are the source's, only the
+   * summation order differs */
+  prog p2 = {4, {OP2("mul", IN(0), IN(4)), OP2("mul", IN(3), IN(1)),
+                 dot(1, IN(2), 1, 0), OP2("add", 2, 0)}};
+  expect("gemm beta*C + dot(alpha*A,B)", VERIFY_REAL, &t, &p2, VERIFY_PROVED, 0);
+  expect("gemm beta*C + dot(alpha*A,B)", VERIFY_FP, &t, &p2, VERIFY_PROVED, 0);
+
+  /* mutants */
+  prog m1 = {4, {OP2("mul", IN(0), IN(4)), OP2("mul", IN(3), IN(1)),
+                 dot(1, IN(2), 1, 0), OP2("sub", 2, 0)}};
+  expect("gemm mutant: add -> sub", VERIFY_REAL, &t, &m1, VERIFY_REFUTED, 1);
+  prog m2 = {4, {OP2("mul", IN(0), IN(3)), OP2("mul", IN(3), IN(1)),
+                 dot(1, IN(2), 1, 0), OP2("add", 2, 0)}};
+  expect("gemm mutant: beta -> alpha", VERIFY_REAL, &t, &m2, VERIFY_REFUTED, 1);
+  prog m3 = {3, {OP2("mul", IN(3), IN(1)), dot(0, IN(2), 1, 0),
+                 OP2("add", 1, IN(0))}};
+  expect("gemm mutant: dropped mul by beta", VERIFY_REAL, &t, &m3, VERIFY_REFUTED, 1);
+  expect("gemm mutant: dropped mul by beta", VERIFY_FP, &t, &m3, VERIFY_REFUTED, 0);
+  prog m4 = {4, {OP2("mul", IN(0), IN(4)), OP2("mul", IN(3), IN(1)),
+                 dot(1, IN(2), 1, 0), OP2("mul", 2, 0)}};
+  expect("gemm mutant: add -> mul", VERIFY_REAL, &t, &m4, VERIFY_REFUTED, 1);
+}
+
+/* matmul with one size: C[i][j] = 0; C[i][j] += A[i][k] * B[k][j] */
+static void test_matmul_square(void) {
+  kb b;
+  kb_init(&b, "kernel_mm");
+  cur = &b;
+  int n = var(&b, IR_VAR_SIZE, "n", 0, NULL, NULL);
+  int C = var(&b, IR_VAR_ARRAY, "C", 2, V(n), V(n));
+  int Am = var(&b, IR_VAR_ARRAY, "A", 2, V(n), V(n));
+  int B = var(&b, IR_VAR_ARRAY, "B", 2, V(n), V(n));
+  int i = var(&b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  int j = var(&b, IR_VAR_ITER, "j", 0, NULL, NULL);
+  int k = var(&b, IR_VAR_ITER, "k", 0, NULL, NULL);
+  ir_stmt *s0 = ASG(E2(C, V(i), V(j)), IR_ASSIGN, CD(0));
+  ir_stmt *s1 = FOR(k, V(n), -1, /* downward: the order must not matter */
+                    ASG(E2(C, V(i), V(j)), IR_ASSIGN_ADD,
+                        BIN(IR_EX_MUL, E2(Am, V(i), V(k)), E2(B, V(k), V(j)))));
+  kb_done(&b, FOR(i, V(n), 1, FOR(j, V(n), 1, SEQ2(s0, s1))));
+  int ins[] = {Am, B}, outs[] = {C};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs};
+  prog p = {1, {dot(IN(0), IN(1), 1, 0)}};
+  expect("matmul (downward k loop)", VERIFY_REAL, &t, &p, VERIFY_PROVED, 0);
+  expect("matmul (downward k loop)", VERIFY_FP, &t, &p, VERIFY_PROVED, 0);
+  prog m = {1, {dot(IN(0), IN(1), 1, 1)}}; /* A . B^T */
+  expect("matmul mutant: transposed rhs", VERIFY_REAL, &t, &m, VERIFY_REFUTED, 1);
+  prog m2 = {1, {dot(IN(1), IN(0), 1, 0)}}; /* B . A */
+  expect("matmul mutant: swapped operands", VERIFY_REAL, &t, &m2, VERIFY_REFUTED, 1);
+  expect("matmul mutant: swapped operands", VERIFY_FP, &t, &m2, VERIFY_REFUTED, 0);
+}
+
+/* y[i] = expression of x[i], z[i] (and local tmp) */
+typedef struct vec {
+  kb b;
+  int n, x, z, y, tmp, i;
+} vec;
+
+static verify_task vec_kernel(vec *v, ir_expr *(*rhs)(vec *)) {
+  kb_init(&v->b, "kernel_vec");
+  cur = &v->b;
+  v->n = var(&v->b, IR_VAR_SIZE, "n", 0, NULL, NULL);
+  v->x = var(&v->b, IR_VAR_ARRAY, "x", 1, V(v->n), NULL);
+  v->z = var(&v->b, IR_VAR_ARRAY, "z", 1, V(v->n), NULL);
+  v->y = var(&v->b, IR_VAR_ARRAY, "y", 1, V(v->n), NULL);
+  v->tmp = var(&v->b, IR_VAR_LOCAL_ARRAY, "tmp", 1, V(v->n), NULL);
+  v->i = var(&v->b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  kb_done(&v->b, FOR(v->i, V(v->n), 1, ASG(E1(v->y, V(v->i)), IR_ASSIGN, rhs(v))));
+  static int ins[2], outs[1];
+  ins[0] = v->x;
+  ins[1] = v->z;
+  outs[0] = v->y;
+  verify_task t = {v->b.k, NULL, 2, ins, 1, outs};
+  return t;
+}
+
+static ir_expr *rhs_sub(vec *v) {
+  return BIN(IR_EX_SUB, E1(v->x, V(v->i)), E1(v->z, V(v->i)));
+}
+static ir_expr *rhs_div(vec *v) {
+  return BIN(IR_EX_DIV, E1(v->x, V(v->i)), E1(v->z, V(v->i)));
+}
+static ir_expr *rhs_affine(vec *v) {
+  return BIN(IR_EX_ADD, BIN(IR_EX_MUL, CD(2.0), E1(v->x, V(v->i))), CD(1.0));
+}
+static ir_expr *rhs_factored(vec *v) {
+  return BIN(IR_EX_MUL, E1(v->x, V(v->i)),
+             BIN(IR_EX_ADD, E1(v->z, V(v->i)), E1(v->x, V(v->i))));
+}
+static ir_expr *rhs_copy(vec *v) { return E1(v->x, V(v->i)); }
+static ir_expr *rhs_poison(vec *v) {
+  return BIN(IR_EX_ADD, E1(v->tmp, V(v->i)), E1(v->x, V(v->i)));
+}
+static ir_expr *rhs_relu(vec *v) {
+  return SEL(BIN(IR_EX_GT, E1(v->x, V(v->i)), CD(0)), E1(v->x, V(v->i)), CD(0));
+}
+static ir_expr *rhs_sqrt(vec *v) { return CALL(IR_FN_SQRT, E1(v->x, V(v->i))); }
+
+static void test_elementwise(void) {
+  vec v;
+  verify_task t = vec_kernel(&v, rhs_sub);
+  prog ok = {1, {OP2("sub", IN(0), IN(1))}};
+  prog swapped = {1, {OP2("sub", IN(1), IN(0))}};
+  expect("x - z", VERIFY_REAL, &t, &ok, VERIFY_PROVED, 0);
+  expect("x - z", VERIFY_FP, &t, &ok, VERIFY_PROVED, 0);
+  expect("x - z mutant: swapped operands", VERIFY_REAL, &t, &swapped, VERIFY_REFUTED, 1);
+  expect("x - z mutant: swapped operands", VERIFY_FP, &t, &swapped, VERIFY_REFUTED, 0);
+
+  t = vec_kernel(&v, rhs_div);
+  prog dv = {1, {OP2("div", IN(0), IN(1))}};
+  prog dswap = {1, {OP2("div", IN(1), IN(0))}};
+  /* where z == 0 the source is undefined: the candidate may do anything */
+  prog dguard = {5, {CONST(0.0), compare(INTERP_CMP_EQ, IN(1), 0), CONST(7.0),
+                     OP2("div", IN(0), IN(1)), {"select", 3, {1, 2, 3}, 0, {{0}}, 0}}};
+  prog drecip = {2, {OP1("reciprocal", IN(1)), OP2("mul", IN(0), 0)}};
+  expect("x / z", VERIFY_REAL, &t, &dv, VERIFY_PROVED, 0);
+  expect("x / z mutant: swapped operands", VERIFY_REAL, &t, &dswap, VERIFY_REFUTED, 1);
+  expect("x / z, anything where z == 0 (source UB)", VERIFY_REAL, &t, &dguard,
+         VERIFY_PROVED, 0);
+  expect("x / z as x * (1/z)", VERIFY_REAL, &t, &drecip, VERIFY_PROVED, 0);
+
+  t = vec_kernel(&v, rhs_copy);
+  /* (x*z)/z is x where z != 0, undefined where z == 0: the source is
+   * defined there, so this is a refutation */
+  prog cdiv = {2, {OP2("mul", IN(0), IN(1)), OP2("div", 0, IN(1))}};
+  run r = check(VERIFY_REAL, &t, &cdiv);
+  CHECKF(r.res.verdict == VERIFY_REFUTED, "candidate division by zero refuted: %s",
+         r.res.reason);
+  if (r.res.cex) {
+    CHECK("candidate division by zero: counterexample confirmed", r.confirmed);
+    int has_zero = 0;
+    for (int i = 0; i < r.res.cex->nvars; i++)
+      if (r.res.cex->vars[i] == v.z)
+        for (size_t e = 0; e < ir_tensor_size(&r.res.cex->values[i]); e++)
+          has_zero |= r.res.cex->values[i].data[e] == 0;
+    CHECK("candidate division by zero: the counterexample has z == 0", has_zero);
+    CHECK("candidate division by zero: the candidate is undefined there",
+          isnan(r.res.cex->got));
+  }
+  verify_result_free(&r.res);
+
+  t = vec_kernel(&v, rhs_affine);
+  prog aff = {5, {CONST(2.0), OP2("mul", 0, IN(0)), CONST(1.0), OP2("add", 1, 2),
+                  {0}}};
+  aff.nsteps = 4;
+  prog aff3 = aff;
+  aff3.s[0].attrs[0].d = 3.0;
+  expect("2*x + 1", VERIFY_REAL, &t, &aff, VERIFY_PROVED, 0);
+  expect("2*x + 1", VERIFY_FP, &t, &aff, VERIFY_PROVED, 0);
+  expect("2*x + 1 mutant: changed constant", VERIFY_REAL, &t, &aff3, VERIFY_REFUTED, 1);
+  expect("2*x + 1 mutant: changed constant", VERIFY_FP, &t, &aff3, VERIFY_REFUTED, 0);
+
+  t = vec_kernel(&v, rhs_factored);
+  /* x*(z+x) == x*z + x*x: proved with reals, not under floating point */
+  prog dist = {4, {OP2("mul", IN(0), IN(1)), OP2("mul", IN(0), IN(0)),
+                   OP2("add", 0, 1), {0}}};
+  dist.nsteps = 3;
+  expect("x*(z+x) distributed", VERIFY_REAL, &t, &dist, VERIFY_PROVED, 0);
+  expect("x*(z+x) distributed", VERIFY_FP, &t, &dist, VERIFY_REFUTED, 0);
+  prog comm = {2, {OP2("add", IN(0), IN(1)), OP2("mul", 0, IN(0))}};
+  expect("x*(z+x) commuted", VERIFY_FP, &t, &comm, VERIFY_PROVED, 0);
+
+  t = vec_kernel(&v, rhs_poison);
+  /* y = tmp + x reads the uninitialized local tmp: y is poison, so any
+   * candidate refines the source */
+  prog any = {1, {OP2("mul", IN(0), IN(1))}};
+  expect("source reads poison: anything goes", VERIFY_REAL, &t, &any, VERIFY_PROVED, 0);
+
+  t = vec_kernel(&v, rhs_relu);
+  prog relu = {2, {CONST(0.0), OP2("max", IN(0), 0)}};
+  prog relu_bad = {2, {CONST(0.0), OP2("min", IN(0), 0)}};
+  expect("x > 0 ? x : 0 as max(x, 0)", VERIFY_REAL, &t, &relu, VERIFY_PROVED, 0);
+  expect("x > 0 ? x : 0 mutant: min", VERIFY_REAL, &t, &relu_bad, VERIFY_REFUTED, 1);
+
+  t = vec_kernel(&v, rhs_sqrt);
+  prog sq = {1, {OP1("sqrt", IN(0))}};
+  prog sq0 = {2, {CONST(0.0), OP2("max", IN(0), 0)}};
+  expect("sqrt(x)", VERIFY_REAL, &t, &sq, VERIFY_PROVED, 0);
+  expect("sqrt(x)", VERIFY_FP, &t, &sq, VERIFY_PROVED, 0);
+  run rs = check(VERIFY_REAL, &t, &sq0);
+  CHECKF(rs.res.verdict == VERIFY_REFUTED || rs.res.verdict == VERIFY_UNKNOWN,
+         "sqrt(x) vs max(x,0) is never proved: %s", verify_verdict_name(rs.res.verdict));
+  verify_result_free(&rs.res);
+}
+
+/* s[i] = 0; s[i] += A[i][j] * x[j] (matvec), j downward */
+static void test_reduction_fp(void) {
+  kb b;
+  kb_init(&b, "kernel_mv");
+  cur = &b;
+  int n = var(&b, IR_VAR_SIZE, "n", 0, NULL, NULL);
+  int m = var(&b, IR_VAR_SIZE, "m", 0, NULL, NULL);
+  int Am = var(&b, IR_VAR_ARRAY, "A", 2, V(n), V(m));
+  int x = var(&b, IR_VAR_ARRAY, "x", 1, V(m), NULL);
+  int s = var(&b, IR_VAR_ARRAY, "s", 1, V(n), NULL);
+  int i = var(&b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  int j = var(&b, IR_VAR_ITER, "j", 0, NULL, NULL);
+  ir_stmt *s0 = ASG(E1(s, V(i)), IR_ASSIGN, CD(0));
+  ir_stmt *s1 = FOR(j, V(m), -1,
+                    ASG(E1(s, V(i)), IR_ASSIGN,
+                        BIN(IR_EX_ADD, E1(s, V(i)),
+                            BIN(IR_EX_MUL, E2(Am, V(i), V(j)), E1(x, V(j))))));
+  kb_done(&b, FOR(i, V(n), 1, SEQ2(s0, s1)));
+  int ins[] = {Am, x}, outs[] = {s};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs};
+  prog mv = {1, {dot(IN(0), IN(1), 1, 0)}};
+  expect("matvec, reversed order (s = s + e)", VERIFY_FP, &t, &mv, VERIFY_PROVED, 0);
+  /* reduce(A * broadcast x) over dim 1 */
+  step bx = {"broadcast_in_dim", 1, {IN(1)}, 1, {{0}}, IN(0)};
+  int one = 1;
+  bx.attrs[0] = interp_attr_ints(1, &one);
+  prog red = {4, {bx, OP2("mul", IN(0), 0), CONST(0.0),
+                  reduce(1, 2, 1, INTERP_BODY_ADD)}};
+  expect("matvec as reduce(A * bcast x)", VERIFY_FP, &t, &red, VERIFY_PROVED, 0);
+  expect("matvec as reduce(A * bcast x)", VERIFY_REAL, &t, &red, VERIFY_PROVED, 0);
+  prog red_sum = red;
+  red_sum.s[1].op = "add"; /* a product changed into a sum */
+  expect("matvec mutant: product -> sum", VERIFY_FP, &t, &red_sum, VERIFY_REFUTED, 0);
+  expect("matvec mutant: product -> sum", VERIFY_REAL, &t, &red_sum, VERIFY_REFUTED, 1);
+  prog red_max = red;
+  red_max.s[3].attrs[1] = interp_attr_body(INTERP_BODY_MAX);
+  expect("matvec mutant: reduce body max", VERIFY_REAL, &t, &red_max, VERIFY_REFUTED, 1);
+}
+
+/* in place on a triangle: for i, j <= i: C[i][j] = 2 * C[i][j] */
+static void test_region(void) {
+  kb b;
+  kb_init(&b, "kernel_tri");
+  cur = &b;
+  int n = var(&b, IR_VAR_SIZE, "n", 0, NULL, NULL);
+  int C = var(&b, IR_VAR_ARRAY, "C", 2, V(n), V(n));
+  int i = var(&b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  int j = var(&b, IR_VAR_ITER, "j", 0, NULL, NULL);
+  kb_done(&b, FOR(i, V(n), 1,
+                  FOR_LE(j, V(i), ASG(E2(C, V(i), V(j)), IR_ASSIGN,
+                                      BIN(IR_EX_MUL, CD(2.0), E2(C, V(i), V(j)))))));
+  int ins[] = {C}, outs[] = {C};
+  verify_task t = {b.k, NULL, 1, ins, 1, outs};
+  prog all = {2, {CONST(2.0), OP2("mul", 0, IN(0))}};
+  expect("triangle: scaling everything", VERIFY_REAL, &t, &all, VERIFY_REFUTED, 1);
+  prog tri = {6, {iota(IN(0), 0), iota(IN(0), 1), compare(INTERP_CMP_GE, 0, 1),
+                  CONST(2.0), OP2("mul", 3, IN(0)),
+                  {"select", 3, {2, 4, IN(0)}, 0, {{0}}, 0}}};
+  expect("triangle: select(i >= j, 2*C, C)", VERIFY_REAL, &t, &tri, VERIFY_PROVED, 0);
+  expect("triangle: select(i >= j, 2*C, C)", VERIFY_FP, &t, &tri, VERIFY_PROVED, 0);
+  prog strict = tri;
+  strict.s[2].attrs[0] = interp_attr_dir(INTERP_CMP_GT);
+  expect("triangle mutant: strict triangle", VERIFY_REAL, &t, &strict, VERIFY_REFUTED, 1);
+
+  /* only statement 0 of a two-statement kernel: the mask selects the task */
+  verify_options o;
+  verify_options_default(&o);
+  o.mode = VERIFY_NONE;
+  verify_ctx *v = verify_new(&o);
+  verify_candidate c = {prog_eval_sym, prog_eval, &tri};
+  verify_result res;
+  verify_task_check(v, &t, &c, &res);
+  CHECK("mode none: skipped", res.verdict == VERIFY_SKIPPED);
+  verify_free(v);
+}
+
+/* The benchmark's Polybench gemm through the front end; the candidate has
+ * no concrete evaluation, so confirmation runs eval_sym over doubles. */
+static void test_frontend_gemm(void) {
+  fe_options fo;
+  memset(&fo, 0, sizeof fo);
+  ir_kernel *k = fe_parse_file("benchmarks/kernels/gemm.c", &fo, &A);
+  CHECK("front end parses benchmarks/kernels/gemm.c", k != NULL);
+  if (!k) return;
+  int C = ir_kernel_find_var(k, "C"), Am = ir_kernel_find_var(k, "A");
+  int B = ir_kernel_find_var(k, "B"), alpha = ir_kernel_find_var(k, "alpha");
+  int beta = ir_kernel_find_var(k, "beta");
+  int ins[] = {C, Am, B, alpha, beta}, outs[] = {C};
+  verify_task t = {k, NULL, 5, ins, 1, outs};
+  prog p = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(3), IN(1)),
+                dot(1, IN(2), 1, 0), OP2("add", 0, 2)}};
+  prog m = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(4), IN(1)),
+                dot(1, IN(2), 1, 0), OP2("add", 0, 2)}};
+  prog bad = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(3), IN(1)),
+                  dot(1, IN(2), 1, 1), OP2("add", 0, 2)}};
+  verify_options o;
+  verify_options_default(&o);
+  for (int mode = VERIFY_REAL; mode <= VERIFY_FP; mode++) {
+    o.mode = (verify_mode)mode;
+    verify_ctx *v = verify_new(&o);
+    verify_candidate c = {prog_eval_sym, NULL, &p};
+    verify_result r;
+    verify_task_check(v, &t, &c, &r);
+    CHECKF(r.verdict == VERIFY_PROVED, "polybench gemm (%s): %s %s",
+           verify_mode_name(o.mode), verify_verdict_name(r.verdict), r.reason);
+    CHECK("queries cover every size assignment 1..3", r.queries == 27);
+    verify_result_free(&r);
+    c.user = &m;
+    verify_task_check(v, &t, &c, &r);
+    CHECKF(r.verdict == VERIFY_REFUTED, "polybench gemm, alpha -> beta (%s): %s",
+           verify_mode_name(o.mode), verify_verdict_name(r.verdict));
+    if (o.mode == VERIFY_REAL)
+      CHECK("polybench gemm mutant: confirmed without a concrete callback",
+            r.cex && r.cex->confirmed);
+    verify_result_free(&r);
+    c.user = &bad; /* A . B^T: shapes disagree when nk != nj */
+    int rc = verify_task_check(v, &t, &c, &r);
+    CHECKF(rc == -1 && r.verdict == VERIFY_ERROR && strstr(r.reason, "dot_general"),
+           "shape error reported, not a verdict: %s", r.reason);
+    verify_result_free(&r);
+    verify_free(v);
+  }
+}
+
+static void test_names(void) {
+  CHECK("mode names", !strcmp(verify_mode_name(VERIFY_FP), "fp") &&
+                          verify_mode_parse("real") == VERIFY_REAL &&
+                          verify_mode_parse("none") == VERIFY_NONE &&
+                          verify_mode_parse("bogus") == -1);
+  CHECK("verdict names", verify_verdict_parse("refuted") == VERIFY_REFUTED &&
+                             !strcmp(verify_verdict_name(VERIFY_UNKNOWN), "unknown"));
+}
+
+int main(void) {
+  ir_arena_init(&A);
+  test_names();
+  test_gemm();
+  test_matmul_square();
+  test_elementwise();
+  test_reduction_fp();
+  test_region();
+  test_frontend_gemm();
+  ir_arena_free(&A);
+  CHECKF(ir_mem_live() == 0, "every block freed (%ld live)", ir_mem_live());
+  return TEST_REPORT();
+}

@@ -1,0 +1,589 @@
+/*
+ * algebra.c - the term worlds of the verifier: the interp_sym_algebra that
+ * the op kernels and the loop-program executor build terms with, in three
+ * instances (internal.h):
+ *   real      Z3 reals; division and sqrt carry their undefined cases
+ *             (divisor zero, negative argument) in the term's UB condition;
+ *             sqrt, exp and pow are uninterpreted functions;
+ *   fp        the abstract floating point of mlir-tv: values are
+ *             bit-vectors of a small width, + * max min are uninterpreted
+ *             functions made commutative by ordering their arguments
+ *             (bvule), - is + of the negation, literals are distinct
+ *             constants, and a reduction is an uninterpreted function of the
+ *             sum of per-element hashes (order-insensitive);
+ *   concrete  doubles, the same undefined cases as flags.
+ * Every Z3 AST is kept (inc_ref) in the world's pool until vx_free.
+ */
+#include <gmp.h>
+#include <math.h>
+#include <string.h>
+
+#include "verify/internal.h"
+
+static _Thread_local int vx_error_seen;
+
+void vx_z3_handler(Z3_context z, Z3_error_code e) {
+  (void)z;
+  vx_error_seen = (int)e ? (int)e : 1;
+}
+
+int vx_z3_error(void) {
+  int e = vx_error_seen;
+  vx_error_seen = 0;
+  return e;
+}
+
+Z3_ast vx_keep(vx *x, Z3_ast a) {
+  if (!a) return a;
+  if (x->npool == x->cappool) {
+    x->cappool = x->cappool ? 2 * x->cappool : 1024;
+    x->pool = ir_realloc(x->pool, sizeof(Z3_ast) * (size_t)x->cappool);
+  }
+  Z3_inc_ref(x->z, a);
+  x->pool[x->npool++] = a;
+  return a;
+}
+
+#define K(e) vx_keep(x, (e))
+
+static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
+  if (x->nterms == x->capterms) {
+    x->capterms = x->capterms ? 2 * x->capterms : 1024;
+    x->terms = ir_realloc(x->terms, sizeof(vx_term) * (size_t)x->capterms);
+  }
+  vx_term *t = &x->terms[x->nterms];
+  t->v = v;
+  t->ub = ub;
+  t->d = d;
+  t->cub = (unsigned char)cub;
+  return (interp_term)x->nterms++;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static Z3_func_decl decl(vx *x, const char *name, int n, Z3_sort a,
+                         Z3_sort b, Z3_sort r) {
+  Z3_sort d[2] = {a, b};
+  Z3_func_decl f = Z3_mk_func_decl(x->z, Z3_mk_string_symbol(x->z, name),
+                                   (unsigned)n, d, r);
+  vx_keep(x, Z3_func_decl_to_ast(x->z, f));
+  return f;
+}
+
+static Z3_ast app1(vx *x, Z3_func_decl f, Z3_ast a) {
+  return K(Z3_mk_app(x->z, f, 1, &a));
+}
+
+static Z3_ast app2(vx *x, Z3_func_decl f, Z3_ast a, Z3_ast b) {
+  Z3_ast args[2] = {a, b};
+  return K(Z3_mk_app(x->z, f, 2, args));
+}
+
+static Z3_ast z_or(vx *x, Z3_ast a, Z3_ast b) {
+  if (!a) return b;
+  if (!b || a == b) return a;
+  Z3_ast args[2] = {a, b};
+  return K(Z3_mk_or(x->z, 2, args));
+}
+
+static Z3_ast z_and(vx *x, Z3_ast a, Z3_ast b) {
+  Z3_ast args[2] = {a, b};
+  return K(Z3_mk_and(x->z, 2, args));
+}
+
+static Z3_ast z_false(vx *x) { return K(Z3_mk_false(x->z)); }
+
+/* f(a, b) == f(b, a) by construction: the smaller argument first. */
+static Z3_ast comm(vx *x, Z3_func_decl f, Z3_ast a, Z3_ast b) {
+  if (a == b) return app2(x, f, a, b);
+  Z3_ast le = K(Z3_mk_bvule(x->z, a, b));
+  Z3_ast lo = K(Z3_mk_ite(x->z, le, a, b));
+  Z3_ast hi = K(Z3_mk_ite(x->z, le, b, a));
+  return app2(x, f, lo, hi);
+}
+
+/* fp: the distinct constant standing for literal d. */
+static Z3_ast fp_lit(vx *x, double d) {
+  for (int i = 0; i < x->nlits; i++)
+    if (x->lits[i] == d || (isnan(d) && isnan(x->lits[i])))
+      return x->litast[i];
+  if (x->nlits == x->caplits) {
+    x->caplits = x->caplits ? 2 * x->caplits : 16;
+    x->lits = ir_realloc(x->lits, sizeof(double) * (size_t)x->caplits);
+    x->litast = ir_realloc(x->litast, sizeof(Z3_ast) * (size_t)x->caplits);
+  }
+  char name[64];
+  snprintf(name, sizeof name, "lit_%a", d);
+  Z3_ast c = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), x->num));
+  x->lits[x->nlits] = d;
+  x->litast[x->nlits++] = c;
+  return c;
+}
+
+/* real: the exact rational value of d. */
+static Z3_ast real_numeral(vx *x, double d) {
+  if (!isfinite(d)) { /* no real stands for it: an unknown constant */
+    char name[64];
+    snprintf(name, sizeof name, "nonfinite_%a", d);
+    return K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), x->num));
+  }
+  mpq_t q;
+  mpq_init(q);
+  mpq_set_d(q, d);
+  char *s = mpq_get_str(NULL, 10, q);
+  Z3_ast r = K(Z3_mk_numeral(x->z, s, x->num));
+  void (*freefn)(void *, size_t);
+  mp_get_memory_functions(NULL, NULL, &freefn);
+  freefn(s, strlen(s) + 1);
+  mpq_clear(q);
+  return r;
+}
+
+static Z3_ast numeral(vx *x, double d) {
+  return x->kind == VX_FP ? fp_lit(x, d) : real_numeral(x, d);
+}
+
+Z3_ast vx_num(vx *x, interp_term h) {
+  Z3_ast v = x->terms[h].v;
+  if (Z3_get_sort_kind(x->z, Z3_get_sort(x->z, v)) == Z3_BOOL_SORT)
+    return K(Z3_mk_ite(x->z, v, numeral(x, 1), numeral(x, 0)));
+  return v;
+}
+
+Z3_ast vx_bool(vx *x, interp_term h) {
+  Z3_ast v = x->terms[h].v;
+  if (Z3_get_sort_kind(x->z, Z3_get_sort(x->z, v)) == Z3_BOOL_SORT) return v;
+  return K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, v, numeral(x, 0)))));
+}
+
+Z3_ast vx_ub(vx *x, interp_term h) {
+  Z3_ast u = x->terms[h].ub;
+  return u ? u : z_false(x);
+}
+
+Z3_ast vx_poisonb(vx *x, interp_term p) {
+  return p == INTERP_TERM_NONE ? z_false(x) : x->terms[p].v;
+}
+
+static Z3_ast ub2(vx *x, interp_term a, interp_term b) {
+  return z_or(x, x->terms[a].ub, x->terms[b].ub);
+}
+
+static int cub2(vx *x, interp_term a, interp_term b) {
+  return x->terms[a].cub || x->terms[b].cub;
+}
+
+static double D(vx *x, interp_term h) { return x->terms[h].d; }
+
+/* fp: is a the constant of a literal?  Its value goes to *d. */
+static int lit_value(vx *x, Z3_ast a, double *d) {
+  for (int i = 0; i < x->nlits; i++)
+    if (x->litast[i] == a) {
+      *d = x->lits[i];
+      return 1;
+    }
+  return 0;
+}
+
+static int is_lit(vx *x, interp_term h, double d) {
+  return x->kind == VX_FP && x->terms[h].v == fp_lit(x, d);
+}
+
+/* ------------------------------------------------------ the algebra */
+
+static interp_term a_constant(void *ctx, double v) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, v, 0);
+  return new_term(x, numeral(x, v), NULL, 0, 0);
+}
+
+static interp_term a_neg(void *ctx, interp_term a) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, -D(x, a), x->terms[a].cub);
+  Z3_ast va = vx_num(x, a), r;
+  if (x->kind == VX_REAL) {
+    r = K(Z3_mk_unary_minus(x->z, va));
+  } else if (Z3_is_app(x->z, va) &&
+             Z3_is_eq_func_decl(x->z, Z3_get_app_decl(x->z, Z3_to_app(x->z, va)),
+                                x->f_neg)) {
+    r = Z3_get_app_arg(x->z, Z3_to_app(x->z, va), 0); /* -(-a) is a */
+  } else {
+    r = app1(x, x->f_neg, va);
+  }
+  return new_term(x, r, x->terms[a].ub, 0, 0);
+}
+
+static interp_term a_add(void *ctx, interp_term a, interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) + D(x, b), cub2(x, a, b));
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
+  if (x->kind == VX_REAL) {
+    Z3_ast args[2] = {va, vb};
+    r = K(Z3_mk_add(x->z, 2, args));
+  } else if (va == fp_lit(x, 0)) {
+    r = vb; /* 0 + b is b (up to the sign of zero) */
+  } else if (vb == fp_lit(x, 0)) {
+    r = va;
+  } else {
+    r = comm(x, x->f_add, va, vb);
+  }
+  return new_term(x, r, ub2(x, a, b), 0, 0);
+}
+
+static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) - D(x, b), cub2(x, a, b));
+  if (x->kind == VX_FP) return a_add(ctx, a, a_neg(ctx, b)); /* exact in IEEE */
+  Z3_ast args[2] = {vx_num(x, a), vx_num(x, b)};
+  return new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0);
+}
+
+static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) * D(x, b), cub2(x, a, b));
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
+  if (x->kind == VX_REAL) {
+    Z3_ast args[2] = {va, vb};
+    r = K(Z3_mk_mul(x->z, 2, args));
+  } else if (va == fp_lit(x, 1)) {
+    r = vb; /* 1 * b is b exactly */
+  } else if (vb == fp_lit(x, 1)) {
+    r = va;
+  } else {
+    r = comm(x, x->f_mul, va, vb);
+  }
+  return new_term(x, r, ub2(x, a, b), 0, 0);
+}
+
+static interp_term a_div(void *ctx, interp_term a, interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    double db = D(x, b);
+    return new_term(x, NULL, NULL, db == 0 ? NAN : D(x, a) / db,
+                    cub2(x, a, b) || db == 0);
+  }
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
+  Z3_ast zero = numeral(x, 0);
+  if (x->kind == VX_REAL)
+    r = K(Z3_mk_div(x->z, va, vb));
+  else
+    r = vb == fp_lit(x, 1) ? va : app2(x, x->f_div, va, vb);
+  Z3_ast ub = z_or(x, ub2(x, a, b), K(Z3_mk_eq(x->z, vb, zero)));
+  return new_term(x, r, ub, 0, 0);
+}
+
+static interp_term minmax(vx *x, interp_term a, interp_term b, int is_max) {
+  if (x->kind == VX_CONCRETE) {
+    double p = D(x, a), q = D(x, b), r;
+    if (isnan(p) || isnan(q)) r = NAN;
+    else r = is_max ? (p >= q ? p : q) : (p <= q ? p : q);
+    return new_term(x, NULL, NULL, r, cub2(x, a, b));
+  }
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
+  if (x->kind == VX_REAL) {
+    Z3_ast c = K(is_max ? Z3_mk_ge(x->z, va, vb) : Z3_mk_le(x->z, va, vb));
+    r = K(Z3_mk_ite(x->z, c, va, vb));
+  } else {
+    r = comm(x, is_max ? x->f_max : x->f_min, va, vb);
+  }
+  return new_term(x, r, ub2(x, a, b), 0, 0);
+}
+
+static interp_term a_max(void *ctx, interp_term a, interp_term b) {
+  return minmax(ctx, a, b, 1);
+}
+
+static interp_term a_min(void *ctx, interp_term a, interp_term b) {
+  return minmax(ctx, a, b, 0);
+}
+
+static interp_term a_sqrt(void *ctx, interp_term a) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    double p = D(x, a);
+    return new_term(x, NULL, NULL, p < 0 ? NAN : sqrt(p), x->terms[a].cub || p < 0);
+  }
+  Z3_ast va = vx_num(x, a);
+  Z3_ast ub = x->terms[a].ub;
+  if (x->kind == VX_REAL) /* sqrt of a negative number: undefined */
+    ub = z_or(x, ub, K(Z3_mk_lt(x->z, va, numeral(x, 0))));
+  return new_term(x, app1(x, x->f_sqrt, va), ub, 0, 0);
+}
+
+static interp_term a_exp(void *ctx, interp_term a) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE)
+    return new_term(x, NULL, NULL, exp(D(x, a)), x->terms[a].cub);
+  return new_term(x, app1(x, x->f_exp, vx_num(x, a)), x->terms[a].ub, 0, 0);
+}
+
+interp_term vx_pow(vx *x, interp_term a, interp_term b) {
+  if (x->kind == VX_CONCRETE)
+    return new_term(x, NULL, NULL, pow(D(x, a), D(x, b)), cub2(x, a, b));
+  return new_term(x, app2(x, x->f_pow, vx_num(x, a), vx_num(x, b)),
+                  ub2(x, a, b), 0, 0);
+}
+
+interp_term vx_trunc(vx *x, interp_term a) {
+  if (x->kind == VX_CONCRETE)
+    return new_term(x, NULL, NULL, trunc(D(x, a)), x->terms[a].cub);
+  return new_term(x, app1(x, x->f_trunc, vx_num(x, a)), x->terms[a].ub, 0, 0);
+}
+
+static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
+                             interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    double p = D(x, a), q = D(x, b);
+    int r = 0;
+    switch (dir) {
+    case INTERP_CMP_EQ: r = p == q; break;
+    case INTERP_CMP_NE: r = p != q; break;
+    case INTERP_CMP_LT: r = p < q; break;
+    case INTERP_CMP_LE: r = p <= q; break;
+    case INTERP_CMP_GT: r = p > q; break;
+    case INTERP_CMP_GE: r = p >= q; break;
+    }
+    return new_term(x, NULL, NULL, r, cub2(x, a, b));
+  }
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r = NULL;
+  double la, lb;
+  if (x->kind == VX_REAL) {
+    switch (dir) {
+    case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
+    case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, va, vb)))); break;
+    case INTERP_CMP_LT: r = K(Z3_mk_lt(x->z, va, vb)); break;
+    case INTERP_CMP_LE: r = K(Z3_mk_le(x->z, va, vb)); break;
+    case INTERP_CMP_GT: r = K(Z3_mk_gt(x->z, va, vb)); break;
+    case INTERP_CMP_GE: r = K(Z3_mk_ge(x->z, va, vb)); break;
+    }
+  } else if (lit_value(x, va, &la) && lit_value(x, vb, &lb)) {
+    /* two literals (iota indices, constants): the comparison is known */
+    int c = 0;
+    switch (dir) {
+    case INTERP_CMP_EQ: c = la == lb; break;
+    case INTERP_CMP_NE: c = la != lb; break;
+    case INTERP_CMP_LT: c = la < lb; break;
+    case INTERP_CMP_LE: c = la <= lb; break;
+    case INTERP_CMP_GT: c = la > lb; break;
+    case INTERP_CMP_GE: c = la >= lb; break;
+    }
+    r = K(c ? Z3_mk_true(x->z) : Z3_mk_false(x->z));
+  } else { /* abstract values: equal values compare equal; order unknown */
+    switch (dir) {
+    case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
+    case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, va, vb)))); break;
+    case INTERP_CMP_LT: r = app2(x, x->f_lt, va, vb); break;
+    case INTERP_CMP_LE: r = app2(x, x->f_le, va, vb); break;
+    case INTERP_CMP_GT: r = app2(x, x->f_lt, vb, va); break;
+    case INTERP_CMP_GE: r = app2(x, x->f_le, vb, va); break;
+    }
+  }
+  return new_term(x, r, ub2(x, a, b), 0, 0);
+}
+
+static interp_term a_select(void *ctx, interp_term p, interp_term a,
+                            interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    int c = vx_ctrue(x, p);
+    interp_term t = c ? a : b;
+    return new_term(x, NULL, NULL, D(x, t), x->terms[p].cub || x->terms[t].cub);
+  }
+  Z3_ast c = vx_bool(x, p);
+  Z3_ast va = x->terms[a].v, vb = x->terms[b].v;
+  if (Z3_get_sort(x->z, va) != Z3_get_sort(x->z, vb)) {
+    va = vx_num(x, a);
+    vb = vx_num(x, b);
+  }
+  Z3_ast r = va == vb ? va : K(Z3_mk_ite(x->z, c, va, vb));
+  Z3_ast ua = x->terms[a].ub, ubb = x->terms[b].ub, u = NULL;
+  if (ua || ubb)
+    u = ua == ubb ? ua
+                  : K(Z3_mk_ite(x->z, c, ua ? ua : z_false(x),
+                                ubb ? ubb : z_false(x)));
+  return new_term(x, r, z_or(x, x->terms[p].ub, u), 0, 0);
+}
+
+interp_term vx_not(vx *x, interp_term a) {
+  if (x->kind == VX_CONCRETE)
+    return new_term(x, NULL, NULL, !vx_ctrue(x, a), x->terms[a].cub);
+  return new_term(x, K(Z3_mk_not(x->z, vx_bool(x, a))), x->terms[a].ub, 0, 0);
+}
+
+/* a && b, a || b: b (and its undefined behaviour) only counts when C
+ * evaluates it. */
+static interp_term logic(vx *x, interp_term a, interp_term b, int is_and) {
+  if (x->kind == VX_CONCRETE) {
+    int ca = vx_ctrue(x, a);
+    int evalb = is_and ? ca : !ca;
+    int r = evalb ? vx_ctrue(x, b) : ca;
+    return new_term(x, NULL, NULL, r, x->terms[a].cub || (evalb && x->terms[b].cub));
+  }
+  Z3_ast ca = vx_bool(x, a), cb = vx_bool(x, b);
+  Z3_ast args[2] = {ca, cb};
+  Z3_ast r = K(is_and ? Z3_mk_and(x->z, 2, args) : Z3_mk_or(x->z, 2, args));
+  Z3_ast ub = x->terms[a].ub;
+  if (x->terms[b].ub) {
+    Z3_ast evalb = is_and ? ca : K(Z3_mk_not(x->z, ca));
+    ub = z_or(x, ub, z_and(x, evalb, x->terms[b].ub));
+  }
+  return new_term(x, r, ub, 0, 0);
+}
+
+interp_term vx_and(vx *x, interp_term a, interp_term b) { return logic(x, a, b, 1); }
+interp_term vx_or(vx *x, interp_term a, interp_term b) { return logic(x, a, b, 0); }
+
+static interp_term body_op(vx *x, interp_body body, interp_term a,
+                           interp_term b) {
+  switch (body) {
+  case INTERP_BODY_ADD: return a_add(x, a, b);
+  case INTERP_BODY_MUL: return a_mul(x, a, b);
+  case INTERP_BODY_MAX: return minmax(x, a, b, 1);
+  case INTERP_BODY_MIN: return minmax(x, a, b, 0);
+  }
+  UNREACHABLE();
+}
+
+/* fp: a reduction is a function of the multiset of its elements: two
+ * elements are one commutative operation, three or more an uninterpreted
+ * function of the sum of their hashes (bit-vector addition is commutative
+ * and associative, so every order gives the same term; distinct multisets
+ * differ under a suitable hash).  init joins with one more operation unless
+ * it is the body's identity (0 for add, 1 for mul). */
+interp_term vx_reduce(vx *x, interp_body body, interp_term init,
+                      const interp_term *xs, long n) {
+  if (x->kind != VX_FP || n <= 2) {
+    interp_term acc = init;
+    int skip = 0;
+    if (x->kind == VX_FP && n > 0 &&
+        ((body == INTERP_BODY_ADD && is_lit(x, init, 0)) ||
+         (body == INTERP_BODY_MUL && is_lit(x, init, 1)))) {
+      acc = xs[0];
+      skip = 1;
+    }
+    if (x->kind == VX_FP && n == 2 && !skip) { /* init op (x0 op x1) */
+      interp_term pair = body_op(x, body, xs[0], xs[1]);
+      return body_op(x, body, init, pair);
+    }
+    for (long i = skip; i < n; i++) acc = body_op(x, body, acc, xs[i]);
+    return acc;
+  }
+  Z3_ast sum = NULL, ub = NULL;
+  for (long i = 0; i < n; i++) {
+    Z3_ast h = app1(x, x->f_hash[body], vx_num(x, xs[i]));
+    sum = sum ? K(Z3_mk_bvadd(x->z, sum, h)) : h;
+    ub = z_or(x, ub, x->terms[xs[i]].ub);
+  }
+  interp_term red = new_term(x, app1(x, x->f_red[body], sum), ub, 0, 0);
+  if ((body == INTERP_BODY_ADD && is_lit(x, init, 0)) ||
+      (body == INTERP_BODY_MUL && is_lit(x, init, 1)))
+    return red;
+  return body_op(x, body, init, red);
+}
+
+static interp_term a_reduce(void *ctx, interp_body body, interp_term init,
+                            const interp_term *xs, long n) {
+  return vx_reduce(ctx, body, init, xs, n);
+}
+
+static interp_term a_poison_or(void *ctx, interp_term a, interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE)
+    return new_term(x, NULL, NULL, vx_ctrue(x, a) || vx_ctrue(x, b), 0);
+  return new_term(x, z_or(x, x->terms[a].v, x->terms[b].v), NULL, 0, 0);
+}
+
+static interp_term a_poison_select(void *ctx, interp_term pred, interp_term pa,
+                                   interp_term pb) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    interp_term t = vx_ctrue(x, pred) ? pa : pb;
+    return t == INTERP_TERM_NONE || !vx_ctrue(x, t) ? INTERP_TERM_NONE : t;
+  }
+  Z3_ast r = K(Z3_mk_ite(x->z, vx_bool(x, pred), vx_poisonb(x, pa),
+                         vx_poisonb(x, pb)));
+  return new_term(x, r, NULL, 0, 0);
+}
+
+interp_term vx_poison_true(vx *x) {
+  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, 1, 0);
+  return new_term(x, K(Z3_mk_true(x->z)), NULL, 0, 0);
+}
+
+static interp_term a_poison_true(void *ctx) { return vx_poison_true(ctx); }
+
+/* -------------------------------------------------------------- world */
+
+interp_term vx_fresh(vx *x, const char *name) {
+  char buf[96];
+  snprintf(buf, sizeof buf, "%s!%ld", name, x->fresh++);
+  Z3_ast c = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->num));
+  return new_term(x, c, NULL, 0, 0);
+}
+
+interp_term vx_value(vx *x, double d) { return a_constant(x, d); }
+
+void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
+  memset(x, 0, sizeof *x);
+  x->kind = kind;
+  x->z = z;
+  x->width = width;
+  new_term(x, NULL, NULL, 0, 0); /* handle 0: INTERP_TERM_NONE */
+  interp_sym_algebra *g = &x->alg;
+  g->ctx = x;
+  g->constant = a_constant;
+  g->add = a_add;
+  g->sub = a_sub;
+  g->mul = a_mul;
+  g->div = a_div;
+  g->max = a_max;
+  g->min = a_min;
+  g->neg = a_neg;
+  g->sqrt = a_sqrt;
+  g->exp = a_exp;
+  g->compare = a_compare;
+  g->select = a_select;
+  g->reduce = kind == VX_FP ? a_reduce : NULL;
+  g->poison_or = a_poison_or;
+  g->poison_select = a_poison_select;
+  g->poison_true = a_poison_true;
+  if (kind == VX_CONCRETE) return;
+
+  x->boolsort = Z3_mk_bool_sort(z);
+  vx_keep(x, Z3_sort_to_ast(z, x->boolsort));
+  x->num = kind == VX_REAL ? Z3_mk_real_sort(z) : Z3_mk_bv_sort(z, width);
+  vx_keep(x, Z3_sort_to_ast(z, x->num));
+  x->hsort = Z3_mk_bv_sort(z, 32);
+  vx_keep(x, Z3_sort_to_ast(z, x->hsort));
+  Z3_sort N = x->num, B = x->boolsort;
+  x->f_add = decl(x, "fadd", 2, N, N, N);
+  x->f_mul = decl(x, "fmul", 2, N, N, N);
+  x->f_div = decl(x, "fdiv", 2, N, N, N);
+  x->f_neg = decl(x, "fneg", 1, N, N, N);
+  x->f_sqrt = decl(x, "sqrt", 1, N, N, N);
+  x->f_exp = decl(x, "exp", 1, N, N, N);
+  x->f_pow = decl(x, "pow", 2, N, N, N);
+  x->f_max = decl(x, "fmax", 2, N, N, N);
+  x->f_min = decl(x, "fmin", 2, N, N, N);
+  x->f_lt = decl(x, "flt", 2, N, N, B);
+  x->f_le = decl(x, "fle", 2, N, N, B);
+  x->f_trunc = decl(x, "trunc", 1, N, N, N);
+  static const char *const bn[INTERP_BODY_COUNT] = {"sum", "prod", "rmax", "rmin"};
+  for (int b = 0; b < INTERP_BODY_COUNT; b++) {
+    char name[32];
+    snprintf(name, sizeof name, "hash_%s", bn[b]);
+    x->f_hash[b] = decl(x, name, 1, N, N, x->hsort);
+    snprintf(name, sizeof name, "%s", bn[b]);
+    x->f_red[b] = decl(x, name, 1, x->hsort, x->hsort, N);
+  }
+}
+
+void vx_free(vx *x) {
+  for (long i = 0; i < x->npool; i++) Z3_dec_ref(x->z, x->pool[i]);
+  ir_free(x->pool);
+  ir_free(x->terms);
+  ir_free(x->lits);
+  ir_free(x->litast);
+  memset(x, 0, sizeof *x);
+}

@@ -1,0 +1,125 @@
+/*
+ * internal.h - private to verify/: the term world of one query (vx) and the
+ * symbolic executor of loop programs.  Not included outside verify/.
+ *
+ * A term handle (interp_term) is an index into vx.terms (0 is
+ * INTERP_TERM_NONE).  Each entry holds a value and its undefined-behaviour
+ * condition: Z3 ASTs in the real and fp worlds, a double and a flag in the
+ * concrete world (used to confirm counterexamples).  Poison terms are
+ * entries too (a Bool AST, or d = 1 for poison in the concrete world).
+ * Every Z3 AST a vx creates is inc_ref'ed into vx.pool and released by
+ * vx_free, so a query owns all of its Z3 objects.
+ */
+#ifndef UPLIFT_VERIFY_INTERNAL_H
+#define UPLIFT_VERIFY_INTERNAL_H
+
+#include <z3.h>
+
+#include "interp/ops.h"
+#include "ir/ir.h"
+#include "verify/verify.h"
+
+typedef enum vx_kind {
+  VX_REAL,     /* Z3 reals */
+  VX_FP,       /* Z3 bit-vectors of vx.width, uninterpreted arithmetic */
+  VX_CONCRETE  /* doubles */
+} vx_kind;
+
+typedef struct vx_term {
+  Z3_ast v;           /* value (numeric sort or Bool) */
+  Z3_ast ub;          /* undefined-behaviour condition; NULL: never */
+  double d;           /* concrete value */
+  unsigned char cub;  /* concrete: undefined behaviour happened */
+} vx_term;
+
+typedef struct vx {
+  vx_kind kind;
+  Z3_context z;
+  vx_term *terms;
+  long nterms, capterms;
+  Z3_ast *pool; /* every AST made here, inc_ref'ed */
+  long npool, cappool;
+  unsigned width; /* fp: bits of a value */
+  Z3_sort num, hsort, boolsort;
+  Z3_func_decl f_add, f_mul, f_div, f_neg, f_sqrt, f_exp, f_pow, f_max,
+      f_min, f_lt, f_le, f_trunc;
+  Z3_func_decl f_hash[INTERP_BODY_COUNT], f_red[INTERP_BODY_COUNT];
+  double *lits;         /* fp: the distinct literals, and their constants */
+  Z3_ast *litast;
+  int nlits, caplits;
+  long fresh;           /* counter for unique constant names */
+  interp_sym_algebra alg;
+} vx;
+
+/* Set up a world of the given kind over context z (NULL for concrete);
+ * width is the fp bit width (ignored otherwise). */
+void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width);
+/* Release every term and every Z3 object the world made. */
+void vx_free(vx *x);
+/* Did Z3 report an error since the last call (clears it)? */
+int vx_z3_error(void);
+/* The error handler installed on every context. */
+void vx_z3_handler(Z3_context z, Z3_error_code e);
+
+/* Keep an AST alive until vx_free; returns it. */
+Z3_ast vx_keep(vx *x, Z3_ast a);
+
+/* Handles. */
+static inline vx_term *vx_at(vx *x, interp_term h) { return &x->terms[h]; }
+interp_term vx_fresh(vx *x, const char *name);       /* a symbolic input */
+interp_term vx_value(vx *x, double d);               /* constant / input */
+interp_term vx_poison_true(vx *x);
+/* The value as a number / as a Bool AST (coercing i1 terms). */
+Z3_ast vx_num(vx *x, interp_term h);
+Z3_ast vx_bool(vx *x, interp_term h);
+/* Concrete truth of a value/pred handle. */
+static inline int vx_ctrue(vx *x, interp_term h) { return x->terms[h].d != 0; }
+
+/* Operations beyond the op algebra that the loop program needs. */
+interp_term vx_not(vx *x, interp_term a);
+interp_term vx_and(vx *x, interp_term a, interp_term b); /* C's && */
+interp_term vx_or(vx *x, interp_term a, interp_term b);  /* C's || */
+interp_term vx_pow(vx *x, interp_term a, interp_term b);
+interp_term vx_trunc(vx *x, interp_term a);              /* (int)x */
+/* A sum-like reduction, as the algebra's reduce hook (fp) or a left fold. */
+interp_term vx_reduce(vx *x, interp_body body, interp_term init,
+                      const interp_term *xs, long n);
+
+/* UB and poison of a handle as Bool ASTs (never NULL). */
+Z3_ast vx_ub(vx *x, interp_term h);
+Z3_ast vx_poisonb(vx *x, interp_term p); /* p may be INTERP_TERM_NONE */
+
+/* ---------------------------------------------------------- executor */
+
+/* The state of every variable of the kernel after a symbolic run. */
+typedef struct vx_var {
+  int has;                 /* has a tensor (arrays, scalars, locals) */
+  int rank;
+  long dims[IR_MAX_RANK];
+  long n;
+  interp_term *val, *poi;  /* poi[i] == NONE: defined */
+  unsigned char *written;  /* a selected statement wrote it */
+  struct vx_bag **bags;    /* fp: pending reductions, or NULL */
+} vx_var;
+
+typedef struct vx_exec {
+  vx *x;
+  const ir_kernel *k;
+  long *ivals;   /* sizes and iterators, by var id */
+  vx_var *vars;  /* by var id */
+  int bags_on;   /* fp: accumulations become order-insensitive multisets */
+  char err[320];
+} vx_exec;
+
+/* Set up the state at sizes (by var id).  Parameters and the variables in
+ * inputs[] start as fresh symbolic constants, or, in the concrete world, as
+ * the values given by values_of(var) (row-major doubles; NULL: 0); other
+ * locals start as poison.  Returns 0 or -1 with e->err. */
+int vx_exec_init(vx_exec *e, vx *x, const ir_kernel *k, const long *sizes,
+                 const int *inputs, int ninputs,
+                 const double *(*values_of)(int var, void *user), void *user);
+/* Run the selected assignments.  Returns 0 or -1 with e->err. */
+int vx_exec_run(vx_exec *e, const unsigned char *mask);
+void vx_exec_free(vx_exec *e);
+
+#endif

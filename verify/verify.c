@@ -1,0 +1,789 @@
+/*
+ * verify.c - the bounded equivalence check (verify.h): the Z3 context, the
+ * loop over size assignments, one query per assignment inside push/pop with
+ * a timeout, the model turned into a counterexample, and its concrete
+ * confirmation.
+ *
+ * One query: build the terms of the source (exec.c) and of the candidate
+ * (its eval_sym callback over the world's algebra), then assert
+ *   OR over compared elements e of
+ *      src_defined(e) AND (NOT cand_defined(e) OR src(e) != cand(e))
+ * and check.  In real mode both value terms are first simplified to sums of
+ * monomials (Z3 som); elements whose simplified values coincide and whose
+ * definedness conditions are trivially equal drop out, so an equivalent
+ * candidate often needs no solver call at all.  In fp mode the terms are
+ * built twice: once at 64 bits to count the distinct terms, then at the
+ * smallest width that gives every term its own value.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "interp/interp.h"
+#include "verify/internal.h"
+
+struct verify_ctx {
+  verify_options opt;
+  Z3_context z;
+};
+
+/* ------------------------------------------------------------- names */
+
+void verify_options_default(verify_options *o) {
+  o->mode = VERIFY_REAL;
+  o->bound = 3;
+  o->timeout = 10;
+}
+
+static const char *const mode_names[] = {"real", "fp", "none"};
+static const char *const verdict_names[] = {"proved", "refuted", "unknown",
+                                            "skipped", "error"};
+
+const char *verify_mode_name(verify_mode m) {
+  return (unsigned)m < 3 ? mode_names[m] : "?";
+}
+
+int verify_mode_parse(const char *name) {
+  for (int i = 0; i < 3; i++)
+    if (name && !strcmp(name, mode_names[i])) return i;
+  return -1;
+}
+
+const char *verify_verdict_name(verify_verdict v) {
+  return (unsigned)v < 5 ? verdict_names[v] : "?";
+}
+
+int verify_verdict_parse(const char *name) {
+  for (int i = 0; i < 5; i++)
+    if (name && !strcmp(name, verdict_names[i])) return i;
+  return -1;
+}
+
+/* ----------------------------------------------------------- context */
+
+verify_ctx *verify_new(const verify_options *opt) {
+  Z3_config cfg = Z3_mk_config();
+  if (!cfg) return NULL;
+  Z3_set_param_value(cfg, "model", "true");
+  Z3_context z = Z3_mk_context_rc(cfg);
+  Z3_del_config(cfg);
+  if (!z) return NULL;
+  Z3_set_error_handler(z, vx_z3_handler);
+  verify_ctx *v = ir_calloc(1, sizeof *v);
+  v->z = z;
+  if (opt)
+    v->opt = *opt;
+  else
+    verify_options_default(&v->opt);
+  if (v->opt.bound < 1) v->opt.bound = 1;
+  return v;
+}
+
+void verify_free(verify_ctx *v) {
+  if (!v) return;
+  Z3_del_context(v->z);
+  ir_free(v);
+}
+
+const verify_options *verify_get_options(const verify_ctx *v) {
+  return &v->opt;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------ size symbols */
+
+static void mark_sizes(const ir_kernel *k, const ir_expr *e, unsigned char *used);
+
+static void mark_var(const ir_kernel *k, int v, unsigned char *used) {
+  const ir_var *iv = k->vars[v];
+  if (iv->kind == IR_VAR_SIZE) used[v] = 1;
+  for (int d = 0; d < iv->rank; d++) mark_sizes(k, iv->dims[d], used);
+}
+
+static void mark_sizes(const ir_kernel *k, const ir_expr *e, unsigned char *used) {
+  if (!e) return;
+  if (e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) mark_var(k, e->var, used);
+  for (int i = 0; i < e->nargs; i++) mark_sizes(k, e->args[i], used);
+}
+
+/* Mark the sizes that the selected statements depend on; returns whether
+ * the list holds a selected assignment. */
+static int mark_stmts(const ir_kernel *k, const ir_stmt *s,
+                      const unsigned char *mask, unsigned char *used) {
+  int any = 0;
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN) {
+      if (mask && !mask[s->id]) continue;
+      mark_sizes(k, s->lhs, used);
+      mark_sizes(k, s->rhs, used);
+      any = 1;
+    } else if (s->kind == IR_ST_FOR) {
+      if (mark_stmts(k, s->body, mask, used)) {
+        mark_sizes(k, s->lo, used);
+        mark_sizes(k, s->hi, used);
+        any = 1;
+      }
+    } else {
+      int a = mark_stmts(k, s->then_body, mask, used);
+      int b = mark_stmts(k, s->else_body, mask, used);
+      if (a || b) {
+        mark_sizes(k, s->cond, used);
+        any = 1;
+      }
+    }
+  }
+  return any;
+}
+
+/* ------------------------------------------------------------ a query */
+
+typedef struct query {
+  verify_ctx *v;
+  const verify_task *t;
+  const verify_candidate *cand;
+  const long *sizes;
+  vx x;
+  vx_exec e;
+  interp_term **init;          /* per var: the initial (input) terms or NULL */
+  interp_sym_tensor *couts;    /* candidate outputs */
+  int ncouts;
+  char err[320];
+} query;
+
+static int is_input(const verify_task *t, int var) {
+  for (int i = 0; i < t->ninputs; i++)
+    if (t->inputs[i] == var) return 1;
+  return 0;
+}
+
+static void query_release(query *q) {
+  const ir_kernel *k = q->t->k;
+  if (q->init)
+    for (int v = 0; v < k->nvars; v++) ir_free(q->init[v]);
+  ir_free(q->init);
+  q->init = NULL;
+  for (int i = 0; i < q->ncouts; i++) interp_sym_tensor_free(&q->couts[i]);
+  ir_free(q->couts);
+  q->couts = NULL;
+  q->ncouts = 0;
+  vx_exec_free(&q->e);
+  vx_free(&q->x);
+}
+
+/* Build the source and candidate terms in a fresh world. */
+static int query_build(query *q, vx_kind kind, unsigned width,
+                       const double *(*values_of)(int, void *), void *user) {
+  const verify_task *t = q->t;
+  const ir_kernel *k = t->k;
+  vx_init(&q->x, kind, kind == VX_CONCRETE ? NULL : q->v->z, width);
+  if (vx_exec_init(&q->e, &q->x, k, q->sizes, t->inputs, t->ninputs, values_of,
+                   user)) {
+    snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
+    return -1;
+  }
+  q->init = ir_calloc((size_t)k->nvars + 1, sizeof(interp_term *));
+  for (int v = 0; v < k->nvars; v++) {
+    const vx_var *var = &q->e.vars[v];
+    ir_var_kind vk = k->vars[v]->kind;
+    if (!var->has ||
+        !(vk == IR_VAR_SCALAR || vk == IR_VAR_ARRAY || is_input(t, v)))
+      continue;
+    q->init[v] = ir_malloc(sizeof(interp_term) * (size_t)(var->n + 1));
+    memcpy(q->init[v], var->val, sizeof(interp_term) * (size_t)var->n);
+  }
+  /* the candidate sees the inputs as they are before the task runs */
+  interp_sym_tensor ins[16];
+  interp_term *bufs[16];
+  if (t->ninputs > 16 || t->noutputs > 16) {
+    snprintf(q->err, sizeof q->err, "more than 16 inputs or outputs");
+    return -1;
+  }
+  for (int i = 0; i < t->ninputs; i++) {
+    int v = t->inputs[i];
+    const vx_var *var = &q->e.vars[v];
+    ins[i].elem = k->vars[v]->elem;
+    ins[i].rank = var->rank;
+    memcpy(ins[i].dims, var->dims, sizeof ins[i].dims);
+    bufs[i] = q->init[v];
+    ins[i].data = bufs[i];
+    ins[i].poison = NULL;
+  }
+  if (vx_exec_run(&q->e, t->mask)) {
+    snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
+    return -1;
+  }
+  q->couts = ir_calloc((size_t)t->noutputs + 1, sizeof(interp_sym_tensor));
+  q->ncouts = t->noutputs;
+  interp_err cerr = {{0}};
+  if (q->cand->eval_sym(q->cand->user, ins, t->ninputs, q->couts, t->noutputs,
+                        &q->x.alg, &cerr)) {
+    snprintf(q->err, sizeof q->err, "candidate: %s", cerr.msg);
+    return -1;
+  }
+  for (int j = 0; j < t->noutputs; j++) {
+    const vx_var *var = &q->e.vars[t->outputs[j]];
+    const interp_sym_tensor *c = &q->couts[j];
+    int ok = c->rank == var->rank && c->data;
+    for (int d = 0; ok && d < var->rank; d++) ok = c->dims[d] == var->dims[d];
+    if (!ok) {
+      snprintf(q->err, sizeof q->err,
+               "candidate output %d has the wrong shape for '%s'", j,
+               k->vars[t->outputs[j]]->name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Is element i of output j compared? */
+static int compared(const query *q, int j, long i) {
+  int v = q->t->outputs[j];
+  return q->e.vars[v].written[i] || is_input(q->t, v);
+}
+
+/* The refutation condition of one query (a Bool AST kept in the world), or
+ * NULL if it is trivially false. */
+static Z3_ast query_formula(query *q, Z3_params som) {
+  vx *x = &q->x;
+  Z3_context z = x->z;
+  long cap = 64, n = 0;
+  Z3_ast *dis = ir_malloc(sizeof(Z3_ast) * (size_t)cap);
+  for (int j = 0; j < q->t->noutputs; j++) {
+    const vx_var *var = &q->e.vars[q->t->outputs[j]];
+    const interp_sym_tensor *c = &q->couts[j];
+    for (long i = 0; i < var->n; i++) {
+      if (!compared(q, j, i)) continue;
+      interp_term sv = var->val[i], cv = c->data[i];
+      interp_term sp = var->poi[i], cp = c->poison ? c->poison[i] : INTERP_TERM_NONE;
+      Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
+      if (som) {
+        a = vx_keep(x, Z3_simplify_ex(z, a, som));
+        b = vx_keep(x, Z3_simplify_ex(z, b, som));
+        if (a != b) { /* a - b may still simplify to 0 */
+          Z3_ast args[2] = {a, b};
+          Z3_ast d = vx_keep(x, Z3_simplify_ex(z, vx_keep(x, Z3_mk_sub(z, 2, args)), som));
+          Z3_ast zero = vx_keep(x, Z3_mk_numeral(z, "0", x->num));
+          if (d == zero) b = a;
+        }
+      }
+      Z3_ast sub[2];
+      sub[0] = vx_poisonb(x, sp);
+      sub[1] = vx_ub(x, sv);
+      Z3_ast src_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
+      sub[0] = vx_poisonb(x, cp);
+      sub[1] = vx_ub(x, cv);
+      Z3_ast cand_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
+      Z3_ast differ = a == b ? vx_keep(x, Z3_mk_false(z))
+                             : vx_keep(x, Z3_mk_not(z, vx_keep(x, Z3_mk_eq(z, a, b))));
+      sub[0] = cand_undef;
+      sub[1] = differ;
+      Z3_ast bad = vx_keep(x, Z3_mk_or(z, 2, sub));
+      sub[0] = vx_keep(x, Z3_mk_not(z, src_undef));
+      sub[1] = bad;
+      Z3_ast f = vx_keep(x, Z3_simplify(z, vx_keep(x, Z3_mk_and(z, 2, sub))));
+      if (Z3_get_bool_value(z, f) == Z3_L_FALSE) continue;
+      if (n == cap) {
+        cap *= 2;
+        dis = ir_realloc(dis, sizeof(Z3_ast) * (size_t)cap);
+      }
+      dis[n++] = f;
+    }
+  }
+  Z3_ast r = n ? vx_keep(x, Z3_mk_or(z, (unsigned)n, dis)) : NULL;
+  ir_free(dis);
+  return r;
+}
+
+/* ------------------------------------------------------ counterexamples */
+
+static void cex_free(verify_cex *c) {
+  if (!c) return;
+  for (int i = 0; i < c->nvars; i++) interp_tensor_free(&c->values[i]);
+  ir_free(c->values);
+  ir_free(c->vars);
+  ir_free(c->sizes);
+  ir_free(c);
+}
+
+void verify_result_free(verify_result *res) {
+  cex_free(res->cex);
+  res->cex = NULL;
+}
+
+/* The value of a numeric term in model m as a double. */
+static int model_real(Z3_context z, Z3_model m, Z3_ast a, double *out) {
+  Z3_ast r = NULL;
+  if (!Z3_model_eval(z, m, a, true, &r) || !r) return -1;
+  Z3_inc_ref(z, r);
+  int ok = 0;
+  if (Z3_is_numeral_ast(z, r)) {
+    *out = Z3_get_numeral_double(z, r);
+  } else if (Z3_is_algebraic_number(z, r)) {
+    const char *s = Z3_get_numeral_decimal_string(z, r, 20);
+    *out = strtod(s, NULL);
+  } else {
+    ok = -1;
+  }
+  Z3_dec_ref(z, r);
+  return ok;
+}
+
+static int model_bv(Z3_context z, Z3_model m, Z3_ast a, uint64_t *out) {
+  Z3_ast r = NULL;
+  if (!Z3_model_eval(z, m, a, true, &r) || !r) return -1;
+  Z3_inc_ref(z, r);
+  int ok = Z3_get_numeral_uint64(z, r, out) ? 0 : -1;
+  Z3_dec_ref(z, r);
+  return ok;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Turn model m into concrete inputs.  fp: abstract values equal to a
+ * literal's become that literal; the other distinct values become distinct
+ * small integers that are no literal. */
+static verify_cex *cex_from_model(query *q, Z3_model m) {
+  const ir_kernel *k = q->t->k;
+  vx *x = &q->x;
+  verify_cex *c = ir_calloc(1, sizeof *c);
+  c->sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  memcpy(c->sizes, q->sizes, sizeof(long) * (size_t)k->nvars);
+  c->vars = ir_calloc((size_t)k->nvars + 1, sizeof(int));
+  c->values = ir_calloc((size_t)k->nvars + 1, sizeof(ir_tensor));
+  c->out_var = -1;
+  /* order: task inputs, then the other parameters */
+  int order[1024], no = 0;
+  for (int i = 0; i < q->t->ninputs && no < 1024; i++) order[no++] = q->t->inputs[i];
+  for (int v = 0; v < k->nvars && no < 1024; v++)
+    if (q->init[v] && !is_input(q->t, v)) order[no++] = v;
+  uint64_t *litv = NULL, *seen = NULL;
+  long nseen = 0, capseen = 0;
+  if (x->kind == VX_FP) {
+    litv = ir_calloc((size_t)x->nlits + 1, sizeof(uint64_t));
+    for (int l = 0; l < x->nlits; l++) model_bv(x->z, m, x->litast[l], &litv[l]);
+  }
+  for (int oi = 0; oi < no; oi++) {
+    int v = order[oi];
+    const vx_var *var = &q->e.vars[v];
+    ir_tensor *t = &c->values[c->nvars];
+    c->vars[c->nvars++] = v;
+    t->elem = k->vars[v]->elem;
+    t->rank = var->rank;
+    memcpy(t->dims, var->dims, sizeof t->dims);
+    t->data = ir_calloc((size_t)var->n + 1, sizeof(double));
+    for (long i = 0; i < var->n; i++) {
+      Z3_ast a = x->terms[q->init[v][i]].v;
+      if (x->kind == VX_REAL) {
+        double d = 0;
+        model_real(x->z, m, a, &d);
+        t->data[i] = d;
+        continue;
+      }
+      uint64_t bv = 0;
+      model_bv(x->z, m, a, &bv);
+      int lit = -1;
+      for (int l = 0; l < x->nlits && lit < 0; l++)
+        if (litv[l] == bv) lit = l;
+      if (lit >= 0) {
+        t->data[i] = x->lits[lit];
+        continue;
+      }
+      if (nseen == capseen) {
+        capseen = capseen ? 2 * capseen : 64;
+        seen = ir_realloc(seen, sizeof(uint64_t) * (size_t)capseen);
+      }
+      seen[nseen++] = bv;
+      t->data[i] = NAN; /* filled below */
+    }
+  }
+  if (x->kind == VX_FP) {
+    if (nseen) qsort(seen, (size_t)nseen, sizeof(uint64_t), cmp_u64);
+    for (int ci = 0; ci < c->nvars; ci++) {
+      int v = c->vars[ci];
+      const vx_var *var = &q->e.vars[v];
+      for (long i = 0; i < var->n; i++) {
+        if (!isnan(c->values[ci].data[i])) continue;
+        uint64_t bv = 0;
+        model_bv(x->z, m, x->terms[q->init[v][i]].v, &bv);
+        /* rank among the distinct non-literal values, skipping literals */
+        long r = 0;
+        for (long s = 0; s < nseen && seen[s] < bv; s++)
+          if (s == 0 || seen[s] != seen[s - 1]) r++;
+        double val = 2;
+        for (long step = 0;; val++) {
+          int islit = 0;
+          for (int l = 0; l < x->nlits; l++) islit |= x->lits[l] == val;
+          if (islit) continue;
+          if (step++ == r) break;
+        }
+        c->values[ci].data[i] = val;
+      }
+    }
+  }
+  ir_free(litv);
+  ir_free(seen);
+  return c;
+}
+
+static const double *cex_values_of(int var, void *user) {
+  const verify_cex *c = user;
+  for (int i = 0; i < c->nvars; i++)
+    if (c->vars[i] == var) return c->values[i].data;
+  return NULL;
+}
+
+static int agree(double a, double b, double rtol) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (isinf(a) || isinf(b)) return a == b;
+  double m = fmax(1.0, fmax(fabs(a), fabs(b)));
+  return fabs(a - b) <= rtol * m;
+}
+
+int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
+                       verify_cex *cex) {
+  query q;
+  memset(&q, 0, sizeof q);
+  verify_candidate conc = *cand;
+  q.t = t;
+  q.cand = &conc;
+  q.sizes = cex->sizes;
+  cex->confirmed = 0;
+  /* Source and (symbolic-over-doubles) candidate in the concrete world. */
+  if (query_build(&q, VX_CONCRETE, 0, cex_values_of, cex)) {
+    query_release(&q);
+    return -1;
+  }
+  vx *x = &q.x;
+  /* The reference: the loop interpreter on the same inputs.  The concrete
+   * executor above only says where the source is undefined (C gives inf or
+   * NaN there; the check treats it as anything goes). */
+  interp_env env;
+  interp_error ierr;
+  if (interp_env_init(&env, t->k, cex->sizes, &ierr)) {
+    query_release(&q);
+    return -1;
+  }
+  for (int i = 0; i < cex->nvars; i++)
+    interp_set_values(&env, cex->vars[i], cex->values[i].data);
+  if (interp_run(&env, t->mask, &ierr)) {
+    interp_env_free(&env);
+    query_release(&q);
+    return -1;
+  }
+  double rtol = fmax(1e-9, interp_kernel_tolerance(t->k));
+  /* The candidate's own concrete evaluation, when it has one. */
+  ir_tensor outs[16];
+  int have_conc = 0;
+  if (cand->eval) {
+    ir_tensor ins[16];
+    memset(outs, 0, sizeof outs);
+    for (int i = 0; i < t->ninputs; i++) {
+      int ci;
+      for (ci = 0; ci < cex->nvars && cex->vars[ci] != t->inputs[i]; ci++) {}
+      ins[i] = ci < cex->nvars ? cex->values[ci] : (ir_tensor){0};
+    }
+    interp_err err = {{0}};
+    if (cand->eval(cand->user, ins, t->ninputs, outs, t->noutputs, &err)) {
+      interp_env_free(&env);
+      query_release(&q);
+      return -1;
+    }
+    have_conc = 1;
+  }
+  int differ = 0;
+  for (int j = 0; j < t->noutputs && !differ; j++) {
+    const vx_var *var = &q.e.vars[t->outputs[j]];
+    for (long i = 0; i < var->n && !differ; i++) {
+      if (!compared(&q, j, i)) continue;
+      interp_term sv = var->val[i], sp = var->poi[i];
+      if ((sp && vx_ctrue(x, sp)) || x->terms[sv].cub) continue; /* UB: any */
+      const ir_tensor *ref = &env.vals[t->outputs[j]];
+      if (ref->poison && ref->poison[i]) continue;
+      double want = ref->data[i], got;
+      int cdef;
+      if (have_conc) {
+        if (ir_tensor_size(&outs[j]) != (size_t)var->n) {
+          cdef = 0;
+          got = NAN;
+        } else {
+          got = outs[j].data[i];
+          cdef = !(outs[j].poison && outs[j].poison[i]);
+        }
+      } else {
+        interp_term cv = q.couts[j].data[i];
+        interp_term cp = q.couts[j].poison ? q.couts[j].poison[i] : 0;
+        got = x->terms[cv].d;
+        cdef = !(cp && vx_ctrue(x, cp)) && !x->terms[cv].cub;
+      }
+      if (!cdef || !agree(want, got, rtol)) {
+        differ = 1;
+        cex->out_var = t->outputs[j];
+        long rest = i;
+        for (int d = var->rank - 1; d >= 0; d--) {
+          cex->out_index[d] = rest % var->dims[d];
+          rest /= var->dims[d];
+        }
+        cex->expected = want;
+        cex->got = cdef ? got : NAN;
+      }
+    }
+  }
+  if (have_conc)
+    for (int j = 0; j < t->noutputs; j++) interp_tensor_free(&outs[j]);
+  interp_env_free(&env);
+  query_release(&q);
+  cex->confirmed = differ;
+  return differ;
+}
+
+/* ------------------------------------------------------------ driver */
+
+typedef enum qres { Q_UNSAT, Q_SAT, Q_UNKNOWN, Q_ERROR } qres;
+
+/* Check one size assignment.  On Q_SAT *cex is the (confirmed or not)
+ * counterexample. */
+static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
+                        const verify_candidate *cand, const long *sizes,
+                        verify_result *res, verify_cex **cex) {
+  Z3_context z = v->z;
+  query q;
+  memset(&q, 0, sizeof q);
+  q.v = v;
+  q.t = t;
+  q.cand = cand;
+  q.sizes = sizes;
+  vx_kind kind = v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL;
+  unsigned width = 0;
+  if (kind == VX_FP) { /* count the distinct terms at a generous width */
+    if (query_build(&q, VX_FP, 64, NULL, NULL)) goto build_error;
+    long nt = q.x.nterms * 3 + q.x.nlits + 8;
+    query_release(&q);
+    width = 4;
+    while ((1L << (width - 1)) < nt && width < 64) width++;
+    if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
+  }
+  if (query_build(&q, kind, width, NULL, NULL)) goto build_error;
+
+  Z3_params som = NULL;
+  if (kind == VX_REAL) {
+    som = Z3_mk_params(z);
+    Z3_params_inc_ref(z, som);
+    Z3_params_set_bool(z, som, Z3_mk_string_symbol(z, "som"), true);
+  }
+  Z3_ast f = query_formula(&q, som);
+  if (som) Z3_params_dec_ref(z, som);
+  if (vx_z3_error()) {
+    snprintf(res->reason, sizeof res->reason, "Z3 error while building the query");
+    query_release(&q);
+    return Q_ERROR;
+  }
+  if (!f) {
+    query_release(&q);
+    return Q_UNSAT;
+  }
+  qres out = Q_UNKNOWN;
+  Z3_solver_push(z, s);
+  Z3_solver_assert(z, s, f);
+  if (kind == VX_FP && q.x.nlits > 1) /* distinct literals: distinct values */
+    Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits,
+                                                        q.x.litast)));
+  res->solver_calls++;
+  Z3_lbool r = Z3_solver_check(z, s);
+  if (r == Z3_L_FALSE) {
+    out = Q_UNSAT;
+  } else if (r == Z3_L_UNDEF) {
+    snprintf(res->reason, sizeof res->reason, "solver: %s",
+             Z3_solver_get_reason_unknown(z, s));
+    out = Q_UNKNOWN;
+  } else {
+    Z3_model m = Z3_solver_get_model(z, s);
+    Z3_model_inc_ref(z, m);
+    *cex = cex_from_model(&q, m);
+    Z3_model_dec_ref(z, m);
+    int conf = verify_cex_confirm(t, cand, *cex);
+    if (conf != 1 && kind == VX_REAL) {
+      /* Try again for small integer inputs (exact concrete runs). */
+      Z3_solver_push(z, s);
+      for (int vv = 0; vv < t->k->nvars; vv++) {
+        if (!q.init[vv]) continue;
+        for (long i = 0; i < q.e.vars[vv].n; i++) {
+          Z3_ast a = q.x.terms[q.init[vv][i]].v;
+          Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
+          Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
+          Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, a)));
+          Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, lo, a)));
+          Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, a, hi)));
+        }
+      }
+      res->solver_calls++;
+      if (Z3_solver_check(z, s) == Z3_L_TRUE) {
+        Z3_model m2 = Z3_solver_get_model(z, s);
+        Z3_model_inc_ref(z, m2);
+        verify_cex *c2 = cex_from_model(&q, m2);
+        Z3_model_dec_ref(z, m2);
+        if (verify_cex_confirm(t, cand, c2) == 1) {
+          cex_free(*cex);
+          *cex = c2;
+          conf = 1;
+        } else {
+          cex_free(c2);
+        }
+      }
+      Z3_solver_pop(z, s, 1);
+    }
+    if (conf == 1 || kind == VX_FP) {
+      out = Q_SAT;
+    } else {
+      snprintf(res->reason, sizeof res->reason,
+               "the solver's model does not tell source and candidate apart "
+               "when run concretely (uninterpreted sqrt/exp/pow?)");
+      out = Q_UNKNOWN;
+    }
+  }
+  Z3_solver_pop(z, s, 1);
+  if (vx_z3_error() && out != Q_SAT) {
+    snprintf(res->reason, sizeof res->reason, "Z3 error during the check");
+    out = Q_ERROR;
+  }
+  query_release(&q);
+  return out;
+
+build_error:
+  snprintf(res->reason, sizeof res->reason, "%s", q.err);
+  query_release(&q);
+  return Q_ERROR;
+}
+
+static void sizes_text(const ir_kernel *k, const long *sizes,
+                       const unsigned char *used, char *buf, size_t n) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (int v = 0; v < k->nvars && o < n; v++) {
+    if (!used[v]) continue;
+    int w = snprintf(buf + o, n - o, "%s%s=%ld", o ? " " : "", k->vars[v]->name,
+                     sizes[v]);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+}
+
+int verify_task_check(verify_ctx *v, const verify_task *t,
+                      const verify_candidate *cand, verify_result *res) {
+  double t0 = now();
+  memset(res, 0, sizeof *res);
+  res->mode = v->opt.mode;
+  res->bound = v->opt.bound;
+  if (v->opt.mode == VERIFY_NONE) {
+    res->verdict = VERIFY_SKIPPED;
+    return 0;
+  }
+  const ir_kernel *k = t->k;
+  unsigned char *used = ir_calloc((size_t)k->nvars + 1, 1);
+  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  mark_stmts(k, k->body, t->mask, used);
+  for (int i = 0; i < t->ninputs; i++) mark_var(k, t->inputs[i], used);
+  for (int i = 0; i < t->noutputs; i++) mark_var(k, t->outputs[i], used);
+  for (int vv = 0; vv < k->nvars; vv++) sizes[vv] = 1;
+
+  Z3_context z = v->z;
+  Z3_solver s = Z3_mk_solver(z);
+  Z3_solver_inc_ref(z, s);
+  Z3_params p = Z3_mk_params(z);
+  Z3_params_inc_ref(z, p);
+  double ms = v->opt.timeout * 1000.0;
+  Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
+                     ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
+  Z3_solver_set_params(z, s, p);
+  Z3_params_dec_ref(z, p);
+
+  int unknown = 0, done = 0;
+  char where[160], unknown_reason[320] = "";
+  res->verdict = VERIFY_PROVED;
+  while (!done) {
+    res->queries++;
+    verify_cex *cex = NULL;
+    qres r = check_sizes(v, s, t, cand, sizes, res, &cex);
+    sizes_text(k, sizes, used, where, sizeof where);
+    if (r == Q_SAT) {
+      res->verdict = VERIFY_REFUTED;
+      res->cex = cex;
+      if (cex->confirmed)
+        snprintf(res->reason, sizeof res->reason,
+                 "counterexample at %s: %s differs (source %.17g, candidate %.17g)",
+                 where, k->vars[cex->out_var]->name, cex->expected, cex->got);
+      else
+        snprintf(res->reason, sizeof res->reason,
+                 "differs at %s under some floating-point semantics that may "
+                 "reorder reductions (no concrete confirmation)", where);
+      break;
+    }
+    if (r == Q_ERROR) {
+      char msg[320];
+      snprintf(msg, sizeof msg, "%s", res->reason);
+      snprintf(res->reason, sizeof res->reason, "at %.100s: %.200s", where, msg);
+      res->verdict = VERIFY_ERROR;
+      cex_free(cex);
+      break;
+    }
+    if (r == Q_UNKNOWN) {
+      if (!unknown)
+        snprintf(unknown_reason, sizeof unknown_reason, "at %.100s: %.200s", where,
+                 res->reason);
+      unknown = 1;
+      if (cex) { /* keep the unconfirmed model for people */
+        if (!res->cex)
+          res->cex = cex;
+        else
+          cex_free(cex);
+      }
+    }
+    /* next size assignment (odometer over the used sizes) */
+    done = 1;
+    for (int vv = 0; vv < k->nvars; vv++) {
+      if (!used[vv]) continue;
+      if (sizes[vv] < v->opt.bound) {
+        sizes[vv]++;
+        done = 0;
+        break;
+      }
+      sizes[vv] = 1;
+    }
+  }
+  if (res->verdict == VERIFY_PROVED && unknown) {
+    res->verdict = VERIFY_UNKNOWN;
+    snprintf(res->reason, sizeof res->reason, "%s", unknown_reason);
+  }
+  if (res->verdict == VERIFY_PROVED) res->reason[0] = 0;
+  Z3_solver_dec_ref(z, s);
+  ir_free(used);
+  ir_free(sizes);
+  res->seconds = now() - t0;
+  return res->verdict == VERIFY_ERROR ? -1 : 0;
+}
+
+void verify_result_print(const verify_result *res, const ir_kernel *k,
+                         FILE *out) {
+  fprintf(out, "%s (%s, bound %d, %.2f s)", verify_verdict_name(res->verdict),
+          verify_mode_name(res->mode), res->bound, res->seconds);
+  if (res->reason[0]) fprintf(out, ": %s", res->reason);
+  fputc('\n', out);
+  const verify_cex *c = res->cex;
+  if (!c || !k) return;
+  for (int i = 0; i < c->nvars; i++) {
+    const ir_tensor *t = &c->values[i];
+    fprintf(out, "  %s =", k->vars[c->vars[i]]->name);
+    size_t n = ir_tensor_size(t);
+    for (size_t j = 0; j < n && j < 64; j++) fprintf(out, " %g", t->data[j]);
+    if (n > 64) fprintf(out, " ...");
+    fputc('\n', out);
+  }
+}

@@ -1,0 +1,194 @@
+/*
+ * verify.h - bounded SMT equivalence of a task's loop program and a
+ * candidate tensor program, with Z3 (design.md section 8).
+ *
+ * For every assignment of the size symbols the task uses to 1..bound, the
+ * task's assignment statements are executed symbolically (every input array
+ * element and scalar a fresh Z3 constant, locals poison) and the candidate is
+ * evaluated through the op kernels' symbolic entry points with a Z3 algebra
+ * (interp/ops.h).  Z3 is asked whether some input makes some compared output
+ * element differ:
+ *
+ *   exists inputs, element e:  source defined at e
+ *                              AND (candidate undefined at e OR values differ)
+ *
+ * "defined" means not poison and no undefined behaviour (division by zero,
+ * sqrt of a negative number) on the way to the value.  Where the source is
+ * undefined the candidate may do anything (refinement).  Unsat at every size
+ * is `proved`; sat is `refuted` once the model, turned into concrete inputs,
+ * really tells the two apart when run concretely (the counterexample becomes
+ * a CEGIS example); unknown or a time-out is `unknown`, never proved.
+ *
+ * Modes (verify_mode):
+ *   real  values are reals; both sides are simplified to sums of monomials
+ *         (Z3 som) first; sqrt, exp and pow are uninterpreted functions.
+ *   fp    the abstract floating-point encoding of mlir-tv: values are small
+ *         bit-vectors (width from the number of distinct terms), + * / and
+ *         the math functions are uninterpreted, + and * commutative,
+ *         reductions an uninterpreted function of the multiset of summands
+ *         (a sum of per-element hashes), so equality holds under every
+ *         floating-point semantics that may reorder reductions.
+ *
+ * Only verify/ includes z3.h.  Z3 objects are reference-counted and released
+ * before each call returns; results are plain C data (ir_malloc'd).
+ */
+#ifndef UPLIFT_VERIFY_H
+#define UPLIFT_VERIFY_H
+
+#include <stdio.h>
+
+#include "interp/ops.h"
+#include "ir/ir.h"
+
+/* ------------------------------------------------------------- options */
+
+typedef enum verify_mode {
+  VERIFY_REAL, /* reals, sums of monomials */
+  VERIFY_FP,   /* abstract floating point (mlir-tv) */
+  VERIFY_NONE  /* no verification (--verify none) */
+} verify_mode;
+
+typedef enum verify_verdict {
+  VERIFY_PROVED,  /* unsat at every size assignment */
+  VERIFY_REFUTED, /* a confirmed counterexample (fp: a model) */
+  VERIFY_UNKNOWN, /* time-out, solver unknown, unconfirmed model */
+  VERIFY_SKIPPED, /* mode none */
+  VERIFY_ERROR    /* the source or the candidate could not be evaluated */
+} verify_verdict;
+
+typedef struct verify_options {
+  verify_mode mode;   /* default VERIFY_REAL */
+  int bound;          /* sizes 1..bound; default 3 (--bound) */
+  double timeout;     /* seconds per solver check; default 10 (--smt-timeout) */
+} verify_options;
+
+void verify_options_default(verify_options *o);
+
+/* Names: "real" "fp" "none"; "proved" "refuted" "unknown" "skipped"
+ * "error".  verify_mode_parse returns -1 for an unknown name. */
+const char *verify_mode_name(verify_mode m);
+int verify_mode_parse(const char *name);
+const char *verify_verdict_name(verify_verdict v);
+/* The inverse of verify_verdict_name; -1 if unknown. */
+int verify_verdict_parse(const char *name);
+
+/* ---------------------------------------------------------------- tasks */
+
+/* What to check: the assignment statements of k selected by mask (NULL: all;
+ * k->nassign entries), run in the kernel's order as the interpreter runs a
+ * task.  inputs: the variables (array and scalar parameters, or locals an
+ * earlier task computed) handed to the candidate, in its argument order;
+ * every one of them is symbolic.  Parameters not listed are symbolic too
+ * (the candidate cannot see them).  outputs: the variables the candidate
+ * returns, in order.  An output element is compared when a selected
+ * statement writes it at that size, or everywhere if the output is also an
+ * input (the candidate must keep the old values outside the written region).
+ * Nothing is owned: the arrays must outlive the call. */
+typedef struct verify_task {
+  const ir_kernel *k;
+  const unsigned char *mask;
+  int ninputs;
+  const int *inputs;
+  int noutputs;
+  const int *outputs;
+} verify_task;
+
+/* ----------------------------------------------------------- candidates */
+
+/* Symbolic evaluation: given one symbolic tensor per task input (shapes at
+ * the current sizes; read-only), fill outputs[0..noutputs-1] with ir_malloc'd
+ * data (and poison, or NULL) built through alg, e.g. with interp_op_eval_sym.
+ * verify frees them with interp_sym_tensor_free.  Returns 0, or -1 with a
+ * message in err (a precondition failed at these sizes). */
+typedef int (*verify_eval_sym_fn)(void *user, const interp_sym_tensor *inputs,
+                                  int ninputs, interp_sym_tensor *outputs,
+                                  int noutputs, const interp_sym_algebra *alg,
+                                  interp_err *err);
+
+/* Concrete evaluation (optional, the enumerator's hot path): the same with
+ * ir_tensors; outputs are ir_malloc'd (interp_tensor_free). */
+typedef int (*verify_eval_fn)(void *user, const ir_tensor *inputs,
+                              int ninputs, ir_tensor *outputs, int noutputs,
+                              interp_err *err);
+
+/* A candidate as callbacks, so that any program representation plugs in.
+ * eval may be NULL: the counterexample is then confirmed by running eval_sym
+ * over verify's concrete algebra (doubles). */
+typedef struct verify_candidate {
+  verify_eval_sym_fn eval_sym;
+  verify_eval_fn eval;
+  void *user;
+} verify_candidate;
+
+/* ------------------------------------------------------------- results */
+
+/* A counterexample: concrete values of every symbolic input at one size
+ * assignment.  sizes[var id] (k->nvars entries) holds the value of each
+ * IR_VAR_SIZE variable.  vars[i] is a variable id (the task inputs first, in
+ * order, then any other parameter the source reads) and values[i] its
+ * tensor (data ir_malloc'd, poison NULL).  confirmed: the concrete runs of
+ * source and candidate on these inputs differ at (out_var, out_index):
+ * expected (source) vs got (candidate; NaN if undefined). */
+typedef struct verify_cex {
+  long *sizes;
+  int nvars;
+  int *vars;
+  ir_tensor *values;
+  int confirmed;
+  int out_var;
+  long out_index[IR_MAX_RANK];
+  double expected, got;
+} verify_cex;
+
+typedef struct verify_result {
+  verify_verdict verdict;
+  verify_mode mode;
+  int bound;
+  double seconds;     /* wall-clock time of the whole check */
+  long queries;       /* size assignments checked */
+  long solver_calls;  /* Z3 checks made (trivial queries need none) */
+  int fp_width;       /* fp: the largest bit width used */
+  char reason[320];   /* unknown/error/refuted: what happened, for people */
+  verify_cex *cex;    /* refuted (and unconfirmed unknown): owned */
+} verify_result;
+
+/* -------------------------------------------------------------- entry */
+
+/* A verifier: the Z3 context (reference counted, with an error handler that
+ * records instead of aborting) and the options.  Owned by the caller;
+ * verify_free releases everything.  Returns NULL if Z3 cannot be set up.
+ * Not thread-safe: one verifier per thread. */
+typedef struct verify_ctx verify_ctx;
+verify_ctx *verify_new(const verify_options *opt);
+void verify_free(verify_ctx *v);
+const verify_options *verify_get_options(const verify_ctx *v);
+
+/* Check cand against the task at every size assignment 1..bound of the size
+ * symbols the task uses (the others are 1).  Fills *res (free with
+ * verify_result_free).  Returns 0 when a verdict was reached (proved,
+ * refuted, unknown, skipped) and -1 for VERIFY_ERROR (res->reason says
+ * why: a source subscript out of range, a candidate precondition failure,
+ * an output shape mismatch, a Z3 error). */
+int verify_task_check(verify_ctx *v, const verify_task *t,
+                      const verify_candidate *cand, verify_result *res);
+
+/* Release res->cex (res itself is the caller's). */
+void verify_result_free(verify_result *res);
+
+/* Run source and candidate concretely on cex (at cex->sizes) and say whether
+ * they differ on a compared element.  The source runs in the reference loop
+ * interpreter (interp_run with the task's mask); elements where the source
+ * is poison or has undefined behaviour are skipped; values agree within
+ * max(1e-9, interp_kernel_tolerance) relative.  The candidate runs through
+ * cand->eval (or eval_sym over doubles).  Fills cex->confirmed, out_var,
+ * out_index, expected and got.  Returns 1 if they differ, 0 if not, -1 if
+ * either cannot be run. */
+int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
+                       verify_cex *cex);
+
+/* One line for people: "proved (real, bound 3, 0.21 s)" or with the
+ * reason. */
+void verify_result_print(const verify_result *res, const ir_kernel *k,
+                         FILE *out);
+
+#endif
