@@ -16,6 +16,7 @@
 #include "enumerator/enumerator.h"
 #include "interp/interp.h"
 #include "polyhedral/polyhedral.h"
+#include "verify/verify.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -31,6 +32,9 @@ static void usage(FILE *out) {
           "  --memory MB               memory budget for candidate values (default 4096)\n"
           "  --threads N               evaluation threads (default: all cores)\n"
           "  --seed S                  seed of the random examples (default 1)\n"
+          "  --verify real|fp|none     equivalence check of every task (default real)\n"
+          "  --bound B                 verify at every size 1..B (default 3)\n"
+          "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --json                    print the JSON report instead of MLIR\n"
           "  --check                   run the raised program at new sizes against the\n"
           "                            natively compiled original (exit 3 if they differ)\n"
@@ -44,7 +48,74 @@ static void usage(FILE *out) {
 }
 
 enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
-       OPT_SEED, OPT_JSON, OPT_CHECK };
+       OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT };
+
+/* ------------------------------------------------ verification callback */
+
+typedef struct vstate {
+  verify_ctx *v;
+  verify_result last;  /* the last result (its counterexample is handed out) */
+  int have_last;
+  ir_tensor cex_inputs[64];
+} vstate;
+
+typedef struct vcand {
+  const enum_query *q;
+} vcand;
+
+static int cand_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs,
+                         int nin, interp_sym_tensor *outs, int nout,
+                         const interp_sym_algebra *alg, interp_err *err) {
+  const vcand *c = user;
+  (void)nout;
+  return enum_eval_node_sym(c->q->cand, c->q->in_vars, inputs, nin, sizes, alg, &outs[0], err);
+}
+
+static int cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int nin,
+                     ir_tensor *outs, int nout, interp_err *err) {
+  const vcand *c = user;
+  (void)nout;
+  /* arguments are numbered by var id */
+  int nvars = c->q->kernel->nvars;
+  ir_tensor *args = ir_calloc((size_t)nvars, sizeof(ir_tensor));
+  for (int i = 0; i < nin; i++) args[c->q->in_vars[i]] = inputs[i];
+  int r = enum_eval_node(c->q->cand, args, nvars, sizes, &outs[0], err);
+  ir_free(args);
+  return r;
+}
+
+static void verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
+  vstate *vs = user;
+  if (vs->have_last) verify_result_free(&vs->last);
+  vs->have_last = 0;
+  verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var};
+  vcand c = {q};
+  verify_candidate cand = {cand_eval_sym, cand_eval, &c};
+  memset(r, 0, sizeof *r);
+  verify_task_check(vs->v, &t, &cand, &vs->last);
+  vs->have_last = 1;
+  const verify_result *vr = &vs->last;
+  r->mode = verify_mode_name(vr->mode);
+  r->bound = vr->bound;
+  r->seconds = vr->seconds;
+  switch (vr->verdict) {
+  case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
+  case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;
+  case VERIFY_SKIPPED: r->verdict = ENUM_SKIPPED; break;
+  default: r->verdict = ENUM_UNKNOWN; break;
+  }
+  if (vr->verdict == VERIFY_REFUTED && vr->cex && vr->cex->confirmed && q->nin <= 64) {
+    r->has_cex = 1;
+    r->cex.sizes = vr->cex->sizes;
+    r->cex.inputs = vs->cex_inputs;
+    for (int i = 0; i < q->nin; i++) {
+      memset(&vs->cex_inputs[i], 0, sizeof vs->cex_inputs[i]);
+      for (int j = 0; j < vr->cex->nvars; j++)
+        if (vr->cex->vars[j] == q->in_vars[i]) vs->cex_inputs[i] = vr->cex->values[j];
+      if (!vs->cex_inputs[i].data) r->has_cex = 0;
+    }
+  }
+}
 
 /* Compare the raised program with the natively compiled original at a
  * size assignment no example used.  Returns 0 if they agree. */
@@ -168,6 +239,9 @@ int cli_cmd_raise(int argc, char **argv) {
       {"seed", required_argument, NULL, OPT_SEED},
       {"json", no_argument, NULL, OPT_JSON},
       {"check", no_argument, NULL, OPT_CHECK},
+      {"verify", required_argument, NULL, OPT_VERIFY},
+      {"bound", required_argument, NULL, OPT_BOUND},
+      {"smt-timeout", required_argument, NULL, OPT_SMT_TIMEOUT},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
@@ -176,6 +250,8 @@ int cli_cmd_raise(int argc, char **argv) {
   enum_default_options(&eo);
   const char *dialect = "hlo", *outpath = NULL;
   int json = 0, check = 0;
+  verify_options vo;
+  verify_options_default(&vo);
   optind = 1;
   opterr = 0;
   int c;
@@ -213,6 +289,23 @@ int cli_cmd_raise(int argc, char **argv) {
       break;
     case OPT_JSON: json = 1; break;
     case OPT_CHECK: check = 1; break;
+    case OPT_VERIFY: {
+      int m = verify_mode_parse(optarg);
+      if (m < 0) {
+        cli_frontend_options_free(&fe);
+        return cli_usage_error("raise", "--verify expects real, fp or none, not '%s'", optarg);
+      }
+      vo.mode = (verify_mode)m;
+      break;
+    }
+    case OPT_BOUND:
+      if (cli_parse_long("raise", "--bound", optarg, 1, 8, &v)) goto usage_fail;
+      vo.bound = (int)v;
+      break;
+    case OPT_SMT_TIMEOUT:
+      if (cli_parse_long("raise", "--smt-timeout", optarg, 1, 3600, &v)) goto usage_fail;
+      vo.timeout = (double)v;
+      break;
     default:
       cli_frontend_options_free(&fe);
       if (c == '?' && optopt)
@@ -238,7 +331,12 @@ int cli_cmd_raise(int argc, char **argv) {
   if (!k || !d) goto done;
   poly_analysis *a = poly_analyze(k, &arena);
   enum_result res;
-  int r = enum_raise(a, d, &eo, NULL, NULL, &store, &arena, &res);
+  vstate vs;
+  memset(&vs, 0, sizeof vs);
+  if (vo.mode != VERIFY_NONE) vs.v = verify_new(&vo);
+  int r = enum_raise(a, d, &eo, vs.v ? verify_cb : NULL, &vs, &store, &arena, &res);
+  if (vs.have_last) verify_result_free(&vs.last);
+  if (vs.v) verify_free(vs.v);
   if (r < 0) {
     fprintf(stderr, "uplift raise: internal error\n");
     status = IR_EXIT_MISMATCH;
@@ -271,6 +369,15 @@ int cli_cmd_raise(int argc, char **argv) {
     }
   }
   status = IR_EXIT_OK;
+  if (vo.mode != VERIFY_NONE)
+    for (int t = 0; t < res.ntasks; t++)
+      for (int o = 0; o < res.tasks[t].noutputs; o++)
+        if (res.tasks[t].outputs[o].verify.verdict != ENUM_PROVED) {
+          fprintf(stderr, "uplift raise: task %d (output %s): not proved: %s\n", t,
+                  a->kernel->vars[res.tasks[t].outputs[o].var]->name,
+                  enum_verdict_name(res.tasks[t].outputs[o].verify.verdict));
+          status = IR_EXIT_MISMATCH;
+        }
   if (check && check_native(a->kernel, path, &fe, &res, eo.seed + 17)) status = IR_EXIT_MISMATCH;
 done:
   if (out != stdout) fclose(out);

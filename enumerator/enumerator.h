@@ -144,6 +144,14 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
 int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
                    const long *sizes, ir_tensor *out, interp_err *err);
 
+/* The same over symbolic values (the verifier's): argument leaf v takes
+ * inputs[i] where in_vars[i] == v.  out is ir_malloc'd
+ * (interp_sym_tensor_free). */
+int enum_eval_node_sym(const ir_tnode *n, const int *in_vars,
+                       const interp_sym_tensor *inputs, int nin, const long *sizes,
+                       const interp_sym_algebra *alg, interp_sym_tensor *out,
+                       interp_err *err);
+
 /* Bind a production to its semantic kernel: the kernel, its attribute
  * values, and for each kernel operand the op operand index (or -1 with a
  * rank-0 constant in kconst).  Returns 0, or -1 if the dialect names a

@@ -173,3 +173,85 @@ int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
                    const long *sizes, ir_tensor *out, interp_err *err) {
   return eval_rec(n, args, nargs, sizes, out, err);
 }
+
+/* ------------------------------------------------------------ symbolic */
+
+static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
+                        const interp_sym_tensor *inputs, int nin, const long *sizes,
+                        const interp_sym_algebra *alg, interp_sym_tensor *out,
+                        interp_err *err) {
+  memset(out, 0, sizeof *out);
+  out->elem = n->type.elem;
+  out->rank = n->type.rank;
+  concrete_dims(&n->type, sizes, out->dims);
+  size_t size = 1;
+  for (int d = 0; d < out->rank; d++) size *= (size_t)out->dims[d];
+  switch (n->kind) {
+  case IR_TN_ARG: {
+    int i = 0;
+    while (i < nin && in_vars[i] != n->arg) i++;
+    if (i == nin) {
+      if (err) snprintf(err->msg, sizeof err->msg, "argument %s is not an input", n->name);
+      return -1;
+    }
+    out->data = ir_malloc((size ? size : 1) * sizeof(interp_term));
+    memcpy(out->data, inputs[i].data, size * sizeof(interp_term));
+    if (inputs[i].poison) {
+      out->poison = ir_malloc((size ? size : 1) * sizeof(interp_term));
+      memcpy(out->poison, inputs[i].poison, size * sizeof(interp_term));
+    }
+    return 0;
+  }
+  case IR_TN_CONST:
+  case IR_TN_MASK: {
+    out->data = ir_malloc((size ? size : 1) * sizeof(interp_term));
+    long idx[IR_MAX_RANK] = {0};
+    for (size_t i = 0; i < size; i++) {
+      double v = n->value;
+      if (n->kind == IR_TN_MASK) {
+        size_t r = i;
+        for (int d = out->rank - 1; d >= 0; d--) {
+          idx[d] = (long)(r % (size_t)out->dims[d]);
+          r /= (size_t)out->dims[d];
+        }
+        v = ir_mask_contains(n->mask, idx, symval, (void *)sizes);
+      }
+      out->data[i] = alg->constant(alg->ctx, v);
+    }
+    return 0;
+  }
+  case IR_TN_OP: break;
+  }
+  enum_binding b;
+  if (enum_bind(n->op->owner, n->attrs, &b)) {
+    if (err) snprintf(err->msg, sizeof err->msg, "%s: no kernel binding", n->op->name);
+    return -1;
+  }
+  interp_sym_tensor ops[IR_TP_MAX_OPERANDS], kargs[INTERP_MAX_ARGS];
+  interp_term kc[INTERP_MAX_ARGS];
+  int r = 0, done = 0;
+  for (; done < n->nops && !r; done++)
+    r = eval_sym_rec(n->ops[done], in_vars, inputs, nin, sizes, alg, &ops[done], err);
+  if (!r) {
+    for (int i = 0; i < b.nargs; i++) {
+      if (b.args[i] >= 0) {
+        kargs[i] = ops[b.args[i]];
+      } else {
+        kc[i] = alg->constant(alg->ctx, b.kconst[i]);
+        memset(&kargs[i], 0, sizeof kargs[i]);
+        kargs[i].elem = n->type.elem;
+        kargs[i].data = &kc[i];
+      }
+    }
+    r = interp_op_eval_sym(b.kernel, b.attrs, kargs, out, alg, err);
+  }
+  for (int i = 0; i < done; i++) interp_sym_tensor_free(&ops[i]);
+  return r;
+}
+
+int enum_eval_node_sym(const ir_tnode *n, const int *in_vars,
+                       const interp_sym_tensor *inputs, int nin, const long *sizes,
+                       const interp_sym_algebra *alg, interp_sym_tensor *out,
+                       interp_err *err) {
+  return eval_sym_rec(n, in_vars, inputs, nin, sizes, alg, out, err);
+}

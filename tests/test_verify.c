@@ -200,9 +200,11 @@ static int given_shape(const step *st, long *dims, int *rank,
   return 0;
 }
 
-static int prog_eval_sym(void *user, const interp_sym_tensor *inputs,
+static int prog_eval_sym(void *user, const long *sizes,
+                         const interp_sym_tensor *inputs,
                          int ninputs, interp_sym_tensor *outputs, int noutputs,
                          const interp_sym_algebra *alg, interp_err *err) {
+  (void)sizes;
   const prog *p = user;
   interp_sym_tensor res[12];
   long shapes[32][IR_MAX_RANK + 1];
@@ -234,8 +236,9 @@ static int prog_eval_sym(void *user, const interp_sym_tensor *inputs,
   return 0;
 }
 
-static int prog_eval(void *user, const ir_tensor *inputs, int ninputs,
+static int prog_eval(void *user, const long *sizes, const ir_tensor *inputs, int ninputs,
                      ir_tensor *outputs, int noutputs, interp_err *err) {
+  (void)sizes;
   const prog *p = user;
   ir_tensor res[12];
   long shapes[32][IR_MAX_RANK + 1];

@@ -96,18 +96,19 @@ typedef struct verify_task {
 /* ----------------------------------------------------------- candidates */
 
 /* Symbolic evaluation: given one symbolic tensor per task input (shapes at
- * the current sizes; read-only), fill outputs[0..noutputs-1] with ir_malloc'd
+ * the current sizes, sizes[var id] the size assignment; read-only), fill outputs[0..noutputs-1] with ir_malloc'd
  * data (and poison, or NULL) built through alg, e.g. with interp_op_eval_sym.
  * verify frees them with interp_sym_tensor_free.  Returns 0, or -1 with a
  * message in err (a precondition failed at these sizes). */
-typedef int (*verify_eval_sym_fn)(void *user, const interp_sym_tensor *inputs,
+typedef int (*verify_eval_sym_fn)(void *user, const long *sizes,
+                                  const interp_sym_tensor *inputs,
                                   int ninputs, interp_sym_tensor *outputs,
                                   int noutputs, const interp_sym_algebra *alg,
                                   interp_err *err);
 
 /* Concrete evaluation (optional, the enumerator's hot path): the same with
  * ir_tensors; outputs are ir_malloc'd (interp_tensor_free). */
-typedef int (*verify_eval_fn)(void *user, const ir_tensor *inputs,
+typedef int (*verify_eval_fn)(void *user, const long *sizes, const ir_tensor *inputs,
                               int ninputs, ir_tensor *outputs, int noutputs,
                               interp_err *err);
 
