@@ -152,17 +152,4 @@ int enum_eval_node_sym(const ir_tnode *n, const int *in_vars,
                        const interp_sym_algebra *alg, interp_sym_tensor *out,
                        interp_err *err);
 
-/* Bind a production to its semantic kernel: the kernel, its attribute
- * values, and for each kernel operand the op operand index (or -1 with a
- * rank-0 constant in kconst).  Returns 0, or -1 if the dialect names a
- * kernel that does not exist or an attribute that does not fit. */
-typedef struct enum_binding {
-  const interp_op *kernel;
-  interp_attr attrs[INTERP_MAX_ATTRS];
-  int nargs;
-  int args[INTERP_MAX_ARGS];
-  double kconst[INTERP_MAX_ARGS];
-} enum_binding;
-int enum_bind(const gram_op *op, const ir_attr *attrs, enum_binding *b);
-
 #endif

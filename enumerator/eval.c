@@ -1,93 +1,17 @@
 /*
- * eval.c - binding grammar productions to semantic kernels, and evaluating
- * tensor program DAGs on concrete values.
- *
- * A production names its kernel (possibly through an enum attribute) and
- * binds the kernel's attributes to literals or to its own attribute values
- * (a half of a pairs attribute for dot_general's lhs/rhs dims).  enum_bind
- * resolves that once per production; the search then calls the kernel's
- * concrete entry point per example without looking anything up.
+ * eval.c - evaluating tensor program DAGs on concrete values (the spec
+ * check, --check) and on symbolic values (the verifier).  Each op node is
+ * bound to its semantic kernel with gram_bind and run through the kernel's
+ * concrete or symbolic entry point.
  */
 #include <string.h>
 
 #include "enumerator/enumerator.h"
 
-static int attr_value(const gram_op *op, const gram_kattr *ka,
-                      const ir_attr *attrs, interp_attr_kind want,
-                      interp_attr *out) {
-  int vals[IR_TP_MAX_ATTR_LEN], n = 0;
-  const char *name = NULL;
-  switch (ka->kind) {
-  case GRAM_KV_LIST:
-    for (int i = 0; i < ka->n; i++) vals[n++] = ka->list[i];
-    break;
-  case GRAM_KV_NAME: name = ka->name; break;
-  case GRAM_KV_ATTR: {
-    const gram_attr *ga = &op->attrs[ka->attr];
-    const ir_attr *a = &attrs[ka->attr];
-    if (ga->dom == GRAM_DOM_ENUM || ga->dom == GRAM_DOM_REGION) {
-      name = ga->vals[a->v[0]];
-      break;
-    }
-    for (int i = 0; i < a->n; i++)
-      if (ka->part == 0 || (i % 2) == ka->part - 1) vals[n++] = a->v[i];
-    break;
-  }
-  }
-  switch (want) {
-  case INTERP_ATTR_INTS:
-    if (name || n > IR_MAX_RANK) return -1;
-    *out = interp_attr_ints(n, vals);
-    return 0;
-  case INTERP_ATTR_INT:
-    if (name || n != 1) return -1;
-    *out = interp_attr_int(vals[0]);
-    return 0;
-  case INTERP_ATTR_DIR: {
-    int d = name ? interp_cmp_parse(name) : -1;
-    if (d < 0) return -1;
-    *out = interp_attr_dir((interp_cmp)d);
-    return 0;
-  }
-  case INTERP_ATTR_BODY: {
-    int b = name ? interp_body_parse(name) : -1;
-    if (b < 0) return -1;
-    *out = interp_attr_body((interp_body)b);
-    return 0;
-  }
-  case INTERP_ATTR_DOUBLE:
-    if (name || n != 1) return -1;
-    *out = interp_attr_double(vals[0]);
-    return 0;
-  case INTERP_ATTR_NONE: return -1;
-  }
-  return -1;
-}
-
-int enum_bind(const gram_op *op, const ir_attr *attrs, enum_binding *b) {
-  memset(b, 0, sizeof *b);
-  const char *kname = gram_prod_kernel(op, attrs);
-  b->kernel = kname ? interp_op_find(kname) : NULL;
-  if (!b->kernel) return -1;
-  for (int i = 0; i < op->nkattrs; i++) {
-    const gram_kattr *ka = &op->kattrs[i];
-    int slot = interp_op_attr_index(b->kernel, ka->key);
-    if (slot < 0) return -1;
-    if (attr_value(op, ka, attrs, b->kernel->attrs[slot].kind, &b->attrs[slot]))
-      return -1;
-  }
-  if (op->nkargs < 0) {
-    b->nargs = op->nops;
-    for (int i = 0; i < op->nops; i++) b->args[i] = i;
-  } else {
-    b->nargs = op->nkargs;
-    for (int i = 0; i < op->nkargs; i++) {
-      b->args[i] = op->kargs[i];
-      b->kconst[i] = op->kconst[i];
-    }
-  }
-  if (b->nargs != b->kernel->nargs) return -1;
-  return 0;
+/* Bind with the grammar, message dropped (callers report their own). */
+static int bind(const gram_op *op, const ir_attr *attrs, gram_binding *b) {
+  char err[8];
+  return gram_bind(op, attrs, b, err, sizeof err);
 }
 
 static long symval(int sym, void *user) { return ((const long *)user)[sym]; }
@@ -142,8 +66,8 @@ static int eval_rec(const ir_tnode *n, const ir_tensor *args, int nargs,
   case IR_TN_OP: break;
   }
   const gram_op *op = n->op->owner;
-  enum_binding b;
-  if (enum_bind(op, n->attrs, &b)) {
+  gram_binding b;
+  if (bind(op, n->attrs, &b)) {
     if (err) snprintf(err->msg, sizeof err->msg, "%s: no kernel binding", op->name);
     return -1;
   }
@@ -222,8 +146,8 @@ static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
   }
   case IR_TN_OP: break;
   }
-  enum_binding b;
-  if (enum_bind(n->op->owner, n->attrs, &b)) {
+  gram_binding b;
+  if (bind(n->op->owner, n->attrs, &b)) {
     if (err) snprintf(err->msg, sizeof err->msg, "%s: no kernel binding", n->op->name);
     return -1;
   }

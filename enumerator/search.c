@@ -298,7 +298,7 @@ static int commutative(const interp_op *k) {
 /* Evaluate production `prod` (bound to b) on operand candidates ops[] and
  * keep it if new. */
 static void try_cands(es_state *st, const gram_prod *prod,
-                      const enum_binding *b, int restype, const int *ops,
+                      const gram_binding *b, int restype, const int *ops,
                       int level) {
   es_type *rt = &st->types[restype];
   st->stats->evaluated++;
@@ -394,8 +394,9 @@ typedef struct level_ctx {
 static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
                       es_outcome *why) {
   es_state *st = lc->st;
-  enum_binding b;
-  if (enum_bind(prod->op, prod->attrs, &b)) return 0;
+  gram_binding b;
+  char berr[8];
+  if (gram_bind(prod->op, prod->attrs, &b, berr, sizeof berr)) return 0;
   int restype = type_index(st, &prod->result);
   if (restype < 0) return 0;
   int n = prod->op->nops;
@@ -498,10 +499,11 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   for (int level = 1; level <= in->max_ops; level++) {
     for (int o = 0; o < in->nops; o++) {
       level_ctx lc = {&st, in->ops[o], level, {0}, 0};
-      enum_binding b;
+      gram_binding b;
       ir_attr none[IR_TP_MAX_ATTRS];
+      char berr[8];
       memset(none, 0, sizeof none);
-      lc.comm = in->ops[o]->kernel && !enum_bind(in->ops[o], none, &b) &&
+      lc.comm = in->ops[o]->kernel && !gram_bind(in->ops[o], none, &b, berr, sizeof berr) &&
                 commutative(b.kernel);
       if (run_splits(&lc, 0, level - 1, &why)) goto done;
       for (int g = 0; g < in->ngoals; g++)

@@ -71,16 +71,16 @@ bad:
   return -1;
 }
 
-int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
-                   ir_tensor *out, char *err, size_t errn) {
+int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *err,
+              size_t errn) {
+  memset(b, 0, sizeof *b);
   const char *kname = gram_prod_kernel(op, attrs);
-  const interp_op *k = interp_op_find(kname);
+  const interp_op *k = kname ? interp_op_find(kname) : NULL;
   if (!k) {
-    snprintf(err, errn, "%s: no kernel '%s'", op->name, kname);
+    snprintf(err, errn, "%s: no kernel '%s'", op->name, kname ? kname : "?");
     return -1;
   }
-  interp_attr ia[INTERP_MAX_ATTRS];
-  memset(ia, 0, sizeof ia);
+  b->kernel = k;
   for (int i = 0; i < op->nkattrs; i++) {
     int slot = interp_op_attr_index(k, op->kattrs[i].key);
     if (slot < 0) {
@@ -88,34 +88,43 @@ int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *arg
                op->kattrs[i].key);
       return -1;
     }
-    if (kattr_value(op, attrs, &op->kattrs[i], k->attrs[slot].kind, &ia[slot], err, errn))
+    if (kattr_value(op, attrs, &op->kattrs[i], k->attrs[slot].kind, &b->attrs[slot], err, errn))
       return -1;
   }
-  ir_tensor kargs[INTERP_MAX_ARGS];
-  double consts[INTERP_MAX_ARGS];
-  int nk = op->nkargs < 0 ? op->nops : op->nkargs;
-  if (nk != k->nargs) {
+  b->nargs = op->nkargs < 0 ? op->nops : op->nkargs;
+  if (b->nargs != k->nargs) {
     snprintf(err, errn, "%s: kernel '%s' takes %d operands, the op gives %d", op->name, kname,
-             k->nargs, nk);
+             k->nargs, b->nargs);
     return -1;
   }
-  for (int i = 0; i < nk; i++) {
-    int o = op->nkargs < 0 ? i : op->kargs[i];
-    if (o >= 0) {
-      kargs[i] = args[o];
+  for (int i = 0; i < b->nargs; i++) {
+    b->args[i] = op->nkargs < 0 ? i : op->kargs[i];
+    b->kconst[i] = op->nkargs < 0 ? 0 : op->kconst[i];
+  }
+  return 0;
+}
+
+int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
+                   ir_tensor *out, char *err, size_t errn) {
+  gram_binding b;
+  if (gram_bind(op, attrs, &b, err, errn)) return -1;
+  ir_tensor kargs[INTERP_MAX_ARGS];
+  double consts[INTERP_MAX_ARGS];
+  for (int i = 0; i < b.nargs; i++) {
+    if (b.args[i] >= 0) {
+      kargs[i] = args[b.args[i]];
     } else {
-      consts[i] = op->kconst[i];
+      consts[i] = b.kconst[i];
       memset(&kargs[i], 0, sizeof kargs[i]);
       kargs[i].elem = op->nops ? args[0].elem : out->elem;
       kargs[i].data = &consts[i];
     }
   }
   interp_err e;
-  if (interp_op_eval(k, ia, kargs, out, &e)) {
+  if (interp_op_eval(b.kernel, b.attrs, kargs, out, &e)) {
     snprintf(err, errn, "%s", e.msg);
     return -1;
   }
   return 0;
 }
-
 int gram_kernels_available(void) { return 1; }

@@ -20,6 +20,7 @@
 #define UPLIFT_GRAMMAR_H
 
 #include "ir/ir.h"
+#include "interp/ops.h"
 #include "ir/tprog.h"
 
 #define GRAM_MAX_VARS 8   /* dim variables in one op's patterns */
@@ -205,6 +206,23 @@ const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs);
  * the kernel does not accept). */
 int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
                    ir_tensor *out, char *err, size_t errn);
+/* A production bound to its semantic kernel: the kernel, its attribute
+ * values (descriptor order), and for each kernel operand the op operand
+ * index, or -1 with a rank-0 constant kconst[i].  Resolved once per
+ * production so that hot loops call b.kernel->run directly. */
+typedef struct gram_binding {
+  const interp_op *kernel;
+  interp_attr attrs[INTERP_MAX_ATTRS];
+  int nargs;
+  int args[INTERP_MAX_ARGS];
+  double kconst[INTERP_MAX_ARGS];
+} gram_binding;
+
+/* Bind a production.  Returns 0, or -1 with a message in err (the dialect
+ * names a kernel or an attribute the registry does not have). */
+int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *err,
+              size_t errn);
+
 /* Are the semantic kernels built in? */
 int gram_kernels_available(void);
 
