@@ -299,7 +299,10 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
     const ir_tnode *lnodes[256];
     int nl = 0;
     for (int i = 0; i < t->nin; i++) lnodes[nl++] = t->in_args[i];
-    nl += sg_constant_leaves(&t->subgoals, t->store, k, lnodes + nl, 256 - nl - ES_MAX_GOALS - 8);
+    nl += sg_constant_leaves(&t->subgoals, t->store, k, NULL, lnodes + nl,
+                             (256 - nl - ES_MAX_GOALS - 8) / 2);
+    nl += sg_constant_leaves(&t->subgoals, t->store, k, &otype, lnodes + nl,
+                             (256 - nl - ES_MAX_GOALS - 8) / 2);
     for (int i = 0; i < t->pt->naccess && nl < 240; i++) {
       const poly_access *ac = &t->pt->access[i];
       const poly_region *rs[2] = {&ac->read, &ac->write};

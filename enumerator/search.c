@@ -344,20 +344,46 @@ static void try_cands(es_state *st, const gram_prod *prod,
 
 /* Target types proposed to ops whose result shape is not determined by
  * their operands: the goal types and the leaf types. */
+static int add_target(ir_type *out, int n, int cap, const ir_type *t) {
+  if (n == cap) return n;
+  for (int j = 0; j < n; j++)
+    if (ir_type_equal(&out[j], t)) return n;
+  out[n] = *t;
+  return n + 1;
+}
+
+/* Target types proposed to ops whose result shape is not determined by
+ * their operands (broadcasts, reshapes, constants): the goal types, the
+ * leaf types, each of them with one dim or every dim made 1, and with a
+ * leading dim of 1 (the shapes that equal-rank broadcasting, kept reduced
+ * dims and batched contractions need). */
 static int targets(es_state *st, ir_type *out, int cap) {
   int n = 0;
-  for (int g = 0; g < st->in->ngoals && n < cap; g++) {
-    int dup = 0;
-    for (int j = 0; j < n; j++) dup |= ir_type_equal(&out[j], &st->in->goals[g].type);
-    if (!dup) out[n++] = st->in->goals[g].type;
-  }
-  for (int l = 0; l < st->in->nleaves && n < cap; l++) {
-    const ir_type *t = &st->in->leaves[l].node->type;
-    if (t->elem == IR_I1) continue;
-    int dup = 0;
-    for (int j = 0; j < n; j++) dup |= ir_type_equal(&out[j], t);
-    if (!dup) out[n++] = *t;
-  }
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < st->in->ngoals + st->in->nleaves; i++) {
+      const ir_type *t = i < st->in->ngoals ? &st->in->goals[i].type
+                                            : &st->in->leaves[i - st->in->ngoals].node->type;
+      if (t->elem == IR_I1) continue;
+      if (pass == 0) {
+        n = add_target(out, n, cap, t);
+        continue;
+      }
+      ir_type ones = *t;
+      for (int d = 0; d < t->rank; d++) {
+        ir_type one = *t;
+        one.dims[d] = IR_DIM_ONE;
+        ones.dims[d] = IR_DIM_ONE;
+        n = add_target(out, n, cap, &one);
+      }
+      n = add_target(out, n, cap, &ones);
+      if (t->rank < IR_MAX_RANK) { /* a leading batch dim of 1 */
+        ir_type lead = *t;
+        lead.rank = t->rank + 1;
+        lead.dims[0] = IR_DIM_ONE;
+        for (int d = 0; d < t->rank; d++) lead.dims[d + 1] = t->dims[d];
+        n = add_target(out, n, cap, &lead);
+      }
+    }
   return n;
 }
 

@@ -421,12 +421,13 @@ static int const_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
 }
 
 int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
-                       const ir_tnode **out, int cap) {
+                       const ir_type *t, const ir_tnode **out, int cap) {
   const_ctx c = {s->pt, {0, 1}, 2};
   ir_kernel_walk_assigns(k, const_stmt, &c);
-  ir_type t = {k->data_type, 0, {0}};
+  ir_type scalar = {k->data_type, 0, {0}};
+  if (!t) t = &scalar;
   int n = 0;
-  for (int i = 0; i < c.n && n < cap; i++) out[n++] = ir_tp_const(store, c.vals[i], &t);
+  for (int i = 0; i < c.n && n < cap; i++) out[n++] = ir_tp_const(store, c.vals[i], t);
   return n;
 }
 

@@ -49,9 +49,10 @@ int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
 void sg_mark_solved(sg_set *s, int id);
 
 /* Constant leaves: 0, 1 and the literals of the task's statements, as
- * rank-0 tensors of the kernel's data type.  Returns the count. */
+ * splat tensors of type t (NULL: rank-0 of the kernel's data type).
+ * Returns the count. */
 int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
-                       const ir_tnode **out, int cap);
+                       const ir_type *t, const ir_tnode **out, int cap);
 
 /* Is an op with this semantic kernel worth trying for a task with these
  * POLY_OP_* hints? */
