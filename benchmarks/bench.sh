@@ -53,7 +53,7 @@ with open(out + '.md', 'w') as f:
     for d in ('hlo', 'linalg', 'tosa'):
         rs = [r for r in rows if r['dialect'] == d]
         ok = [r for r in rs if r['raised']]
-        med = statistics.median([r['wall_seconds'] for r in ok]) if ok else 0
+        med = round(statistics.median([r["wall_seconds"] for r in ok]), 2) if ok else 0
         f.write(f"\n{d}: {len(ok)} of {len(rs)} raised; median wall time of the raised: {med} s")
     f.write('\n\nNot raised, and why:\n\n')
     for r in rows:
