@@ -350,6 +350,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
         .max_ops = t->o->max_ops, .deadline = deadline,
         .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
+        .threads = t->o->threads,
         .task = t->pt->index, .store = t->store};
     es_outcome oc = es_search(&in, &res->stats);
     for (int i = 0; i < nleaves; i++)
