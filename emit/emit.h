@@ -11,7 +11,7 @@
  *
  * The MLIR test driver wraps programs in a module with a `main` that builds
  * the inputs as arith.constant dense tensors, calls each function and prints
- * the results (printMemrefF64/F32), lowers it with mlir-opt-16 and runs it
+ * the results exactly (printMemrefI64/I32 of the bit patterns), lowers it with mlir-opt-16 and runs it
  * with mlir-cpu-runner-16, and parses the printed numbers back.
  */
 #ifndef UPLIFT_EMIT_H

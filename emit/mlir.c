@@ -781,7 +781,8 @@ int emit_mlir_check(const char *text, int allow_unregistered, char *err, size_t 
   return rc ? -1 : 0;
 }
 
-/* Parse printMemref output: every "data =" block, numbers in order. */
+/* Parse printMemref output: every "data =" block, integers in order (the
+ * bit patterns of floats, the values of i1/i32). */
 static int parse_results(const char *text, emit_run *runs, int nruns, char *err, size_t errn) {
   const char *s = text;
   for (int r = 0; r < nruns; r++)
@@ -799,12 +800,23 @@ static int parse_results(const char *text, emit_run *runs, int nruns, char *err,
         while (*s && (*s == '[' || *s == ']' || *s == ',' || *s == ' ' || *s == '\n'))
           s++;
         char *end;
-        double v = strtod(s, &end);
+        long long v = strtoll(s, &end, 10);
         if (end == s) {
           snprintf(err, errn, "cannot parse the runner's output near '%.20s'", s);
           return -1;
         }
-        t->data[i] = v;
+        if (t->elem == IR_F64) {
+          double d;
+          memcpy(&d, &v, sizeof d);
+          t->data[i] = d;
+        } else if (t->elem == IR_F32) {
+          int32_t w = (int32_t)v;
+          float fl;
+          memcpy(&fl, &w, sizeof fl);
+          t->data[i] = fl;
+        } else {
+          t->data[i] = (double)v;
+        }
         s = end;
       }
     }
@@ -851,8 +863,8 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
       for (int i = 0; i < t->rank; i++) ot->dims[i] = dim_size(t->dims[i], runs[r].sizes, runs[r].nsizes);
     }
   }
-  fputs("func.func private @printMemrefF64(tensor<*xf64>)\n"
-        "func.func private @printMemrefF32(tensor<*xf32>)\n"
+  fputs("func.func private @printMemrefI64(tensor<*xi64>)\n"
+        "func.func private @printMemrefI32(tensor<*xi32>)\n"
         "func.func @main() {\n", f);
   for (int r = 0; r < nruns; r++) {
     const ir_tprog *p = runs[r].prog;
@@ -897,21 +909,24 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
       emit_mlir_type(&t, ts, runs[r].nsizes, ty, sizeof ty);
       char val[32];
       snprintf(val, sizeof val, "%%r%d#%d", r, k);
-      if (!ir_elem_is_float(t.elem)) {
-        ir_type ft = t;
-        ft.elem = IR_F64;
-        char fty[96];
-        emit_mlir_type(&ft, ts, runs[r].nsizes, fty, sizeof fty);
-        sprintf_(&b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k,
-                 t.elem == IR_I1 ? "uitofp" : "sitofp", val, ty, fty);
-        snprintf(val, sizeof val, "%%c%d_%d", r, k);
-        t = ft;
-        strcpy(ty, fty);
-      }
-      const char *e = ir_elem_mlir_name(t.elem);
-      sprintf_(&b, "  %%u%d_%d = tensor.cast %s : %s to tensor<*x%s>\n", r, k, val, ty, e);
+      /* printed as integers so that every value comes back exactly:
+       * floats as their bit patterns (bitcast), i1/i32 widened to i64 */
+      ir_type it = t;
+      it.elem = t.elem == IR_F32 ? IR_I32 : IR_F64; /* placeholder, fixed below */
+      char ity[96];
+      emit_mlir_type(&it, ts, runs[r].nsizes, ity, sizeof ity);
+      const char *ie = t.elem == IR_F32 ? "i32" : "i64";
+      /* the integer type: same shape, element ie */
+      char *x = strrchr(ity, 'x');
+      if (x && strchr(x, '>')) sprintf(x + 1, "%s>", ie);
+      else snprintf(ity, sizeof ity, "tensor<%s>", ie);
+      const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "bitcast"
+                         : t.elem == IR_I1                   ? "extui"
+                                                             : "extsi";
+      sprintf_(&b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k, conv, val, ty, ity);
+      sprintf_(&b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
       sprintf_(&b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
-               t.elem == IR_F32 ? "F32" : "F64", r, k, e);
+               t.elem == IR_F32 ? "I32" : "I64", r, k, ie);
     }
     fputs(b.s, f);
     ir_free(b.s);
