@@ -950,11 +950,24 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
     ir_free(cmd);
     goto done;
   }
+  /* line-buffered stdout (stdbuf), so that the message a failed cf.assert
+   * prints (puts, then abort) reaches the file */
   snprintf(cmd, cl,
-           "mlir-cpu-runner-16 '%s' -e main -entry-point-result=void -shared-libs=%s >'%s' 2>'%s'",
-           low, libs, out, errf);
+           "%smlir-cpu-runner-16 '%s' -e main -entry-point-result=void -shared-libs=%s >'%s' 2>'%s'",
+           system("command -v stdbuf >/dev/null 2>&1") == 0 ? "stdbuf -oL " : "", low, libs, out,
+           errf);
   if (system(cmd)) {
     size_t k = (size_t)snprintf(err, errn, "mlir-cpu-runner-16 failed: ");
+    /* the program's last output line (a runtime assertion's message) */
+    char *o = slurp_all(out);
+    if (o) {
+      size_t ol = strlen(o);
+      while (ol && o[ol - 1] == '\n') o[--ol] = 0;
+      char *last = strrchr(o, '\n');
+      last = last ? last + 1 : o;
+      if (*last && k < errn) k += (size_t)snprintf(err + k, errn - k, "%.512s\n", last);
+      ir_free(o);
+    }
     if (k < errn) slurp(errf, err + k, errn - k);
     ir_free(cmd);
     goto done;
