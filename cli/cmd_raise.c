@@ -38,6 +38,8 @@ static void usage(FILE *out) {
           "  --bound B                 verify at every size 1..B (default 3)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --json                    print the JSON report instead of MLIR\n"
+          "  --shapes static|dynamic   MLIR dims: concrete example sizes (default), or\n"
+          "                            `?` with runtime checks (cf.assert) of tied dims\n"
           "  --check                   run the raised program at new sizes against the\n"
           "                            natively compiled original (exit 3 if they differ)\n"
           "  -o FILE                   write the output to FILE\n"
@@ -51,7 +53,8 @@ static void usage(FILE *out) {
 }
 
 enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
-       OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT };
+       OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT,
+       OPT_SHAPES };
 
 /* ------------------------------------------------ verification callback */
 
@@ -265,6 +268,7 @@ int cli_cmd_raise(int argc, char **argv) {
       {"verify", required_argument, NULL, OPT_VERIFY},
       {"bound", required_argument, NULL, OPT_BOUND},
       {"smt-timeout", required_argument, NULL, OPT_SMT_TIMEOUT},
+      {"shapes", required_argument, NULL, OPT_SHAPES},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
@@ -272,7 +276,7 @@ int cli_cmd_raise(int argc, char **argv) {
   enum_options eo;
   enum_default_options(&eo);
   const char *dialect = "hlo", *outpath = NULL;
-  int json = 0, check = 0, quiet = 0;
+  int json = 0, check = 0, quiet = 0, dynamic = 0;
   verify_options vo;
   verify_options_default(&vo);
   optind = 1;
@@ -312,6 +316,13 @@ int cli_cmd_raise(int argc, char **argv) {
       eo.seed = (uint64_t)v;
       break;
     case OPT_JSON: json = 1; break;
+    case OPT_SHAPES:
+      if (strcmp(optarg, "static") && strcmp(optarg, "dynamic")) {
+        cli_frontend_options_free(&fe);
+        return cli_usage_error("raise", "--shapes expects static or dynamic, not '%s'", optarg);
+      }
+      dynamic = !strcmp(optarg, "dynamic");
+      break;
     case OPT_CHECK: check = 1; break;
     case OPT_VERIFY: {
       int m = verify_mode_parse(optarg);
@@ -386,7 +397,7 @@ int cli_cmd_raise(int argc, char **argv) {
   if (!json) {
     long *sizes = ir_arena_alloc(&arena, (size_t)a->kernel->nvars * sizeof(long));
     interp_default_sizes(a->kernel, 0, sizes);
-    emit_opts opts = {a->kernel->name, sizes, a->kernel->nvars, 0};
+    emit_opts opts = {a->kernel->name, sizes, a->kernel->nvars, dynamic};
     if (emit_mlir_func(d, &res.prog, &opts, out)) {
       status = IR_EXIT_MISMATCH;
       goto done;

@@ -4,12 +4,14 @@
  * MLIR: an ir_tprog becomes one func.func in a dialect, written entirely
  * from the dialect file's templates (gram_op emit lines and the dialect's
  * constant line), so a new op needs no C code here.  Shapes are static:
- * each size symbol gets its concrete value from emit_opts.sizes (the
- * `dynamic` flag is the hook for `?` dims, not implemented yet).
+ * each size symbol gets its concrete value from emit_opts.sizes; with
+ * emit_opts.dynamic they are `?` dims, read with tensor.dim at function
+ * entry, and cf.assert checks that argument dims bound to the same size
+ * symbol agree (see mlir.c).
  *
  * The MLIR test driver wraps programs in a module with a `main` that builds
  * the inputs as arith.constant dense tensors, calls each function and prints
- * the results (printMemrefF64/F32), lowers it with mlir-opt-16 and runs it
+ * the results exactly (printMemrefI64/I32 of the bit patterns), lowers it with mlir-opt-16 and runs it
  * with mlir-cpu-runner-16, and parses the printed numbers back.
  */
 #ifndef UPLIFT_EMIT_H
@@ -23,7 +25,7 @@ typedef struct emit_opts {
   const char *func_name; /* default "kernel" */
   const long *sizes;     /* concrete value of each size symbol, by symbol id */
   int nsizes;
-  int dynamic;           /* reserved: `?` dims with runtime checks */
+  int dynamic;           /* `?` dims with runtime checks (sizes unused) */
 } emit_opts;
 
 /* Write program p as one func.func in dialect d to out.  Returns 0, or -1
@@ -46,11 +48,15 @@ typedef struct emit_run {
   int nsizes;
   const ir_tensor *inputs;
   ir_tensor outputs[IR_TP_MAX_RESULTS];
+  int dynamic;  /* emit the function with `?` dims; the inputs are built at
+                   their own dims (inputs[i].dims) and cast, so inputs whose
+                   dims disagree exercise the runtime checks */
 } emit_run;
 
 /* Emit all runs into one module, lower it with emit_mlir_pipeline() and run
  * it with mlir-cpu-runner-16, fill every run's outputs.  Returns 0, or -1
- * with a message in err (the failing tool's stderr, truncated).  If keep is
+ * with a message in err (the failing tool's stderr, truncated; a failed
+ * cf.assert of a dynamic run is such a failure, its message in err).  If keep is
  * not NULL the module text is also written there. */
 int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
                   size_t errn, FILE *keep);

@@ -117,6 +117,8 @@ static void put_dense(str *b, const ir_type *t, const long *dims,
 
 /* ------------------------------------------------------------- emission */
 
+#define MAX_IDX_CONSTS 64
+
 typedef struct ectx {
   const gram_dialect *d;
   const emit_opts *o;
@@ -124,7 +126,45 @@ typedef struct ectx {
   const ir_tnode **nodes;
   int nnodes;
   int failed;
+  int dyn;                   /* dynamic shapes */
+  const long *tsizes;        /* sizes for types: o->sizes, NULL when dynamic */
+  int nsyms;                 /* symbols 0..nsyms-1 */
+  char (*symssa)[64];        /* dynamic: the SSA value of each size symbol
+                                ("" if no argument has it) */
+  long idx[MAX_IDX_CONSTS];  /* index constants used (%idx_N) */
+  int nidx;
 } ectx;
+
+/* The name of the index constant v (defined in the prologue). */
+static const char *idx_const(ectx *c, long v, char *buf, size_t n) {
+  int i = 0;
+  while (i < c->nidx && c->idx[i] != v) i++;
+  if (i == c->nidx && c->nidx < MAX_IDX_CONSTS) c->idx[c->nidx++] = v;
+  else if (i == c->nidx) c->failed = 1;
+  snprintf(buf, n, "%%idx_%s%ld", v < 0 ? "m" : "", v < 0 ? -v : v);
+  return buf;
+}
+
+/* Does t have a dim that is a size symbol? */
+static int has_sym_dim(const ir_type *t) {
+  for (int i = 0; i < t->rank; i++)
+    if (t->dims[i] != IR_DIM_ONE) return 1;
+  return 0;
+}
+
+/* The SSA index value of dim i of t (a symbol's value or a constant). */
+static const char *dim_value(ectx *c, const ir_type *t, int i, char *buf, size_t n) {
+  int d = t->dims[i];
+  if (d == IR_DIM_ONE) return idx_const(c, 1, buf, n);
+  if (!c->dyn) return idx_const(c, dim_size(d, c->o->sizes, c->o->nsizes), buf, n);
+  if (d < 0 || d >= c->nsyms || !c->symssa[d][0]) {
+    c->failed = 1;
+    snprintf(buf, n, "%%unknown_size");
+    return buf;
+  }
+  snprintf(buf, n, "%s", c->symssa[d]);
+  return buf;
+}
 
 static void node_name(const ir_tnode *n, char *buf, size_t len) {
   if (n->kind == IR_TN_ARG) {
@@ -137,12 +177,32 @@ static void node_name(const ir_tnode *n, char *buf, size_t len) {
 
 static void put_type(ectx *c, const ir_type *t) {
   char buf[96];
-  sput(c->b, emit_mlir_type(t, c->o->sizes, c->o->nsizes, buf, sizeof buf));
+  sput(c->b, emit_mlir_type(t, c->tsizes, c->o->nsizes, buf, sizeof buf));
 }
 
+/* "3, 4"; a dynamic dim is written -1. */
 static void put_shape(ectx *c, const ir_type *t) {
   for (int i = 0; i < t->rank; i++)
-    sprintf_(c->b, "%s%ld", i ? ", " : "", dim_size(t->dims[i], c->o->sizes, c->o->nsizes));
+    sprintf_(c->b, "%s%ld", i ? ", " : "", dim_size(t->dims[i], c->tsizes, c->o->nsizes));
+}
+
+/* The `?` dims' SSA values ($x.dyn; empty with static shapes). */
+static void put_dyn(ectx *c, const ir_type *t) {
+  if (!c->dyn) return;
+  char buf[64];
+  int first = 1;
+  for (int i = 0; i < t->rank; i++) {
+    if (t->dims[i] == IR_DIM_ONE) continue;
+    sprintf_(c->b, "%s%s", first ? "" : ", ", dim_value(c, t, i, buf, sizeof buf));
+    first = 0;
+  }
+}
+
+/* Every dim as an SSA index value ($x.dims). */
+static void put_dims(ectx *c, const ir_type *t) {
+  char buf[64];
+  for (int i = 0; i < t->rank; i++)
+    sprintf_(c->b, "%s%s", i ? ", " : "", dim_value(c, t, i, buf, sizeof buf));
 }
 
 typedef struct leafval {
@@ -218,6 +278,8 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
       else if (SFX("elem")) sput(b, ir_elem_mlir_name(v->type.elem));
       else if (SFX("shape")) put_shape(c, &v->type);
       else if (SFX("rank")) sprintf_(b, "%d", v->type.rank);
+      else if (SFX("dyn")) put_dyn(c, &v->type);
+      else if (SFX("dims")) put_dims(c, &v->type);
       continue;
     }
     int ai = -1;
@@ -272,11 +334,183 @@ static int same_shape(const ir_type *a, const ir_type *b) {
   return 1;
 }
 
+/* Does mask n need index ops (dynamic shapes and a `?` dim or a size in
+ * a constraint)? */
+static int mask_is_dynamic(const ectx *c, const ir_tnode *n) {
+  if (!c->dyn) return 0;
+  if (has_sym_dim(&n->type)) return 1;
+  for (int j = 0; j < n->mask->ncons; j++)
+    for (int q = 0; q < IR_MASK_MAX_SYMS; q++)
+      if (n->mask->cons[j].pcoef[q]) return 1;
+  return 0;
+}
+
+/* sum = c + sum_q pcoef[q]*sym[q] (sign -1: the negation), as index ops
+ * named %vID_<tag>...; returns the name of the sum in out. */
+static void mask_sym_part(ectx *c, const ir_tnode *n, int j, int sign, const char *ind,
+                          char *out, size_t on) {
+  const ir_mask_con *k = &n->mask->cons[j];
+  int id = n->id;
+  sprintf_(c->b, "%s%%v%d_c%d = arith.constant %d : index\n", ind, id, j, sign * k->c);
+  snprintf(out, on, "%%v%d_c%d", id, j);
+  for (int q = 0; q < IR_MASK_MAX_SYMS; q++) {
+    if (!k->pcoef[q]) continue;
+    int sym = k->sym[q];
+    if (sym < 0 || sym >= c->nsyms || !c->symssa[sym][0]) {
+      c->failed = 1;
+      fprintf(stderr, "uplift: error: mask uses size symbol %d, which no argument has\n", sym);
+      return;
+    }
+    sprintf_(c->b, "%s%%v%d_p%d_%d = arith.constant %d : index\n", ind, id, j, q, sign * k->pcoef[q]);
+    sprintf_(c->b, "%s%%v%d_pm%d_%d = arith.muli %s, %%v%d_p%d_%d : index\n", ind, id, j, q,
+             c->symssa[sym], id, j, q);
+    sprintf_(c->b, "%s%%v%d_ps%d_%d = arith.addi %s, %%v%d_pm%d_%d : index\n", ind, id, j, q, out,
+             id, j, q);
+    snprintf(out, on, "%%v%d_ps%d_%d", id, j, q);
+  }
+}
+
+/* A mask as a linalg.generic computing each constraint from linalg.index
+ * values with arith ops. */
+static void mask_generic(ectx *c, const ir_tnode *n) {
+  int id = n->id, r = n->type.rank;
+  str *b = c->b;
+  sprintf_(b, "  %%v%d_e = tensor.empty(", id);
+  put_dyn(c, &n->type);
+  sput(b, ") : ");
+  put_type(c, &n->type);
+  sprintf_(b, "\n  %%v%d = linalg.generic {indexing_maps = [affine_map<(", id);
+  for (int i = 0; i < r; i++) sprintf_(b, "%sd%d", i ? ", " : "", i);
+  sput(b, ") -> (");
+  for (int i = 0; i < r; i++) sprintf_(b, "%sd%d", i ? ", " : "", i);
+  sput(b, ")>], iterator_types = [");
+  for (int i = 0; i < r; i++) sprintf_(b, "%s\"parallel\"", i ? ", " : "");
+  sprintf_(b, "]} outs(%%v%d_e : ", id);
+  put_type(c, &n->type);
+  sprintf_(b, ") {\n  ^bb0(%%v%d_o: i1):\n", id);
+  const char *ind = "    ";
+  for (int i = 0; i < r; i++) sprintf_(b, "%s%%v%d_i%d = linalg.index %d : index\n", ind, id, i, i);
+  sprintf_(b, "%s%%v%d_z = arith.constant 0 : index\n", ind, id);
+  sprintf_(b, "%s%%v%d_t = arith.constant true\n", ind, id);
+  char acc[48], sum[48];
+  snprintf(acc, sizeof acc, "%%v%d_t", id);
+  for (int j = 0; j < n->mask->ncons; j++) {
+    const ir_mask_con *k = &n->mask->cons[j];
+    mask_sym_part(c, n, j, 1, ind, sum, sizeof sum);
+    for (int i = 0; i < r; i++) {
+      if (!k->coef[i]) continue;
+      sprintf_(b, "%s%%v%d_k%d_%d = arith.constant %d : index\n", ind, id, j, i, k->coef[i]);
+      sprintf_(b, "%s%%v%d_m%d_%d = arith.muli %%v%d_i%d, %%v%d_k%d_%d : index\n", ind, id, j, i,
+               id, i, id, j, i);
+      sprintf_(b, "%s%%v%d_s%d_%d = arith.addi %s, %%v%d_m%d_%d : index\n", ind, id, j, i, sum,
+               id, j, i);
+      snprintf(sum, sizeof sum, "%%v%d_s%d_%d", id, j, i);
+    }
+    sprintf_(b, "%s%%v%d_b%d = arith.cmpi %s, %s, %%v%d_z : index\n", ind, id, j,
+             k->eq ? "eq" : "sge", sum, id);
+    sprintf_(b, "%s%%v%d_a%d = arith.andi %s, %%v%d_b%d : i1\n", ind, id, j, acc, id, j);
+    snprintf(acc, sizeof acc, "%%v%d_a%d", id, j);
+  }
+  sprintf_(b, "%slinalg.yield %s : i1\n  } -> ", ind, acc);
+  put_type(c, &n->type);
+  sput(b, "\n");
+}
+
+/* A mask in StableHLO: dynamic_iota per dim, the constraint's index terms
+ * scaled and summed, compared (chlo.broadcast_compare) with the rank-0
+ * size part, the comparisons joined with stablehlo.and. */
+static void mask_iota(ectx *c, const ir_tnode *n) {
+  int id = n->id, r = n->type.rank;
+  str *b = c->b;
+  if (r == 0) {
+    fprintf(stderr, "uplift: error: a rank-0 mask of dynamic size cannot be written with iota\n");
+    c->failed = 1;
+    return;
+  }
+  char ity[96], ty[96];
+  ir_type it = n->type;
+  it.elem = IR_I32;
+  emit_mlir_type(&it, c->tsizes, c->o->nsizes, ity, sizeof ity);
+  /* i64 iota values */
+  char *x = strstr(ity, "i32>");
+  if (x) memcpy(x, "i64", 3);
+  emit_mlir_type(&n->type, c->tsizes, c->o->nsizes, ty, sizeof ty);
+  sprintf_(b, "  %%v%d_shape = tensor.from_elements ", id);
+  put_dims(c, &n->type);
+  sprintf_(b, " : tensor<%dxindex>\n", r);
+  for (int i = 0; i < r; i++)
+    sprintf_(b, "  %%v%d_io%d = \"stablehlo.dynamic_iota\"(%%v%d_shape) {iota_dimension = %d : i64} : (tensor<%dxindex>) -> %s\n",
+             id, i, id, i, r, ity);
+  int nc = n->mask->ncons;
+  for (int j = 0; j < nc; j++) {
+    const ir_mask_con *k = &n->mask->cons[j];
+    char sum[48], lhs[48] = "";
+    mask_sym_part(c, n, j, -1, "  ", sum, sizeof sum);
+    sprintf_(b, "  %%v%d_r%d = arith.index_cast %s : index to i64\n", id, j, sum);
+    sprintf_(b, "  %%v%d_rt%d = tensor.from_elements %%v%d_r%d : tensor<i64>\n", id, j, id, j);
+    int any = 0;
+    for (int i = 0; i < r; i++) any |= k->coef[i] != 0;
+    for (int i = 0; i < r; i++) {
+      if (!k->coef[i] && (any || i)) continue;
+      sprintf_(b, "  %%v%d_k%d_%d = \"stablehlo.constant\"() {value = dense<%d> : tensor<i64>} : () -> tensor<i64>\n",
+               id, j, i, k->coef[i]);
+      sprintf_(b, "  %%v%d_m%d_%d = \"chlo.broadcast_multiply\"(%%v%d_io%d, %%v%d_k%d_%d) : (%s, tensor<i64>) -> %s\n",
+               id, j, i, id, i, id, j, i, ity, ity);
+      if (!lhs[0]) snprintf(lhs, sizeof lhs, "%%v%d_m%d_%d", id, j, i);
+      else {
+        sprintf_(b, "  %%v%d_s%d_%d = \"stablehlo.add\"(%s, %%v%d_m%d_%d) : (%s, %s) -> %s\n", id, j,
+                 i, lhs, id, j, i, ity, ity, ity);
+        snprintf(lhs, sizeof lhs, "%%v%d_s%d_%d", id, j, i);
+      }
+    }
+    /* the last comparison or conjunction is the mask itself */
+    if (nc == 1) sprintf_(b, "  %%v%d = ", id);
+    else sprintf_(b, "  %%v%d_b%d = ", id, j);
+    sprintf_(b, "\"chlo.broadcast_compare\"(%s, %%v%d_rt%d) {comparison_direction = #chlo<comparison_direction %s>} : (%s, tensor<i64>) -> %s\n",
+             lhs, id, j, k->eq ? "EQ" : "GE", ity, ty);
+    if (j >= 1) {
+      char prev[48];
+      if (j == 1) snprintf(prev, sizeof prev, "%%v%d_b0", id);
+      else snprintf(prev, sizeof prev, "%%v%d_a%d", id, j - 1);
+      if (j == nc - 1) sprintf_(b, "  %%v%d = ", id);
+      else sprintf_(b, "  %%v%d_a%d = ", id, j);
+      sprintf_(b, "\"stablehlo.and\"(%s, %%v%d_b%d) : (%s, %s) -> %s\n", prev, id, j, ty, ty, ty);
+    }
+  }
+  if (nc == 0)
+    sprintf_(b, "  %%v%d = \"chlo.broadcast_compare\"(%%v%d_io0, %%v%d_io0) {comparison_direction = #chlo<comparison_direction EQ>} : (%s, %s) -> %s\n",
+             id, id, id, ity, ity, ty);
+}
+
 static void emit_node(ectx *c, const ir_tnode *n) {
   if (n->kind == IR_TN_ARG) return;
+  if (n->kind == IR_TN_CONST && c->dyn && has_sym_dim(&n->type)) {
+    /* a splat of dynamic shape: the dialect's splat lines */
+    if (!c->d->nsplat) {
+      fprintf(stderr, "uplift: error: dialect %s has no 'splat' line for constants of dynamic shape\n",
+              c->d->name);
+      c->failed = 1;
+      return;
+    }
+    str v = {0};
+    put_elem(&v, n->type.elem, n->value);
+    for (int i = 0; i < c->d->nsplat; i++) expand(c, &c->d->splat[i], n, &v);
+    ir_free(v.s);
+    return;
+  }
+  if (n->kind == IR_TN_MASK && mask_is_dynamic(c, n)) {
+    switch (c->d->dynmask) {
+    case GRAM_DYNMASK_GENERIC: mask_generic(c, n); return;
+    case GRAM_DYNMASK_IOTA: mask_iota(c, n); return;
+    default:
+      fprintf(stderr, "uplift: error: dialect %s has no 'mask.dynamic' line for masks of dynamic shape\n",
+              c->d->name);
+      c->failed = 1;
+      return;
+    }
+  }
   if (n->kind == IR_TN_CONST || n->kind == IR_TN_MASK) {
-    /* static shapes: the value as a dense literal (the hook for dynamic
-     * shapes would write masks with iota/index ops instead) */
+    /* static shapes: the value as a dense literal */
     leafval l = {n, {0}, c->o->sizes, c->o->nsizes};
     for (int i = 0; i < n->type.rank; i++) l.dims[i] = dim_size(n->type.dims[i], c->o->sizes, c->o->nsizes);
     str v = {0};
@@ -303,7 +537,52 @@ static void emit_node(ectx *c, const ir_tnode *n) {
         lines = op->emit_b;
         nl = op->nemit_b;
       }
+  if (c->dyn && op->nemit_d && has_sym_dim(&n->type)) {
+    lines = op->emit_d;
+    nl = op->nemit_d;
+  }
   for (int i = 0; i < nl; i++) expand(c, &lines[i], n, NULL);
+}
+
+/* The name of size symbol sym ("n", or "s3" without a kernel). */
+static void sym_name(const ir_tprog *p, int sym, char *buf, size_t n) {
+  if (p->kernel && sym >= 0 && sym < p->kernel->nvars) snprintf(buf, n, "%s", p->kernel->vars[sym]->name);
+  else snprintf(buf, n, "s%d", sym);
+}
+
+/* Dynamic shapes: define each size symbol from the first argument dim bound
+ * to it, and assert that every further argument dim bound to it agrees. */
+static void prologue_dims(ectx *c, const ir_tprog *p, const char *fname) {
+  str *b = c->b;
+  char an[64], bn[64], sn[48], ib[32];
+  int nchk = 0;
+  int *first = ir_calloc((size_t)c->nsyms, 2 * sizeof(int)); /* arg, dim */
+  for (int a = 0; a < p->nargs; a++) {
+    const ir_type *t = &p->args[a]->type;
+    node_name(p->args[a], an, sizeof an);
+    for (int i = 0; i < t->rank; i++) {
+      int d = t->dims[i];
+      if (d == IR_DIM_ONE || d < 0 || d >= c->nsyms) continue;
+      sym_name(p, d, sn, sizeof sn);
+      if (!c->symssa[d][0]) {
+        snprintf(c->symssa[d], sizeof c->symssa[d], "%%dim_%s", sn);
+        first[2 * d] = a;
+        first[2 * d + 1] = i;
+        sprintf_(b, "  %s = tensor.dim %s, %s : ", c->symssa[d], an, idx_const(c, i, ib, sizeof ib));
+        put_type(c, t);
+        sput(b, "\n");
+        continue;
+      }
+      node_name(p->args[first[2 * d]], bn, sizeof bn);
+      sprintf_(b, "  %%chk%d = tensor.dim %s, %s : ", nchk, an, idx_const(c, i, ib, sizeof ib));
+      put_type(c, t);
+      sprintf_(b, "\n  %%chk%d_eq = arith.cmpi eq, %s, %%chk%d : index\n", nchk, c->symssa[d], nchk);
+      sprintf_(b, "  cf.assert %%chk%d_eq, \"%s: size %s: dim %d of %s and dim %d of %s differ\"\n",
+               nchk, fname, sn, first[2 * d + 1], bn + 1, i, an + 1);
+      nchk++;
+    }
+  }
+  ir_free(first);
 }
 
 int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
@@ -314,17 +593,31 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     fprintf(stderr, "uplift: error: program too large to emit\n");
     return -1;
   }
+  int nsyms = 0;
   for (int i = 0; i < nn; i++)
-    for (int k = 0; k < nodes[i]->type.rank; k++)
-      if (dim_size(nodes[i]->type.dims[k], o->sizes, o->nsizes) < 0) {
-        fprintf(stderr, "uplift: error: no size for dim symbol %d (dynamic shapes are not supported yet)\n",
-                nodes[i]->type.dims[k]);
+    for (int k = 0; k < nodes[i]->type.rank; k++) {
+      int dim = nodes[i]->type.dims[k];
+      if (!o->dynamic && dim_size(dim, o->sizes, o->nsizes) < 0) {
+        fprintf(stderr, "uplift: error: no size for dim symbol %d\n", dim);
         return -1;
       }
-  str b = {0};
-  ectx c = {d, o, &b, nodes, nn, 0};
+      if (dim >= nsyms) nsyms = dim + 1;
+    }
+  for (int i = 0; i < p->nargs; i++)
+    for (int k = 0; k < p->args[i]->type.rank; k++)
+      if (p->args[i]->type.dims[k] >= nsyms) nsyms = p->args[i]->type.dims[k] + 1;
+  for (int i = 0; i < nn; i++)
+    if (nodes[i]->kind == IR_TN_MASK)
+      for (int j = 0; j < nodes[i]->mask->ncons; j++)
+        for (int q = 0; q < IR_MASK_MAX_SYMS; q++)
+          if (nodes[i]->mask->cons[j].pcoef[q] && nodes[i]->mask->cons[j].sym[q] >= nsyms)
+            nsyms = nodes[i]->mask->cons[j].sym[q] + 1;
+  str b = {0}, pro = {0};
+  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0};
+  c.symssa = ir_calloc((size_t)(nsyms ? nsyms : 1), sizeof *c.symssa);
+  const char *fname = o->func_name ? o->func_name : "kernel";
   char nm[64];
-  sprintf_(&b, "func.func @%s(", o->func_name ? o->func_name : "kernel");
+  sprintf_(&b, "func.func @%s(", fname);
   for (int i = 0; i < p->nargs; i++) {
     node_name(p->args[i], nm, sizeof nm);
     sprintf_(&b, "%s%s: ", i ? ", " : "", nm);
@@ -336,7 +629,24 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     put_type(&c, &p->results[i]->type);
   }
   sput(&b, ") {\n");
-  for (int i = 0; i < nn; i++) emit_node(&c, nodes[i]);
+  size_t head = b.n;
+  c.b = &pro;
+  if (c.dyn) prologue_dims(&c, p, fname);
+  c.b = &b;
+  for (int i = 0; i < nn; i++) {
+    if (c.dyn)
+      for (int k = 0; k < nodes[i]->type.rank; k++) {
+        int dim = nodes[i]->type.dims[k];
+        if (dim != IR_DIM_ONE && (dim < 0 || !c.symssa[dim][0])) {
+          char sn[48];
+          sym_name(p, dim, sn, sizeof sn);
+          fprintf(stderr, "uplift: error: size %s is the dim of no argument, so dynamic shapes cannot "
+                          "give it a value\n", sn);
+          c.failed = 1;
+        }
+      }
+    if (!c.failed) emit_node(&c, nodes[i]);
+  }
   sput(&b, "  return ");
   for (int i = 0; i < p->nresults; i++) {
     node_name(p->results[i], nm, sizeof nm);
@@ -348,8 +658,17 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     put_type(&c, &p->results[i]->type);
   }
   sput(&b, "\n}\n");
-  if (!c.failed) fputs(b.s, out);
+  if (!c.failed) {
+    fwrite(b.s, 1, head, out);
+    for (int i = 0; i < c.nidx; i++)
+      fprintf(out, "  %%idx_%s%ld = arith.constant %ld : index\n", c.idx[i] < 0 ? "m" : "",
+              c.idx[i] < 0 ? -c.idx[i] : c.idx[i], c.idx[i]);
+    if (pro.s) fputs(pro.s, out);
+    fputs(b.s + head, out);
+  }
   ir_free(b.s);
+  ir_free(pro.s);
+  ir_free(c.symssa);
   return c.failed ? -1 : 0;
 }
 
@@ -462,7 +781,8 @@ int emit_mlir_check(const char *text, int allow_unregistered, char *err, size_t 
   return rc ? -1 : 0;
 }
 
-/* Parse printMemref output: every "data =" block, numbers in order. */
+/* Parse printMemref output: every "data =" block, integers in order (the
+ * bit patterns of floats, the values of i1/i32). */
 static int parse_results(const char *text, emit_run *runs, int nruns, char *err, size_t errn) {
   const char *s = text;
   for (int r = 0; r < nruns; r++)
@@ -480,12 +800,23 @@ static int parse_results(const char *text, emit_run *runs, int nruns, char *err,
         while (*s && (*s == '[' || *s == ']' || *s == ',' || *s == ' ' || *s == '\n'))
           s++;
         char *end;
-        double v = strtod(s, &end);
+        long long v = strtoll(s, &end, 10);
         if (end == s) {
           snprintf(err, errn, "cannot parse the runner's output near '%.20s'", s);
           return -1;
         }
-        t->data[i] = v;
+        if (t->elem == IR_F64) {
+          double d;
+          memcpy(&d, &v, sizeof d);
+          t->data[i] = d;
+        } else if (t->elem == IR_F32) {
+          int32_t w = (int32_t)v;
+          float fl;
+          memcpy(&fl, &w, sizeof fl);
+          t->data[i] = fl;
+        } else {
+          t->data[i] = (double)v;
+        }
         s = end;
       }
     }
@@ -517,7 +848,7 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
   for (int r = 0; r < nruns; r++) {
     char fname[32];
     snprintf(fname, sizeof fname, "f%d", r);
-    emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, 0};
+    emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, runs[r].dynamic};
     if (emit_mlir_func(d, runs[r].prog, &o, f)) {
       fclose(f);
       snprintf(err, errn, "cannot emit program %d", r);
@@ -532,51 +863,70 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
       for (int i = 0; i < t->rank; i++) ot->dims[i] = dim_size(t->dims[i], runs[r].sizes, runs[r].nsizes);
     }
   }
-  fputs("func.func private @printMemrefF64(tensor<*xf64>)\n"
-        "func.func private @printMemrefF32(tensor<*xf32>)\n"
+  fputs("func.func private @printMemrefI64(tensor<*xi64>)\n"
+        "func.func private @printMemrefI32(tensor<*xi32>)\n"
         "func.func @main() {\n", f);
   for (int r = 0; r < nruns; r++) {
     const ir_tprog *p = runs[r].prog;
     str b = {0};
     char ty[96];
+    const long *ts = runs[r].dynamic ? NULL : runs[r].sizes; /* for types */
     for (int a = 0; a < p->nargs; a++) {
-      emit_mlir_type(&p->args[a]->type, runs[r].sizes, runs[r].nsizes, ty, sizeof ty);
-      tensval tv = {&runs[r].inputs[a]};
+      /* the input at its own dims */
+      const ir_tensor *in = &runs[r].inputs[a];
+      ir_type st = p->args[a]->type;
+      long sz[IR_MAX_RANK];
+      for (int i = 0; i < st.rank; i++) {
+        st.dims[i] = i;
+        sz[i] = in->dims[i];
+      }
+      emit_mlir_type(&st, sz, st.rank, ty, sizeof ty);
+      tensval tv = {in};
       sprintf_(&b, "  %%in%d_%d = arith.constant ", r, a);
-      put_dense(&b, &p->args[a]->type, runs[r].inputs[a].dims, tensor_value, &tv, ty);
+      put_dense(&b, &st, in->dims, tensor_value, &tv, ty);
       sput(&b, "\n");
+      if (runs[r].dynamic && has_sym_dim(&p->args[a]->type)) {
+        char dty[96];
+        emit_mlir_type(&p->args[a]->type, NULL, 0, dty, sizeof dty);
+        sprintf_(&b, "  %%ind%d_%d = tensor.cast %%in%d_%d : %s to %s\n", r, a, r, a, ty, dty);
+      } else {
+        sprintf_(&b, "  %%ind%d_%d = tensor.cast %%in%d_%d : %s to %s\n", r, a, r, a, ty, ty);
+      }
     }
     sprintf_(&b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
-    for (int a = 0; a < p->nargs; a++) sprintf_(&b, "%s%%in%d_%d", a ? ", " : "", r, a);
+    for (int a = 0; a < p->nargs; a++) sprintf_(&b, "%s%%ind%d_%d", a ? ", " : "", r, a);
     sput(&b, ") : (");
     for (int a = 0; a < p->nargs; a++)
       sprintf_(&b, "%s%s", a ? ", " : "",
-               emit_mlir_type(&p->args[a]->type, runs[r].sizes, runs[r].nsizes, ty, sizeof ty));
+               emit_mlir_type(&p->args[a]->type, ts, runs[r].nsizes, ty, sizeof ty));
     sput(&b, ") -> (");
     for (int k = 0; k < p->nresults; k++)
       sprintf_(&b, "%s%s", k ? ", " : "",
-               emit_mlir_type(&p->results[k]->type, runs[r].sizes, runs[r].nsizes, ty, sizeof ty));
+               emit_mlir_type(&p->results[k]->type, ts, runs[r].nsizes, ty, sizeof ty));
     sput(&b, ")\n");
     for (int k = 0; k < p->nresults; k++) {
       ir_type t = p->results[k]->type;
-      emit_mlir_type(&t, runs[r].sizes, runs[r].nsizes, ty, sizeof ty);
+      emit_mlir_type(&t, ts, runs[r].nsizes, ty, sizeof ty);
       char val[32];
       snprintf(val, sizeof val, "%%r%d#%d", r, k);
-      if (!ir_elem_is_float(t.elem)) {
-        ir_type ft = t;
-        ft.elem = IR_F64;
-        char fty[96];
-        emit_mlir_type(&ft, runs[r].sizes, runs[r].nsizes, fty, sizeof fty);
-        sprintf_(&b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k,
-                 t.elem == IR_I1 ? "uitofp" : "sitofp", val, ty, fty);
-        snprintf(val, sizeof val, "%%c%d_%d", r, k);
-        t = ft;
-        strcpy(ty, fty);
-      }
-      const char *e = ir_elem_mlir_name(t.elem);
-      sprintf_(&b, "  %%u%d_%d = tensor.cast %s : %s to tensor<*x%s>\n", r, k, val, ty, e);
+      /* printed as integers so that every value comes back exactly:
+       * floats as their bit patterns (bitcast), i1/i32 widened to i64 */
+      ir_type it = t;
+      it.elem = t.elem == IR_F32 ? IR_I32 : IR_F64; /* placeholder, fixed below */
+      char ity[96];
+      emit_mlir_type(&it, ts, runs[r].nsizes, ity, sizeof ity);
+      const char *ie = t.elem == IR_F32 ? "i32" : "i64";
+      /* the integer type: same shape, element ie */
+      char *x = strrchr(ity, 'x');
+      if (x && strchr(x, '>')) sprintf(x + 1, "%s>", ie);
+      else snprintf(ity, sizeof ity, "tensor<%s>", ie);
+      const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "bitcast"
+                         : t.elem == IR_I1                   ? "extui"
+                                                             : "extsi";
+      sprintf_(&b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k, conv, val, ty, ity);
+      sprintf_(&b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
       sprintf_(&b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
-               t.elem == IR_F32 ? "F32" : "F64", r, k, e);
+               t.elem == IR_F32 ? "I32" : "I64", r, k, ie);
     }
     fputs(b.s, f);
     ir_free(b.s);
@@ -600,11 +950,24 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
     ir_free(cmd);
     goto done;
   }
+  /* line-buffered stdout (stdbuf), so that the message a failed cf.assert
+   * prints (puts, then abort) reaches the file */
   snprintf(cmd, cl,
-           "mlir-cpu-runner-16 '%s' -e main -entry-point-result=void -shared-libs=%s >'%s' 2>'%s'",
-           low, libs, out, errf);
+           "%smlir-cpu-runner-16 '%s' -e main -entry-point-result=void -shared-libs=%s >'%s' 2>'%s'",
+           system("command -v stdbuf >/dev/null 2>&1") == 0 ? "stdbuf -oL " : "", low, libs, out,
+           errf);
   if (system(cmd)) {
     size_t k = (size_t)snprintf(err, errn, "mlir-cpu-runner-16 failed: ");
+    /* the program's last output line (a runtime assertion's message) */
+    char *o = slurp_all(out);
+    if (o) {
+      size_t ol = strlen(o);
+      while (ol && o[ol - 1] == '\n') o[--ol] = 0;
+      char *last = strrchr(o, '\n');
+      last = last ? last + 1 : o;
+      if (*last && k < errn) k += (size_t)snprintf(err + k, errn - k, "%.512s\n", last);
+      ir_free(o);
+    }
     if (k < errn) slurp(errf, err + k, errn - k);
     ir_free(cmd);
     goto done;

@@ -135,7 +135,18 @@ typedef struct gram_op {
   gram_line *emit;       /* emit lines */
   gram_line *emit_b;     /* emit.broadcast lines: used when an operand's
                             shape differs from the result's (or NULL) */
+  int nemit_d;
+  gram_line *emit_d;     /* emit.dynamic lines: used instead of emit when
+                            shapes are dynamic and the result has a `?` dim
+                            (or NULL) */
 } gram_op;
+
+/* How a mask leaf of dynamic shape is written (`mask.dynamic` line). */
+typedef enum gram_dynmask {
+  GRAM_DYNMASK_NONE,    /* not declared: masks need static shapes */
+  GRAM_DYNMASK_GENERIC, /* linalg.generic over linalg.index and arith ops */
+  GRAM_DYNMASK_IOTA     /* stablehlo.dynamic_iota, chlo compare, and */
+} gram_dynmask;
 
 typedef struct gram_dialect {
   const char *name;      /* hlo */
@@ -147,6 +158,10 @@ typedef struct gram_dialect {
   gram_op **ops;
   gram_line constant;    /* how a constant (dense literal) is written */
   int generic;           /* `form generic`: informational */
+  int nsplat;
+  gram_line *splat;      /* `splat` lines: a splat constant of dynamic
+                            shape ($value is the scalar literal), or NULL */
+  gram_dynmask dynmask;  /* `mask.dynamic` */
 } gram_dialect;
 
 /* Load a dialect: `name_or_path` is a path if it contains '/' or names an

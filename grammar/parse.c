@@ -40,7 +40,7 @@ typedef struct parser {
   int nt;
   int failed;
   /* growable template lines of the current op */
-  gram_line emit[64], emit_b[64];
+  gram_line emit[64], emit_b[64], emit_d[64], splat[64];
   gram_op *ops[256];
 } parser;
 
@@ -765,7 +765,7 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 }
 
 #define PLACEHOLDERS_SUPPORTED \
-  "$res, $OPERAND, $OPERAND.type|elem|shape|rank, $ATTR, " \
+  "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
@@ -790,16 +790,21 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
     if (len > 1 && name[0] == '%') ok = 1;
     else if (!op) {
       ok = (base == 3 && !strncmp(name, "res", 3)) || (len == 5 && !strncmp(name, "value", 5));
-      if (ok && dot) ok = slen == 4 && (!strncmp(suffix, "type", 4) || !strncmp(suffix, "elem", 4));
+      if (ok && dot) {
+        static const char *sfx[] = {"type", "elem", "shape", "rank", "dyn", "dims"};
+        ok = 0;
+        for (int i = 0; i < 6 && !ok; i++)
+          ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
+      }
     } else {
       int is_val = base == 3 && !strncmp(name, "res", 3);
       for (int i = 0; i < op->nops; i++)
         if ((int)strlen(op->opnames[i]) == base && !strncmp(name, op->opnames[i], (size_t)base))
           is_val = 1;
       if (is_val) {
-        static const char *sfx[] = {"type", "elem", "shape", "rank"};
+        static const char *sfx[] = {"type", "elem", "shape", "rank", "dyn", "dims"};
         ok = !dot;
-        for (int i = 0; i < 4 && !ok; i++)
+        for (int i = 0; i < 6 && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
       } else if (find_attr(op, name, base) >= 0) {
         static const char *sfx[] = {"n", "lhs", "rhs", "added", "init", "name"};
@@ -837,6 +842,10 @@ static void finish_op(parser *p, int col) {
     op->emit_b = IR_NEW_N(p->arena, gram_line, op->nemit_b);
     memcpy(op->emit_b, p->emit_b, sizeof(gram_line) * (size_t)op->nemit_b);
   }
+  if (op->nemit_d) {
+    op->emit_d = IR_NEW_N(p->arena, gram_line, op->nemit_d);
+    memcpy(op->emit_d, p->emit_d, sizeof(gram_line) * (size_t)op->nemit_d);
+  }
   if (!op->elems) op->elems = p->d->elems;
   if (!op->maxrank) op->maxrank = p->d->maxrank;
   if (op->desc.nattrs == 0) op->desc.nattrs = op->nattrs;
@@ -869,6 +878,22 @@ static void directive(parser *p) {
       d->constant.text = rest_after(p, 0, &col);
       d->constant.pos = (ir_pos){p->src.name, p->line, col};
       check_template(p, NULL, d->constant.text, col);
+    } else if (teq(t, "splat")) {
+      if (p->nt < 2) {
+        error_at(p, p->len + 1, NULL, "expected a template");
+        return;
+      }
+      if (d->nsplat == 64) {
+        error_at(p, t->col, NULL, "too many splat lines");
+        return;
+      }
+      gram_line *l = &p->splat[d->nsplat++];
+      l->text = rest_after(p, 0, &col);
+      l->pos = (ir_pos){p->src.name, p->line, col};
+      check_template(p, NULL, l->text, col);
+    } else if (teq(t, "mask.dynamic") && p->nt == 2 &&
+               (teq(&p->t[1], "generic") || teq(&p->t[1], "iota"))) {
+      d->dynmask = teq(&p->t[1], "generic") ? GRAM_DYNMASK_GENERIC : GRAM_DYNMASK_IOTA;
     } else if (teq(t, "op")) {
       if (p->nt != 2 || !isalpha((unsigned char)p->t[1].s[0])) {
         error_at(p, p->nt > 1 ? p->t[1].col : p->len + 1, NULL, "expected 'op NAME'");
@@ -898,7 +923,8 @@ static void directive(parser *p) {
     } else {
       error_at(p, t->col,
                "dialect NAME, summary TEXT, form generic|custom, maxrank N, "
-               "elem TYPES, constant TEMPLATE, op NAME ... end",
+               "elem TYPES, constant TEMPLATE, splat TEMPLATE, "
+               "mask.dynamic generic|iota, op NAME ... end",
                "unknown directive '%.*s'", t->len, t->s);
     }
     return;
@@ -939,9 +965,9 @@ static void directive(parser *p) {
     parse_attr(p, op);
   } else if (teq(t, "kernel")) {
     parse_kernel(p, op);
-  } else if (teq(t, "emit") || teq(t, "emit.broadcast")) {
-    int b = teq(t, "emit.broadcast");
-    int *n = b ? &op->nemit_b : &op->nemit;
+  } else if (teq(t, "emit") || teq(t, "emit.broadcast") || teq(t, "emit.dynamic")) {
+    int b = teq(t, "emit.broadcast"), dy = teq(t, "emit.dynamic");
+    int *n = dy ? &op->nemit_d : b ? &op->nemit_b : &op->nemit;
     if (p->nt < 2) {
       error_at(p, p->len + 1, NULL, "expected a template");
       return;
@@ -950,14 +976,15 @@ static void directive(parser *p) {
       error_at(p, t->col, NULL, "too many emit lines");
       return;
     }
-    gram_line *l = &(b ? p->emit_b : p->emit)[(*n)++];
+    gram_line *l = &(dy ? p->emit_d : b ? p->emit_b : p->emit)[(*n)++];
     l->text = rest_after(p, 0, &col);
     l->pos = (ir_pos){p->src.name, p->line, col};
     check_template(p, op, l->text, col);
   } else {
     error_at(p, t->col,
              "mlir NAME, operands ..., result ..., elem TYPES, rank MIN..MAX, "
-             "attr ..., kernel ..., emit TEMPLATE, emit.broadcast TEMPLATE, end",
+             "attr ..., kernel ..., emit TEMPLATE, emit.broadcast TEMPLATE, "
+             "emit.dynamic TEMPLATE, end",
              "unknown directive '%.*s' in op '%s'", t->len, t->s, op->name);
   }
 }
@@ -1010,6 +1037,10 @@ gram_dialect *gram_parse(const char *file, const char *text, ir_arena *arena) {
   if (!p->failed) {
     d->ops = IR_NEW_N(arena, gram_op *, d->nops);
     memcpy(d->ops, p->ops, sizeof(gram_op *) * (size_t)d->nops);
+    if (d->nsplat) {
+      d->splat = IR_NEW_N(arena, gram_line, d->nsplat);
+      memcpy(d->splat, p->splat, sizeof(gram_line) * (size_t)d->nsplat);
+    }
     out = d;
   }
   ir_free(p);

@@ -1,0 +1,337 @@
+/* test_mlir_e2e.c - raised programs run as MLIR against the compiled C.
+ *
+ * For every kernel file found by glob (benchmarks/kernels/ *.c and
+ * benchmarks/kernels/c99/ *.c; a first line `// uplift: OPTIONS` gives
+ * front-end options) and each of the dialects linalg and tosa (tosa reads
+ * Polybench-style files with -D DATA_TYPE_IS_FLOAT: MLIR 16's tosa has no
+ * f64), the kernel is raised (no verification, a short budget); a kernel
+ * that does not raise is skipped.  Its dynamic-shape function must pass
+ * mlir-opt-16 (for hlo, which is not run, that is the only check: it must
+ * parse with --allow-unregistered-dialect).  The raised program is emitted, lowered
+ * with mlir-opt-16 and run with mlir-cpu-runner-16 (all kernels of a
+ * dialect in one module, emit_mlir_run) on seeded random inputs at sizes no
+ * example used (interp_default_sizes variant 5), and its results are
+ * compared with the natively compiled original run on the same inputs:
+ * exactly when the kernel's arithmetic is exact, else within a relative
+ * 1e-4 (float) or 1e-9 (double).  linalg runs once more with --shapes
+ * dynamic at other sizes (variant 6), and a dynamic run whose inputs give
+ * two tied dims different sizes must stop at the cf.assert naming them.
+ */
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "emit/emit.h"
+#include "enumerator/enumerator.h"
+#include "interp/interp.h"
+#include "polyhedral/polyhedral.h"
+#include "tests/harness.h"
+
+#define MAX_CASES 64
+#define SEED 4242
+
+/* One kernel raised to one dialect, with its inputs and native outputs. */
+typedef struct kcase {
+  char path[256];
+  ir_arena arena;
+  ir_tp_store store;
+  fe_options fe;
+  ir_kernel *k;
+  enum_result res;
+  long *sizes;
+  ir_tensor *inputs;   /* one per program argument */
+  ir_tensor *expected; /* one per program result (native) */
+  double rtol;
+} kcase;
+
+/* Front-end options from a first line `// uplift: --function F -D X ...`. */
+static void file_options(const char *path, fe_options *fe, ir_arena *arena) {
+  FILE *f = fopen(path, "r");
+  char line[512] = "";
+  if (!f) return;
+  if (!fgets(line, sizeof line, f)) line[0] = 0;
+  fclose(f);
+  const char *tag = "// uplift:";
+  if (strncmp(line, tag, strlen(tag))) return;
+  char *save = NULL;
+  for (char *t = strtok_r(line + strlen(tag), " \t\n", &save); t;
+       t = strtok_r(NULL, " \t\n", &save)) {
+    /* the option values must outlive the line: copied into the arena */
+    int opt = 0;
+    const char *val = NULL;
+    if (!strcmp(t, "--function")) opt = CLI_FE_OPT_FUNCTION, val = strtok_r(NULL, " \t\n", &save);
+    else if (!strcmp(t, "-D") || !strcmp(t, "-I")) opt = t[1], val = strtok_r(NULL, " \t\n", &save);
+    else if (t[0] == '-' && (t[1] == 'D' || t[1] == 'I')) opt = t[1], val = t + 2;
+    if (opt && val) cli_frontend_option("test", opt, ir_arena_strdup(arena, val), fe);
+  }
+}
+
+static int has_polybench(const char *path) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  int yes = 0;
+  while (f && !yes && fgets(line, sizeof line, f)) yes = strstr(line, "POLYBENCH") != NULL;
+  if (f) fclose(f);
+  return yes;
+}
+
+static void tensor_copy(ir_tensor *dst, const ir_tensor *src) {
+  *dst = *src;
+  size_t n = ir_tensor_size(src);
+  dst->data = ir_malloc((n ? n : 1) * sizeof(double));
+  memcpy(dst->data, src->data, n * sizeof(double));
+  dst->poison = NULL;
+}
+
+static void case_free(kcase *c) {
+  if (c->inputs)
+    for (int i = 0; i < c->res.prog.nargs; i++) emit_tensor_free(&c->inputs[i]);
+  if (c->expected)
+    for (int i = 0; i < c->res.prog.nresults; i++) emit_tensor_free(&c->expected[i]);
+  ir_free(c->inputs);
+  ir_free(c->expected);
+  ir_free(c->sizes);
+  ir_tp_store_free(&c->store);
+  ir_arena_free(&c->arena);
+  cli_frontend_options_free(&c->fe);
+}
+
+/* Run the native original at size variant `variant` on seeded random
+ * inputs; keep the inputs of the program's arguments and the native
+ * results.  Returns 0, or -1 (reported as a failure). */
+static int case_native(kcase *c, int variant) {
+  const ir_kernel *k = c->k;
+  interp_native_result nres;
+  interp_native *nat = interp_native_compile(k, c->path, &c->fe, &nres);
+  if (!nat) {
+    fprintf(stderr, "%s: native compile: %s\n", c->path, nres.msg);
+    return -1;
+  }
+  c->sizes = ir_calloc((size_t)k->nvars, sizeof(long));
+  interp_default_sizes(k, variant, c->sizes);
+  interp_env env;
+  interp_error err;
+  if (interp_env_init(&env, k, c->sizes, &err)) {
+    fprintf(stderr, "%s: %s\n", c->path, err.msg);
+    interp_native_free(nat);
+    return -1;
+  }
+  interp_fill_random(&env, SEED + (uint64_t)variant);
+  const ir_tprog *p = &c->res.prog;
+  c->inputs = ir_calloc((size_t)p->nargs, sizeof(ir_tensor));
+  for (int a = 0; a < p->nargs; a++) tensor_copy(&c->inputs[a], &env.vals[p->args[a]->arg]);
+  int rc = interp_native_call(nat, &env, NULL, &nres);
+  if (rc) fprintf(stderr, "%s: native run: %s\n", c->path, nres.msg);
+  c->expected = ir_calloc((size_t)p->nresults, sizeof(ir_tensor));
+  for (int i = 0; i < p->nresults && !rc; i++) tensor_copy(&c->expected[i], &env.vals[c->res.result_vars[i]]);
+  interp_env_free(&env);
+  interp_native_free(nat);
+  return rc ? -1 : 0;
+}
+
+/* Raise path to dialect d; 1 if raised (c filled), 0 if skipped. */
+static int case_raise(kcase *c, const char *path, const gram_dialect *d, int tosa) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->path, sizeof c->path, "%s", path);
+  ir_arena_init(&c->arena);
+  ir_tp_store_init(&c->store, &c->arena);
+  file_options(path, &c->fe, &c->arena);
+  if (tosa && has_polybench(path)) cli_frontend_option("test", 'D', "DATA_TYPE_IS_FLOAT", &c->fe);
+  c->k = fe_parse_file(path, &c->fe, &c->arena);
+  CHECKF(c->k != NULL, "%s parses", path);
+  if (!c->k) return 0;
+  poly_analysis *a = poly_analyze(c->k, &c->arena);
+  CHECKF(a != NULL, "%s: analysis", path);
+  if (!a) return 0;
+  enum_options eo;
+  enum_default_options(&eo);
+  eo.timeout = 8;
+  eo.memory_mb = 1024;
+  int r = enum_raise(a, d, &eo, NULL, NULL, &c->store, &c->arena, &c->res);
+  CHECKF(r >= 0, "%s: %s: no internal error", path, d->name);
+  if (r != 0) {
+    printf("skip %s (%s): %s\n", path, d->name, c->res.reason ? c->res.reason : "not raised");
+    return 0;
+  }
+  return 1;
+}
+
+/* Compare every run's outputs with the native results. */
+static void compare(kcase *cs, emit_run *runs, int n, const char *what) {
+  for (int i = 0; i < n; i++) {
+    kcase *c = &cs[i];
+    for (int o = 0; o < c->res.prog.nresults; o++) {
+      const ir_tensor *e = &c->expected[o], *g = &runs[i].outputs[o];
+      size_t ne = ir_tensor_size(e), ng = ir_tensor_size(g);
+      size_t bad = ne == ng && g->data ? ne : 0;
+      for (size_t j = 0; j < ne && g->data && ne == ng; j++)
+        if (!interp_values_agree(e->data[j], g->data[j], c->rtol)) {
+          bad = j;
+          break;
+        }
+      CHECKF(ne == ng && g->data && bad == ne,
+             "%s %s: output %s agrees with the compiled original (element %zu: native %.17g, mlir %.17g)",
+             what, c->path, c->k->vars[c->res.result_vars[o]]->name, bad,
+             bad < ne ? e->data[bad] : 0.0, g->data && bad < ng ? g->data[bad] : 0.0);
+    }
+  }
+}
+
+/* The dynamic-shape function of every case passes mlir-opt-16 (hlo: parses
+ * with --allow-unregistered-dialect). */
+static void check_dynamic_text(const gram_dialect *d, kcase *cs, int n, int unregistered) {
+  for (int i = 0; i < n; i++) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    emit_opts o = {cs[i].k->name, NULL, 0, 1};
+    int rc = emit_mlir_func(d, &cs[i].res.prog, &o, f);
+    fclose(f);
+    char err[2048] = "";
+    CHECKF(rc == 0, "%s %s: dynamic-shape MLIR is emitted", d->name, cs[i].path);
+    if (rc == 0)
+      CHECKF(emit_mlir_check(text, unregistered, err, sizeof err) == 0,
+             "%s %s: dynamic-shape MLIR passes mlir-opt-16 (%.300s)", d->name, cs[i].path, err);
+    free(text);
+  }
+}
+
+static void run_batch(const gram_dialect *d, kcase *cs, int n, int dynamic) {
+  if (!n) return;
+  emit_run *runs = ir_calloc((size_t)n, sizeof *runs);
+  for (int i = 0; i < n; i++) {
+    runs[i].prog = &cs[i].res.prog;
+    runs[i].sizes = cs[i].sizes;
+    runs[i].nsizes = cs[i].k->nvars;
+    runs[i].inputs = cs[i].inputs;
+    runs[i].dynamic = dynamic;
+  }
+  char err[4096];
+  char what[64];
+  snprintf(what, sizeof what, "%s%s", d->name, dynamic ? " (dynamic shapes)" : "");
+  int rc = emit_mlir_run(d, runs, n, err, sizeof err, NULL);
+  CHECKF(rc == 0, "%s: %d raised kernels lower and run (%s)", what, n, rc ? err : "");
+  if (rc == 0) compare(cs, runs, n, what);
+  for (int i = 0; i < n; i++)
+    for (int o = 0; o < cs[i].res.prog.nresults; o++) emit_tensor_free(&runs[i].outputs[o]);
+  ir_free(runs);
+}
+
+/* A dynamic run of c whose inputs give two dims tied to one size different
+ * sizes must fail the entry cf.assert, whose message names the size. */
+static int mismatch_run(const gram_dialect *d, kcase *c) {
+  const ir_tprog *p = &c->res.prog;
+  int fa = -1, fd = -1, sym = -1;
+  for (int a = 0; a < p->nargs && fa < 0; a++)
+    for (int i = 0; i < p->args[a]->type.rank && fa < 0; i++) {
+      int s = p->args[a]->type.dims[i];
+      if (s == IR_DIM_ONE) continue;
+      for (int b = 0; b < a && fa < 0; b++)
+        for (int j = 0; j < p->args[b]->type.rank; j++)
+          if (p->args[b]->type.dims[j] == s) {
+            fa = a;
+            fd = i;
+            sym = s;
+            break;
+          }
+    }
+  if (fa < 0) return 0;
+  ir_tensor *in = ir_calloc((size_t)p->nargs, sizeof(ir_tensor));
+  for (int a = 0; a < p->nargs; a++) tensor_copy(&in[a], &c->inputs[a]);
+  in[fa].dims[fd] += 1; /* one more row/column than its size says */
+  size_t n = ir_tensor_size(&in[fa]);
+  ir_free(in[fa].data);
+  in[fa].data = ir_calloc(n ? n : 1, sizeof(double));
+  emit_run run;
+  memset(&run, 0, sizeof run);
+  run.prog = p;
+  run.sizes = c->sizes;
+  run.nsizes = c->k->nvars;
+  run.inputs = in;
+  run.dynamic = 1;
+  char err[4096] = "", want[128];
+  int rc = emit_mlir_run(d, &run, 1, err, sizeof err, NULL);
+  snprintf(want, sizeof want, "size %s:", c->k->vars[sym]->name);
+  CHECKF(rc != 0, "%s: a dynamic run with disagreeing dims of size %s fails", c->path,
+         c->k->vars[sym]->name);
+  CHECKF(strstr(err, want) && strstr(err, "differ"),
+         "%s: the failure is the cf.assert naming size %s (got: %.300s)", c->path,
+         c->k->vars[sym]->name, err);
+  for (int a = 0; a < p->nargs; a++) emit_tensor_free(&in[a]);
+  ir_free(in);
+  for (int o = 0; o < p->nresults; o++) emit_tensor_free(&run.outputs[o]);
+  return 1;
+}
+
+int main(void) {
+  if (!emit_mlir_tools_available()) {
+    printf("mlir-opt-16 / mlir-cpu-runner-16 missing: skipped\n");
+    return TEST_REPORT();
+  }
+  glob_t g;
+  memset(&g, 0, sizeof g);
+  glob("benchmarks/kernels/*.c", 0, NULL, &g);
+  glob("benchmarks/kernels/c99/*.c", GLOB_APPEND, NULL, &g);
+  CHECK("kernel files found", g.gl_pathc > 0);
+  static const char *const dialects[] = {"linalg", "tosa", "hlo"};
+  for (int di = 0; di < 3; di++) {
+    ir_arena darena;
+    ir_arena_init(&darena);
+    gram_dialect *d = gram_load(dialects[di], &darena);
+    CHECKF(d != NULL, "dialect %s loads", dialects[di]);
+    if (!d) {
+      ir_arena_free(&darena);
+      continue;
+    }
+    kcase *cs = ir_calloc(MAX_CASES, sizeof *cs);
+    int n = 0, nraised = 0;
+    for (size_t f = 0; f < g.gl_pathc && n < MAX_CASES; f++) {
+      kcase *c = &cs[n];
+      if (!case_raise(c, g.gl_pathv[f], d, di == 1)) {
+        case_free(c);
+        continue;
+      }
+      nraised++;
+      if (di == 2) { /* hlo: no lowering in MLIR 16; its text is checked */
+        n++;
+        continue;
+      }
+      c->rtol = interp_kernel_tolerance(c->k) == 0 ? 0 : c->k->data_type == IR_F32 ? 1e-4 : 1e-9;
+      int ok = case_native(c, 5) == 0;
+      CHECKF(ok, "%s: the original compiles and runs", c->path);
+      if (!ok) {
+        case_free(c);
+        continue;
+      }
+      n++;
+    }
+    CHECKF(nraised > 0, "%s: some kernels raise", d->name);
+    printf("%s: %d kernels raised\n", d->name, n);
+    check_dynamic_text(d, cs, n, di == 2);
+    if (di < 2) run_batch(d, cs, n, 0);
+    if (di == 0) {
+      /* linalg once more with dynamic shapes, at other sizes */
+      for (int i = 0; i < n; i++) {
+        kcase *c = &cs[i];
+        for (int a = 0; a < c->res.prog.nargs; a++) emit_tensor_free(&c->inputs[a]);
+        for (int o = 0; o < c->res.prog.nresults; o++) emit_tensor_free(&c->expected[o]);
+        ir_free(c->inputs);
+        ir_free(c->expected);
+        ir_free(c->sizes);
+        c->inputs = c->expected = NULL;
+        c->sizes = NULL;
+        CHECKF(case_native(c, 6) == 0, "%s: the original runs at sizes variant 6", c->path);
+      }
+      run_batch(d, cs, n, 1);
+      int tested = 0;
+      for (int i = 0; i < n && !tested; i++) tested = mismatch_run(d, &cs[i]);
+      CHECK("some raised kernel has two argument dims tied to one size", tested);
+    }
+    for (int i = 0; i < n; i++) case_free(&cs[i]);
+    ir_free(cs);
+    ir_arena_free(&darena);
+  }
+  globfree(&g);
+  return TEST_REPORT();
+}
