@@ -312,6 +312,10 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         if (region_mask(rs[r], &m) || var_type(k, ac->var, &vt)) continue;
         vt.elem = IR_I1;
         lnodes[nl++] = ir_tp_mask(t->store, &m, &vt);
+        /* the constants a select on this mask needs (`select(mask, A,
+         * 0)`), shaped like the mask for dialects that do not broadcast */
+        vt.elem = k->data_type;
+        nl += sg_constant_leaves(&t->subgoals, t->store, k, &vt, lnodes + nl, 240 - nl);
       }
     }
     for (int i = 0; i < nextra; i++) lnodes[nl++] = extra[i];
