@@ -229,6 +229,23 @@ static const ir_tnode *make_select(task_ctx *t, const ir_tnode *mask,
   return NULL;
 }
 
+/* Does the dialect's select accept (mask, data of the mask's shape, a
+ * rank-0 constant)?  Dialects that broadcast implicitly (hlo) do. */
+static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
+  ir_type data = *mask, scalar = {t->k->data_type, 0, {0}};
+  data.elem = t->k->data_type;
+  for (int i = 0; i < t->d->nops; i++) {
+    const gram_op *op = t->d->ops[i];
+    if (op->nops != 3 || op->kernel_attr >= 0) continue;
+    const char *kn = gram_prod_kernel(op, NULL);
+    if (!kn || strcmp(kn, "select")) continue;
+    ir_type tys[3] = {*mask, data, scalar};
+    gram_prod prods[4];
+    if (gram_productions(op, tys, &data, prods, 4, NULL) > 0) return 1;
+  }
+  return 0;
+}
+
 /* Which ops the task's arithmetic asks for (design.md section 4: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
@@ -308,6 +325,13 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         if (region_mask(rs[r], &m) || var_type(k, ac->var, &vt)) continue;
         vt.elem = IR_I1;
         lnodes[nl++] = ir_tp_mask(t->store, &m, &vt);
+        /* the constants a select on this mask needs (`select(mask, A,
+         * 0)`), shaped like the mask when the dialect's select does not
+         * take a rank-0 operand (no implicit broadcasting) */
+        if (!select_takes_scalar(t, &vt)) {
+          vt.elem = k->data_type;
+          nl += sg_constant_leaves(&t->subgoals, t->store, k, &vt, lnodes + nl, 240 - nl);
+        }
       }
     }
     for (int i = 0; i < nextra; i++) lnodes[nl++] = extra[i];
