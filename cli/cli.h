@@ -71,4 +71,48 @@ int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt
 /* Free the arrays cli_frontend_option allocated and clear opt. */
 void cli_frontend_options_free(fe_options *opt);
 
+/* ------------------------------------------- verification glue (shared)
+ * verify_glue.c: what `uplift raise` and `uplift verify` (and the mutation
+ * tests) share to check a task's program with verify/.  */
+
+struct enum_query;
+struct enum_verify_result;
+struct poly_analysis;
+struct ir_tp_store;
+struct ir_tnode;
+struct verify_ctx;
+struct verify_result;
+
+/* The state of the verification callback: the verifier (owned by whoever
+ * made it) and the last result, whose counterexample is handed out until
+ * the next call.  Zero it, set v, and call cli_verify_state_free at the end
+ * (it frees the last result, not v). */
+typedef struct cli_verify_state {
+  struct verify_ctx *v;
+  struct verify_result *last; /* ir_malloc'd; NULL before the first call */
+  void *cex_inputs;           /* ir_tensor[64] for the handed-out cex */
+} cli_verify_state;
+
+/* The enumerator's verification callback (enum_verify_fn): check q->cand
+ * for q->out_var against the task's statements (q->mask) with user's
+ * verifier and fill r (verdict, mode, bound, seconds, a confirmed
+ * counterexample over q's inputs).  user is a cli_verify_state. */
+void cli_verify_cb(void *user, const struct enum_query *q,
+                   struct enum_verify_result *r);
+void cli_verify_state_free(cli_verify_state *vs);
+
+/* A task of the analysis set up as the enumerator sets it up: the statement
+ * mask (the task's statements plus the prelude), its inputs (var ids) and
+ * their leaves in store (arguments numbered by var id, POLY_IN_CONST inputs
+ * as constants).  Everything lives in arena.  Returns 0, or -1 when an
+ * input's dims are not size parameters. */
+typedef struct cli_task_setup {
+  unsigned char *mask;
+  int nin;
+  int *in_vars;
+  const struct ir_tnode **in_args;
+} cli_task_setup;
+int cli_task_setup_make(const struct poly_analysis *a, int task, struct ir_tp_store *store,
+                        ir_arena *arena, cli_task_setup *out);
+
 #endif

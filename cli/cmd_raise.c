@@ -56,72 +56,8 @@ enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
        OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT,
        OPT_SHAPES };
 
-/* ------------------------------------------------ verification callback */
-
-typedef struct vstate {
-  verify_ctx *v;
-  verify_result last;  /* the last result (its counterexample is handed out) */
-  int have_last;
-  ir_tensor cex_inputs[64];
-} vstate;
-
-typedef struct vcand {
-  const enum_query *q;
-} vcand;
-
-static int cand_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs,
-                         int nin, interp_sym_tensor *outs, int nout,
-                         const interp_sym_algebra *alg, interp_err *err) {
-  const vcand *c = user;
-  (void)nout;
-  return enum_eval_node_sym(c->q->cand, c->q->in_vars, inputs, nin, sizes, alg, &outs[0], err);
-}
-
-static int cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int nin,
-                     ir_tensor *outs, int nout, interp_err *err) {
-  const vcand *c = user;
-  (void)nout;
-  /* arguments are numbered by var id */
-  int nvars = c->q->kernel->nvars;
-  ir_tensor *args = ir_calloc((size_t)nvars, sizeof(ir_tensor));
-  for (int i = 0; i < nin; i++) args[c->q->in_vars[i]] = inputs[i];
-  int r = enum_eval_node(c->q->cand, args, nvars, sizes, &outs[0], err);
-  ir_free(args);
-  return r;
-}
-
-static void verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
-  vstate *vs = user;
-  if (vs->have_last) verify_result_free(&vs->last);
-  vs->have_last = 0;
-  verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var};
-  vcand c = {q};
-  verify_candidate cand = {cand_eval_sym, cand_eval, &c};
-  memset(r, 0, sizeof *r);
-  verify_task_check(vs->v, &t, &cand, &vs->last);
-  vs->have_last = 1;
-  const verify_result *vr = &vs->last;
-  r->mode = verify_mode_name(vr->mode);
-  r->bound = vr->bound;
-  r->seconds = vr->seconds;
-  switch (vr->verdict) {
-  case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
-  case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;
-  case VERIFY_SKIPPED: r->verdict = ENUM_SKIPPED; break;
-  default: r->verdict = ENUM_UNKNOWN; break;
-  }
-  if (vr->verdict == VERIFY_REFUTED && vr->cex && vr->cex->confirmed && q->nin <= 64) {
-    r->has_cex = 1;
-    r->cex.sizes = vr->cex->sizes;
-    r->cex.inputs = vs->cex_inputs;
-    for (int i = 0; i < q->nin; i++) {
-      memset(&vs->cex_inputs[i], 0, sizeof vs->cex_inputs[i]);
-      for (int j = 0; j < vr->cex->nvars; j++)
-        if (vr->cex->vars[j] == q->in_vars[i]) vs->cex_inputs[i] = vr->cex->values[j];
-      if (!vs->cex_inputs[i].data) r->has_cex = 0;
-    }
-  }
-}
+/* The verification callback is cli_verify_cb (verify_glue.c), shared with
+ * `uplift verify`. */
 
 /* Compare the raised program with the natively compiled original at a
  * size assignment no example used.  Returns 0 if they agree. */
@@ -366,11 +302,11 @@ int cli_cmd_raise(int argc, char **argv) {
   if (!k || !d) goto done;
   poly_analysis *a = poly_analyze(k, &arena);
   enum_result res;
-  vstate vs;
+  cli_verify_state vs;
   memset(&vs, 0, sizeof vs);
   if (vo.mode != VERIFY_NONE) vs.v = verify_new(&vo);
-  int r = enum_raise(a, d, &eo, vs.v ? verify_cb : NULL, &vs, &store, &arena, &res);
-  if (vs.have_last) verify_result_free(&vs.last);
+  int r = enum_raise(a, d, &eo, vs.v ? cli_verify_cb : NULL, &vs, &store, &arena, &res);
+  cli_verify_state_free(&vs);
   if (vs.v) verify_free(vs.v);
   if (r < 0) {
     fprintf(stderr, "uplift raise: internal error\n");

@@ -152,4 +152,9 @@ int enum_eval_node_sym(const ir_tnode *n, const int *in_vars,
                        const interp_sym_algebra *alg, interp_sym_tensor *out,
                        interp_err *err);
 
+/* The symbolic type of variable v of k as the enumerator types its
+ * argument leaves: dims must each be one size parameter or 1.  Returns 0,
+ * or -1 when a dim is another expression. */
+int enum_var_type(const ir_kernel *k, int v, ir_type *t);
+
 #endif

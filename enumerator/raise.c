@@ -61,6 +61,8 @@ static int var_type(const ir_kernel *k, int v, ir_type *t) {
   return bad ? -1 : 0;
 }
 
+int enum_var_type(const ir_kernel *k, int v, ir_type *t) { return var_type(k, v, t); }
+
 static int region_mask(const poly_region *r, ir_mask *m) {
   if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
   const poly_mask *pm = &r->masks[0];

@@ -260,4 +260,9 @@ double gram_region_identity(const char *name);
 /* Print one op's signature: "matmul a:[m,k] b:[k,n] -> [m,n]". */
 void gram_op_signature(const gram_op *op, FILE *out);
 
+/* Fill syn so that ir_tp_parse reads terms of dialect d: op names via
+ * gram_find_op, enum and region values by name, result types and attribute
+ * validity via gram_productions.  d must outlive every use of syn. */
+void gram_term_syntax(const gram_dialect *d, ir_tp_syntax *syn);
+
 #endif

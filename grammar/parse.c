@@ -849,6 +849,7 @@ static void finish_op(parser *p, int col) {
   if (!op->elems) op->elems = p->d->elems;
   if (!op->maxrank) op->maxrank = p->d->maxrank;
   if (op->desc.nattrs == 0) op->desc.nattrs = op->nattrs;
+  op->desc.typed_result = gram_op_needs_target(op);
   p->ops[p->d->nops++] = op;
   p->op = NULL;
 }

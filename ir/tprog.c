@@ -268,14 +268,31 @@ static void print_mask(sbuf *b, const ir_mask *m, const ir_kernel *k) {
   put(b, "]");
 }
 
+/* The `:TYPE` suffix of a node whose type the text does not imply. */
+static void print_type_suffix(sbuf *b, const ir_tnode *n, const ir_kernel *k) {
+  if (!k) return;
+  int need = n->kind == IR_TN_MASK ||
+             (n->kind == IR_TN_CONST && (n->type.rank || n->type.elem != k->data_type)) ||
+             (n->kind == IR_TN_OP && n->op->typed_result);
+  if (!need) return;
+  char buf[128];
+  put(b, ":%s", ir_type_str(&n->type, k, buf, sizeof buf));
+}
+
 static void print_node(sbuf *b, const ir_tnode *n, const ir_kernel *k) {
   switch (n->kind) {
   case IR_TN_ARG:
     if (n->name) put(b, "%s", n->name);
     else put(b, "arg%d", n->arg);
     return;
-  case IR_TN_CONST: put(b, "%.17g", n->value); return;
-  case IR_TN_MASK: print_mask(b, n->mask, k); return;
+  case IR_TN_CONST:
+    put(b, "%.17g", n->value);
+    print_type_suffix(b, n, k);
+    return;
+  case IR_TN_MASK:
+    print_mask(b, n->mask, k);
+    print_type_suffix(b, n, k);
+    return;
   case IR_TN_OP: break;
   }
   put(b, "%s", n->op->name);
@@ -300,6 +317,7 @@ static void print_node(sbuf *b, const ir_tnode *n, const ir_kernel *k) {
     print_node(b, n->ops[i], k);
   }
   put(b, ")");
+  print_type_suffix(b, n, k);
 }
 
 void ir_tp_print(const ir_tnode *n, const ir_kernel *k, FILE *out) {

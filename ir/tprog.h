@@ -41,6 +41,10 @@ typedef struct ir_tp_opdesc {
   /* for enum-valued attributes, the value names (index = v[0]); else NULL */
   const char *const *attr_enum[IR_TP_MAX_ATTRS];
   const void *owner;                          /* the gram_op */
+  /* the result type is not determined by the operands (a proposed target
+   * type, e.g. broadcast_in_dim, iota): the printer writes it after the
+   * operands so that ir_tp_parse can rebuild the node */
+  int typed_result;
 } ir_tp_opdesc;
 
 /* ---------------------------------------------------------------- masks */
@@ -138,7 +142,11 @@ typedef struct ir_tprog {
 
 /* Print a term compactly: add(mul(beta, C), dot_general[contract=(1,0)](A, B)).
  * Constants print as numbers, masks as mask[i0>=i1].  k (may be NULL) names
- * the size symbols of masks. */
+ * the size symbols of masks.  When k is given, the text carries every type
+ * that the operands do not determine, as a `:TYPE` suffix (ir_type_str
+ * syntax): masks (`mask[i0 - i1 >= 0]:i1[n,n]`), constants other than rank-0
+ * ones of k->data_type (`0:f64[ni,nj]`) and ops with typed_result; the text
+ * can then be parsed back with ir_tp_parse. */
 void ir_tp_print(const ir_tnode *n, const ir_kernel *k, FILE *out);
 /* The same into a buffer (truncated to n bytes); returns buf. */
 char *ir_tp_str(const ir_tnode *t, const ir_kernel *k, char *buf, size_t n);
@@ -148,5 +156,36 @@ char *ir_tp_str(const ir_tnode *t, const ir_kernel *k, char *buf, size_t n);
  * cap); returns the count, or -1 if cap is too small. */
 int ir_tp_topo(const ir_tnode *const *roots, int nroots, const ir_tnode **out,
                int cap);
+
+/* ---------------------------------------------------------------- parsing */
+
+/* What ir_tp_parse needs to know of a dialect, as callbacks (ir/ knows no
+ * dialect; grammar/'s gram_term_syntax fills one). */
+typedef struct ir_tp_syntax {
+  /* The op called `name`, or NULL. */
+  const ir_tp_opdesc *(*find_op)(void *user, const char *name);
+  /* The index of the value `name` of enum-valued attribute `attr` of op, or
+   * -1. */
+  int (*enum_value)(void *user, const ir_tp_opdesc *op, int attr, const char *name);
+  /* Type-check op[attrs] over operands of types ops[0..nops-1]: on success
+   * fill *result (target: the annotated result type, or NULL) and *canon
+   * (the attribute values as the generator makes them) and return 0; else
+   * return -1 with a message in err. */
+  int (*result_type)(void *user, const ir_tp_opdesc *op, const ir_attr *attrs,
+                     const ir_type *ops, int nops, const ir_type *target,
+                     ir_type *result, ir_attr *canon, char *err, size_t errn);
+  void *user;
+} ir_tp_syntax;
+
+/* Parse the text ir_tp_print writes (with a kernel) back into a node of
+ * store s.  Argument names are looked up among leaves[0..nleaves-1] (ARG
+ * leaves by name; the caller's leaves, e.g. a task's input leaves, so that
+ * the numbering matches), size symbols among k's IR_VAR_SIZE variables (or
+ * dN).  Because the store hash-conses, parse(print(p)) == p.  Returns the
+ * node, or NULL with "column N: what was expected" in err (nothing to
+ * free; nodes made before the error stay in the store). */
+const ir_tnode *ir_tp_parse(ir_tp_store *s, const char *text, const ir_kernel *k,
+                            const ir_tnode *const *leaves, int nleaves,
+                            const ir_tp_syntax *syn, char *err, size_t errn);
 
 #endif

@@ -715,6 +715,7 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
     sizes_text(k, sizes, used, where, sizeof where);
     if (r == Q_SAT) {
       res->verdict = VERIFY_REFUTED;
+      if (res->cex) cex_free(res->cex); /* an earlier size's unconfirmed model */
       res->cex = cex;
       if (cex->confirmed)
         snprintf(res->reason, sizeof res->reason,

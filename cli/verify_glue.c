@@ -1,0 +1,111 @@
+/*
+ * verify_glue.c - the bridge between the enumerator's view of a task
+ * (enum_query: a candidate node over the task's input leaves) and the
+ * verifier's (verify_task + a candidate as callbacks), shared by
+ * `uplift raise` (the CEGIS callback), `uplift verify` (re-checking a saved
+ * report) and the mutation tests, so that all three check a program the
+ * same way.
+ */
+#include <string.h>
+
+#include "cli/cli.h"
+#include "enumerator/enumerator.h"
+#include "polyhedral/polyhedral.h"
+#include "verify/verify.h"
+
+#define MAX_CEX_INPUTS 64
+
+typedef struct vcand {
+  const enum_query *q;
+} vcand;
+
+static int cand_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs,
+                         int nin, interp_sym_tensor *outs, int nout,
+                         const interp_sym_algebra *alg, interp_err *err) {
+  const vcand *c = user;
+  (void)nout;
+  return enum_eval_node_sym(c->q->cand, c->q->in_vars, inputs, nin, sizes, alg, &outs[0], err);
+}
+
+static int cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int nin,
+                     ir_tensor *outs, int nout, interp_err *err) {
+  const vcand *c = user;
+  (void)nout;
+  /* arguments are numbered by var id */
+  int nvars = c->q->kernel->nvars;
+  ir_tensor *args = ir_calloc((size_t)nvars, sizeof(ir_tensor));
+  for (int i = 0; i < nin; i++) args[c->q->in_vars[i]] = inputs[i];
+  int r = enum_eval_node(c->q->cand, args, nvars, sizes, &outs[0], err);
+  ir_free(args);
+  return r;
+}
+
+void cli_verify_state_free(cli_verify_state *vs) {
+  if (vs->last) {
+    verify_result_free(vs->last);
+    ir_free(vs->last);
+  }
+  ir_free(vs->cex_inputs);
+  vs->last = NULL;
+  vs->cex_inputs = NULL;
+}
+
+void cli_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
+  cli_verify_state *vs = user;
+  if (vs->last) verify_result_free(vs->last);
+  else vs->last = ir_calloc(1, sizeof *vs->last);
+  if (!vs->cex_inputs) vs->cex_inputs = ir_calloc(MAX_CEX_INPUTS, sizeof(ir_tensor));
+  ir_tensor *cex_inputs = vs->cex_inputs;
+  verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var};
+  vcand c = {q};
+  verify_candidate cand = {cand_eval_sym, cand_eval, &c};
+  memset(r, 0, sizeof *r);
+  memset(vs->last, 0, sizeof *vs->last);
+  verify_task_check(vs->v, &t, &cand, vs->last);
+  const verify_result *vr = vs->last;
+  r->mode = verify_mode_name(vr->mode);
+  r->bound = vr->bound;
+  r->seconds = vr->seconds;
+  switch (vr->verdict) {
+  case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
+  case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;
+  case VERIFY_SKIPPED: r->verdict = ENUM_SKIPPED; break;
+  default: r->verdict = ENUM_UNKNOWN; break;
+  }
+  if (vr->verdict == VERIFY_REFUTED && vr->cex && vr->cex->confirmed &&
+      q->nin <= MAX_CEX_INPUTS) {
+    r->has_cex = 1;
+    r->cex.sizes = vr->cex->sizes;
+    r->cex.inputs = cex_inputs;
+    for (int i = 0; i < q->nin; i++) {
+      memset(&cex_inputs[i], 0, sizeof cex_inputs[i]);
+      for (int j = 0; j < vr->cex->nvars; j++)
+        if (vr->cex->vars[j] == q->in_vars[i]) cex_inputs[i] = vr->cex->values[j];
+      if (!cex_inputs[i].data) r->has_cex = 0;
+    }
+  }
+}
+
+int cli_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir_arena *arena,
+                        cli_task_setup *out) {
+  const ir_kernel *k = a->kernel;
+  const poly_task *pt = &a->tasks[task];
+  memset(out, 0, sizeof *out);
+  out->mask = IR_NEW_N(arena, unsigned char, k->nassign + 1);
+  for (int i = 0; i < a->nprelude; i++) out->mask[a->prelude[i]] = 1;
+  for (int i = 0; i < pt->nstmts; i++) out->mask[pt->stmts[i]] = 1;
+  out->nin = pt->ninputs;
+  out->in_vars = IR_NEW_N(arena, int, pt->ninputs + 1);
+  out->in_args = IR_NEW_N(arena, const ir_tnode *, pt->ninputs + 1);
+  for (int i = 0; i < pt->ninputs; i++) {
+    const poly_input *pi = &pt->inputs[i];
+    ir_type ty;
+    out->in_vars[i] = pi->var;
+    if (enum_var_type(k, pi->var, &ty)) return -1;
+    if ((pi->flags & POLY_IN_CONST) && pi->has_value)
+      out->in_args[i] = ir_tp_const(store, pi->value, &ty);
+    else
+      out->in_args[i] = ir_tp_arg(store, pi->var, k->vars[pi->var]->name, &ty);
+  }
+  return 0;
+}
