@@ -71,4 +71,16 @@ int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt
 /* Free the arrays cli_frontend_option allocated and clear opt. */
 void cli_frontend_options_free(fe_options *opt);
 
+/* ------------------------------------------- --inputs (explore, rewrites)
+ * Parse "A:f64[m,k],B:f64[k,n],alpha:f64[]" (dims: names or 1; element
+ * types f64 or f32, one per run) into a synthetic kernel in arena (size
+ * variables per dim name, then a parameter per input) and an argument leaf
+ * per input in store (args[i], arg number = var id).  Returns 0, or -1
+ * with a message for people in err. */
+struct ir_tnode;
+struct ir_tp_store;
+int cli_inputs_parse(const char *spec, ir_arena *arena, struct ir_tp_store *store,
+                     ir_kernel **k, const struct ir_tnode **args, int cap, int *nargs,
+                     char *err, size_t errn);
+
 #endif
