@@ -155,7 +155,7 @@ typedef struct enum_explore_hooks {
  * (IR_TN_ARG nodes whose arg numbers are var ids of k, a kernel that only
  * needs IR_VAR_SIZE variables for the dims and a variable per argument) and
  * the rank-0 constants 0 and 1 of k->data_type.  Examples: random integer
- * inputs (seed o->seed) at two distinct small size assignments, two input
+ * inputs (seed o->seed) at two distinct small size assignments, four input
  * sets each.  Results do not depend on o->threads.  Nodes live in store.
  * Returns the search outcome: 0 exhausted, 1 time or memory budget hit,
  * -1 internal error (too many examples or types). */

@@ -49,15 +49,15 @@ int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *cons
   memset(&ex, 0, sizeof ex);
   ir_tensor **argv = ir_calloc(ES_MAX_EX, sizeof(ir_tensor *));
   int status = 0;
-  /* examples: 2 size assignments x 2 input sets */
+  /* examples: 2 size assignments x 4 input sets */
   for (int which = 0; which < 2; which++)
-    for (int set = 0; set < 2; set++) {
+    for (int set = 0; set < 4; set++) {
       int e = ex.n++;
       ex.sizes[e] = IR_NEW_N(&arena, long, k->nvars + 1);
       enum_explore_sizes(k, which, ex.sizes[e]);
       argv[e] = ir_calloc((size_t)k->nvars + 1, sizeof(ir_tensor));
       interp_rng rng;
-      interp_rng_seed(&rng, o->seed * 1000003u + (uint64_t)(which * 2 + set) * 7919u + 17u);
+      interp_rng_seed(&rng, o->seed * 1000003u + (uint64_t)(which * 4 + set) * 7919u + 17u);
       for (int i = 0; i < nargs; i++) {
         const ir_tnode *a = args[i];
         ir_tensor *t = &argv[e][a->arg];
