@@ -107,7 +107,8 @@ typedef struct cli_rules {
   cli_rule *rules;               /* accepted (proved) rules, smallest first */
   int nfailed;
   cli_rule *failed;              /* not proved in real mode */
-  long proposed, implied;        /* candidate rules, dropped as implied */
+  long proposed, implied;        /* candidate rules; dropped as implied (or
+                                    vacuous: lhs divides by zero) */
   int complete;                  /* the enumeration was not cut short */
 } cli_rules;
 

@@ -12,8 +12,11 @@
  * matches any term of its element type and rank, renaming the size symbols
  * consistently.  The others are checked by verify_rule_check in real mode
  * (accepted when proved) and then fp mode (its verdict is reported).
+ * A rule whose left-hand side has a subterm that is not finite on positive
+ * inputs (a division by zero) holds only vacuously and is not proposed.
  * Output: text, PDLL patterns (mlir-pdll-16) or JSON.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +182,48 @@ static int check(verify_ctx *v, const cli_rules *rs, const int *in_vars, const c
   return verify_rule_check(v, rs->k, rs->nargs, in_vars, &ca, &cb, res);
 }
 
+/* Is every op subterm of n finite and defined on one random input at
+ * sizes 3 (seeded)?  Rules whose left-hand side divides by zero hold only
+ * vacuously (undefined behaviour), so they are not proposed. */
+static int all_finite(const ir_tnode *n, const ir_tensor *args, int nargs, const long *sizes) {
+  if (n->kind != IR_TN_OP) return 1;
+  for (int i = 0; i < n->nops; i++)
+    if (!all_finite(n->ops[i], args, nargs, sizes)) return 0;
+  ir_tensor t;
+  interp_err e;
+  if (enum_eval_node(n, args, nargs, sizes, &t, &e)) return 0;
+  int ok = 1;
+  for (size_t j = 0; ok && j < ir_tensor_size(&t); j++)
+    ok = !(t.poison && t.poison[j]) && isfinite(t.data[j]);
+  interp_tensor_free(&t);
+  return ok;
+}
+
+static int defined_lhs(const cli_rules *rs, const ir_tnode *lhs) {
+  const ir_kernel *k = rs->k;
+  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  ir_tensor *args = ir_calloc((size_t)k->nvars + 1, sizeof(ir_tensor));
+  interp_rng rng;
+  interp_rng_seed(&rng, 0xfeedu);
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) sizes[v] = 3;
+  for (int i = 0; i < rs->nargs; i++) {
+    const ir_tnode *a = rs->args[i];
+    ir_tensor *t = &args[a->arg];
+    t->elem = a->type.elem;
+    t->rank = a->type.rank;
+    for (int d = 0; d < t->rank; d++) t->dims[d] = a->type.dims[d] == IR_DIM_ONE ? 1 : 3;
+    size_t n = ir_tensor_size(t);
+    t->data = ir_malloc((n + 1) * sizeof(double));
+    for (size_t j = 0; j < n; j++) t->data[j] = (double)interp_rng_range(&rng, 1, 64) / 8.0;
+  }
+  int ok = all_finite(lhs, args, k->nvars, sizes);
+  for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
+  ir_free(args);
+  ir_free(sizes);
+  return ok;
+}
+
 static void push(cli_rule **arr, int *n, const cli_rule *r) {
   *arr = ir_realloc(*arr, sizeof(cli_rule) * (size_t)(*n + 1));
   (*arr)[(*n)++] = *r;
@@ -246,6 +291,10 @@ int cli_rewrites_mine(const cli_rewrites_opts *o, ir_arena *arena, ir_tp_store *
     }
     if (normalize(store, out->rules, out->n, rule.lhs, 0) ==
         normalize(store, out->rules, out->n, rule.rhs, 0)) {
+      out->implied++;
+      continue;
+    }
+    if (!defined_lhs(out, rule.lhs)) { /* holds only through undefined behaviour */
       out->implied++;
       continue;
     }
