@@ -115,4 +115,59 @@ typedef struct cli_task_setup {
 int cli_task_setup_make(const struct poly_analysis *a, int task, struct ir_tp_store *store,
                         ir_arena *arena, cli_task_setup *out);
 
+/* ------------------------------------------- --inputs (explore, rewrites)
+ * Parse "A:f64[m,k],B:f64[k,n],alpha:f64[]" (dims: names or 1; element
+ * types f64 or f32, one per run) into a synthetic kernel in arena (size
+ * variables per dim name, then a parameter per input) and an argument leaf
+ * per input in store (args[i], arg number = var id).  Returns 0, or -1
+ * with a message for people in err. */
+struct ir_tnode;
+struct ir_tp_store;
+int cli_inputs_parse(const char *spec, ir_arena *arena, struct ir_tp_store *store,
+                     ir_kernel **k, const struct ir_tnode **args, int cap, int *nargs,
+                     char *err, size_t errn);
+
+/* ------------------------------------------------------------ rewrites
+ * Mine rewrite rules (uplift rewrites): enumerate dialect programs over the
+ * --inputs leaves (enum_explore), take each candidate dropped as equal to a
+ * smaller stored one as `lhs -> rhs`, smallest rules first; drop a rule when
+ * rewriting both sides with the rules accepted so far (arguments are
+ * pattern variables, dims renamed consistently) gives the same term; verify
+ * the rest with Z3 (real, then fp) and accept the rules proved in real
+ * mode.  Everything lives in arena/store, except rules (ir_malloc'd, freed
+ * by cli_rules_free). */
+typedef struct cli_rule {
+  const struct ir_tnode *lhs, *rhs;
+  int real, fp;        /* verify_verdict of each mode */
+  const char *why;     /* reason of a real-mode failure (arena) or NULL */
+} cli_rule;
+
+typedef struct cli_rules {
+  ir_kernel *k;                  /* the synthetic kernel of --inputs */
+  const struct ir_tnode *args[16];
+  int nargs;
+  const struct gram_dialect *d;
+  int n;
+  cli_rule *rules;               /* accepted (proved) rules, smallest first */
+  int nfailed;
+  cli_rule *failed;              /* not proved in real mode */
+  long proposed, implied;        /* candidate rules; dropped as implied (or
+                                    vacuous: lhs divides by zero) */
+  int complete;                  /* the enumeration was not cut short */
+} cli_rules;
+
+typedef struct cli_rewrites_opts {
+  const char *dialect, *inputs;
+  int max_ops, threads, bound;
+  uint64_t seed;
+  double smt_timeout, timeout;
+  int fp;                        /* also check fp mode */
+} cli_rewrites_opts;
+
+/* Returns 0, 2 (IR_EXIT_BAD_INPUT) after a message in err (bad --inputs,
+ * unknown dialect) or -1 on an internal error. */
+int cli_rewrites_mine(const cli_rewrites_opts *o, ir_arena *arena,
+                      struct ir_tp_store *store, cli_rules *out, char *err, size_t errn);
+void cli_rules_free(cli_rules *r);
+
 #endif

@@ -136,6 +136,37 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
                const enum_options *o, enum_verify_fn vf, void *vuser,
                ir_tp_store *store, ir_arena *arena, enum_result *res);
 
+/* ------------------------------------------------------------ explore */
+
+/* What enum_explore reports while it searches (any hook may be NULL).
+ * keep: node is a new observable function of `level` ops (level 0: a leaf).
+ * equal: node (of `level` ops) computes the same values as the stored rep
+ * on every example, so it is dropped.  level_done: every program of
+ * `level` ops was tried; stats are cumulative. */
+typedef struct enum_explore_hooks {
+  void (*keep)(void *user, const ir_tnode *node, int level);
+  void (*equal)(void *user, const ir_tnode *node, int level, const ir_tnode *rep);
+  void (*level_done)(void *user, int level, const enum_stats *stats);
+  void *user;
+} enum_explore_hooks;
+
+/* Enumerate every observationally distinct program of at most o->max_ops
+ * ops of dialect d (every op allowed) over the argument leaves args[0..nargs-1]
+ * (IR_TN_ARG nodes whose arg numbers are var ids of k, a kernel that only
+ * needs IR_VAR_SIZE variables for the dims and a variable per argument) and
+ * the rank-0 constants 0 and 1 of k->data_type.  Examples: random integer
+ * inputs (seed o->seed) at two distinct small size assignments, four input
+ * sets each.  Results do not depend on o->threads.  Nodes live in store.
+ * Returns the search outcome: 0 exhausted, 1 time or memory budget hit,
+ * -1 internal error (too many examples or types). */
+int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *const *args,
+                 int nargs, const enum_options *o, const enum_explore_hooks *h,
+                 ir_tp_store *store, enum_stats *stats);
+
+/* The size assignment number `which` (0 or 1) enum_explore uses: distinct
+ * small values for the size variables of k (sizes by var id). */
+void enum_explore_sizes(const ir_kernel *k, int which, long *sizes);
+
 /* Evaluate a tensor program node on concrete argument values: args[i] is
  * the value of argument leaf number i (ir_tnode.arg); sizes gives each size
  * symbol's value (by var id).  The result is ir_malloc'd (free with

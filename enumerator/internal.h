@@ -53,6 +53,15 @@ typedef struct es_search_in {
   int threads;           /* evaluation threads (results do not depend on it) */
   int task;
   ir_tp_store *store;
+  /* Optional observers (explore, rewrites; NULL in a raise).  on_keep: a
+   * candidate was stored (a new observable function).  on_equal: a
+   * candidate of `level` ops was dropped because stored candidate `rep`
+   * has the same values (its node is built only when this hook is set).
+   * on_level: every candidate of `level` ops was tried; stats so far. */
+  void (*on_keep)(void *user, const ir_tnode *node, int level);
+  void (*on_equal)(void *user, const ir_tnode *node, int level, const ir_tnode *rep);
+  void (*on_level)(void *user, int level, const enum_stats *stats);
+  void *hook_user;
 } es_search_in;
 
 typedef enum es_outcome {

@@ -161,7 +161,7 @@ static void oe_grow(es_state *st) {
   st->capoe = cap;
 }
 
-/* Is a candidate with these values already stored? */
+/* Is a candidate with these values already stored?  Its index + 1, or 0. */
 static int oe_find(es_state *st, int type, uint64_t h, const double *v,
                    const unsigned char *p) {
   if (!st->capoe) return 0;
@@ -173,7 +173,7 @@ static int oe_find(es_state *st, int type, uint64_t h, const double *v,
     if (o->hash == h && o->type == type &&
         same_values(st->pool + o->voff, o->poff >= 0 ? st->ppool + o->poff : NULL,
                     v, p, n))
-      return 1;
+      return c;
   }
 }
 
@@ -210,8 +210,11 @@ static int keep(es_state *st, int type, int level, int has_poison,
   double *v = st->pool + st->npool;
   const unsigned char *p = has_poison ? st->scratch_poison : NULL;
   uint64_t h = hash_values(type, v, et->total, p);
-  if (oe_find(st, type, h, v, p)) {
+  int same = oe_find(st, type, h, v, p);
+  if (same) {
     st->stats->equivalence_filtered++;
+    if (st->in->on_equal)
+      st->in->on_equal(st->in->hook_user, mk(mkarg), level, st->cands[same - 1].node);
     return -1;
   }
   if (st->ncands == st->capcands) {
@@ -241,6 +244,7 @@ static int keep(es_state *st, int type, int level, int has_poison,
   st->ncands++;
   oe_insert(st, c);
   vec_push(bucket(st, level, type), c);
+  if (st->in->on_keep) st->in->on_keep(st->in->hook_user, cd->node, level);
   /* goals */
   for (int g = 0; g < st->in->ngoals; g++) {
     es_goal *go = &st->in->goals[g];
@@ -637,6 +641,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   for (int g = 0; g < in->ngoals; g++)
     if (type_index(&st, &in->goals[g].type) < 0) goto done;
   for (int l = 0; l < in->nleaves; l++) add_leaf(&st, &in->leaves[l]);
+  if (in->on_level) in->on_level(in->hook_user, 0, stats);
   for (int g = 0; g < in->ngoals; g++)
     if (in->goals[g].is_main && in->goals[g].solution) {
       why = ES_FOUND_MAIN;
@@ -659,6 +664,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
           goto done;
         }
     }
+    if (in->on_level) in->on_level(in->hook_user, level, stats);
     if (over_budget(&st, &why)) goto done;
     if (st.new_sub) {
       why = ES_FOUND_SUB;

@@ -89,6 +89,9 @@ interp_term vx_reduce(vx *x, interp_body body, interp_term init,
 Z3_ast vx_ub(vx *x, interp_term h);
 Z3_ast vx_poisonb(vx *x, interp_term p); /* p may be INTERP_TERM_NONE */
 
+/* The Z3 context of a verifier (for rule checks in pair.c). */
+Z3_context vx_ctx_z3(const verify_ctx *v);
+
 /* ---------------------------------------------------------- executor */
 
 /* The state of every variable of the kernel after a symbolic run. */

@@ -90,6 +90,8 @@ const verify_options *verify_get_options(const verify_ctx *v) {
   return &v->opt;
 }
 
+Z3_context vx_ctx_z3(const verify_ctx *v) { return v->z; }
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

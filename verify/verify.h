@@ -173,6 +173,18 @@ const verify_options *verify_get_options(const verify_ctx *v);
 int verify_task_check(verify_ctx *v, const verify_task *t,
                       const verify_candidate *cand, verify_result *res);
 
+/* A rewrite rule lhs -> rhs over the same symbolic inputs: variables
+ * in_vars[0..nin-1] of k (parameters whose dims are size variables of k).
+ * For every assignment 1..bound of k's size variables, Z3 is asked whether
+ * some input makes lhs defined and rhs undefined or different at some
+ * element (the same refinement as verify_task_check; both candidates
+ * return one output, of equal shape).  proved: unsat everywhere; refuted:
+ * a model (res->reason says where, no cex is kept); unknown: time-out.
+ * Returns 0, or -1 for VERIFY_ERROR (res->reason says why). */
+int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_vars,
+                      const verify_candidate *lhs, const verify_candidate *rhs,
+                      verify_result *res);
+
 /* Release res->cex (res itself is the caller's). */
 void verify_result_free(verify_result *res);
 

@@ -1,0 +1,226 @@
+/*
+ * pair.c - checking a rewrite rule: two tensor programs (as candidate
+ * callbacks) over the same fresh symbolic inputs, at every size assignment
+ * 1..bound.  The formula is the refinement of verify_task_check with the
+ * left-hand side in the source's place: some element where lhs is defined
+ * and rhs is undefined or differs.  Real mode simplifies both sides to sums
+ * of monomials first; fp mode sizes its bit-vectors from the term count.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "verify/internal.h"
+
+typedef enum pres { P_UNSAT, P_SAT, P_UNKNOWN, P_ERROR } pres;
+
+typedef struct pq {
+  vx x;
+  interp_sym_tensor ins[16];
+  interp_sym_tensor out[2];
+} pq;
+
+static void pq_free(pq *q, int nin) {
+  for (int i = 0; i < nin; i++) ir_free(q->ins[i].data);
+  for (int j = 0; j < 2; j++) interp_sym_tensor_free(&q->out[j]);
+  vx_free(&q->x);
+}
+
+static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_kernel *k,
+                    int nin, const int *in_vars, const long *sizes,
+                    const verify_candidate *const c[2], char *err, size_t errn) {
+  memset(q, 0, sizeof *q);
+  vx_init(&q->x, kind, z, width);
+  for (int i = 0; i < nin; i++) {
+    const ir_var *v = k->vars[in_vars[i]];
+    interp_sym_tensor *t = &q->ins[i];
+    t->elem = v->elem;
+    t->rank = v->rank;
+    long n = 1;
+    for (int d = 0; d < v->rank; d++) {
+      t->dims[d] = ir_expr_eval_int(v->dims[d], sizes);
+      n *= t->dims[d];
+    }
+    t->data = ir_malloc(sizeof(interp_term) * (size_t)(n + 1));
+    for (long j = 0; j < n; j++) t->data[j] = vx_fresh(&q->x, v->name);
+  }
+  for (int j = 0; j < 2; j++) {
+    interp_err e = {{0}};
+    if (c[j]->eval_sym(c[j]->user, sizes, q->ins, nin, &q->out[j], 1, &q->x.alg, &e)) {
+      snprintf(err, errn, "%s: %s", j ? "rhs" : "lhs", e.msg);
+      return -1;
+    }
+  }
+  int ok = q->out[0].rank == q->out[1].rank;
+  for (int d = 0; ok && d < q->out[0].rank; d++) ok = q->out[0].dims[d] == q->out[1].dims[d];
+  if (!ok) {
+    snprintf(err, errn, "lhs and rhs have different shapes");
+    return -1;
+  }
+  return 0;
+}
+
+static Z3_ast pq_formula(pq *q, Z3_params som) {
+  vx *x = &q->x;
+  Z3_context z = x->z;
+  long n = 1;
+  for (int d = 0; d < q->out[0].rank; d++) n *= q->out[0].dims[d];
+  Z3_ast *dis = ir_malloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  long nd = 0;
+  for (long i = 0; i < n; i++) {
+    interp_term av = q->out[0].data[i], bv = q->out[1].data[i];
+    interp_term ap = q->out[0].poison ? q->out[0].poison[i] : INTERP_TERM_NONE;
+    interp_term bp = q->out[1].poison ? q->out[1].poison[i] : INTERP_TERM_NONE;
+    Z3_ast a = vx_num(x, av), b = vx_num(x, bv);
+    if (som) {
+      a = vx_keep(x, Z3_simplify_ex(z, a, som));
+      b = vx_keep(x, Z3_simplify_ex(z, b, som));
+      if (a != b) {
+        Z3_ast args[2] = {a, b};
+        Z3_ast df = vx_keep(x, Z3_simplify_ex(z, vx_keep(x, Z3_mk_sub(z, 2, args)), som));
+        Z3_ast zero = vx_keep(x, Z3_mk_numeral(z, "0", x->num));
+        if (df == zero) b = a;
+      }
+    }
+    Z3_ast sub[2] = {vx_poisonb(x, ap), vx_ub(x, av)};
+    Z3_ast a_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
+    sub[0] = vx_poisonb(x, bp);
+    sub[1] = vx_ub(x, bv);
+    Z3_ast b_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
+    Z3_ast differ = a == b ? vx_keep(x, Z3_mk_false(z))
+                           : vx_keep(x, Z3_mk_not(z, vx_keep(x, Z3_mk_eq(z, a, b))));
+    sub[0] = b_undef;
+    sub[1] = differ;
+    Z3_ast bad = vx_keep(x, Z3_mk_or(z, 2, sub));
+    sub[0] = vx_keep(x, Z3_mk_not(z, a_undef));
+    sub[1] = bad;
+    Z3_ast f = vx_keep(x, Z3_simplify(z, vx_keep(x, Z3_mk_and(z, 2, sub))));
+    if (Z3_get_bool_value(z, f) == Z3_L_FALSE) continue;
+    dis[nd++] = f;
+  }
+  Z3_ast r = nd ? vx_keep(x, Z3_mk_or(z, (unsigned)nd, dis)) : NULL;
+  ir_free(dis);
+  return r;
+}
+
+static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
+                      const int *in_vars, const long *sizes,
+                      const verify_candidate *const c[2], verify_result *res) {
+  Z3_context z = vx_ctx_z3(v);
+  const verify_options *o = verify_get_options(v);
+  vx_kind kind = o->mode == VERIFY_FP ? VX_FP : VX_REAL;
+  unsigned width = 0;
+  pq q;
+  if (kind == VX_FP) {
+    if (pq_build(&q, z, VX_FP, 64, k, nin, in_vars, sizes, c, res->reason, sizeof res->reason)) {
+      pq_free(&q, nin);
+      return P_ERROR;
+    }
+    long nt = q.x.nterms * 3 + q.x.nlits + 8;
+    pq_free(&q, nin);
+    width = 4;
+    while ((1L << (width - 1)) < nt && width < 64) width++;
+    if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
+  }
+  if (pq_build(&q, z, kind, width, k, nin, in_vars, sizes, c, res->reason, sizeof res->reason)) {
+    pq_free(&q, nin);
+    return P_ERROR;
+  }
+  Z3_params som = NULL;
+  if (kind == VX_REAL) {
+    som = Z3_mk_params(z);
+    Z3_params_inc_ref(z, som);
+    Z3_params_set_bool(z, som, Z3_mk_string_symbol(z, "som"), true);
+  }
+  Z3_ast f = pq_formula(&q, som);
+  if (som) Z3_params_dec_ref(z, som);
+  pres out = P_UNSAT;
+  if (vx_z3_error()) {
+    snprintf(res->reason, sizeof res->reason, "Z3 error while building the query");
+    out = P_ERROR;
+  } else if (f) {
+    Z3_solver_push(z, s);
+    Z3_solver_assert(z, s, f);
+    if (kind == VX_FP && q.x.nlits > 1)
+      Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits, q.x.litast)));
+    res->solver_calls++;
+    Z3_lbool r = Z3_solver_check(z, s);
+    if (r == Z3_L_FALSE) out = P_UNSAT;
+    else if (r == Z3_L_TRUE) out = P_SAT;
+    else {
+      snprintf(res->reason, sizeof res->reason, "solver: %s", Z3_solver_get_reason_unknown(z, s));
+      out = P_UNKNOWN;
+    }
+    Z3_solver_pop(z, s, 1);
+    if (vx_z3_error() && out != P_SAT) out = P_ERROR;
+  }
+  pq_free(&q, nin);
+  return out;
+}
+
+int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_vars,
+                      const verify_candidate *lhs, const verify_candidate *rhs,
+                      verify_result *res) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  const verify_options *o = verify_get_options(v);
+  memset(res, 0, sizeof *res);
+  res->mode = o->mode;
+  res->bound = o->bound;
+  if (o->mode == VERIFY_NONE) {
+    res->verdict = VERIFY_SKIPPED;
+    return 0;
+  }
+  if (nin > 16) {
+    res->verdict = VERIFY_ERROR;
+    snprintf(res->reason, sizeof res->reason, "more than 16 inputs");
+    return -1;
+  }
+  Z3_context z = vx_ctx_z3(v);
+  Z3_solver s = Z3_mk_solver(z);
+  Z3_solver_inc_ref(z, s);
+  Z3_params p = Z3_mk_params(z);
+  Z3_params_inc_ref(z, p);
+  double ms = o->timeout * 1000.0;
+  Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
+                     ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
+  Z3_solver_set_params(z, s, p);
+  Z3_params_dec_ref(z, p);
+  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  for (int i = 0; i < k->nvars; i++) sizes[i] = k->vars[i]->kind == IR_VAR_SIZE ? 1 : 0;
+  const verify_candidate *c[2] = {lhs, rhs};
+  res->verdict = VERIFY_PROVED;
+  int unknown = 0;
+  for (;;) {
+    res->queries++;
+    pres r = check_one(v, s, k, nin, in_vars, sizes, c, res);
+    if (r == P_SAT || r == P_ERROR) {
+      char msg[200];
+      snprintf(msg, sizeof msg, "%.190s", r == P_SAT ? "the solver found inputs where they differ (uninterpreted functions are not confirmed)" : res->reason);
+      size_t off = (size_t)snprintf(res->reason, sizeof res->reason, "%s at", msg);
+      for (int i = 0; i < k->nvars && off < sizeof res->reason; i++)
+        if (k->vars[i]->kind == IR_VAR_SIZE)
+          off += (size_t)snprintf(res->reason + off, sizeof res->reason - off, " %s=%ld",
+                                  k->vars[i]->name, sizes[i]);
+      res->verdict = r == P_SAT ? VERIFY_REFUTED : VERIFY_ERROR;
+      break;
+    }
+    if (r == P_UNKNOWN) unknown = 1;
+    int i;
+    for (i = 0; i < k->nvars; i++) {
+      if (k->vars[i]->kind != IR_VAR_SIZE) continue;
+      if (sizes[i] < o->bound) {
+        sizes[i]++;
+        break;
+      }
+      sizes[i] = 1;
+    }
+    if (i == k->nvars) break;
+  }
+  if (res->verdict == VERIFY_PROVED && unknown) res->verdict = VERIFY_UNKNOWN;
+  if (res->verdict == VERIFY_PROVED) res->reason[0] = 0;
+  Z3_solver_dec_ref(z, s);
+  ir_free(sizes);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  res->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  return res->verdict == VERIFY_ERROR ? -1 : 0;
+}
