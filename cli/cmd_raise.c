@@ -36,6 +36,8 @@ static void usage(FILE *out) {
           "  --bound B                 verify at every size 1..B (default 3)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --json                    print the JSON report instead of MLIR\n"
+          "  --emit mlir|c             output MLIR (default), or C with CBLAS calls:\n"
+          "                            a drop-in replacement of the kernel function\n"
           "  --check                   run the raised program at new sizes against the\n"
           "                            natively compiled original (exit 3 if they differ)\n"
           "  -o FILE                   write the output to FILE\n"
@@ -48,7 +50,8 @@ static void usage(FILE *out) {
 }
 
 enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
-       OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT };
+       OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT,
+       OPT_EMIT };
 
 /* ------------------------------------------------ verification callback */
 
@@ -238,6 +241,7 @@ int cli_cmd_raise(int argc, char **argv) {
       {"threads", required_argument, NULL, OPT_THREADS},
       {"seed", required_argument, NULL, OPT_SEED},
       {"json", no_argument, NULL, OPT_JSON},
+      {"emit", required_argument, NULL, OPT_EMIT},
       {"check", no_argument, NULL, OPT_CHECK},
       {"verify", required_argument, NULL, OPT_VERIFY},
       {"bound", required_argument, NULL, OPT_BOUND},
@@ -249,7 +253,7 @@ int cli_cmd_raise(int argc, char **argv) {
   enum_options eo;
   enum_default_options(&eo);
   const char *dialect = "hlo", *outpath = NULL;
-  int json = 0, check = 0;
+  int json = 0, check = 0, emit_c = 0;
   verify_options vo;
   verify_options_default(&vo);
   optind = 1;
@@ -288,6 +292,13 @@ int cli_cmd_raise(int argc, char **argv) {
       eo.seed = (uint64_t)v;
       break;
     case OPT_JSON: json = 1; break;
+    case OPT_EMIT:
+      if (strcmp(optarg, "mlir") && strcmp(optarg, "c")) {
+        cli_usage_error("raise", "--emit expects mlir or c, not '%s'", optarg);
+        goto usage_fail;
+      }
+      emit_c = !strcmp(optarg, "c");
+      break;
     case OPT_CHECK: check = 1; break;
     case OPT_VERIFY: {
       int m = verify_mode_parse(optarg);
@@ -359,7 +370,14 @@ int cli_cmd_raise(int argc, char **argv) {
     status = IR_EXIT_NOT_RAISED;
     goto done;
   }
-  if (!json) {
+  if (!json && emit_c) {
+    char err[256];
+    if (emit_c_func(d, &res.prog, a->kernel, out, err, sizeof err)) {
+      fprintf(stderr, "uplift raise: --emit c: %s\n", err);
+      status = IR_EXIT_MISMATCH;
+      goto done;
+    }
+  } else if (!json) {
     long *sizes = ir_arena_alloc(&arena, (size_t)a->kernel->nvars * sizeof(long));
     interp_default_sizes(a->kernel, 0, sizes);
     emit_opts opts = {a->kernel->name, sizes, a->kernel->nvars, 0};
