@@ -32,6 +32,11 @@ static void usage(FILE *out) {
           "  --seed S           seed of the random inputs (default 1)\n"
           "  --native           also compile FILE.c with cc and run the kernel\n"
           "                     natively on the same inputs; compare every element\n"
+          "  --native-source F  with --native: compile F instead of FILE.c as the\n"
+          "                     kernel's code (a replacement with the same\n"
+          "                     signature, e.g. uplift raise --emit c output)\n"
+          "  --native-cflags S  with --native: extra cc arguments (split at spaces),\n"
+          "                     e.g. \"$(pkg-config --cflags --libs openblas)\"\n"
           "  --timeout S        CPU-time limit of the native run in seconds\n"
           "                     (default 10)\n"
           "%s"
@@ -103,6 +108,8 @@ typedef struct run_opts {
   long size_set;
   long seed;
   int native;
+  const char *native_source; /* compile this instead of file (or NULL) */
+  const char *native_cflags; /* extra cc arguments, space-separated (or NULL) */
   long timeout;
   fe_options fe;
 } run_opts;
@@ -183,7 +190,18 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     goto done;
   }
   interp_native_result res;
-  nat = interp_native_compile(k, o->file, &o->fe, &res);
+  {
+    /* extra cc arguments: the words of --native-cflags */
+    char *words = ir_strdup(o->native_cflags ? o->native_cflags : "");
+    const char *extra[64];
+    int nx = 0;
+    for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
+      extra[nx++] = w;
+    extra[nx] = NULL;
+    nat = interp_native_compile_with(k, o->native_source ? o->native_source : o->file,
+                                     &o->fe, extra, &res);
+    ir_free(words);
+  }
   interp_native_limits lim;
   interp_native_default_limits(&lim);
   lim.cpu_seconds = (double)o->timeout;
@@ -231,6 +249,8 @@ int cli_cmd_run(int argc, char **argv) {
       {"seed", required_argument, NULL, 'S'},
       {"native", no_argument, NULL, 'n'},
       {"timeout", required_argument, NULL, 't'},
+      {"native-source", required_argument, NULL, 'N'},
+      {"native-cflags", required_argument, NULL, 'C'},
       CLI_FE_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -257,6 +277,8 @@ int cli_cmd_run(int argc, char **argv) {
         rc = IR_EXIT_BAD_INPUT;
       break;
     case 'n': o.native = 1; break;
+    case 'N': o.native_source = optarg; break;
+    case 'C': o.native_cflags = optarg; break;
     case 't':
       if (cli_parse_long(CMD, "--timeout", optarg, 1, 86400, &o.timeout))
         rc = IR_EXIT_BAD_INPUT;
