@@ -99,9 +99,9 @@ for r in rows:
     r['speedup'] = round(to / tb, 2) if to and tb else None
     speed.append(dict(kernel=name, sizes=sizes, original_seconds=to, cblas_seconds=tb,
                       speedup=r['speedup']))
-ok = [s['speedup'] for s in speed if s['speedup']]
-geo = round(math.exp(sum(math.log(x) for x in ok) / len(ok)), 2) if ok else None
-json.dump(dict(rows=rows, speed=dict(kernels=speed, geomean_speedup=geo, timed=len(ok),
+sp_ok = [s['speedup'] for s in speed if s['speedup']]
+geo = round(math.exp(sum(math.log(x) for x in sp_ok) / len(sp_ok)), 2) if sp_ok else None
+json.dump(dict(rows=rows, speed=dict(kernels=speed, geomean_speedup=geo, timed=len(sp_ok),
                                      openblas_threads=threads, runs=runs,
                                      original_flags='gcc -O3 -march=native',
                                      sizes='LARGE_DATASET')),
@@ -127,7 +127,7 @@ with open(out + '.md', 'w') as f:
     for s in speed:
         sp = '-' if s['speedup'] is None else f"{s['speedup']}x"
         f.write(f"| {s['kernel']} | {s['sizes']} | {fmt(s['original_seconds'])} | {fmt(s['cblas_seconds'])} | {sp} |\n")
-    f.write(f"\nGeometric-mean speedup over {len(ok)} kernels: {geo}x\n")
+    f.write(f"\nGeometric-mean speedup over {len(sp_ok)} kernels: {geo}x\n")
     f.write('\n![synthesis time per kernel](synthesis.svg)\n')
 # chart: synthesis seconds per kernel (hlo); the mlirSynth paper's Table II
 # times could not be found in the public material we searched, so they are
