@@ -23,14 +23,16 @@ static void usage(FILE *out) {
           "usage: uplift raise FILE.c [options]\n"
           "\n"
           "Raise the kernel of FILE.c to a tensor program in a dialect and print\n"
-          "it as one MLIR func.func (or a JSON report with --json).\n"
+          "it as one MLIR func.func (or a JSON report with --json).  A line per\n"
+          "task on stderr gives its program, statistics and verification verdict.\n"
           "\n"
           "options:\n"
           "  --dialect NAME|PATH       hlo (default), linalg, tosa, or a dialect file\n"
           "  --max-ops N               largest program searched per goal (default 6)\n"
           "  --timeout S               time budget in seconds (default 120)\n"
           "  --memory MB               memory budget for candidate values (default 4096)\n"
-          "  --threads N               evaluation threads (default: all cores)\n"
+          "  --threads N               evaluation threads (default: all cores; the\n"
+          "                            result does not depend on it)\n"
           "  --seed S                  seed of the random examples (default 1)\n"
           "  --verify real|fp|none     equivalence check of every task (default real)\n"
           "  --bound B                 verify at every size 1..B (default 3)\n"
@@ -41,6 +43,7 @@ static void usage(FILE *out) {
           "  --check                   run the raised program at new sizes against the\n"
           "                            natively compiled original (exit 3 if they differ)\n"
           "  -o FILE                   write the output to FILE\n"
+          "  -q, --quiet               no per-task report on stderr\n"
           "%s"
           "  -h, --help                print this help\n"
           "\n"
@@ -189,6 +192,25 @@ static int check_native(const ir_kernel *k, const char *path, const fe_options *
   return bad ? -1 : 0;
 }
 
+/* The text report on stderr: one line per task output. */
+static void print_summary(const ir_kernel *k, const enum_result *r) {
+  char buf[4096];
+  for (int t = 0; t < r->ntasks; t++)
+    for (int o = 0; o < r->tasks[t].noutputs; o++) {
+      const enum_output *eo = &r->tasks[t].outputs[o];
+      fprintf(stderr,
+              "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
+              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %.3f s)\n"
+              "  %s\n",
+              t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
+              eo->stats.enumerated, eo->stats.static_filtered, eo->stats.evaluated,
+              eo->stats.equivalence_filtered, enum_verdict_name(eo->verify.verdict),
+              eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
+              eo->verify.seconds, ir_tp_str(eo->program, k, buf, sizeof buf));
+    }
+  fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
+}
+
 static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_result *r) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "kernel", k->name);
@@ -243,6 +265,7 @@ int cli_cmd_raise(int argc, char **argv) {
       {"json", no_argument, NULL, OPT_JSON},
       {"emit", required_argument, NULL, OPT_EMIT},
       {"check", no_argument, NULL, OPT_CHECK},
+      {"quiet", no_argument, NULL, 'q'},
       {"verify", required_argument, NULL, OPT_VERIFY},
       {"bound", required_argument, NULL, OPT_BOUND},
       {"smt-timeout", required_argument, NULL, OPT_SMT_TIMEOUT},
@@ -253,14 +276,14 @@ int cli_cmd_raise(int argc, char **argv) {
   enum_options eo;
   enum_default_options(&eo);
   const char *dialect = "hlo", *outpath = NULL;
-  int json = 0, check = 0, emit_c = 0;
+  int json = 0, check = 0, quiet = 0, emit_c = 0;
   verify_options vo;
   verify_options_default(&vo);
   optind = 1;
   opterr = 0;
   int c;
   long v;
-  while ((c = getopt_long(argc, argv, "ho:" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "hqo:" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("raise", c, optarg, &fe);
     if (r < 0) goto usage_fail;
     if (r > 0) continue;
@@ -270,6 +293,7 @@ int cli_cmd_raise(int argc, char **argv) {
       usage(stdout);
       return IR_EXIT_OK;
     case 'o': outpath = optarg; break;
+    case 'q': quiet = 1; break;
     case OPT_DIALECT: dialect = optarg; break;
     case OPT_MAXOPS:
       if (cli_parse_long("raise", "--max-ops", optarg, 1, 12, &v)) goto usage_fail;
@@ -386,6 +410,7 @@ int cli_cmd_raise(int argc, char **argv) {
       goto done;
     }
   }
+  if (!json && !quiet) print_summary(a->kernel, &res);
   status = IR_EXIT_OK;
   if (vo.mode != VERIFY_NONE)
     for (int t = 0; t < res.ntasks; t++)

@@ -54,11 +54,7 @@ static int eval_rec(const ir_tnode *n, const ir_tensor *args, int nargs,
     out->data = ir_malloc(size * sizeof(double));
     long idx[IR_MAX_RANK] = {0};
     for (size_t i = 0; i < size; i++) {
-      size_t r = i;
-      for (int d = out->rank - 1; d >= 0; d--) {
-        idx[d] = (long)(r % (size_t)out->dims[d]);
-        r /= (size_t)out->dims[d];
-      }
+      ir_unravel(i, out->rank, out->dims, idx);
       out->data[i] = ir_mask_contains(n->mask, idx, symval, (void *)sizes);
     }
     return 0;
@@ -133,11 +129,7 @@ static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
     for (size_t i = 0; i < size; i++) {
       double v = n->value;
       if (n->kind == IR_TN_MASK) {
-        size_t r = i;
-        for (int d = out->rank - 1; d >= 0; d--) {
-          idx[d] = (long)(r % (size_t)out->dims[d]);
-          r /= (size_t)out->dims[d];
-        }
+        ir_unravel(i, out->rank, out->dims, idx);
         v = ir_mask_contains(n->mask, idx, symval, (void *)sizes);
       }
       out->data[i] = alg->constant(alg->ctx, v);

@@ -50,6 +50,7 @@ typedef struct es_search_in {
   double deadline;       /* absolute time (es_now) */
   long memory_bytes;
   int progress;
+  int threads;           /* evaluation threads (results do not depend on it) */
   int task;
   ir_tp_store *store;
 } es_search_in;

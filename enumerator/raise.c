@@ -201,11 +201,7 @@ static unsigned char *cmp_mask(task_ctx *t, const poly_output *po, const ir_mask
   unsigned char *c = ir_arena_alloc(t->arena, n ? n : 1);
   long idx[IR_MAX_RANK] = {0};
   for (size_t i = 0; i < n; i++) {
-    size_t r = i;
-    for (int d = expect->rank - 1; d >= 0; d--) {
-      idx[d] = (long)(r % (size_t)expect->dims[d]);
-      r /= (size_t)expect->dims[d];
-    }
+    ir_unravel(i, expect->rank, expect->dims, idx);
     int in = !m || ir_mask_contains(m, idx, symval, t->ex.sizes[e]);
     c[i] = in && !(expect->poison && expect->poison[i]);
   }
@@ -350,6 +346,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
         .max_ops = t->o->max_ops, .deadline = deadline,
         .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
+        .threads = t->o->threads,
         .task = t->pt->index, .store = t->store};
     es_outcome oc = es_search(&in, &res->stats);
     for (int i = 0; i < nleaves; i++)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "enumerator/internal.h"
@@ -61,6 +62,8 @@ typedef struct es_state {
   size_t capoe;
   es_vec *buckets; /* [(max_ops + 1) * ES_MAX_TYPES] */
   enum_stats *stats;
+  struct es_pool *workers;
+  struct es_batch *batch;
   int new_sub;
   double last_progress;
   long evals_at_progress;
@@ -295,14 +298,13 @@ static int commutative(const interp_op *k) {
          !strcmp(k->name, "max") || !strcmp(k->name, "min");
 }
 
-/* Evaluate production `prod` (bound to b) on operand candidates ops[] and
- * keep it if new. */
-static void try_cands(es_state *st, const gram_prod *prod,
-                      const gram_binding *b, int restype, const int *ops,
-                      int level) {
-  es_type *rt = &st->types[restype];
-  st->stats->evaluated++;
-  reserve_pool(st, (size_t)rt->total);
+/* Evaluate production `prod` (bound to b) on operand candidates ops[] into
+ * vals/poison (the result type's layout).  Pure: reads only stored
+ * candidates, so several evaluations may run at once.  Returns 1 if some
+ * element is poison, 0 if none, -1 if a kernel precondition failed. */
+static int eval_into(const es_state *st, const gram_binding *b, int restype,
+                     const int *ops, double *vals, unsigned char *poison) {
+  const es_type *rt = &st->types[restype];
   int has_poison = 0;
   for (int e = 0; e < st->in->ex->n; e++) {
     ir_tensor args[INTERP_MAX_ARGS];
@@ -329,21 +331,125 @@ static void try_cands(es_state *st, const gram_prod *prod,
     out.elem = rt->t.elem;
     out.rank = rt->t.rank;
     memcpy(out.dims, rt->dims[e], sizeof out.dims);
-    out.data = st->pool + st->npool + rt->off[e];
-    out.poison = st->scratch_poison + rt->off[e];
-    if (b->kernel->run(b->kernel, b->attrs, args, &out, NULL)) {
-      st->stats->static_filtered++;
-      return;
-    }
+    out.data = vals + rt->off[e];
+    out.poison = poison + rt->off[e];
+    if (b->kernel->run(b->kernel, b->attrs, args, &out, NULL)) return -1;
     if (out.poison) has_poison = 1;
-    else memset(st->scratch_poison + rt->off[e], 0, (size_t)rt->len[e]);
+    else memset(poison + rt->off[e], 0, (size_t)rt->len[e]);
   }
-  mk_op_arg m = {st, prod, ops};
-  keep(st, restype, level, has_poison, mk_op, &m);
+  return has_poison;
 }
 
-/* Target types proposed to ops whose result shape is not determined by
- * their operands: the goal types and the leaf types. */
+/* ------------------------------------------------------ parallel batches */
+
+/* Tuples are evaluated in batches: worker threads evaluate the tuples of a
+ * batch into private slots (tuple i by thread i % nthreads), then the
+ * calling thread keeps them one by one in tuple order, exactly as a single
+ * thread would: results do not depend on the number of threads. */
+#define ES_BATCH 256
+
+typedef struct es_batch {
+  es_state *st;
+  const gram_binding *b;
+  int restype, n, nops;
+  int ops[ES_BATCH][IR_TP_MAX_OPERANDS];
+  int status[ES_BATCH];
+  double *vals;           /* ES_BATCH * total */
+  unsigned char *poison;  /* ES_BATCH * total */
+  size_t cap;
+} es_batch;
+
+typedef struct es_pool {
+  int nthreads;
+  pthread_t *tids;
+  pthread_barrier_t start, done;
+  es_batch *job;
+  int quit;
+} es_pool;
+
+static void batch_part(es_batch *bt, int tid, int nthreads) {
+  long total = bt->st->types[bt->restype].total;
+  for (int i = tid; i < bt->n; i += nthreads)
+    bt->status[i] = eval_into(bt->st, bt->b, bt->restype, bt->ops[i],
+                              bt->vals + (size_t)i * (size_t)total,
+                              bt->poison + (size_t)i * (size_t)total);
+}
+
+typedef struct es_worker {
+  es_pool *pool;
+  int tid;
+} es_worker;
+
+static void *worker(void *arg) {
+  es_worker *w = arg;
+  es_pool *p = w->pool;
+  for (;;) {
+    pthread_barrier_wait(&p->start);
+    if (p->quit) break;
+    batch_part(p->job, w->tid, p->nthreads);
+    pthread_barrier_wait(&p->done);
+  }
+  ir_free(w);
+  return NULL;
+}
+
+static void pool_start(es_pool *p, int nthreads) {
+  memset(p, 0, sizeof *p);
+  p->nthreads = nthreads < 1 ? 1 : nthreads;
+  if (p->nthreads == 1) return;
+  pthread_barrier_init(&p->start, NULL, (unsigned)p->nthreads);
+  pthread_barrier_init(&p->done, NULL, (unsigned)p->nthreads);
+  p->tids = ir_calloc((size_t)p->nthreads, sizeof(pthread_t));
+  for (int t = 1; t < p->nthreads; t++) {
+    es_worker *w = ir_malloc(sizeof *w);
+    w->pool = p;
+    w->tid = t;
+    pthread_create(&p->tids[t], NULL, worker, w);
+  }
+}
+
+static void pool_stop(es_pool *p) {
+  if (p->nthreads == 1) return;
+  p->quit = 1;
+  pthread_barrier_wait(&p->start);
+  for (int t = 1; t < p->nthreads; t++) pthread_join(p->tids[t], NULL);
+  pthread_barrier_destroy(&p->start);
+  pthread_barrier_destroy(&p->done);
+  ir_free(p->tids);
+}
+
+static void pool_run(es_pool *p, es_batch *bt) {
+  if (p->nthreads == 1 || bt->n < 2 * p->nthreads) {
+    batch_part(bt, 0, 1);
+    return;
+  }
+  p->job = bt;
+  pthread_barrier_wait(&p->start);
+  batch_part(bt, 0, p->nthreads);
+  pthread_barrier_wait(&p->done);
+}
+
+/* Evaluate the collected tuples, then keep the new ones in tuple order. */
+static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int level) {
+  if (!bt->n) return;
+  es_type *rt = &st->types[bt->restype];
+  size_t total = (size_t)rt->total;
+  pool_run(st->workers, bt);
+  for (int i = 0; i < bt->n; i++) {
+    st->stats->evaluated++;
+    if (bt->status[i] < 0) {
+      st->stats->static_filtered++;
+      continue;
+    }
+    reserve_pool(st, total);
+    memcpy(st->pool + st->npool, bt->vals + (size_t)i * total, total * sizeof(double));
+    if (bt->status[i]) memcpy(st->scratch_poison, bt->poison + (size_t)i * total, total);
+    mk_op_arg m = {st, prod, bt->ops[i]};
+    keep(st, bt->restype, level, bt->status[i] > 0, mk_op, &m);
+  }
+  bt->n = 0;
+}
+
 static int add_target(ir_type *out, int n, int cap, const ir_type *t) {
   if (n == cap) return n;
   for (int j = 0; j < n; j++)
@@ -428,24 +534,35 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
   int n = prod->op->nops;
   es_vec *vs[IR_TP_MAX_OPERANDS];
   for (int i = 0; i < n; i++) vs[i] = bucket(st, lc->parts[i], tys[i]);
-  int idx[IR_TP_MAX_OPERANDS] = {0}, ops[IR_TP_MAX_OPERANDS];
-  int same01 = lc->comm && n == 2 && lc->parts[0] == lc->parts[1] && tys[0] == tys[1];
-  if (n == 0) {
-    st->stats->enumerated++;
-    try_cands(st, prod, &b, restype, ops, lc->level);
-    return 0;
+  for (int i = 0; i < n; i++)
+    if (!vs[i]->n) return 0;
+  es_batch *bt = st->batch;
+  size_t need = (size_t)ES_BATCH * (size_t)st->types[restype].total;
+  if (need > bt->cap) {
+    bt->vals = ir_realloc(bt->vals, need * sizeof(double));
+    bt->poison = ir_realloc(bt->poison, need);
+    bt->cap = need;
   }
+  bt->st = st;
+  bt->b = &b;
+  bt->restype = restype;
+  bt->n = 0;
+  int idx[IR_TP_MAX_OPERANDS] = {0};
+  int same01 = lc->comm && n == 2 && lc->parts[0] == lc->parts[1] && tys[0] == tys[1];
   for (;;) {
-    for (int i = 0; i < n; i++) ops[i] = vs[i]->v[idx[i]];
     if (!same01 || idx[0] <= idx[1]) {
       st->stats->enumerated++;
-      try_cands(st, prod, &b, restype, ops, lc->level);
-      if ((st->stats->evaluated & 1023) == 0 && over_budget(st, why)) return 1;
+      for (int i = 0; i < n; i++) bt->ops[bt->n][i] = vs[i]->v[idx[i]];
+      if (++bt->n == ES_BATCH) {
+        flush_batch(st, bt, prod, lc->level);
+        if (over_budget(st, why)) return 1;
+      }
     }
     int i = n - 1;
     while (i >= 0 && ++idx[i] == vs[i]->n) idx[i--] = 0;
     if (i < 0) break;
   }
+  flush_batch(st, bt, prod, lc->level);
   return 0;
 }
 
@@ -512,6 +629,10 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   st.stats = stats;
   st.last_progress = es_now();
   st.buckets = ir_calloc((size_t)(in->max_ops + 1) * ES_MAX_TYPES, sizeof(es_vec));
+  es_pool workers;
+  pool_start(&workers, in->threads);
+  st.workers = &workers;
+  st.batch = ir_calloc(1, sizeof(es_batch));
   es_outcome why = ES_EXHAUSTED;
   for (int g = 0; g < in->ngoals; g++)
     if (type_index(&st, &in->goals[g].type) < 0) goto done;
@@ -549,6 +670,10 @@ done:
   if (in->progress) fprintf(stderr, "\r\033[K");
   for (int i = 0; i < (in->max_ops + 1) * ES_MAX_TYPES; i++) ir_free(st.buckets[i].v);
   ir_free(st.buckets);
+  pool_stop(&workers);
+  ir_free(st.batch->vals);
+  ir_free(st.batch->poison);
+  ir_free(st.batch);
   ir_free(st.cands);
   ir_free(st.pool);
   ir_free(st.ppool);

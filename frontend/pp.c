@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "frontend/fe_private.h"
@@ -30,21 +31,10 @@
 
 /* The directory holding uplift's polybench.h, or NULL (heap string). */
 static char *find_include_dir(void) {
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return NULL;
-  exe[n] = 0;
-  char *slash = strrchr(exe, '/');
-  if (!slash) return NULL;
-  *slash = 0;
-  static const char *const up[] = {"", "/..", "/../.."};
-  for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s%s/frontend/include", exe, up[i]);
-    struct stat st;
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return ir_strdup(dir);
-  }
-  return NULL;
+  char dir[PATH_MAX + 32];
+  if (ir_tree_dir("frontend/include/polybench.h", "frontend/include", dir, sizeof dir))
+    return NULL;
+  return ir_strdup(dir);
 }
 
 typedef struct buf {

@@ -1033,22 +1033,8 @@ const char *gram_dialect_dir(void) {
     snprintf(dialect_dir, sizeof dialect_dir, "%s", env);
     return dialect_dir;
   }
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    for (int up = 0; slash && up < 3; up++) {
-      *slash = 0;
-      char cand[PATH_MAX + 32];
-      snprintf(cand, sizeof cand, "%s/dialects/hlo", exe);
-      if (access(cand, R_OK) == 0) {
-        snprintf(dialect_dir, sizeof dialect_dir, "%s/dialects", exe);
-        return dialect_dir;
-      }
-      slash = strrchr(exe, '/');
-    }
-  }
+  if (!ir_tree_dir("dialects/hlo", "dialects", dialect_dir, sizeof dialect_dir))
+    return dialect_dir;
   snprintf(dialect_dir, sizeof dialect_dir, "%s/dialects", UPLIFT_SRC_DIR);
   return dialect_dir;
 }

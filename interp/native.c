@@ -66,25 +66,13 @@ struct interp_native {
 
 const char *interp_include_dir(void) {
   static char found[PATH_MAX + 32];
-  static int done;
-  if (done) return found[0] ? found : NULL;
-  done = 1;
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return NULL;
-  exe[n] = 0;
-  for (int up = 0; up < 4; up++) {
-    char *slash = strrchr(exe, '/');
-    if (!slash) break;
-    *slash = 0;
-    char probe[PATH_MAX + 64];
-    snprintf(probe, sizeof probe, "%s/frontend/include/polybench.h", exe);
-    if (access(probe, R_OK) == 0) {
-      snprintf(found, sizeof found, "%s/frontend/include", exe);
-      return found;
-    }
+  static int done, ok;
+  if (!done) {
+    done = 1;
+    ok = !ir_tree_dir("frontend/include/polybench.h", "frontend/include", found,
+                      sizeof found);
   }
-  return NULL;
+  return ok ? found : NULL;
 }
 
 void interp_native_default_limits(interp_native_limits *lim) {

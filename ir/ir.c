@@ -8,6 +8,8 @@
 #include "ir.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,6 +172,25 @@ void ir_diag_error(const ir_source *src, ir_pos pos, const char *supported,
   va_end(ap);
 }
 
+int ir_tree_dir(const char *probe, const char *dir, char *out, size_t n) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  for (int up = 0; up < 4; up++) {
+    char *slash = strrchr(exe, '/');
+    if (!slash) break;
+    *slash = 0;
+    char cand[PATH_MAX + 256];
+    snprintf(cand, sizeof cand, "%s/%s", exe, probe);
+    if (access(cand, R_OK) == 0) {
+      snprintf(out, n, "%s/%s", exe, dir);
+      return 0;
+    }
+  }
+  return -1;
+}
+
 int ir_source_read(ir_source *src, const char *path) {
   src->name = path;
   src->text = NULL;
@@ -322,4 +343,11 @@ size_t ir_tensor_size(const ir_tensor *t) {
   size_t n = 1;
   for (int i = 0; i < t->rank; i++) n *= (size_t)t->dims[i];
   return n;
+}
+
+void ir_unravel(size_t i, int rank, const long *dims, long *idx) {
+  for (int d = rank - 1; d >= 0; d--) {
+    idx[d] = (long)(i % (size_t)dims[d]);
+    i /= (size_t)dims[d];
+  }
 }

@@ -105,6 +105,13 @@ void ir_diag_error(const ir_source *src, ir_pos pos, const char *supported,
 void ir_diag_verror(const ir_source *src, ir_pos pos, const char *supported,
                     const char *fmt, va_list ap);
 
+/* Find a file of uplift's source tree (e.g. "frontend/include/polybench.h")
+ * next to the running executable or up to three folders above it (the
+ * binary may live in build/ or build-san/), and write the folder that
+ * holds it, joined with `dir` (e.g. "frontend/include"), to out.  Returns
+ * 0, or -1 if it is not found. */
+int ir_tree_dir(const char *probe, const char *dir, char *out, size_t n);
+
 /* Read a whole file into memory (ir_malloc'd, NUL-terminated; owned by the
  * caller through ir_source_free).  Returns -1 and sets errno on failure. */
 int ir_source_read(ir_source *src, const char *path);
@@ -298,5 +305,9 @@ typedef struct ir_tensor {
 
 /* Number of elements: the product of the dims (1 for rank 0). */
 size_t ir_tensor_size(const ir_tensor *t);
+
+/* The multi-index idx[0..rank-1] of row-major element i of a tensor with
+ * these dims. */
+void ir_unravel(size_t i, int rank, const long *dims, long *idx);
 
 #endif

@@ -14,7 +14,7 @@ for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
   for d in hlo linalg tosa; do
     fl=""
     [ "$d" = tosa ] && grep -q POLYBENCH "$f" && fl="-D DATA_TYPE_IS_FLOAT"
-    "$UPLIFT" raise "$f" $(opts "$f") $fl --dialect $d --check --timeout 20 -o "$TMP/$name.$d.mlir" \
+    "$UPLIFT" raise -q "$f" $(opts "$f") $fl --dialect $d --check --timeout 20 -o "$TMP/$name.$d.mlir" \
       >"$TMP/out" 2>"$TMP/err"
     rc=$?
     case $rc in
