@@ -40,6 +40,8 @@ static void usage(FILE *out) {
           "  --json                    print the JSON report instead of MLIR\n"
           "  --shapes static|dynamic   MLIR dims: concrete example sizes (default), or\n"
           "                            `?` with runtime checks (cf.assert) of tied dims\n"
+          "  --emit mlir|c             output MLIR (default), or C with CBLAS calls:\n"
+          "                            a drop-in replacement of the kernel function\n"
           "  --check                   run the raised program at new sizes against the\n"
           "                            natively compiled original (exit 3 if they differ)\n"
           "  -o FILE                   write the output to FILE\n"
@@ -54,7 +56,7 @@ static void usage(FILE *out) {
 
 enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
        OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT,
-       OPT_SHAPES };
+       OPT_SHAPES, OPT_EMIT };
 
 /* The verification callback is cli_verify_cb (verify_glue.c), shared with
  * `uplift verify`. */
@@ -199,6 +201,7 @@ int cli_cmd_raise(int argc, char **argv) {
       {"threads", required_argument, NULL, OPT_THREADS},
       {"seed", required_argument, NULL, OPT_SEED},
       {"json", no_argument, NULL, OPT_JSON},
+      {"emit", required_argument, NULL, OPT_EMIT},
       {"check", no_argument, NULL, OPT_CHECK},
       {"quiet", no_argument, NULL, 'q'},
       {"verify", required_argument, NULL, OPT_VERIFY},
@@ -212,7 +215,7 @@ int cli_cmd_raise(int argc, char **argv) {
   enum_options eo;
   enum_default_options(&eo);
   const char *dialect = "hlo", *outpath = NULL;
-  int json = 0, check = 0, quiet = 0, dynamic = 0;
+  int json = 0, check = 0, quiet = 0, dynamic = 0, emit_c = 0;
   verify_options vo;
   verify_options_default(&vo);
   optind = 1;
@@ -258,6 +261,13 @@ int cli_cmd_raise(int argc, char **argv) {
         return cli_usage_error("raise", "--shapes expects static or dynamic, not '%s'", optarg);
       }
       dynamic = !strcmp(optarg, "dynamic");
+      break;
+    case OPT_EMIT:
+      if (strcmp(optarg, "mlir") && strcmp(optarg, "c")) {
+        cli_usage_error("raise", "--emit expects mlir or c, not '%s'", optarg);
+        goto usage_fail;
+      }
+      emit_c = !strcmp(optarg, "c");
       break;
     case OPT_CHECK: check = 1; break;
     case OPT_VERIFY: {
@@ -330,7 +340,14 @@ int cli_cmd_raise(int argc, char **argv) {
     status = IR_EXIT_NOT_RAISED;
     goto done;
   }
-  if (!json) {
+  if (!json && emit_c) {
+    char err[256];
+    if (emit_c_func(d, &res.prog, a->kernel, out, err, sizeof err)) {
+      fprintf(stderr, "uplift raise: --emit c: %s\n", err);
+      status = IR_EXIT_MISMATCH;
+      goto done;
+    }
+  } else if (!json) {
     long *sizes = ir_arena_alloc(&arena, (size_t)a->kernel->nvars * sizeof(long));
     interp_default_sizes(a->kernel, 0, sizes);
     emit_opts opts = {a->kernel->name, sizes, a->kernel->nvars, dynamic};

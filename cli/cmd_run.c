@@ -32,6 +32,14 @@ static void usage(FILE *out) {
           "  --seed S           seed of the random inputs (default 1)\n"
           "  --native           also compile FILE.c with cc and run the kernel\n"
           "                     natively on the same inputs; compare every element\n"
+          "  --native-source F  with --native: compile F instead of FILE.c as the\n"
+          "                     kernel's code (a replacement with the same\n"
+          "                     signature, e.g. uplift raise --emit c output)\n"
+          "  --native-cflags S  with --native: extra cc arguments (split at spaces),\n"
+          "                     e.g. \"$(pkg-config --cflags --libs openblas)\"\n"
+          "  --time-runs N      with --native: skip the interpreter; call the native\n"
+          "                     kernel N times on the same random inputs and print\n"
+          "                     each call's wall-clock seconds and their median\n"
           "  --timeout S        CPU-time limit of the native run in seconds\n"
           "                     (default 10)\n"
           "%s"
@@ -103,9 +111,61 @@ typedef struct run_opts {
   long size_set;
   long seed;
   int native;
+  const char *native_source; /* compile this instead of file (or NULL) */
+  const char *native_cflags; /* extra cc arguments, space-separated (or NULL) */
   long timeout;
+  long time_runs; /* > 0: only time the native kernel (benchmarks) */
   fe_options fe;
 } run_opts;
+
+/* Compile the native code (the file or --native-source, with
+ * --native-cflags) once, then call it o->time_runs times, each time on a
+ * fresh copy of env's inputs; print the times and their median. */
+static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *env,
+                       interp_env *nenv) {
+  interp_native_result res;
+  char *words = ir_strdup(o->native_cflags ? o->native_cflags : "");
+  const char *extra[64];
+  int nx = 0;
+  for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
+    extra[nx++] = w;
+  extra[nx] = NULL;
+  interp_native *nat = interp_native_compile_with(
+      k, o->native_source ? o->native_source : o->file, &o->fe, extra, &res);
+  ir_free(words);
+  interp_native_limits lim;
+  interp_native_default_limits(&lim);
+  lim.cpu_seconds = (double)o->timeout;
+  lim.wall_seconds = 2 * lim.cpu_seconds + 5;
+  double *t = ir_calloc((size_t)o->time_runs, sizeof *t);
+  int rc = IR_EXIT_OK;
+  for (long i = 0; nat && i < o->time_runs; i++) {
+    interp_env_copy(nenv, env);
+    if (interp_native_call(nat, nenv, &lim, &res)) break;
+    t[i] = res.seconds;
+    if (i == o->time_runs - 1) {
+      printf("native seconds:");
+      for (long j = 0; j < o->time_runs; j++) printf(" %.6f", t[j]);
+      /* median: insertion sort of a few values */
+      for (long a = 1; a < o->time_runs; a++)
+        for (long b = a; b > 0 && t[b - 1] > t[b]; b--) {
+          double x = t[b];
+          t[b] = t[b - 1];
+          t[b - 1] = x;
+        }
+      long m = o->time_runs;
+      printf("\nmedian: %.6f\n", m % 2 ? t[m / 2] : (t[m / 2 - 1] + t[m / 2]) / 2);
+      res.status = INTERP_NATIVE_OK;
+    }
+  }
+  if (!nat || res.status != INTERP_NATIVE_OK) {
+    fprintf(stderr, "uplift run: error: %s\n", res.msg);
+    rc = IR_EXIT_MISMATCH;
+  }
+  ir_free(t);
+  interp_native_free(nat);
+  return rc;
+}
 
 static int run_kernel(const run_opts *o, const ir_kernel *k) {
   long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof *sizes);
@@ -134,6 +194,10 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     if (interp_env_init(&nenv, k, sizes, &err)) UNREACHABLE();
     have_nenv = 1;
     interp_env_copy(&nenv, &env);
+  }
+  if (o->time_runs > 0) {
+    rc = time_native(o, k, &env, &nenv);
+    goto done;
   }
   if (interp_run(&env, NULL, &err)) {
     interp_error_print(&err, &src);
@@ -183,7 +247,18 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     goto done;
   }
   interp_native_result res;
-  nat = interp_native_compile(k, o->file, &o->fe, &res);
+  {
+    /* extra cc arguments: the words of --native-cflags */
+    char *words = ir_strdup(o->native_cflags ? o->native_cflags : "");
+    const char *extra[64];
+    int nx = 0;
+    for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
+      extra[nx++] = w;
+    extra[nx] = NULL;
+    nat = interp_native_compile_with(k, o->native_source ? o->native_source : o->file,
+                                     &o->fe, extra, &res);
+    ir_free(words);
+  }
   interp_native_limits lim;
   interp_native_default_limits(&lim);
   lim.cpu_seconds = (double)o->timeout;
@@ -231,6 +306,9 @@ int cli_cmd_run(int argc, char **argv) {
       {"seed", required_argument, NULL, 'S'},
       {"native", no_argument, NULL, 'n'},
       {"timeout", required_argument, NULL, 't'},
+      {"native-source", required_argument, NULL, 'N'},
+      {"time-runs", required_argument, NULL, 'R'},
+      {"native-cflags", required_argument, NULL, 'C'},
       CLI_FE_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -257,6 +335,12 @@ int cli_cmd_run(int argc, char **argv) {
         rc = IR_EXIT_BAD_INPUT;
       break;
     case 'n': o.native = 1; break;
+    case 'N': o.native_source = optarg; break;
+    case 'R':
+      if (cli_parse_long(CMD, "--time-runs", optarg, 1, 100, &o.time_runs))
+        rc = IR_EXIT_BAD_INPUT;
+      break;
+    case 'C': o.native_cflags = optarg; break;
     case 't':
       if (cli_parse_long(CMD, "--timeout", optarg, 1, 86400, &o.timeout))
         rc = IR_EXIT_BAD_INPUT;
@@ -276,6 +360,8 @@ int cli_cmd_run(int argc, char **argv) {
   if (!rc && optind != argc - 1)
     rc = cli_usage_error(CMD, optind >= argc ? "no input file"
                                              : "exactly one input file expected");
+  if (!rc && o.time_runs && !o.native)
+    rc = cli_usage_error(CMD, "--time-runs needs --native");
   if (!rc && o.sizes && o.size_set)
     rc = cli_usage_error(CMD, "--sizes and --size-set exclude each other");
   if (!rc) {

@@ -77,4 +77,17 @@ int emit_mlir_tools_available(void);
 
 void emit_tensor_free(ir_tensor *t);
 
+/* ------------------------------------------------------------ C + BLAS */
+
+/* Write program p (raised from kernel k; results named by the array
+ * parameters they are written to) as one C99 function with k's exact
+ * signature that runs the program with CBLAS calls for dot_general and plain
+ * loops for the other ops (emit/c.c; docs/emit-c.md).  Ops are lowered
+ * through their semantic kernels (gram_bind), so d is only informational
+ * and may be NULL.  Returns 0, or -1 with a message in err (errn bytes; err
+ * may be NULL) when an op's kernel has no C lowering or the program does not
+ * fit the signature.  The output is then incomplete. */
+int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
+                FILE *out, char *err, size_t errn);
+
 #endif

@@ -213,6 +213,15 @@ interp_native *interp_native_compile(const ir_kernel *k, const char *path,
                                      const fe_options *opt,
                                      interp_native_result *res);
 
+/* As interp_native_compile, with extra cc arguments appended after the
+ * others (extra: a NULL-terminated list, may be NULL), e.g. the flags of
+ * `pkg-config --cflags --libs openblas` to run uplift's C+BLAS output in
+ * place of the original (uplift run --native-source). */
+interp_native *interp_native_compile_with(const ir_kernel *k, const char *path,
+                                          const fe_options *opt,
+                                          const char *const *extra,
+                                          interp_native_result *res);
+
 /* Call the kernel once on env's current parameter values (sizes, scalars,
  * arrays converted to their C element types) in a forked child under lim
  * (NULL: defaults).  On success the arrays of env receive the results (and

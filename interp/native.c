@@ -161,6 +161,13 @@ static size_t elem_size(ir_elem e) {
 interp_native *interp_native_compile(const ir_kernel *k, const char *path,
                                      const fe_options *opt,
                                      interp_native_result *res) {
+  return interp_native_compile_with(k, path, opt, NULL, res);
+}
+
+interp_native *interp_native_compile_with(const ir_kernel *k, const char *path,
+                                          const fe_options *opt,
+                                          const char *const *extra,
+                                          interp_native_result *res) {
   memset(res, 0, sizeof *res);
   char abs[PATH_MAX];
   if (!realpath(path, abs)) {
@@ -196,7 +203,9 @@ interp_native *interp_native_compile(const ir_kernel *k, const char *path,
 
   /* the command line */
   int nopt = opt ? opt->ninclude + opt->ndefine : 0;
-  char **argv = ir_calloc((size_t)nopt + 20, sizeof *argv);
+  int nextra = 0;
+  while (extra && extra[nextra]) nextra++;
+  char **argv = ir_calloc((size_t)nopt + (size_t)nextra + 20, sizeof *argv);
   char **owned = ir_calloc((size_t)nopt + 2, sizeof *owned);
   int argc = 0, nowned = 0;
   const char *cc = getenv("CC");
@@ -228,6 +237,7 @@ interp_native *interp_native_compile(const ir_kernel *k, const char *path,
     argv[argc++] = (char *)inc;
   }
   argv[argc++] = "-lm";
+  for (int i = 0; i < nextra; i++) argv[argc++] = (char *)extra[i];
   argv[argc] = NULL;
   int rc = run_command(argv, log);
   for (int i = 0; i < nowned; i++) ir_free(owned[i]);
