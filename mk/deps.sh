@@ -13,6 +13,8 @@ command -v mlir-opt-16 >/dev/null 2>&1 && command -v mlir-cpu-runner-16 >/dev/nu
   || need="$need mlir-16-tools"
 ls /usr/lib/llvm-16/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1 || need="$need libmlir-16"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
+# tests and make bench read JSON with python3
+command -v python3 >/dev/null 2>&1 || need="$need python3"
 [ -z "$need" ] && exit 0
 echo "uplift: installing missing packages:$need"
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
