@@ -101,6 +101,22 @@ void cli_verify_cb(void *user, const struct enum_query *q,
                    struct enum_verify_result *r);
 void cli_verify_state_free(cli_verify_state *vs);
 
+/* The verification options shared by `raise` and `verify`: put
+ * CLI_VERIFY_LONGOPTS into the long-option table and hand each option to
+ * cli_verify_option first.  Returns 1 if it handled c (setting *vo), 0 if
+ * c is not one of them, -1 after reporting a usage error.  allow_none:
+ * whether `--verify none` is accepted. */
+struct verify_options;
+#define CLI_OPT_VERIFY 0x1e0
+#define CLI_OPT_BOUND 0x1e1
+#define CLI_OPT_SMT_TIMEOUT 0x1e2
+#define CLI_VERIFY_LONGOPTS                                          \
+  {"verify", required_argument, NULL, CLI_OPT_VERIFY},               \
+  {"bound", required_argument, NULL, CLI_OPT_BOUND},                 \
+  {"smt-timeout", required_argument, NULL, CLI_OPT_SMT_TIMEOUT}
+int cli_verify_option(const char *cmd, int c, const char *arg,
+                      struct verify_options *vo, int allow_none);
+
 /* A task of the analysis set up as the enumerator sets it up: the statement
  * mask (the task's statements plus the prelude), its inputs (var ids) and
  * their leaves in store (arguments numbered by var id, POLY_IN_CONST inputs

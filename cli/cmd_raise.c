@@ -55,7 +55,7 @@ static void usage(FILE *out) {
 }
 
 enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
-       OPT_SEED, OPT_JSON, OPT_CHECK, OPT_VERIFY, OPT_BOUND, OPT_SMT_TIMEOUT,
+       OPT_SEED, OPT_JSON, OPT_CHECK,
        OPT_SHAPES, OPT_EMIT };
 
 /* The verification callback is cli_verify_cb (verify_glue.c), shared with
@@ -204,9 +204,7 @@ int cli_cmd_raise(int argc, char **argv) {
       {"emit", required_argument, NULL, OPT_EMIT},
       {"check", no_argument, NULL, OPT_CHECK},
       {"quiet", no_argument, NULL, 'q'},
-      {"verify", required_argument, NULL, OPT_VERIFY},
-      {"bound", required_argument, NULL, OPT_BOUND},
-      {"smt-timeout", required_argument, NULL, OPT_SMT_TIMEOUT},
+      CLI_VERIFY_LONGOPTS,
       {"shapes", required_argument, NULL, OPT_SHAPES},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
@@ -224,6 +222,7 @@ int cli_cmd_raise(int argc, char **argv) {
   long v;
   while ((c = getopt_long(argc, argv, "hqo:" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("raise", c, optarg, &fe);
+    if (!r) r = cli_verify_option("raise", c, optarg, &vo, 1);
     if (r < 0) goto usage_fail;
     if (r > 0) continue;
     switch (c) {
@@ -270,23 +269,6 @@ int cli_cmd_raise(int argc, char **argv) {
       emit_c = !strcmp(optarg, "c");
       break;
     case OPT_CHECK: check = 1; break;
-    case OPT_VERIFY: {
-      int m = verify_mode_parse(optarg);
-      if (m < 0) {
-        cli_frontend_options_free(&fe);
-        return cli_usage_error("raise", "--verify expects real, fp or none, not '%s'", optarg);
-      }
-      vo.mode = (verify_mode)m;
-      break;
-    }
-    case OPT_BOUND:
-      if (cli_parse_long("raise", "--bound", optarg, 1, 8, &v)) goto usage_fail;
-      vo.bound = (int)v;
-      break;
-    case OPT_SMT_TIMEOUT:
-      if (cli_parse_long("raise", "--smt-timeout", optarg, 1, 3600, &v)) goto usage_fail;
-      vo.timeout = (double)v;
-      break;
     default:
       cli_frontend_options_free(&fe);
       if (c == '?' && optopt)

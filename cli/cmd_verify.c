@@ -40,7 +40,7 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_VERIFY = 0x200, OPT_BOUND, OPT_SMT_TIMEOUT, OPT_JSON };
+enum { OPT_JSON = 0x200 };
 
 /* A report error: "uplift verify: REPORT: message", status 2. */
 static int report_error(const char *path, const char *fmt, ...)
@@ -291,9 +291,7 @@ done:
 int cli_cmd_verify(int argc, char **argv) {
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},
-      {"verify", required_argument, NULL, OPT_VERIFY},
-      {"bound", required_argument, NULL, OPT_BOUND},
-      {"smt-timeout", required_argument, NULL, OPT_SMT_TIMEOUT},
+      CLI_VERIFY_LONGOPTS,
       {"json", no_argument, NULL, OPT_JSON},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
@@ -305,9 +303,9 @@ int cli_cmd_verify(int argc, char **argv) {
   optind = 1;
   opterr = 0;
   int c;
-  long v;
   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("verify", c, optarg, &fe);
+    if (!r) r = cli_verify_option("verify", c, optarg, &vo, 0);
     if (r < 0) goto usage_fail;
     if (r > 0) continue;
     switch (c) {
@@ -315,23 +313,6 @@ int cli_cmd_verify(int argc, char **argv) {
       cli_frontend_options_free(&fe);
       usage(stdout);
       return IR_EXIT_OK;
-    case OPT_VERIFY: {
-      int m = verify_mode_parse(optarg);
-      if (m < 0 || m == VERIFY_NONE) {
-        cli_frontend_options_free(&fe);
-        return cli_usage_error("verify", "--verify expects real or fp, not '%s'", optarg);
-      }
-      vo.mode = (verify_mode)m;
-      break;
-    }
-    case OPT_BOUND:
-      if (cli_parse_long("verify", "--bound", optarg, 1, 8, &v)) goto usage_fail;
-      vo.bound = (int)v;
-      break;
-    case OPT_SMT_TIMEOUT:
-      if (cli_parse_long("verify", "--smt-timeout", optarg, 1, 3600, &v)) goto usage_fail;
-      vo.timeout = (double)v;
-      break;
     case OPT_JSON: json = 1; break;
     default:
       cli_frontend_options_free(&fe);

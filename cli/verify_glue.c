@@ -109,3 +109,29 @@ int cli_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir
   }
   return 0;
 }
+
+int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *vo,
+                      int allow_none) {
+  long v;
+  switch (c) {
+  case CLI_OPT_VERIFY: {
+    int m = verify_mode_parse(arg);
+    if (m < 0 || (m == VERIFY_NONE && !allow_none)) {
+      cli_usage_error(cmd, "--verify expects %s, not '%s'",
+                      allow_none ? "real, fp or none" : "real or fp", arg);
+      return -1;
+    }
+    vo->mode = (verify_mode)m;
+    return 1;
+  }
+  case CLI_OPT_BOUND:
+    if (cli_parse_long(cmd, "--bound", arg, 1, 8, &v)) return -1;
+    vo->bound = (int)v;
+    return 1;
+  case CLI_OPT_SMT_TIMEOUT:
+    if (cli_parse_long(cmd, "--smt-timeout", arg, 1, 3600, &v)) return -1;
+    vo->timeout = (double)v;
+    return 1;
+  }
+  return 0;
+}
