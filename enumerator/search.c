@@ -63,6 +63,8 @@ typedef struct es_state {
   es_vec *buckets; /* [(max_ops + 1) * ES_MAX_TYPES] */
   enum_stats *stats;
   struct es_pool *workers;
+  ir_type targets[ES_MAX_TYPES]; /* proposed result types, computed once */
+  int ntargets;
   struct es_batch *batch;
   int new_sub;
   double last_progress;
@@ -577,10 +579,10 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
   if (slot == op->nops) {
     ir_type opt[IR_TP_MAX_OPERANDS];
     for (int i = 0; i < op->nops; i++) opt[i] = st->types[tys[i]].t;
-    ir_type tg[ES_MAX_TYPES];
+    const ir_type *tg = st->targets;
     int ntg = 1;
     const ir_type *tgp = NULL;
-    if (gram_op_needs_target(op)) ntg = targets(st, tg, ES_MAX_TYPES);
+    if (gram_op_needs_target(op)) ntg = st->ntargets;
     for (int t = 0; t < ntg; t++) {
       if (gram_op_needs_target(op)) tgp = &tg[t];
       gram_prod prods[512];
@@ -641,6 +643,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   for (int g = 0; g < in->ngoals; g++)
     if (type_index(&st, &in->goals[g].type) < 0) goto done;
   for (int l = 0; l < in->nleaves; l++) add_leaf(&st, &in->leaves[l]);
+  st.ntargets = targets(&st, st.targets, ES_MAX_TYPES);
   if (in->on_level) in->on_level(in->hook_user, 0, stats);
   for (int g = 0; g < in->ngoals; g++)
     if (in->goals[g].is_main && in->goals[g].solution) {
