@@ -725,17 +725,6 @@ void emit_tensor_free(ir_tensor *t) {
   t->poison = NULL;
 }
 
-/* Read a file (at most n-1 bytes) into buf. */
-static void slurp(const char *path, char *buf, size_t n) {
-  if (!n) return;
-  buf[0] = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return;
-  size_t got = fread(buf, 1, n - 1, f);
-  buf[got] = 0;
-  fclose(f);
-}
-
 static char *slurp_all(const char *path) {
   ir_source src;
   if (ir_source_read(&src, path)) return NULL;
@@ -776,7 +765,7 @@ int emit_mlir_check(const char *text, int allow_unregistered, char *err, size_t 
   snprintf(cmd, sizeof cmd, "mlir-opt-16 %s '%s' -o /dev/null 2>'%s'",
            allow_unregistered ? "--allow-unregistered-dialect" : "", in, errf);
   int rc = system(cmd);
-  if (rc) slurp(errf, err, errn);
+  if (rc) ir_read_head(errf, err, errn);
   rm_tree(dir);
   return rc ? -1 : 0;
 }
@@ -946,7 +935,7 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
   snprintf(cmd, cl, "mlir-opt-16 '%s' --pass-pipeline='%s' -o '%s' 2>'%s'", in, pipeline, low, errf);
   if (system(cmd)) {
     size_t k = (size_t)snprintf(err, errn, "mlir-opt-16 failed: ");
-    if (k < errn) slurp(errf, err + k, errn - k);
+    if (k < errn) ir_read_head(errf, err + k, errn - k);
     ir_free(cmd);
     goto done;
   }
@@ -968,7 +957,7 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
       if (*last && k < errn) k += (size_t)snprintf(err + k, errn - k, "%.512s\n", last);
       ir_free(o);
     }
-    if (k < errn) slurp(errf, err + k, errn - k);
+    if (k < errn) ir_read_head(errf, err + k, errn - k);
     ir_free(cmd);
     goto done;
   }

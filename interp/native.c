@@ -127,15 +127,6 @@ static int run_command(char **argv, const char *log) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void read_log(const char *log, char *buf, size_t n) {
-  buf[0] = 0;
-  FILE *f = fopen(log, "r");
-  if (!f) return;
-  size_t got = fread(buf, 1, n - 1, f);
-  buf[got] = 0;
-  fclose(f);
-}
-
 static ffi_type *ffi_of(ir_elem e) {
   switch (e) {
   case IR_F64: return &ffi_type_double;
@@ -245,7 +236,7 @@ interp_native *interp_native_compile_with(const ir_kernel *k, const char *path,
   ir_free(argv);
   if (rc != 0) {
     char out[1600];
-    read_log(log, out, sizeof out);
+    ir_read_head(log, out, sizeof out);
     set_msg(res, INTERP_NATIVE_COMPILE,
             "compiling %s natively failed (%s exited with %d):\n%s", path,
             cc && *cc ? cc : "cc", rc, out);

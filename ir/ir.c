@@ -218,6 +218,16 @@ int ir_source_read(ir_source *src, const char *path) {
   return 0;
 }
 
+void ir_read_head(const char *path, char *buf, size_t n) {
+  if (!n) return;
+  buf[0] = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  size_t got = fread(buf, 1, n - 1, f);
+  buf[got] = 0;
+  fclose(f);
+}
+
 void ir_source_free(ir_source *src) {
   ir_free((void *)src->text);
   src->text = NULL;

@@ -117,6 +117,10 @@ int ir_tree_dir(const char *probe, const char *dir, char *out, size_t n);
 int ir_source_read(ir_source *src, const char *path);
 void ir_source_free(ir_source *src);
 
+/* Read at most n-1 bytes of the file at path into buf, NUL-terminated (an
+ * empty string if it cannot be read): for quoting a tool's log. */
+void ir_read_head(const char *path, char *buf, size_t n);
+
 /* ---------------------------------------------------------- element types */
 
 typedef enum ir_elem {
