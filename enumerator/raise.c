@@ -248,6 +248,26 @@ static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
   return 0;
 }
 
+/* The leaves for region r of a tensor of type vt (elem ignored) when it is
+ * one affine mask: the mask, and the constants a select on it needs
+ * (`select(mask, A, 0)`), shaped like the mask when the dialect's select
+ * does not take a rank-0 operand (no implicit broadcasting).  Returns the
+ * count written to out (at most cap). */
+static int mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt,
+                       const ir_tnode **out, int cap) {
+  ir_mask m;
+  ir_type mt = *vt;
+  mt.elem = IR_I1;
+  if (cap < 1 || region_mask(r, &m)) return 0;
+  int n = 0;
+  out[n++] = ir_tp_mask(t->store, &m, &mt);
+  if (!select_takes_scalar(t, &mt)) {
+    mt.elem = t->k->data_type;
+    n += sg_constant_leaves(&t->subgoals, t->store, t->k, &mt, out + n, cap - n);
+  }
+  return n;
+}
+
 /* Which ops the task's arithmetic asks for (design.md section 4: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
@@ -318,23 +338,21 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
                              (256 - nl - ES_MAX_GOALS - 8) / 2);
     nl += sg_constant_leaves(&t->subgoals, t->store, k, &otype, lnodes + nl,
                              (256 - nl - ES_MAX_GOALS - 8) / 2);
+    /* masks: the regions the task reads and writes, and the points of
+     * each statement's value space that hold final values */
     for (int i = 0; i < t->pt->naccess && nl < 240; i++) {
       const poly_access *ac = &t->pt->access[i];
       const poly_region *rs[2] = {&ac->read, &ac->write};
       for (int r = 0; r < 2; r++) {
-        ir_mask m;
         ir_type vt;
-        if (region_mask(rs[r], &m) || var_type(k, ac->var, &vt)) continue;
-        vt.elem = IR_I1;
-        lnodes[nl++] = ir_tp_mask(t->store, &m, &vt);
-        /* the constants a select on this mask needs (`select(mask, A,
-         * 0)`), shaped like the mask when the dialect's select does not
-         * take a rank-0 operand (no implicit broadcasting) */
-        if (!select_takes_scalar(t, &vt)) {
-          vt.elem = k->data_type;
-          nl += sg_constant_leaves(&t->subgoals, t->store, k, &vt, lnodes + nl, 240 - nl);
-        }
+        if (!var_type(k, ac->var, &vt)) nl += mask_leaves(t, rs[r], &vt, lnodes + nl, 240 - nl);
       }
+    }
+    for (int i = 0; i < t->pt->nstmts && nl < 240; i++) {
+      const poly_stmt *ps = &t->a->stmts[t->pt->stmts[i]];
+      ir_type vt = {k->data_type, ps->nspace, {0}};
+      for (int d = 0; d < ps->nspace; d++) vt.dims[d] = ps->space_dims[d];
+      if (ps->nspace >= 0) nl += mask_leaves(t, &ps->last, &vt, lnodes + nl, 240 - nl);
     }
     for (int i = 0; i < nextra; i++) lnodes[nl++] = extra[i];
     es_leaf *leaves = ir_calloc((size_t)nl, sizeof(es_leaf));
@@ -551,7 +569,7 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
     tr->noutputs = pt->noutputs;
     tr->outputs = IR_NEW_N(arena, enum_output, pt->noutputs + 1);
     if (status) break;
-    sg_init(&t.subgoals, k, pt, arena);
+    sg_init(&t.subgoals, a, pt, arena);
     char why[512];
     for (int v = 0; v < 2 && !status; v++)
       for (int s = 0; s < 2 && !status; s++) {

@@ -468,7 +468,8 @@ static int add_target(ir_type *out, int n, int cap, const ir_type *t) {
  * their operands (broadcasts, reshapes, constants): the goal types, the
  * leaf types, each of them with one dim or every dim made 1, and with a
  * leading dim of 1 (the shapes that equal-rank broadcasting, kept reduced
- * dims and batched contractions need). */
+ * dims and batched contractions need), and each leaf type behind a goal's
+ * leading dims (a leaf broadcast along batch dims). */
 static int targets(es_state *st, ir_type *out, int cap) {
   int n = 0;
   for (int pass = 0; pass < 2; pass++)
@@ -494,6 +495,17 @@ static int targets(es_state *st, ir_type *out, int cap) {
         lead.dims[0] = IR_DIM_ONE;
         for (int d = 0; d < t->rank; d++) lead.dims[d + 1] = t->dims[d];
         n = add_target(out, n, cap, &lead);
+      }
+      /* a leaf broadcast along a goal's leading (batch) dims */
+      for (int g = 0; g < st->in->ngoals && i >= st->in->ngoals; g++) {
+        const ir_type *gt = &st->in->goals[g].type;
+        int extra = gt->rank - t->rank;
+        if (extra <= 0 || t->rank == 0) continue;
+        ir_type b = *t;
+        b.rank = gt->rank;
+        for (int d = 0; d < extra; d++) b.dims[d] = gt->dims[d];
+        for (int d = 0; d < t->rank; d++) b.dims[extra + d] = t->dims[d];
+        n = add_target(out, n, cap, &b);
       }
     }
   return n;

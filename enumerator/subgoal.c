@@ -79,6 +79,11 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   sg_goal *g = &s->goals[s->n];
   memset(g, 0, sizeof *g);
   g->var = c->st->lhs->var;
+  g->space = -1;
+  const ir_var *v = s->k->vars[g->var];
+  g->type.elem = v->elem;
+  g->type.rank = v->rank;
+  for (int d = 0; d < v->rank; d++) g->type.dims[d] = v->dims[d]->var;
   g->stmt = c->st;
   g->expr = e;
   g->nred = c->nred;
@@ -213,12 +218,80 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
   return 1;
 }
 
-void sg_init(sg_set *s, const ir_kernel *k, const poly_task *pt, ir_arena *arena) {
+/* The value added by a sum-reduction statement (x += e, x = x + e, x = e
+ * + x): e, or NULL. */
+static const ir_expr *added_value(const ir_stmt *st) {
+  if (st->op == IR_ASSIGN_ADD) return st->rhs;
+  if (st->op == IR_ASSIGN && st->rhs->kind == IR_EX_ADD) {
+    if (same_expr(st->rhs->args[0], st->lhs)) return st->rhs->args[1];
+    if (same_expr(st->rhs->args[1], st->lhs)) return st->rhs->args[0];
+  }
+  return NULL;
+}
+
+/* Is the written element indexed exactly by the space's iterators, in
+ * order (then the space is the array's shape)? */
+static int lhs_is_space(const ir_kernel *k, const ir_expr *lhs, const poly_stmt *ps) {
+  int n = lhs->kind == IR_EX_ELEM ? lhs->nargs : 0;
+  if (n != ps->nspace) return 0;
+  for (int i = 0; i < n; i++)
+    if (!is_iter(k, lhs->args[i]) || lhs->args[i]->var != ps->space_iters[i]) return 0;
+  return 1;
+}
+
+typedef struct space_ctx {
+  sg_set *s;
+  int stmt;
+} space_ctx;
+
+/* The loops of the statement a value-space goal sums over. */
+static int space_loops(const ir_stmt *st, const ir_stmt *const *loops, int depth, void *user) {
+  space_ctx *c = user;
+  if (st->id != c->stmt) return 0;
+  sg_set *s = c->s;
+  for (int d = 0; d < depth && d < 16; d++) s->loops[s->n][d] = loops[d];
+  s->depth[s->n] = depth < 16 ? depth : 16;
+  return 1;
+}
+
+/* A value-space goal per sum reduction of the task whose value space is
+ * not its array's shape (the iteration-space tensor of its sums). */
+static void space_goals(sg_set *s) {
+  const poly_analysis *a = s->a;
+  for (int r = 0; r < s->pt->nreductions && s->n < SG_MAX; r++) {
+    const poly_reduction *red = &a->reductions[s->pt->reductions[r]];
+    const poly_stmt *ps = &a->stmts[red->stmt];
+    const ir_expr *val = added_value(ps->stmt);
+    if (red->op != POLY_RED_ADD || ps->nspace < 0 || !val || trivial(val) ||
+        lhs_is_space(s->k, ps->stmt->lhs, ps) || ps->depth > 16)
+      continue;
+    sg_goal *g = &s->goals[s->n];
+    memset(g, 0, sizeof *g);
+    g->var = -1;
+    g->space = red->stmt;
+    g->type.elem = s->k->data_type;
+    g->type.rank = ps->nspace;
+    for (int d = 0; d < ps->nspace; d++) g->type.dims[d] = ps->space_dims[d];
+    g->stmt = ps->stmt;
+    g->expr = val;
+    g->nred = red->niters;
+    memcpy(g->red, red->iters, sizeof(int) * (size_t)red->niters);
+    g->sign = 1;
+    g->what = "sum over the loops";
+    space_ctx c = {s, red->stmt};
+    ir_kernel_walk_assigns(s->k, space_loops, &c);
+    s->n++;
+  }
+}
+
+void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *arena) {
   memset(s, 0, sizeof *s);
-  s->k = k;
+  s->a = a;
+  s->k = a->kernel;
   s->pt = pt;
   find_ctx f = {s, arena, 0};
-  ir_kernel_walk_assigns(k, find_stmt, &f);
+  ir_kernel_walk_assigns(s->k, find_stmt, &f);
+  space_goals(s);
 }
 
 void sg_free(sg_set *s) {
@@ -229,6 +302,7 @@ void sg_free(sg_set *s) {
 /* ------------------------------------------------------------ evaluation */
 
 typedef struct evctx {
+  const poly_analysis *a;
   const ir_kernel *k;
   interp_env *env;
   long *ivals;
@@ -317,7 +391,17 @@ static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int dep
                       int d, ir_tensor *out, unsigned char *written) {
   if (d == depth) {
     int ok = 1;
-    long i = g->stmt->lhs->kind == IR_EX_ELEM ? elem_index(c, g->stmt->lhs, &ok) : 0;
+    long i = 0;
+    if (g->space >= 0) {
+      const poly_stmt *ps = &c->a->stmts[g->space];
+      for (int x = 0; x < ps->nspace; x++) {
+        long v = c->ivals[ps->space_iters[x]];
+        if (v < 0 || v >= out->dims[x]) return;
+        i = i * out->dims[x] + v;
+      }
+    } else if (g->stmt->lhs->kind == IR_EX_ELEM) {
+      i = elem_index(c, g->stmt->lhs, &ok);
+    }
     if (!ok) return;
     c->poison = 0;
     double v = g->sign * eval(c, g->expr);
@@ -350,13 +434,20 @@ int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
     sg_goal *g = &s->goals[i];
     ir_tensor *out = &g->vals[e];
     interp_tensor_free(out);
-    *out = env->vals[g->var];
+    if (g->var >= 0) {
+      *out = env->vals[g->var];
+    } else {
+      memset(out, 0, sizeof *out);
+      out->elem = g->type.elem;
+      out->rank = g->type.rank;
+      for (int d = 0; d < g->type.rank; d++) out->dims[d] = env->sizes[g->type.dims[d]];
+    }
     size_t n = ir_tensor_size(out);
     out->data = ir_calloc(n ? n : 1, sizeof(double));
     out->poison = ir_malloc(n ? n : 1);
     memset(out->poison, 1, n ? n : 1);
     unsigned char *written = ir_calloc(n ? n : 1, 1);
-    evctx c = {k, env, ivals, 0};
+    evctx c = {s->a, k, env, ivals, 0};
     run_loops(&c, g, s->loops[i], s->depth[i], 0, out, written);
     ir_free(written);
   }
@@ -371,15 +462,12 @@ int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
   int n = 0;
   for (int i = 0; i < s->n && n < cap; i++) {
     sg_goal *g = &s->goals[i];
-    if (g->var != var || g->solved) continue;
+    if ((g->var != var && g->var >= 0) || g->solved) continue;
     es_goal *o = &goals[n++];
     memset(o, 0, sizeof *o);
     o->id = i;
     o->what = g->what;
-    const ir_var *v = s->k->vars[var];
-    o->type.elem = v->elem;
-    o->type.rank = v->rank;
-    for (int d = 0; d < v->rank; d++) o->type.dims[d] = v->dims[d]->var;
+    o->type = g->type;
     o->rtol = interp_kernel_tolerance(s->k) > 0 ? 1e-9 : 0;
     for (int e = 0; e < nex; e++) {
       o->expect[e] = g->vals[e];

@@ -11,7 +11,10 @@
 #define SG_MAX 16
 
 typedef struct sg_goal {
-  int var;                 /* the array whose shape the sub-goal has */
+  int var;                 /* the array whose shape the sub-goal has; -1:
+                              a value-space goal, offered for every output */
+  int space;               /* value-space goal: its statement's id, else -1 */
+  ir_type type;            /* the sub-goal's type */
   const ir_stmt *stmt;
   const ir_expr *expr;     /* evaluated at every iteration point */
   int nred;                /* summed over these iterators (0: assigned) */
@@ -23,6 +26,7 @@ typedef struct sg_goal {
 } sg_goal;
 
 typedef struct sg_set {
+  const poly_analysis *a;
   const ir_kernel *k;
   const poly_task *pt;
   int n;
@@ -31,9 +35,12 @@ typedef struct sg_set {
   int depth[SG_MAX];
 } sg_set;
 
-/* Find the sub-goals of a task (single-statement tasks whose written
- * element is indexed by distinct iterators). */
-void sg_init(sg_set *s, const ir_kernel *k, const poly_task *pt, ir_arena *arena);
+/* Find the sub-goals of task pt of analysis a: those read off the
+ * statement of a single-statement task whose written element is indexed by
+ * distinct iterators, and, for every sum reduction of the task whose value
+ * space (poly_stmt) is not the written array's shape, the sum at each point
+ * of that space. */
+void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *arena);
 void sg_free(sg_set *s);
 
 /* Compute every sub-goal's values on example e from the values before the

@@ -1008,21 +1008,25 @@ static __isl_give isl_set *context(pass *p) {
   return s;
 }
 
-/* Describe region r (taken) of variable v. */
-static poly_region region(pass *p, int v, __isl_take isl_set *r) {
+/* Describe region r (taken) of a box of `rank` dims (box taken; NULL: a
+ * dim is not affine), in the box's coordinates. */
+static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_take isl_set *r) {
   poly_region out = {POLY_REGION_NONE, 0, NULL, "none", NULL};
-  if (!r) return out;
+  if (!r) {
+    isl_set_free(box);
+    return out;
+  }
   isl_set *ctx = context(p);
   r = isl_set_coalesce(isl_set_intersect_params(r, isl_set_copy(ctx)));
   if (isl_set_is_empty(r) != isl_bool_false) {
     isl_set_free(r);
     isl_set_free(ctx);
+    isl_set_free(box);
     return out;
   }
   out.isl = isl_text(p, r);
   /* Compare with the box under the parameter values for which the region
    * is not empty: "read only when m >= 2" is not a mask of elements. */
-  isl_set *box = box_of(p, v);
   if (box) box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
   isl_set_free(ctx);
   if (box && isl_set_is_subset(box, r) == isl_bool_true) {
@@ -1033,7 +1037,7 @@ static poly_region region(pass *p, int v, __isl_take isl_set *r) {
     return out;
   }
   if (box) r = isl_set_coalesce(isl_set_gist(r, box));
-  bset_ctx bc = {p, p->k->vars[v]->rank, NULL, 0, 0, 0};
+  bset_ctx bc = {p, rank, NULL, 0, 0, 0};
   isl_set_foreach_basic_set(r, take_bset, &bc);
   isl_set_free(r);
   out.kind = bc.opaque || !box ? POLY_REGION_OPAQUE : POLY_REGION_MASK;
@@ -1051,6 +1055,120 @@ static poly_region region(pass *p, int v, __isl_take isl_set *r) {
     sb_free(&t);
   }
   return out;
+}
+
+/* Describe region r (taken) of variable v. */
+static poly_region region(pass *p, int v, __isl_take isl_set *r) {
+  return region_in(p, box_of(p, v), p->k->vars[v]->rank, r);
+}
+
+/* ------------------------------------------------------ value spaces */
+
+/* The value space of statement i (see poly_stmt): its dims, their extents,
+ * the points run over, and those that write an element's final value in
+ * the task (lastw: the instances that are last writers, union over the
+ * task's statements; kept). */
+static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_set *lastw) {
+  st *t = &p->sts[i];
+  poly_stmt *s = &a->stmts[i];
+  s->nspace = -1;
+  const poly_reduction *r = NULL;
+  for (int j = 0; j < a->nreductions; j++)
+    if (a->reductions[j].stmt == i) r = &a->reductions[j];
+  int keep[MAXDEPTH], nk = 0;
+  for (int d = 0; d < t->depth; d++) {
+    int red = 0;
+    for (int j = 0; r && j < r->niters; j++) red |= r->iters[j] == t->loops[d]->iter;
+    if (!red) keep[nk++] = d;
+  }
+  if (nk > IR_MAX_RANK) return;
+  /* project the reduction dims out of a set over the statement's dims */
+  isl_set *dom = isl_set_copy(t->dom);
+  isl_set *last = NULL;
+  if (!t->guarded) {
+    isl_space *sp = isl_set_get_space(t->dom);
+    last = isl_union_set_extract_set(lastw, sp);
+  }
+  for (int d = t->depth - 1, k = nk - 1; d >= 0; d--) {
+    if (k >= 0 && keep[k] == d) {
+      k--;
+      continue;
+    }
+    dom = isl_set_project_out(dom, isl_dim_set, (unsigned)d, 1);
+    if (last) last = isl_set_project_out(last, isl_dim_set, (unsigned)d, 1);
+  }
+  /* each dim's extent: the size parameter P with 0 <= it < P */
+  int dims[IR_MAX_RANK];
+  sb b = {0};
+  int ok = 1;
+  for (int d = 0; d < nk && ok; d++) {
+    dims[d] = -1;
+    for (int v = 0; v < p->k->nvars && dims[d] < 0; v++) {
+      if (p->k->vars[v]->kind != IR_VAR_SIZE) continue;
+      sb_reset(&b);
+      sb_add(&b, "%s -> { [", sb_str(&p->params));
+      for (int e = 0; e < nk; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
+      sb_add(&b, "] : 0 <= o%d < P%d }", d, v);
+      isl_set *bx = isl_set_read_from_str(p->ctx, sb_str(&b));
+      isl_set *dd = isl_set_reset_tuple_id(isl_set_copy(dom));
+      if (bx && isl_set_is_subset(dd, bx) == isl_bool_true) dims[d] = v;
+      isl_set_free(bx);
+      isl_set_free(dd);
+    }
+    ok = dims[d] >= 0;
+  }
+  if (ok) {
+    sb_reset(&b);
+    sb_add(&b, "%s -> { [", sb_str(&p->params));
+    for (int e = 0; e < nk; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
+    sb_add(&b, "]");
+    for (int e = 0; e < nk; e++) sb_add(&b, "%s0 <= o%d < P%d", e ? " and " : " : ", e, dims[e]);
+    sb_add(&b, " }");
+    isl_set *box = isl_set_read_from_str(p->ctx, sb_str(&b));
+    s->nspace = nk;
+    s->space_iters = IR_NEW_N(p->arena, int, nk ? nk : 1);
+    s->space_dims = IR_NEW_N(p->arena, int, nk ? nk : 1);
+    for (int e = 0; e < nk; e++) {
+      s->space_iters[e] = t->loops[keep[e]]->iter;
+      s->space_dims[e] = dims[e];
+    }
+    s->space = region_in(p, isl_set_copy(box), nk, isl_set_reset_tuple_id(isl_set_copy(dom)));
+    if (last) s->last = region_in(p, box, nk, isl_set_reset_tuple_id(isl_set_copy(last)));
+    else isl_set_free(box);
+  }
+  sb_free(&b);
+  isl_set_free(dom);
+  isl_set_free(last);
+}
+
+/* The value spaces of the statements of every task. */
+static void value_spaces(pass *p, poly_analysis *a) {
+  for (int i = 0; i < a->nstmts; i++) {
+    a->stmts[i].nspace = -1;
+    a->stmts[i].space = a->stmts[i].last = (poly_region){POLY_REGION_NONE, 0, NULL, "none", NULL};
+  }
+  for (int ti = 0; ti < a->ntasks; ti++) {
+    const poly_task *T = &a->tasks[ti];
+    isl_union_map *sched = NULL, *wr = NULL;
+    char name[32];
+    for (int j = 0; j < T->nstmts; j++) {
+      st *t = &p->sts[T->stmts[j]];
+      snprintf(name, sizeof name, "S%d", T->stmts[j]);
+      isl_union_map *m1 = isl_union_map_from_map(schedule(p, t, name));
+      isl_union_map *m2 = isl_union_map_from_map(isl_map_copy(t->write));
+      sched = sched ? isl_union_map_union(sched, m1) : m1;
+      wr = wr ? isl_union_map_union(wr, m2) : m2;
+    }
+    if (!sched) continue;
+    /* element -> schedule of its last writer -> that instance */
+    isl_union_map *e2s = isl_union_map_apply_range(isl_union_map_reverse(wr),
+                                                   isl_union_map_copy(sched));
+    e2s = isl_union_map_lexmax(e2s);
+    isl_union_map *e2i = isl_union_map_apply_range(e2s, isl_union_map_reverse(sched));
+    isl_union_set *lastw = isl_union_map_range(e2i);
+    for (int j = 0; j < T->nstmts; j++) value_space(p, a, T->stmts[j], lastw);
+    isl_union_set_free(lastw);
+  }
 }
 
 /* ----------------------------------------------------------- the pass */
@@ -1515,6 +1633,7 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     }
   }
   ir_free(members);
+  value_spaces(p, a);
 
 done:
   ir_free(fadj);

@@ -119,6 +119,19 @@ typedef struct poly_stmt {
   int guarded;          /* under a data-dependent if (may execute) */
   unsigned ops;         /* POLY_OP_* bits of its arithmetic */
   const char *domain;   /* iteration domain, isl text */
+  /* Its value space: the enclosing loops that do not carry its reduction
+   * (all of them for a plain assignment), outermost first, seen as the box
+   * 0 <= it_d < size_d.  A tensor over this space holds the value the
+   * statement leaves at each point (for a reduction, the whole sum).
+   * Positions are i0, i1, ... in the masks.  nspace is -1 when a loop's
+   * range is not within [0, size) of one size parameter. */
+  int nspace;
+  int *space_iters;     /* [nspace] iterator var ids */
+  int *space_dims;      /* [nspace] IR_VAR_SIZE var ids: the extents */
+  poly_region space;    /* the points the loops run over */
+  poly_region last;     /* the points whose value is final: no later
+                           statement instance of its task overwrites the
+                           element (NONE for a guarded statement) */
 } poly_stmt;
 
 typedef enum poly_dep_kind {

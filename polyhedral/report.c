@@ -158,6 +158,12 @@ void poly_print(const poly_analysis *a, FILE *out) {
     if (s->task < 0) fprintf(out, "   [prelude: a constant]");
     if (s->guarded) fprintf(out, "   [under a data-dependent if]");
     fprintf(out, "\n      domain %s\n", s->domain);
+    if (s->nspace >= 0) {
+      fprintf(out, "      values over [");
+      for (int d = 0; d < s->nspace; d++)
+        fprintf(out, "%s%s < %s", d ? ", " : "", vn(a, s->space_iters[d]), vn(a, s->space_dims[d]));
+      fprintf(out, "]: %s; final: %s\n", s->space.text, s->last.text);
+    }
   }
 
   fprintf(out, "\ndependences (flow: value-based; anti, output: memory-based):\n");
@@ -303,6 +309,13 @@ char *poly_to_json(const poly_analysis *a) {
     for (int d = 0; d < s->depth; d++)
       cJSON_AddItemToArray(loops, cJSON_CreateString(vn(a, s->loops[d]->iter)));
     cJSON_AddStringToObject(o, "domain", s->domain);
+    if (s->nspace >= 0) {
+      cJSON *vs = cJSON_AddObjectToObject(o, "values");
+      cJSON_AddItemToObject(vs, "iters", names(a, s->space_iters, s->nspace));
+      cJSON_AddItemToObject(vs, "dims", names(a, s->space_dims, s->nspace));
+      cJSON_AddItemToObject(vs, "points", region_json(a, &s->space));
+      cJSON_AddItemToObject(vs, "final", region_json(a, &s->last));
+    }
     cJSON_AddNumberToObject(o, "task", s->task);
     cJSON_AddBoolToObject(o, "prelude", s->task < 0);
     cJSON_AddBoolToObject(o, "guarded", s->guarded);
