@@ -77,4 +77,9 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats);
 
 double es_now(void);
 
+/* The relative tolerance a candidate's values must meet against a goal
+ * of kernel k: 0 when the kernel's arithmetic is exact, else the kernel's
+ * rounding tolerance (interp_kernel_tolerance), at least 1e-9. */
+double es_goal_rtol(const ir_kernel *k);
+
 #endif

@@ -378,7 +378,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
     g->type = otype;
     g->is_main = 1;
     g->what = "output";
-    g->rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+    g->rtol = es_goal_rtol(k);
     for (int e = 0; e < t->ex.n; e++) {
       g->expect[e] = t->after[e][po->var];
       g->cmp[e] = cmp_mask(t, po, wm, &g->expect[e], e);
@@ -446,7 +446,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
     if (!bad) {
       const ir_tensor *want = &t->after[e][po->var];
       size_t n = ir_tensor_size(want);
-      double rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+      double rtol = es_goal_rtol(k);
       for (size_t i = 0; i < n && !bad; i++) {
         if (want->poison && want->poison[i]) continue;
         bad = (got.poison && got.poison[i]) || !interp_values_agree(want->data[i], got.data[i], rtol);

@@ -19,6 +19,11 @@
 
 #include "enumerator/internal.h"
 
+double es_goal_rtol(const ir_kernel *k) {
+  double t = interp_kernel_tolerance(k);
+  return t <= 0 ? 0 : t > 1e-9 ? t : 1e-9;
+}
+
 double es_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

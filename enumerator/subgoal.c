@@ -79,7 +79,6 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   sg_goal *g = &s->goals[s->n];
   memset(g, 0, sizeof *g);
   g->var = c->st->lhs->var;
-  g->space = -1;
   const ir_var *v = s->k->vars[g->var];
   g->type.elem = v->elem;
   g->type.rank = v->rank;
@@ -242,45 +241,134 @@ static int lhs_is_space(const ir_kernel *k, const ir_expr *lhs, const poly_stmt 
 typedef struct space_ctx {
   sg_set *s;
   int stmt;
+  const ir_stmt *loops[16];
+  int depth;
 } space_ctx;
 
-/* The loops of the statement a value-space goal sums over. */
-static int space_loops(const ir_stmt *st, const ir_stmt *const *loops, int depth, void *user) {
+/* The loops of a statement (by id). */
+static int stmt_loops(const ir_stmt *st, const ir_stmt *const *loops, int depth, void *user) {
   space_ctx *c = user;
   if (st->id != c->stmt) return 0;
-  sg_set *s = c->s;
-  for (int d = 0; d < depth && d < 16; d++) s->loops[s->n][d] = loops[d];
-  s->depth[s->n] = depth < 16 ? depth : 16;
+  c->depth = depth < 16 ? depth : 16;
+  for (int d = 0; d < c->depth; d++) c->loops[d] = loops[d];
   return 1;
 }
 
-/* A value-space goal per sum reduction of the task whose value space is
- * not its array's shape (the iteration-space tensor of its sums). */
+/* A goal over the loops of statement ps (see sg_goal.idx): expression e at
+ * each point, summed over the iterators red (nred of them). */
+static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
+                          const ir_expr *e, const int *idx, int nidx, const int *red,
+                          int nred, const char *what) {
+  if (s->n == SG_MAX || trivial(e)) return;
+  for (int i = 0; i < s->n; i++)
+    if (s->goals[i].var < 0 && same_expr(s->goals[i].expr, e) && s->goals[i].nred == nred &&
+        s->goals[i].nidx == nidx && !memcmp(s->goals[i].idx, idx, sizeof(int) * (size_t)nidx))
+      return;
+  sg_goal *g = &s->goals[s->n];
+  memset(g, 0, sizeof *g);
+  g->var = -1;
+  g->nidx = nidx;
+  g->type.elem = s->k->data_type;
+  g->type.rank = nidx;
+  for (int d = 0; d < nidx; d++) {
+    g->idx[d] = idx[d];
+    for (int l = 0; l < ps->depth; l++)
+      if (ps->loops[l]->iter == idx[d]) g->type.dims[d] = ps->loop_dims[l];
+  }
+  g->stmt = ps->stmt;
+  g->expr = e;
+  g->nred = nred;
+  memcpy(g->red, red, sizeof(int) * (size_t)nred);
+  g->sign = 1;
+  g->what = what;
+  for (int d = 0; d < lc->depth; d++) s->loops[s->n][d] = lc->loops[d];
+  s->depth[s->n] = lc->depth;
+  s->n++;
+}
+
+/* The iterators of ps's loops that e uses, in loop order; returns the count. */
+static int used_iters(const poly_stmt *ps, const ir_expr *e, int *out) {
+  int n = 0;
+  for (int l = 0; l < ps->depth; l++)
+    if (uses_var(e, ps->loops[l]->iter)) out[n++] = ps->loops[l]->iter;
+  return n;
+}
+
+/* An array read in e subscripted by exactly the iterators its[0..n), each
+ * once, in some order: that order into idx.  Returns 1 if found. */
+static int covering_read(const ir_kernel *k, const ir_expr *e, const int *its, int n, int *idx) {
+  if (e->kind == IR_EX_ELEM && e->nargs == n && n > 0) {
+    int ok = 1;
+    for (int i = 0; i < n && ok; i++) {
+      ok = is_iter(k, e->args[i]);
+      for (int j = 0; j < i && ok; j++) ok = e->args[j]->var != e->args[i]->var;
+      int in = 0;
+      for (int j = 0; j < n && ok; j++) in |= its[j] == e->args[i]->var;
+      ok = ok && in;
+      if (ok) idx[i] = e->args[i]->var;
+    }
+    if (ok) return 1;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (covering_read(k, e->args[i], its, n, idx)) return 1;
+  return 0;
+}
+
+/* A goal for e at each point of the loops it uses, ordered like an array
+ * it reads with exactly those subscripts, else like the loops; not when
+ * that is the written element's order (a goal of the array's shape). */
+static void used_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc, const ir_expr *e,
+                      const char *what) {
+  int its[IR_MAX_RANK + 16], idx[IR_MAX_RANK];
+  int n = used_iters(ps, e, its);
+  if (n > IR_MAX_RANK) return;
+  if (!covering_read(s->k, e, its, n, idx)) memcpy(idx, its, sizeof(int) * (size_t)n);
+  const ir_expr *lhs = ps->stmt->lhs;
+  int same = lhs->kind == IR_EX_ELEM && lhs->nargs == n;
+  for (int i = 0; same && i < n; i++) same = is_iter(s->k, lhs->args[i]) && lhs->args[i]->var == idx[i];
+  if (!same) add_loop_goal(s, ps, lc, e, idx, n, NULL, 0, what);
+}
+
+/* The value a statement combines into its element: e of `x op= e`, of
+ * `x = x + e`, or the right side of a plain assignment. */
+static const ir_expr *stmt_value(const ir_stmt *st) {
+  const ir_expr *v = added_value(st);
+  return v ? v : st->rhs;
+}
+
+/* The goals over the loops of each statement of the task: for a sum
+ * reduction, the sum at each point of its value space; for every
+ * statement, its value, the value's terms and each term's factors at each
+ * point of the loops they use. */
 static void space_goals(sg_set *s) {
   const poly_analysis *a = s->a;
-  for (int r = 0; r < s->pt->nreductions && s->n < SG_MAX; r++) {
-    const poly_reduction *red = &a->reductions[s->pt->reductions[r]];
-    const poly_stmt *ps = &a->stmts[red->stmt];
-    const ir_expr *val = added_value(ps->stmt);
-    if (red->op != POLY_RED_ADD || ps->nspace < 0 || !val || trivial(val) ||
-        lhs_is_space(s->k, ps->stmt->lhs, ps) || ps->depth > 16)
-      continue;
-    sg_goal *g = &s->goals[s->n];
-    memset(g, 0, sizeof *g);
-    g->var = -1;
-    g->space = red->stmt;
-    g->type.elem = s->k->data_type;
-    g->type.rank = ps->nspace;
-    for (int d = 0; d < ps->nspace; d++) g->type.dims[d] = ps->space_dims[d];
-    g->stmt = ps->stmt;
-    g->expr = val;
-    g->nred = red->niters;
-    memcpy(g->red, red->iters, sizeof(int) * (size_t)red->niters);
-    g->sign = 1;
-    g->what = "sum over the loops";
-    space_ctx c = {s, red->stmt};
-    ir_kernel_walk_assigns(s->k, space_loops, &c);
-    s->n++;
+  for (int i = 0; i < s->pt->nstmts; i++) {
+    const poly_stmt *ps = &a->stmts[s->pt->stmts[i]];
+    if (!ps->loop_dims || ps->depth > 16) continue;
+    int all = 1;
+    for (int d = 0; d < ps->depth; d++) all &= ps->loop_dims[d] >= 0;
+    if (!all) continue;
+    space_ctx lc = {s, ps->id, {0}, 0};
+    ir_kernel_walk_assigns(s->k, stmt_loops, &lc);
+    const poly_reduction *red = NULL;
+    for (int r = 0; r < s->pt->nreductions; r++)
+      if (a->reductions[s->pt->reductions[r]].stmt == ps->id)
+        red = &a->reductions[s->pt->reductions[r]];
+    const ir_expr *val = stmt_value(ps->stmt);
+    if (red && red->op == POLY_RED_ADD && added_value(ps->stmt) && ps->nspace >= 0 &&
+        !lhs_is_space(s->k, ps->stmt->lhs, ps))
+      add_loop_goal(s, ps, &lc, val, ps->space_iters, ps->nspace, red->iters, red->niters,
+                    "sum over the loops");
+    used_goal(s, ps, &lc, val, red ? "summand over the loops" : "value over the loops");
+    const ir_expr *ts[8];
+    double sg[8];
+    int nt = terms(val, 1, ts, sg, 0, 8);
+    for (int t = 0; t < nt; t++) {
+      if (nt > 1 && sg[t] > 0) used_goal(s, ps, &lc, ts[t], "term over the loops");
+      const ir_expr *fs[8];
+      int nf = factors(ts[t], fs, 0, 8);
+      for (int j = 0; j < nf && nf > 1; j++) used_goal(s, ps, &lc, fs[j], "factor over the loops");
+    }
   }
 }
 
@@ -302,7 +390,6 @@ void sg_free(sg_set *s) {
 /* ------------------------------------------------------------ evaluation */
 
 typedef struct evctx {
-  const poly_analysis *a;
   const ir_kernel *k;
   interp_env *env;
   long *ivals;
@@ -392,10 +479,9 @@ static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int dep
   if (d == depth) {
     int ok = 1;
     long i = 0;
-    if (g->space >= 0) {
-      const poly_stmt *ps = &c->a->stmts[g->space];
-      for (int x = 0; x < ps->nspace; x++) {
-        long v = c->ivals[ps->space_iters[x]];
+    if (g->var < 0) {
+      for (int x = 0; x < g->nidx; x++) {
+        long v = c->ivals[g->idx[x]];
         if (v < 0 || v >= out->dims[x]) return;
         i = i * out->dims[x] + v;
       }
@@ -447,7 +533,7 @@ int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
     out->poison = ir_malloc(n ? n : 1);
     memset(out->poison, 1, n ? n : 1);
     unsigned char *written = ir_calloc(n ? n : 1, 1);
-    evctx c = {s->a, k, env, ivals, 0};
+    evctx c = {k, env, ivals, 0};
     run_loops(&c, g, s->loops[i], s->depth[i], 0, out, written);
     ir_free(written);
   }
@@ -468,7 +554,7 @@ int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
     o->id = i;
     o->what = g->what;
     o->type = g->type;
-    o->rtol = interp_kernel_tolerance(s->k) > 0 ? 1e-9 : 0;
+    o->rtol = es_goal_rtol(s->k);
     for (int e = 0; e < nex; e++) {
       o->expect[e] = g->vals[e];
       size_t m = ir_tensor_size(&g->vals[e]);
@@ -512,6 +598,13 @@ int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
                        const ir_type *t, const ir_tnode **out, int cap) {
   const_ctx c = {s->pt, {0, 1}, 2};
   ir_kernel_walk_assigns(k, const_stmt, &c);
+  /* and the values of the local constants the task reads */
+  for (int i = 0; i < s->pt->ninputs && c.n < 16; i++) {
+    const poly_input *in = &s->pt->inputs[i];
+    int dup = 0;
+    for (int j = 0; j < c.n; j++) dup |= c.vals[j] == in->value;
+    if ((in->flags & POLY_IN_CONST) && in->has_value && !dup) c.vals[c.n++] = in->value;
+  }
   ir_type scalar = {k->data_type, 0, {0}};
   if (!t) t = &scalar;
   int n = 0;
@@ -527,9 +620,9 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"add", POLY_OP_ADD | POLY_OP_RED_ADD},
       {"sub", POLY_OP_SUB},
       {"neg", POLY_OP_SUB | POLY_OP_NEG},
-      {"mul", POLY_OP_MUL | POLY_OP_RED_MUL},
+      {"mul", POLY_OP_MUL | POLY_OP_RED_MUL | POLY_OP_DIV}, /* a/b = a*reciprocal(b) */
       {"div", POLY_OP_DIV},
-      {"reciprocal", POLY_OP_DIV},
+      {"reciprocal", POLY_OP_DIV | POLY_OP_SQRT}, /* sqrt(x) = reciprocal(rsqrt(x)) */
       {"rsqrt", POLY_OP_SQRT},
       {"sqrt", POLY_OP_SQRT},
       {"exp", POLY_OP_EXP},

@@ -13,7 +13,8 @@
 typedef struct sg_goal {
   int var;                 /* the array whose shape the sub-goal has; -1:
                               a value-space goal, offered for every output */
-  int space;               /* value-space goal: its statement's id, else -1 */
+  int nidx;                /* var < 0: the goal's elements are indexed by */
+  int idx[IR_MAX_RANK];    /* these iterators (var ids), in this order */
   ir_type type;            /* the sub-goal's type */
   const ir_stmt *stmt;
   const ir_expr *expr;     /* evaluated at every iteration point */
@@ -37,9 +38,12 @@ typedef struct sg_set {
 
 /* Find the sub-goals of task pt of analysis a: those read off the
  * statement of a single-statement task whose written element is indexed by
- * distinct iterators, and, for every sum reduction of the task whose value
- * space (poly_stmt) is not the written array's shape, the sum at each point
- * of that space. */
+ * distinct iterators, and, for every sum reduction of the task, tensors
+ * over its loops: the sum at each point of its value space (poly_stmt) when
+ * that is not the written array's shape, and the summand, its terms and
+ * its factors at each point of the loop nest (dims ordered like the
+ * subscripts of an array the summand reads with every iterator, else like
+ * the loops). */
 void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *arena);
 void sg_free(sg_set *s);
 
@@ -55,7 +59,8 @@ int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
              const ir_tnode *const *extra, int nextra, ir_arena *arena);
 void sg_mark_solved(sg_set *s, int id);
 
-/* Constant leaves: 0, 1 and the literals of the task's statements, as
+/* Constant leaves: 0, 1, the literals of the task's statements and the
+ * values of the local constants it reads, as
  * splat tensors of type t (NULL: rank-0 of the kernel's data type).
  * Returns the count. */
 int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,

@@ -165,7 +165,9 @@ const ir_tnode *ir_tp_const(ir_tp_store *s, double value, const ir_type *type) {
   memset(&k, 0, sizeof k);
   k.kind = IR_TN_CONST;
   k.type = *type;
-  k.value = value == 0 ? 0.0 : value; /* -0.0 and 0.0 are one constant */
+  /* -0.0 and 0.0 are one constant; an f32 constant holds a float */
+  if (type->elem == IR_F32) value = (float)value;
+  k.value = value == 0 ? 0.0 : value;
   return intern(s, &k);
 }
 

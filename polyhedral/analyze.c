@@ -1064,31 +1064,71 @@ static poly_region region(pass *p, int v, __isl_take isl_set *r) {
 
 /* ------------------------------------------------------ value spaces */
 
-/* The value space of statement i (see poly_stmt): its dims, their extents,
- * the points run over, and those that write an element's final value in
- * the task (lastw: the instances that are last writers, union over the
- * task's statements; kept). */
+/* The box [0, P_0) x ... of a set over n dims (tuple reset) for the given
+ * size parameter var ids (given). */
+static __isl_give isl_set *box_over(pass *p, int n, const int *dims) {
+  sb b = {0};
+  sb_add(&b, "%s -> { [", sb_str(&p->params));
+  for (int e = 0; e < n; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
+  sb_add(&b, "]");
+  for (int e = 0; e < n; e++)
+    sb_add(&b, "%s0 <= o%d < P%d", e ? " and " : " : ", e, dims[e]);
+  sb_add(&b, " }");
+  isl_set *box = isl_set_read_from_str(p->ctx, sb_str(&b));
+  sb_free(&b);
+  return box;
+}
+
+/* The value space of statement i (see poly_stmt): the extent of each loop,
+ * the iteration points within that box, the value space's dims and
+ * extents, the points it runs over, and those that write an element's
+ * final value in the task (lastw: the instances that are last writers,
+ * union over the task's statements; kept). */
 static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_set *lastw) {
   st *t = &p->sts[i];
   poly_stmt *s = &a->stmts[i];
   s->nspace = -1;
+  /* each loop's extent: the size parameter P with 0 <= it < P */
+  s->loop_dims = IR_NEW_N(p->arena, int, t->depth ? t->depth : 1);
+  isl_set *full = isl_set_reset_tuple_id(isl_set_copy(t->dom));
+  int all = 1;
+  for (int d = 0; d < t->depth; d++) {
+    s->loop_dims[d] = -1;
+    for (int v = 0; v < p->k->nvars && s->loop_dims[d] < 0; v++) {
+      if (p->k->vars[v]->kind != IR_VAR_SIZE) continue;
+      sb b = {0};
+      sb_add(&b, "%s -> { [", sb_str(&p->params));
+      for (int e = 0; e < t->depth; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
+      sb_add(&b, "] : 0 <= o%d < P%d }", d, v);
+      isl_set *bx = isl_set_read_from_str(p->ctx, sb_str(&b));
+      sb_free(&b);
+      if (bx && isl_set_is_subset(full, bx) == isl_bool_true) s->loop_dims[d] = v;
+      isl_set_free(bx);
+    }
+    all &= s->loop_dims[d] >= 0;
+  }
+  if (all) s->points = region_in(p, box_over(p, t->depth, s->loop_dims), t->depth,
+                                 isl_set_copy(full));
+  isl_set_free(full);
+  /* the value space: the loops that do not carry the reduction */
   const poly_reduction *r = NULL;
   for (int j = 0; j < a->nreductions; j++)
     if (a->reductions[j].stmt == i) r = &a->reductions[j];
-  int keep[MAXDEPTH], nk = 0;
+  int keep[MAXDEPTH], nk = 0, ok = 1;
   for (int d = 0; d < t->depth; d++) {
     int red = 0;
     for (int j = 0; r && j < r->niters; j++) red |= r->iters[j] == t->loops[d]->iter;
-    if (!red) keep[nk++] = d;
+    if (!red) {
+      keep[nk++] = d;
+      ok &= s->loop_dims[d] >= 0;
+    }
   }
-  if (nk > IR_MAX_RANK) return;
-  /* project the reduction dims out of a set over the statement's dims */
-  isl_set *dom = isl_set_copy(t->dom);
+  if (nk > IR_MAX_RANK || !ok) return;
+  /* project the reduction dims out of the domain and the last writers */
+  isl_set *dom = isl_set_reset_tuple_id(isl_set_copy(t->dom));
   isl_set *last = NULL;
-  if (!t->guarded) {
-    isl_space *sp = isl_set_get_space(t->dom);
-    last = isl_union_set_extract_set(lastw, sp);
-  }
+  if (!t->guarded)
+    last = isl_set_reset_tuple_id(isl_union_set_extract_set(lastw, isl_set_get_space(t->dom)));
   for (int d = t->depth - 1, k = nk - 1; d >= 0; d--) {
     if (k >= 0 && keep[k] == d) {
       k--;
@@ -1097,55 +1137,23 @@ static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_s
     dom = isl_set_project_out(dom, isl_dim_set, (unsigned)d, 1);
     if (last) last = isl_set_project_out(last, isl_dim_set, (unsigned)d, 1);
   }
-  /* each dim's extent: the size parameter P with 0 <= it < P */
-  int dims[IR_MAX_RANK];
-  sb b = {0};
-  int ok = 1;
-  for (int d = 0; d < nk && ok; d++) {
-    dims[d] = -1;
-    for (int v = 0; v < p->k->nvars && dims[d] < 0; v++) {
-      if (p->k->vars[v]->kind != IR_VAR_SIZE) continue;
-      sb_reset(&b);
-      sb_add(&b, "%s -> { [", sb_str(&p->params));
-      for (int e = 0; e < nk; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
-      sb_add(&b, "] : 0 <= o%d < P%d }", d, v);
-      isl_set *bx = isl_set_read_from_str(p->ctx, sb_str(&b));
-      isl_set *dd = isl_set_reset_tuple_id(isl_set_copy(dom));
-      if (bx && isl_set_is_subset(dd, bx) == isl_bool_true) dims[d] = v;
-      isl_set_free(bx);
-      isl_set_free(dd);
-    }
-    ok = dims[d] >= 0;
+  s->nspace = nk;
+  s->space_iters = IR_NEW_N(p->arena, int, nk ? nk : 1);
+  s->space_dims = IR_NEW_N(p->arena, int, nk ? nk : 1);
+  for (int e = 0; e < nk; e++) {
+    s->space_iters[e] = t->loops[keep[e]]->iter;
+    s->space_dims[e] = s->loop_dims[keep[e]];
   }
-  if (ok) {
-    sb_reset(&b);
-    sb_add(&b, "%s -> { [", sb_str(&p->params));
-    for (int e = 0; e < nk; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
-    sb_add(&b, "]");
-    for (int e = 0; e < nk; e++) sb_add(&b, "%s0 <= o%d < P%d", e ? " and " : " : ", e, dims[e]);
-    sb_add(&b, " }");
-    isl_set *box = isl_set_read_from_str(p->ctx, sb_str(&b));
-    s->nspace = nk;
-    s->space_iters = IR_NEW_N(p->arena, int, nk ? nk : 1);
-    s->space_dims = IR_NEW_N(p->arena, int, nk ? nk : 1);
-    for (int e = 0; e < nk; e++) {
-      s->space_iters[e] = t->loops[keep[e]]->iter;
-      s->space_dims[e] = dims[e];
-    }
-    s->space = region_in(p, isl_set_copy(box), nk, isl_set_reset_tuple_id(isl_set_copy(dom)));
-    if (last) s->last = region_in(p, box, nk, isl_set_reset_tuple_id(isl_set_copy(last)));
-    else isl_set_free(box);
-  }
-  sb_free(&b);
-  isl_set_free(dom);
-  isl_set_free(last);
+  s->space = region_in(p, box_over(p, nk, s->space_dims), nk, dom);
+  if (last) s->last = region_in(p, box_over(p, nk, s->space_dims), nk, last);
 }
 
 /* The value spaces of the statements of every task. */
 static void value_spaces(pass *p, poly_analysis *a) {
   for (int i = 0; i < a->nstmts; i++) {
     a->stmts[i].nspace = -1;
-    a->stmts[i].space = a->stmts[i].last = (poly_region){POLY_REGION_NONE, 0, NULL, "none", NULL};
+    a->stmts[i].space = a->stmts[i].last = a->stmts[i].points =
+        (poly_region){POLY_REGION_NONE, 0, NULL, "none", NULL};
   }
   for (int ti = 0; ti < a->ntasks; ti++) {
     const poly_task *T = &a->tasks[ti];

@@ -119,6 +119,11 @@ typedef struct poly_stmt {
   int guarded;          /* under a data-dependent if (may execute) */
   unsigned ops;         /* POLY_OP_* bits of its arithmetic */
   const char *domain;   /* iteration domain, isl text */
+  int *loop_dims;       /* [depth] the IR_VAR_SIZE var id P with 0 <= it < P
+                           for each enclosing loop, or -1 (none such) */
+  poly_region points;   /* the iteration domain within the box of the
+                           loop_dims (NONE when one is -1): positions i0, i1,
+                           ... are the loops, outermost first */
   /* Its value space: the enclosing loops that do not carry its reduction
    * (all of them for a plain assignment), outermost first, seen as the box
    * 0 <= it_d < size_d.  A tensor over this space holds the value the

@@ -162,8 +162,8 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
   }
   tv a[3];
   switch (e->kind) {
-  case IR_EX_CONST:
-    out->v = g->constant(x, e->value);
+  case IR_EX_CONST: /* a float literal holds a float, as when run */
+    out->v = g->constant(x, e->type == IR_F32 ? (double)(float)e->value : e->value);
     return 0;
   case IR_EX_VAR:
   case IR_EX_ELEM: {
