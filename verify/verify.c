@@ -595,6 +595,8 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
   qres out = Q_UNKNOWN;
   Z3_solver_push(z, s);
   Z3_solver_assert(z, s, f);
+  Z3_ast side = vx_side(&q.x);
+  if (side) Z3_solver_assert(z, s, side);
   if (kind == VX_FP && q.x.nlits > 1) /* distinct literals: distinct values */
     Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits,
                                                         q.x.litast)));
@@ -612,20 +614,24 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     *cex = cex_from_model(&q, m);
     Z3_model_dec_ref(z, m);
     int conf = verify_cex_confirm(t, cand, *cex);
-    if (conf != 1 && kind == VX_REAL) {
-      /* Try again for small integer inputs (exact concrete runs). */
+    /* Not confirmed: try again for small integer inputs (exact concrete
+     * runs), first with integer square roots as well (perfect squares under
+     * every sqrt, so the concrete sqrt is exact), then without. */
+    for (int pass = q.x.nsqrt ? 0 : 1; conf != 1 && kind == VX_REAL && pass < 2; pass++) {
       Z3_solver_push(z, s);
+      Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
+      Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
       for (int vv = 0; vv < t->k->nvars; vv++) {
         if (!q.init[vv]) continue;
         for (long i = 0; i < q.e.vars[vv].n; i++) {
           Z3_ast a = q.x.terms[q.init[vv][i]].v;
-          Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
-          Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, a)));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, lo, a)));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, a, hi)));
         }
       }
+      for (int i = 0; pass == 0 && i < q.x.nsqrt; i++)
+        Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, q.x.sqrt_root[i])));
       res->solver_calls++;
       if (Z3_solver_check(z, s) == Z3_L_TRUE) {
         Z3_model m2 = Z3_solver_get_model(z, s);
