@@ -555,7 +555,7 @@ typedef enum qres { Q_UNSAT, Q_SAT, Q_UNKNOWN, Q_ERROR } qres;
  * counterexample. */
 static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
                         const verify_candidate *cand, const long *sizes,
-                        verify_result *res, verify_cex **cex) {
+                        verify_result *res, verify_cex **cex, vx_kind kind) {
   Z3_context z = v->z;
   query q;
   memset(&q, 0, sizeof q);
@@ -563,7 +563,6 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
   q.t = t;
   q.cand = cand;
   q.sizes = sizes;
-  vx_kind kind = v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL;
   unsigned width = 0;
   if (kind == VX_FP) { /* count the distinct terms at a generous width */
     if (query_build(&q, VX_FP, 64, NULL, NULL)) goto build_error;
@@ -663,6 +662,23 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     out = Q_ERROR;
   }
   query_release(&q);
+  if (out == Q_SAT && kind == VX_FP && !(*cex)->confirmed) {
+    /* The fp model is abstract and rarely tells the two apart concretely.
+     * If the candidate is wrong in real arithmetic too, real mode finds a
+     * counterexample that does (CEGIS needs one); the verdict stays the
+     * fp refutation either way. */
+    verify_result rr;
+    memset(&rr, 0, sizeof rr);
+    verify_cex *c2 = NULL;
+    qres r2 = check_sizes(v, s, t, cand, sizes, &rr, &c2, VX_REAL);
+    res->solver_calls += rr.solver_calls;
+    if (r2 == Q_SAT && c2 && c2->confirmed) {
+      cex_free(*cex);
+      *cex = c2;
+    } else {
+      cex_free(c2);
+    }
+  }
   return out;
 
 build_error:
@@ -719,7 +735,8 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   while (!done) {
     res->queries++;
     verify_cex *cex = NULL;
-    qres r = check_sizes(v, s, t, cand, sizes, res, &cex);
+    qres r = check_sizes(v, s, t, cand, sizes, res, &cex,
+                         v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL);
     sizes_text(k, sizes, used, where, sizeof where);
     if (r == Q_SAT) {
       res->verdict = VERIFY_REFUTED;
