@@ -4,11 +4,14 @@
  * instances (internal.h):
  *   real      Z3 reals; division and sqrt carry their undefined cases
  *             (divisor zero, negative argument) in the term's UB condition;
- *             sqrt, exp and pow are uninterpreted functions;
+ *             sqrt(x) is a fresh real r with the side condition
+ *             x >= 0 -> (r >= 0 and r*r = x) (vx_side), exp and pow are
+ *             uninterpreted functions;
  *   fp        the abstract floating point of mlir-tv: values are
  *             bit-vectors of a small width, + * max min are uninterpreted
- *             functions made commutative by ordering their arguments
- *             (bvule), - is + of the negation, literals are distinct
+ *             functions made commutative by putting their arguments in a
+ *             canonical syntactic order (Z3's structural hash; bvule only
+ *             on a hash collision), - is + of the negation, literals are distinct
  *             constants, and a reduction is an uninterpreted function of the
  *             sum of per-element hashes (order-insensitive);
  *   concrete  doubles, the same undefined cases as flags.

@@ -652,7 +652,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     } else {
       snprintf(res->reason, sizeof res->reason,
                "the solver's model does not tell source and candidate apart "
-               "when run concretely (uninterpreted sqrt/exp/pow?)");
+               "when run concretely (uninterpreted exp/pow?)");
       out = Q_UNKNOWN;
     }
   }
