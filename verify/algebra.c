@@ -4,11 +4,14 @@
  * instances (internal.h):
  *   real      Z3 reals; division and sqrt carry their undefined cases
  *             (divisor zero, negative argument) in the term's UB condition;
- *             sqrt, exp and pow are uninterpreted functions;
+ *             sqrt(x) is a fresh real r with the side condition
+ *             x >= 0 -> (r >= 0 and r*r = x) (vx_side), exp and pow are
+ *             uninterpreted functions;
  *   fp        the abstract floating point of mlir-tv: values are
  *             bit-vectors of a small width, + * max min are uninterpreted
- *             functions made commutative by ordering their arguments
- *             (bvule), - is + of the negation, literals are distinct
+ *             functions made commutative by putting their arguments in a
+ *             canonical syntactic order (Z3's structural hash; bvule only
+ *             on a hash collision), - is + of the negation, literals are distinct
  *             constants, and a reduction is an uninterpreted function of the
  *             sum of per-element hashes (order-insensitive);
  *   concrete  doubles, the same undefined cases as flags.
@@ -93,9 +96,16 @@ static Z3_ast z_and(vx *x, Z3_ast a, Z3_ast b) {
 
 static Z3_ast z_false(vx *x) { return K(Z3_mk_false(x->z)); }
 
-/* f(a, b) == f(b, a) by construction: the smaller argument first. */
+/* f(a, b) == f(b, a) by construction.  The arguments are put in a
+ * canonical syntactic order (Z3's structural hash, which does not depend on
+ * the order in which terms were made), so that the same pair of terms gives
+ * the same application on both sides of a query and the solver sees the
+ * equality at once.  Only when the hashes collide is the order left to the
+ * solver: the smaller argument (bvule) first. */
 static Z3_ast comm(vx *x, Z3_func_decl f, Z3_ast a, Z3_ast b) {
   if (a == b) return app2(x, f, a, b);
+  unsigned ha = Z3_get_ast_hash(x->z, a), hb = Z3_get_ast_hash(x->z, b);
+  if (ha != hb) return ha < hb ? app2(x, f, a, b) : app2(x, f, b, a);
   Z3_ast le = K(Z3_mk_bvule(x->z, a, b));
   Z3_ast lo = K(Z3_mk_ite(x->z, le, a, b));
   Z3_ast hi = K(Z3_mk_ite(x->z, le, b, a));
@@ -297,6 +307,54 @@ static interp_term a_min(void *ctx, interp_term a, interp_term b) {
   return minmax(ctx, a, b, 0);
 }
 
+static void add_side(vx *x, Z3_ast c) {
+  if (x->nside == x->capside) {
+    x->capside = x->capside ? 2 * x->capside : 8;
+    x->side = ir_realloc(x->side, sizeof(Z3_ast) * (size_t)x->capside);
+  }
+  x->side[x->nside++] = c;
+}
+
+Z3_ast vx_side(vx *x) {
+  if (!x->nside) return NULL;
+  return x->nside == 1 ? x->side[0] : K(Z3_mk_and(x->z, (unsigned)x->nside, x->side));
+}
+
+/* real: the square root of va, a fresh real r constrained by sqrt's
+ * defining properties where the argument is in its domain:
+ *   va >= 0  ->  r >= 0 and r*r = va
+ * (for va < 0 the source has undefined behaviour, and r is free).  These
+ * determine r, so equal arguments give equal roots even when their terms
+ * differ; the same (som-simplified) argument gets the same constant, so
+ * that equal terms stay syntactically equal for the som comparison. */
+static Z3_ast real_sqrt(vx *x, Z3_ast va) {
+  Z3_params som = Z3_mk_params(x->z);
+  Z3_params_inc_ref(x->z, som);
+  Z3_params_set_bool(x->z, som, Z3_mk_string_symbol(x->z, "som"), true);
+  Z3_ast key = K(Z3_simplify_ex(x->z, va, som));
+  Z3_params_dec_ref(x->z, som);
+  for (int i = 0; i < x->nsqrt; i++)
+    if (x->sqrt_arg[i] == key) return x->sqrt_root[i];
+  char name[48];
+  snprintf(name, sizeof name, "sqrt!%ld", x->fresh++);
+  Z3_ast r = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), x->num));
+  Z3_ast zero = numeral(x, 0);
+  Z3_ast rr[2] = {r, r};
+  Z3_ast props[2] = {K(Z3_mk_ge(x->z, r, zero)),
+                     K(Z3_mk_eq(x->z, K(Z3_mk_mul(x->z, 2, rr)), key))};
+  Z3_ast def = K(Z3_mk_implies(x->z, K(Z3_mk_ge(x->z, key, zero)),
+                               K(Z3_mk_and(x->z, 2, props))));
+  add_side(x, def);
+  if (x->nsqrt == x->capsqrt) {
+    x->capsqrt = x->capsqrt ? 2 * x->capsqrt : 8;
+    x->sqrt_arg = ir_realloc(x->sqrt_arg, sizeof(Z3_ast) * (size_t)x->capsqrt);
+    x->sqrt_root = ir_realloc(x->sqrt_root, sizeof(Z3_ast) * (size_t)x->capsqrt);
+  }
+  x->sqrt_arg[x->nsqrt] = key;
+  x->sqrt_root[x->nsqrt++] = r;
+  return r;
+}
+
 static interp_term a_sqrt(void *ctx, interp_term a) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) {
@@ -305,8 +363,10 @@ static interp_term a_sqrt(void *ctx, interp_term a) {
   }
   Z3_ast va = vx_num(x, a);
   Z3_ast ub = x->terms[a].ub;
-  if (x->kind == VX_REAL) /* sqrt of a negative number: undefined */
+  if (x->kind == VX_REAL) { /* sqrt of a negative number: undefined */
     ub = z_or(x, ub, K(Z3_mk_lt(x->z, va, numeral(x, 0))));
+    return new_term(x, real_sqrt(x, va), ub, 0, 0);
+  }
   return new_term(x, app1(x, x->f_sqrt, va), ub, 0, 0);
 }
 
@@ -585,5 +645,8 @@ void vx_free(vx *x) {
   ir_free(x->terms);
   ir_free(x->lits);
   ir_free(x->litast);
+  ir_free(x->sqrt_arg);
+  ir_free(x->sqrt_root);
+  ir_free(x->side);
   memset(x, 0, sizeof *x);
 }

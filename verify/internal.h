@@ -48,6 +48,12 @@ typedef struct vx {
   Z3_ast *litast;
   int nlits, caplits;
   long fresh;           /* counter for unique constant names */
+  /* real: sqrt(a) is a fresh real r with the side condition
+   * a >= 0 -> (r >= 0 and r*r = a); one r per argument (after som) */
+  Z3_ast *sqrt_arg, *sqrt_root;
+  int nsqrt, capsqrt;
+  Z3_ast *side;         /* side conditions, asserted with every query */
+  int nside, capside;
   interp_sym_algebra alg;
 } vx;
 
@@ -60,6 +66,10 @@ void vx_free(vx *x);
 int vx_z3_error(void);
 /* The error handler installed on every context. */
 void vx_z3_handler(Z3_context z, Z3_error_code e);
+
+/* The conjunction of the world's side conditions (the defining properties
+ * of the sqrt roots in real mode), or NULL if there are none.  Kept. */
+Z3_ast vx_side(vx *x);
 
 /* Keep an AST alive until vx_free; returns it. */
 Z3_ast vx_keep(vx *x, Z3_ast a);

@@ -140,6 +140,8 @@ static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
   } else if (f) {
     Z3_solver_push(z, s);
     Z3_solver_assert(z, s, f);
+    Z3_ast side = vx_side(&q.x);
+    if (side) Z3_solver_assert(z, s, side);
     if (kind == VX_FP && q.x.nlits > 1)
       Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits, q.x.litast)));
     res->solver_calls++;

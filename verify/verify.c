@@ -555,7 +555,7 @@ typedef enum qres { Q_UNSAT, Q_SAT, Q_UNKNOWN, Q_ERROR } qres;
  * counterexample. */
 static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
                         const verify_candidate *cand, const long *sizes,
-                        verify_result *res, verify_cex **cex) {
+                        verify_result *res, verify_cex **cex, vx_kind kind) {
   Z3_context z = v->z;
   query q;
   memset(&q, 0, sizeof q);
@@ -563,7 +563,6 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
   q.t = t;
   q.cand = cand;
   q.sizes = sizes;
-  vx_kind kind = v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL;
   unsigned width = 0;
   if (kind == VX_FP) { /* count the distinct terms at a generous width */
     if (query_build(&q, VX_FP, 64, NULL, NULL)) goto build_error;
@@ -595,6 +594,8 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
   qres out = Q_UNKNOWN;
   Z3_solver_push(z, s);
   Z3_solver_assert(z, s, f);
+  Z3_ast side = vx_side(&q.x);
+  if (side) Z3_solver_assert(z, s, side);
   if (kind == VX_FP && q.x.nlits > 1) /* distinct literals: distinct values */
     Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits,
                                                         q.x.litast)));
@@ -612,20 +613,24 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     *cex = cex_from_model(&q, m);
     Z3_model_dec_ref(z, m);
     int conf = verify_cex_confirm(t, cand, *cex);
-    if (conf != 1 && kind == VX_REAL) {
-      /* Try again for small integer inputs (exact concrete runs). */
+    /* Not confirmed: try again for small integer inputs (exact concrete
+     * runs), first with integer square roots as well (perfect squares under
+     * every sqrt, so the concrete sqrt is exact), then without. */
+    for (int pass = q.x.nsqrt ? 0 : 1; conf != 1 && kind == VX_REAL && pass < 2; pass++) {
       Z3_solver_push(z, s);
+      Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
+      Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
       for (int vv = 0; vv < t->k->nvars; vv++) {
         if (!q.init[vv]) continue;
         for (long i = 0; i < q.e.vars[vv].n; i++) {
           Z3_ast a = q.x.terms[q.init[vv][i]].v;
-          Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
-          Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, a)));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, lo, a)));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, a, hi)));
         }
       }
+      for (int i = 0; pass == 0 && i < q.x.nsqrt; i++)
+        Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, q.x.sqrt_root[i])));
       res->solver_calls++;
       if (Z3_solver_check(z, s) == Z3_L_TRUE) {
         Z3_model m2 = Z3_solver_get_model(z, s);
@@ -647,7 +652,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     } else {
       snprintf(res->reason, sizeof res->reason,
                "the solver's model does not tell source and candidate apart "
-               "when run concretely (uninterpreted sqrt/exp/pow?)");
+               "when run concretely (uninterpreted exp/pow?)");
       out = Q_UNKNOWN;
     }
   }
@@ -657,6 +662,23 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     out = Q_ERROR;
   }
   query_release(&q);
+  if (out == Q_SAT && kind == VX_FP && !(*cex)->confirmed) {
+    /* The fp model is abstract and rarely tells the two apart concretely.
+     * If the candidate is wrong in real arithmetic too, real mode finds a
+     * counterexample that does (CEGIS needs one); the verdict stays the
+     * fp refutation either way. */
+    verify_result rr;
+    memset(&rr, 0, sizeof rr);
+    verify_cex *c2 = NULL;
+    qres r2 = check_sizes(v, s, t, cand, sizes, &rr, &c2, VX_REAL);
+    res->solver_calls += rr.solver_calls;
+    if (r2 == Q_SAT && c2 && c2->confirmed) {
+      cex_free(*cex);
+      *cex = c2;
+    } else {
+      cex_free(c2);
+    }
+  }
   return out;
 
 build_error:
@@ -713,7 +735,8 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   while (!done) {
     res->queries++;
     verify_cex *cex = NULL;
-    qres r = check_sizes(v, s, t, cand, sizes, res, &cex);
+    qres r = check_sizes(v, s, t, cand, sizes, res, &cex,
+                         v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL);
     sizes_text(k, sizes, used, where, sizeof where);
     if (r == Q_SAT) {
       res->verdict = VERIFY_REFUTED;
