@@ -259,7 +259,14 @@ static int stmt_loops(const ir_stmt *st, const ir_stmt *const *loops, int depth,
 static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
                           const ir_expr *e, const int *idx, int nidx, const int *red,
                           int nred, const char *what) {
-  if (s->n == SG_MAX || trivial(e)) return;
+  /* no tensor of higher rank than the task's arrays: such an intermediate
+   * (an outer product over a whole loop nest) costs asymptotically more
+   * memory and time than the kernel itself */
+  int maxrank = 0;
+  for (int i = 0; i < s->pt->naccess; i++)
+    if (s->k->vars[s->pt->access[i].var]->rank > maxrank)
+      maxrank = s->k->vars[s->pt->access[i].var]->rank;
+  if (s->n == SG_MAX || trivial(e) || nidx > maxrank) return;
   for (int i = 0; i < s->n; i++)
     if (s->goals[i].var < 0 && same_expr(s->goals[i].expr, e) && s->goals[i].nred == nred &&
         s->goals[i].nidx == nidx && !memcmp(s->goals[i].idx, idx, sizeof(int) * (size_t)nidx))
