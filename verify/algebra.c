@@ -59,6 +59,7 @@ static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
   t->ub = ub;
   t->d = d;
   t->cub = (unsigned char)cub;
+  t->recip_of = t->root_of = INTERP_TERM_NONE;
   return (interp_term)x->nterms++;
 }
 
@@ -199,6 +200,30 @@ static int is_lit(vx *x, interp_term h, double d) {
   return x->kind == VX_FP && x->terms[h].v == fp_lit(x, d);
 }
 
+/* fp: the argument of a negation fneg(a), or NULL if va is no negation. */
+static Z3_ast neg_arg(vx *x, Z3_ast va) {
+  if (!Z3_is_app(x->z, va)) return NULL;
+  Z3_app app = Z3_to_app(x->z, va);
+  if (!Z3_is_eq_func_decl(x->z, Z3_get_app_decl(x->z, app), x->f_neg)) return NULL;
+  return Z3_get_app_arg(x->z, app, 0);
+}
+
+/* fp: -va, with -(-a) = a. */
+static Z3_ast fp_neg(vx *x, Z3_ast va) {
+  Z3_ast inner = neg_arg(x, va);
+  return inner ? inner : app1(x, x->f_neg, va);
+}
+
+/* Is the term the constant 1 (real: the numeral; concrete: the value)? */
+static int is_one(vx *x, interp_term h) {
+  if (x->kind == VX_CONCRETE) return x->terms[h].d == 1 && !x->terms[h].cub;
+  if (x->kind != VX_REAL) return 0;
+  Z3_ast v = x->terms[h].v;
+  if (!Z3_is_numeral_ast(x->z, v)) return 0;
+  Z3_string str = Z3_get_numeral_string(x->z, v);
+  return str && !strcmp(str, "1");
+}
+
 /* ------------------------------------------------------ the algebra */
 
 static interp_term a_constant(void *ctx, double v) {
@@ -211,16 +236,46 @@ static interp_term a_neg(void *ctx, interp_term a) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, -D(x, a), x->terms[a].cub);
   Z3_ast va = vx_num(x, a), r;
-  if (x->kind == VX_REAL) {
+  if (x->kind == VX_REAL)
     r = K(Z3_mk_unary_minus(x->z, va));
-  } else if (Z3_is_app(x->z, va) &&
-             Z3_is_eq_func_decl(x->z, Z3_get_app_decl(x->z, Z3_to_app(x->z, va)),
-                                x->f_neg)) {
-    r = Z3_get_app_arg(x->z, Z3_to_app(x->z, va), 0); /* -(-a) is a */
-  } else {
-    r = app1(x, x->f_neg, va);
-  }
+  else
+    r = fp_neg(x, va); /* -(-a) is a */
   return new_term(x, r, x->terms[a].ub, 0, 0);
+}
+
+/* fp: a + b with the signs normalised.  Negation is exact in IEEE
+ * arithmetic, and rounding to nearest (the IEEE default, which C and MLIR
+ * use) is symmetric: round(-v) = -round(v).  So
+ *   (-a) + (-b) = -(a + b)        and        a + (-b) = -(b + (-a)),
+ * that is a - b = -(b - a).  A difference a + (-b) is written in the
+ * orientation whose positive operand has the smaller structural hash (the
+ * order comm uses), so a - b and b - a become t and -t for one term t, and
+ * a square (b - a)*(b - a) meets (a - b)*(a - b) through the exact
+ * (-t)*(-t) = t*t of a_mul.  On a hash collision the sum stays as it is
+ * (incomplete, never unsound). */
+static Z3_ast fp_add(vx *x, Z3_ast va, Z3_ast vb) {
+  Z3_ast na = neg_arg(x, va), nb = neg_arg(x, vb);
+  if (na && nb) return fp_neg(x, comm(x, x->f_add, na, nb));
+  if (na && !nb) { /* (-na) + vb: the difference vb - na */
+    Z3_ast t = va;
+    va = vb;
+    vb = t;
+    nb = na;
+  }
+  if (nb) { /* va - nb */
+    unsigned hp = Z3_get_ast_hash(x->z, va), hn = Z3_get_ast_hash(x->z, nb);
+    if (hn < hp) return fp_neg(x, comm(x, x->f_add, nb, fp_neg(x, va)));
+  }
+  return comm(x, x->f_add, va, vb);
+}
+
+/* fp: a * b with the signs pulled out: (-a)*(-b) = a*b exactly in every
+ * rounding mode (the exact products are equal), and (-a)*b = -(a*b) under
+ * symmetric rounding, as for fp_add. */
+static Z3_ast fp_mul(vx *x, Z3_ast va, Z3_ast vb) {
+  Z3_ast na = neg_arg(x, va), nb = neg_arg(x, vb);
+  Z3_ast p = comm(x, x->f_mul, na ? na : va, nb ? nb : vb);
+  return (!na) != (!nb) ? fp_neg(x, p) : p;
 }
 
 static interp_term a_add(void *ctx, interp_term a, interp_term b) {
@@ -235,7 +290,7 @@ static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   } else if (vb == fp_lit(x, 0)) {
     r = va;
   } else {
-    r = comm(x, x->f_add, va, vb);
+    r = fp_add(x, va, vb);
   }
   return new_term(x, r, ub2(x, a, b), 0, 0);
 }
@@ -248,11 +303,35 @@ static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   return new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0);
 }
 
+static Z3_ast som_key(vx *x, Z3_ast a);
+
+/* real: if b is 1/sqrt(y) and a is y, the root's handle, else 0. */
+static interp_term root_times_rsqrt(vx *x, interp_term a, interp_term b) {
+  interp_term s = x->terms[b].recip_of;
+  interp_term y = s ? x->terms[s].root_of : INTERP_TERM_NONE;
+  if (!y) return INTERP_TERM_NONE;
+  Z3_ast va = vx_num(x, a), vy = vx_num(x, y);
+  if (va == vy || som_key(x, va) == som_key(x, vy)) return s;
+  return INTERP_TERM_NONE;
+}
+
 static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) * D(x, b), cub2(x, a, b));
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
+    /* y * (1/sqrt(y)) is sqrt(y) wherever it is defined (y > 0: r*r = y,
+     * so y/r = r); it stays undefined where it was (y < 0, and sqrt(y) = 0
+     * through the division).  A rewrite of the value under the term's own
+     * definedness, on either side: the solver then meets the root itself
+     * instead of a nonlinear quotient (correlation's sqrt(float_n)). */
+    interp_term s = root_times_rsqrt(x, a, b);
+    if (!s) s = root_times_rsqrt(x, b, a);
+    if (s) {
+      interp_term t = new_term(x, x->terms[s].v, ub2(x, a, b), 0, 0);
+      x->terms[t].root_of = x->terms[s].root_of;
+      return t;
+    }
     Z3_ast args[2] = {va, vb};
     r = K(Z3_mk_mul(x->z, 2, args));
   } else if (va == fp_lit(x, 1)) {
@@ -260,26 +339,53 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   } else if (vb == fp_lit(x, 1)) {
     r = va;
   } else {
-    r = comm(x, x->f_mul, va, vb);
+    r = fp_mul(x, va, vb);
   }
   return new_term(x, r, ub2(x, a, b), 0, 0);
 }
 
+/* 1/(1/y) in a tensor program (x->cand), real and concrete worlds: y
+ * itself, with y's own undefinedness but not the division by zero of the
+ * inner reciprocal.  In IEEE arithmetic 1/(1/y) is y exactly at the points
+ * where the real encoding would call it undefined or where it could differ
+ * in more than rounding: y = +-0 (1/+-0 = +-inf, 1/+-inf = +-0), y = +-inf
+ * and NaN; for every other y it is y as a real identity, and real mode
+ * ignores rounding everywhere.  With rsqrt(y) = 1/sqrt(y), this makes
+ * reciprocal(rsqrt(y)) the root sqrt(y), undefined for y < 0 as the
+ * source's sqrt is.  Never for the source (C's division by zero stays
+ * undefined).  Returns 0 when the rule does not apply. */
+static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
+  if (!x->cand || x->kind == VX_FP || !is_one(x, a)) return INTERP_TERM_NONE;
+  interp_term y = x->terms[b].recip_of;
+  if (!y) return INTERP_TERM_NONE;
+  vx_term ty = x->terms[y];
+  interp_term t = new_term(x, ty.v, z_or(x, x->terms[a].ub, ty.ub), ty.d,
+                           x->terms[a].cub || ty.cub);
+  x->terms[t].recip_of = ty.recip_of;
+  x->terms[t].root_of = ty.root_of;
+  return t;
+}
+
 static interp_term a_div(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
+  interp_term t = recip_recip(x, a, b);
+  if (t) return t;
   if (x->kind == VX_CONCRETE) {
     double db = D(x, b);
-    return new_term(x, NULL, NULL, db == 0 ? NAN : D(x, a) / db,
-                    cub2(x, a, b) || db == 0);
+    t = new_term(x, NULL, NULL, db == 0 ? NAN : D(x, a) / db,
+                 cub2(x, a, b) || db == 0);
+  } else {
+    Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
+    Z3_ast zero = numeral(x, 0);
+    if (x->kind == VX_REAL)
+      r = K(Z3_mk_div(x->z, va, vb));
+    else
+      r = vb == fp_lit(x, 1) ? va : app2(x, x->f_div, va, vb);
+    Z3_ast ub = z_or(x, ub2(x, a, b), K(Z3_mk_eq(x->z, vb, zero)));
+    t = new_term(x, r, ub, 0, 0);
   }
-  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
-  Z3_ast zero = numeral(x, 0);
-  if (x->kind == VX_REAL)
-    r = K(Z3_mk_div(x->z, va, vb));
-  else
-    r = vb == fp_lit(x, 1) ? va : app2(x, x->f_div, va, vb);
-  Z3_ast ub = z_or(x, ub2(x, a, b), K(Z3_mk_eq(x->z, vb, zero)));
-  return new_term(x, r, ub, 0, 0);
+  if (is_one(x, a)) x->terms[t].recip_of = b;
+  return t;
 }
 
 static interp_term minmax(vx *x, interp_term a, interp_term b, int is_max) {
@@ -327,12 +433,17 @@ Z3_ast vx_side(vx *x) {
  * determine r, so equal arguments give equal roots even when their terms
  * differ; the same (som-simplified) argument gets the same constant, so
  * that equal terms stay syntactically equal for the som comparison. */
-static Z3_ast real_sqrt(vx *x, Z3_ast va) {
+static Z3_ast som_key(vx *x, Z3_ast a) {
   Z3_params som = Z3_mk_params(x->z);
   Z3_params_inc_ref(x->z, som);
   Z3_params_set_bool(x->z, som, Z3_mk_string_symbol(x->z, "som"), true);
-  Z3_ast key = K(Z3_simplify_ex(x->z, va, som));
+  Z3_ast key = K(Z3_simplify_ex(x->z, a, som));
   Z3_params_dec_ref(x->z, som);
+  return key;
+}
+
+static Z3_ast real_sqrt(vx *x, Z3_ast va) {
+  Z3_ast key = som_key(x, va);
   for (int i = 0; i < x->nsqrt; i++)
     if (x->sqrt_arg[i] == key) return x->sqrt_root[i];
   char name[48];
@@ -365,7 +476,9 @@ static interp_term a_sqrt(void *ctx, interp_term a) {
   Z3_ast ub = x->terms[a].ub;
   if (x->kind == VX_REAL) { /* sqrt of a negative number: undefined */
     ub = z_or(x, ub, K(Z3_mk_lt(x->z, va, numeral(x, 0))));
-    return new_term(x, real_sqrt(x, va), ub, 0, 0);
+    interp_term t = new_term(x, real_sqrt(x, va), ub, 0, 0);
+    x->terms[t].root_of = a;
+    return t;
   }
   return new_term(x, app1(x, x->f_sqrt, va), ub, 0, 0);
 }

@@ -30,6 +30,10 @@ typedef struct vx_term {
   Z3_ast ub;          /* undefined-behaviour condition; NULL: never */
   double d;           /* concrete value */
   unsigned char cub;  /* concrete: undefined behaviour happened */
+  /* What the term was made from, for the normalisations of algebra.c:
+   * recip_of: the term is 1/y (a division of the literal 1), y's handle;
+   * root_of: the term is sqrt(y), y's handle.  0: neither. */
+  interp_term recip_of, root_of;
 } vx_term;
 
 typedef struct vx {
@@ -54,6 +58,11 @@ typedef struct vx {
   int nsqrt, capsqrt;
   Z3_ast *side;         /* side conditions, asserted with every query */
   int nside, capside;
+  /* Set while a tensor program (the candidate) builds its terms: such a
+   * program runs in IEEE arithmetic, whose exact identities at zero and
+   * infinity may then be used (algebra.c, a_div); never for the source,
+   * whose division by zero stays undefined. */
+  int cand;
   interp_sym_algebra alg;
 } vx;
 

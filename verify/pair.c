@@ -30,6 +30,7 @@ static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_
                     const verify_candidate *const c[2], char *err, size_t errn) {
   memset(q, 0, sizeof *q);
   vx_init(&q->x, kind, z, width);
+  q->x.cand = 1; /* both sides are tensor programs (IEEE identities) */
   for (int i = 0; i < nin; i++) {
     const ir_var *v = k->vars[in_vars[i]];
     interp_sym_tensor *t = &q->ins[i];

@@ -223,6 +223,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   q->couts = ir_calloc((size_t)t->noutputs + 1, sizeof(interp_sym_tensor));
   q->ncouts = t->noutputs;
   interp_err cerr = {{0}};
+  q->x.cand = 1; /* the candidate is a tensor program (IEEE identities) */
   if (q->cand->eval_sym(q->cand->user, q->sizes, ins, t->ninputs, q->couts, t->noutputs,
                         &q->x.alg, &cerr)) {
     snprintf(q->err, sizeof q->err, "candidate: %s", cerr.msg);
