@@ -11,7 +11,15 @@
  *   - real mode: sqrt is a root with its defining properties (r >= 0,
  *     r*r = x for x >= 0), so identities that need them are proved and
  *     sqrt mutants are refuted with a counterexample that the concrete runs
- *     confirm.
+ *     confirm;
+ *   - fp mode, signs: a - b = -(b - a) and (-a)*(-b) = a*b, so (z-x)^2 is
+ *     proved against (x-z)^2 (correlation's stddev) while (x-z)*(z-x),
+ *     z-x and (-x)*z stay refuted with a confirmed counterexample;
+ *   - real mode, tosa (no sqrt op): the IEEE identity 1/(1/y) = y of a
+ *     tensor program proves reciprocal(rsqrt(x)) against sqrt(x), and
+ *     y*rsqrt(y) is sqrt(y) under its own definedness (correlation's
+ *     x / (sqrt(fn)*y)); the source's own 1/(1/x) stays undefined at 0,
+ *     and the mutants stay refuted.
  * Each case: a kernel source, the index of the task, the candidate's text,
  * the mode and the expected verdict.  The kernels are written to a
  * temporary directory and parsed by the front end like any input.
@@ -50,6 +58,39 @@
   "    y[i] = " rhs ";\n"                                                    \
   "}\n"
 
+/* y = f(x, z), elementwise (signs of differences). */
+#define ELEMWISE2(rhs)                                                        \
+  "void kernel_k(int n, double x[n], double z[n], double y[n]) {\n"          \
+  "  for (int i = 0; i < n; i++)\n"                                          \
+  "    y[i] = " rhs ";\n"                                                    \
+  "}\n"
+
+/* correlation's stddev: a sum of squared differences from the old value. */
+#define SQDEV                                                                 \
+  "void kernel_k(int n, double A[n][n], double x[n], double y[n]) {\n"       \
+  "  for (int i = 0; i < n; i++)\n"                                          \
+  "    for (int j = 0; j < n; j++)\n"                                        \
+  "      x[i] += (A[i][j] - y[j]) * (A[i][j] - y[j]);\n"                     \
+  "}\n"
+
+/* float kernels for tosa (no sqrt op: reciprocal(rsqrt(x)) stands for it) */
+#define FELEM(rhs)                                                            \
+  "#include <math.h>\n"                                                       \
+  "void kernel_k(int n, float x[n], float y[n]) {\n"                         \
+  "  for (int i = 0; i < n; i++)\n"                                          \
+  "    y[i] = " rhs ";\n"                                                    \
+  "}\n"
+
+/* correlation's data[i][j] /= sqrt(float_n) * stddev[j] */
+#define FSCALE                                                                \
+  "#include <math.h>\n"                                                       \
+  "void kernel_k(int n, float fn, float x[n], float y[n]) {\n"               \
+  "  for (int i = 0; i < n; i++)\n"                                          \
+  "    x[i] /= sqrtf(fn) * y[i];\n"                                          \
+  "}\n"
+
+#define FN1 "reshape(mul(fn, rsqrt(fn))):f32[1]"
+
 typedef struct vcase {
   const char *what;
   const char *src;
@@ -59,6 +100,7 @@ typedef struct vcase {
   verify_verdict want;
   int confirmed; /* refuted: the cex tells them apart concretely (1) or not
                     (0: only rounding or order differ; real mode proves) */
+  const char *dialect; /* NULL: hlo */
 } vcase;
 
 #define MV "dot_general[batch=(), contract=(1,0)](A, y)"
@@ -66,56 +108,116 @@ typedef struct vcase {
 static const vcase cases[] = {
     /* fp: where the old value enters the reduction */
     {"x[i] += A*y vs add(x, dot(A,y))", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0,
-     "add(x, " MV ")", VERIFY_FP, VERIFY_PROVED, 0},
+     "add(x, " MV ")", VERIFY_FP, VERIFY_PROVED, 0, NULL},
     {"x[i] += A*y vs add(dot(A,y), x)", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0,
-     "add(" MV ", x)", VERIFY_FP, VERIFY_PROVED, 0},
+     "add(" MV ", x)", VERIFY_FP, VERIFY_PROVED, 0, NULL},
     {"x[i] = x[i] + y*A vs add(x, dot(A,y))", MATVEC_ACC("x[i] = x[i] + y[j] * A[i][j]"), 0,
-     "add(x, " MV ")", VERIFY_FP, VERIFY_PROVED, 0},
+     "add(x, " MV ")", VERIFY_FP, VERIFY_PROVED, 0, NULL},
     {"x[i] = A*y + x[i] vs add(x, dot(y,A^T))", MATVEC_ACC("x[i] = A[i][j] * y[j] + x[i]"), 0,
-     "add(x, dot_general[batch=(), contract=(0,1)](y, A))", VERIFY_FP, VERIFY_PROVED, 0},
+     "add(x, dot_general[batch=(), contract=(0,1)](y, A))", VERIFY_FP, VERIFY_PROVED, 0, NULL},
     {"x[i] += A*y, real", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0, "add(x, " MV ")",
-     VERIFY_REAL, VERIFY_PROVED, 0},
+     VERIFY_REAL, VERIFY_PROVED, 0, NULL},
     /* fp: what must stay refuted */
     {"alpha factored out of the sum, fp", MATVEC_ACC("x[i] += alpha * A[i][j] * y[j]"), 0,
-     "add(x, multiply(" MV ", alpha))", VERIFY_FP, VERIFY_REFUTED, 0},
+     "add(x, multiply(" MV ", alpha))", VERIFY_FP, VERIFY_REFUTED, 0, NULL},
     {"alpha factored out of the sum, real", MATVEC_ACC("x[i] += alpha * A[i][j] * y[j]"), 0,
-     "add(x, multiply(" MV ", alpha))", VERIFY_REAL, VERIFY_PROVED, 0},
+     "add(x, multiply(" MV ", alpha))", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
     {"alpha inside the sum, fp", MATVEC_ACC("x[i] += alpha * A[i][j] * y[j]"), 0,
      "add(x, dot_general[batch=(), contract=(1,0)](multiply(A, alpha), y))", VERIFY_FP,
-     VERIFY_PROVED, 0},
+     VERIFY_PROVED, 0, NULL},
     {"masked 0*x terms in the sum, fp", TRI_ACC, 0,
      "add(x, dot_general[batch=(), contract=(1,0)](select(mask[i0 - i1 >= 0]:i1[n,n], A, "
      "0:f64[n,n]), y))",
-     VERIFY_FP, VERIFY_REFUTED, 0},
+     VERIFY_FP, VERIFY_REFUTED, 0, NULL},
     {"masked 0*x terms in the sum, real", TRI_ACC, 0,
      "add(x, dot_general[batch=(), contract=(1,0)](select(mask[i0 - i1 >= 0]:i1[n,n], A, "
      "0:f64[n,n]), y))",
-     VERIFY_REAL, VERIFY_PROVED, 0},
+     VERIFY_REAL, VERIFY_PROVED, 0, NULL},
     {"another multiset (A^T y), fp", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0,
-     "add(x, dot_general[batch=(), contract=(0,0)](A, y))", VERIFY_FP, VERIFY_REFUTED, 1},
+     "add(x, dot_general[batch=(), contract=(0,0)](A, y))", VERIFY_FP, VERIFY_REFUTED, 1, NULL},
     {"another multiset (A^T y), real", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0,
-     "add(x, dot_general[batch=(), contract=(0,0)](A, y))", VERIFY_REAL, VERIFY_REFUTED, 1},
+     "add(x, dot_general[batch=(), contract=(0,0)](A, y))", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"the old value twice, fp", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0,
-     "add(x, add(x, " MV "))", VERIFY_FP, VERIFY_REFUTED, 1},
+     "add(x, add(x, " MV "))", VERIFY_FP, VERIFY_REFUTED, 1, NULL},
     {"the old value left out, fp", MATVEC_ACC("x[i] += A[i][j] * y[j]"), 0, MV, VERIFY_FP,
-     VERIFY_REFUTED, 1},
+     VERIFY_REFUTED, 1, NULL},
     /* real: sqrt's defining properties */
-    {"sqrt(x) vs x", ELEMWISE("sqrt(x[i])"), 0, "x", VERIFY_REAL, VERIFY_REFUTED, 1},
-    {"sqrt(x) vs -x", ELEMWISE("sqrt(x[i])"), 0, "negate(x)", VERIFY_REAL, VERIFY_REFUTED, 1},
-    {"sqrt(x) vs sqrt(x)", ELEMWISE("sqrt(x[i])"), 0, "sqrt(x)", VERIFY_REAL, VERIFY_PROVED, 0},
+    {"sqrt(x) vs x", ELEMWISE("sqrt(x[i])"), 0, "x", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"sqrt(x) vs -x", ELEMWISE("sqrt(x[i])"), 0, "negate(x)", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"sqrt(x) vs sqrt(x)", ELEMWISE("sqrt(x[i])"), 0, "sqrt(x)", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
     {"sqrt(x)*sqrt(x) vs x", ELEMWISE("sqrt(x[i]) * sqrt(x[i])"), 0, "x", VERIFY_REAL,
-     VERIFY_PROVED, 0},
+     VERIFY_PROVED, 0, NULL},
     {"sqrt(x*x) vs max(x, -x)", ELEMWISE("sqrt(x[i] * x[i])"), 0, "maximum(x, negate(x))",
-     VERIFY_REAL, VERIFY_PROVED, 0},
-    {"sqrt(x*x) vs x", ELEMWISE("sqrt(x[i] * x[i])"), 0, "x", VERIFY_REAL, VERIFY_REFUTED, 1},
+     VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"sqrt(x*x) vs x", ELEMWISE("sqrt(x[i] * x[i])"), 0, "x", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"sqrt(4*x) vs 2*sqrt(x)", ELEMWISE("sqrt(4 * x[i])"), 0, "multiply(sqrt(x), 2)",
-     VERIFY_REAL, VERIFY_PROVED, 0},
+     VERIFY_REAL, VERIFY_PROVED, 0, NULL},
     {"sqrt(4*x) vs 3*sqrt(x)", ELEMWISE("sqrt(4 * x[i])"), 0, "multiply(sqrt(x), 3)",
-     VERIFY_REAL, VERIFY_REFUTED, 1},
+     VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"sqrt(x)+1 vs sqrt(x+1)", ELEMWISE("sqrt(x[i]) + 1"), 0, "sqrt(add(x, 1))", VERIFY_REAL,
-     VERIFY_REFUTED, 1},
+     VERIFY_REFUTED, 1, NULL},
     {"x/sqrt(x) vs sqrt(x)", ELEMWISE("x[i] / sqrt(x[i])"), 0, "sqrt(x)", VERIFY_REAL,
-     VERIFY_PROVED, 0},
+     VERIFY_PROVED, 0, NULL},
+    /* fp: signs (negation is exact; rounding to nearest is symmetric) */
+    {"(x-z)^2 vs (z-x)^2, fp", ELEMWISE2("(x[i] - z[i]) * (x[i] - z[i])"), 0,
+     "multiply(subtract(z, x), subtract(z, x))", VERIFY_FP, VERIFY_PROVED, 0, NULL},
+    {"(x-z)^2 vs (z-x)^2, real", ELEMWISE2("(x[i] - z[i]) * (x[i] - z[i])"), 0,
+     "multiply(subtract(z, x), subtract(z, x))", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"(x-z)^2 vs (x-z)(z-x), fp", ELEMWISE2("(x[i] - z[i]) * (x[i] - z[i])"), 0,
+     "multiply(subtract(x, z), subtract(z, x))", VERIFY_FP, VERIFY_REFUTED, 1, NULL},
+    {"(x-z)^2 vs x*x - 2xz + z*z, fp", ELEMWISE2("(x[i] - z[i]) * (x[i] - z[i])"), 0,
+     "add(subtract(multiply(x, x), multiply(multiply(x, z), 2)), multiply(z, z))", VERIFY_FP,
+     VERIFY_REFUTED, 0, NULL},
+    {"x-z vs z-x, fp", ELEMWISE2("x[i] - z[i]"), 0, "subtract(z, x)", VERIFY_FP,
+     VERIFY_REFUTED, 1, NULL},
+    {"x-z vs -(z-x), fp", ELEMWISE2("x[i] - z[i]"), 0, "negate(subtract(z, x))", VERIFY_FP,
+     VERIFY_PROVED, 0, NULL},
+    {"x-z vs (-z)+x, fp", ELEMWISE2("x[i] - z[i]"), 0, "add(negate(z), x)", VERIFY_FP,
+     VERIFY_PROVED, 0, NULL},
+    {"-x-z vs -(x+z), fp", ELEMWISE2("-x[i] - z[i]"), 0, "negate(add(z, x))", VERIFY_FP,
+     VERIFY_PROVED, 0, NULL},
+    {"x*z vs (-x)*(-z), fp", ELEMWISE2("x[i] * z[i]"), 0, "multiply(negate(x), negate(z))",
+     VERIFY_FP, VERIFY_PROVED, 0, NULL},
+    {"x*z vs -((-x)*z), fp", ELEMWISE2("x[i] * z[i]"), 0, "negate(multiply(negate(x), z))",
+     VERIFY_FP, VERIFY_PROVED, 0, NULL},
+    {"x*z vs (-x)*z, fp", ELEMWISE2("x[i] * z[i]"), 0, "multiply(negate(x), z)", VERIFY_FP,
+     VERIFY_REFUTED, 1, NULL},
+    {"x*z vs x*z + 0*x, fp", ELEMWISE2("x[i] * z[i]"), 0,
+     "add(multiply(x, z), multiply(x, 0))", VERIFY_FP, VERIFY_REFUTED, 0, NULL},
+    {"x += (A-y)^2 vs add(x, dot((y-A),(y-A))), fp", SQDEV, 0,
+     "add(x, dot_general[batch=(0,0), contract=(1,1)](subtract(y, A), subtract(y, A)))",
+     VERIFY_FP, VERIFY_PROVED, 0, NULL},
+    {"x += (A-y)^2 vs add(x, dot((A-y),(y-A))), fp", SQDEV, 0,
+     "add(x, dot_general[batch=(0,0), contract=(1,1)](subtract(A, y), subtract(y, A)))",
+     VERIFY_FP, VERIFY_REFUTED, 1, NULL},
+    /* real, tosa: IEEE identities of a tensor program at zero */
+    {"sqrt(x) vs 1/rsqrt(x)", FELEM("sqrtf(x[i])"), 0, "reciprocal(rsqrt(x))", VERIFY_REAL,
+     VERIFY_PROVED, 0, "tosa"},
+    {"sqrt(x) vs 1/(1/x)", FELEM("sqrtf(x[i])"), 0, "reciprocal(reciprocal(x))", VERIFY_REAL,
+     VERIFY_REFUTED, 1, "tosa"},
+    {"sqrt(x) vs rsqrt(x)", FELEM("sqrtf(x[i])"), 0, "rsqrt(x)", VERIFY_REAL, VERIFY_REFUTED, 1,
+     "tosa"},
+    {"x vs 1/(1/x)", FELEM("x[i]"), 0, "reciprocal(reciprocal(x))", VERIFY_REAL, VERIFY_PROVED,
+     0, "tosa"},
+    {"x vs x*(1/x)*x", FELEM("x[i]"), 0, "mul(mul(x, reciprocal(x)), x)", VERIFY_REAL,
+     VERIFY_REFUTED, 1, "tosa"},
+    /* the source's own 1/(1/x) stays undefined at 0: a candidate undefined
+     * there only is right */
+    {"1/(1/x) vs x*(1/x)*x", FELEM("1 / (1 / x[i])"), 0, "mul(mul(x, reciprocal(x)), x)",
+     VERIFY_REAL, VERIFY_PROVED, 0, "tosa"},
+    {"sqrt(x) vs x*rsqrt(x)", FELEM("sqrtf(x[i])"), 0, "mul(x, rsqrt(x))", VERIFY_REAL,
+     VERIFY_REFUTED, 1, "tosa"},
+    {"x/sqrt(x) vs x*rsqrt(x)", FELEM("x[i] / sqrtf(x[i])"), 0, "mul(rsqrt(x), x)",
+     VERIFY_REAL, VERIFY_PROVED, 0, "tosa"},
+    {"x/(sqrt(fn)*y) vs x*1/(y*fn*rsqrt(fn))", FSCALE, 0,
+     "mul(x, reciprocal(mul(y, " FN1 ")))", VERIFY_REAL, VERIFY_PROVED, 0, "tosa"},
+    {"x/(sqrt(fn)*y) vs x*1/(y*rsqrt(fn))", FSCALE, 0,
+     "mul(x, reciprocal(mul(y, reshape(rsqrt(fn)):f32[1])))", VERIFY_REAL, VERIFY_REFUTED, 1,
+     "tosa"},
+    {"x/(sqrt(fn)*y) vs x*1/(y*fn)", FSCALE, 0,
+     "mul(x, reciprocal(mul(y, reshape(fn):f32[1])))", VERIFY_REAL, VERIFY_REFUTED, 1, "tosa"},
+    {"x/(sqrt(fn)*y) vs x*1/(x*fn*rsqrt(fn))", FSCALE, 0,
+     "mul(x, reciprocal(mul(x, " FN1 ")))", VERIFY_REAL, VERIFY_REFUTED, 1, "tosa"},
 };
 
 static char dir[64];
@@ -137,7 +239,7 @@ static void run_case(const vcase *c, int idx) {
   fe_options fe;
   memset(&fe, 0, sizeof fe);
   ir_kernel *k = fe_parse_file(path, &fe, &arena);
-  gram_dialect *d = gram_load("hlo", &arena);
+  gram_dialect *d = gram_load(c->dialect ? c->dialect : "hlo", &arena);
   poly_analysis *a = k ? poly_analyze(k, &arena) : NULL;
   CHECKF(k && d && a && !a->error && c->task < a->ntasks, "%s: the kernel parses and analyses",
          c->what);
