@@ -6,12 +6,17 @@
  *             (divisor zero, negative argument) in the term's UB condition;
  *             sqrt(x) is a fresh real r with the side condition
  *             x >= 0 -> (r >= 0 and r*r = x) (vx_side), exp and pow are
- *             uninterpreted functions;
+ *             uninterpreted functions; in the candidate (a tensor program,
+ *             IEEE) 1/(1/y) is y, defined where y is, so reciprocal(rsqrt(x))
+ *             is sqrt(x); y * (1/sqrt(y)) is sqrt(y) with its undefined
+ *             cases kept;
  *   fp        the abstract floating point of mlir-tv: values are
  *             bit-vectors of a small width, + * max min are uninterpreted
  *             functions made commutative by putting their arguments in a
  *             canonical syntactic order (Z3's structural hash; bvule only
- *             on a hash collision), - is + of the negation, literals are distinct
+ *             on a hash collision), - is + of the negation, signs are
+ *             normalised (a - b and b - a are t and -t, (-a)*(-b) = a*b;
+ *             exact under symmetric rounding), literals are distinct
  *             constants, and a reduction is an uninterpreted function of the
  *             sum of per-element hashes (order-insensitive);
  *   concrete  doubles, the same undefined cases as flags.

@@ -22,11 +22,15 @@
  * Modes (verify_mode):
  *   real  values are reals; both sides are simplified to sums of monomials
  *         (Z3 som) first; sqrt(x) is a fresh real r with r >= 0 and
- *         r*r = x wherever x >= 0; exp and pow are uninterpreted functions.
+ *         r*r = x wherever x >= 0; exp and pow are uninterpreted functions;
+ *         the candidate's 1/(1/y) is y (exact in IEEE at 0 and infinity),
+ *         so reciprocal(rsqrt(x)) is sqrt(x).
+ *         A proved verdict holds up to rounding.
  *   fp    the abstract floating-point encoding of mlir-tv: values are small
  *         bit-vectors (width from the number of distinct terms), + * / and
  *         the math functions are uninterpreted, + and * commutative
- *         (arguments in a canonical syntactic order),
+ *         (arguments in a canonical syntactic order), signs normalised
+ *         (a - b = -(b - a), (-a)*(-b) = a*b: symmetric rounding),
  *         reductions an uninterpreted function of the multiset of summands
  *         (a sum of per-element hashes), so equality holds under every
  *         floating-point semantics that may reorder reductions.
