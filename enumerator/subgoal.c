@@ -71,7 +71,8 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   sg_set *s = c->s;
   if (s->n == SG_MAX || trivial(e)) return;
   if (!c->nred && !reads_x_only_at(e, c->st->lhs)) return;
-  if (c->nred && uses_var(e, c->st->lhs->var)) return;
+  /* (a reduction that reads its own array elsewhere: the values before
+   * the task are a guess, checked like any sub-goal) */
   for (int i = 0; i < s->n; i++)
     if (same_expr(s->goals[i].expr, e) && s->goals[i].sign == sign &&
         s->goals[i].nred == c->nred)
