@@ -286,7 +286,7 @@ static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
   g->stmt = ps->stmt;
   g->expr = e;
   g->nred = nred;
-  memcpy(g->red, red, sizeof(int) * (size_t)nred);
+  if (nred) memcpy(g->red, red, sizeof(int) * (size_t)nred);
   g->sign = 1;
   g->what = what;
   for (int d = 0; d < lc->depth; d++) s->loops[s->n][d] = lc->loops[d];
