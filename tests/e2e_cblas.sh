@@ -45,8 +45,12 @@ if [ "$raised" -ge 14 ]; then PASS=$((PASS + 1)); else
 # a wrong replacement is caught: perturb one result copy of the first kernel
 if [ -n "$first" ]; then
   name=$(basename "$first" .c)
-  sed 's/\[upl_q\] = (\(.*\))upl_v\([0-9]*\)\[upl_q\];/[upl_q] = (\1)(upl_v\2[upl_q] + 1);/' \
+  # (every result copy and every loop store, as results may be written in
+  # place by their loop)
+  sed -e 's/\[upl_q\] = (\(.*\))upl_v\([0-9]*\)\[upl_q\];/[upl_q] = (\1)(upl_v\2[upl_q] + 1);/' \
+    -e 's/\[upl_o++\] = \(.*\);$/[upl_o++] = (\1) + 1;/' \
     "$TMP/$name.c" >"$TMP/bad.c"
+  check "$name: the perturbation changed the file" sh -c "! cmp -s '$TMP/$name.c' '$TMP/bad.c'"
   expect_status 3 "$name: a perturbed C+BLAS file is reported as a mismatch" \
     "$UPLIFT" run "$first" $(opts "$first") --size-set 9 --native \
       --native-source "$TMP/bad.c" --native-cflags "$BLAS"
