@@ -105,10 +105,22 @@ typedef struct cg {
   const ir_kernel *k;
   char *err;
   size_t errn;
-  ninfo *info;  /* by node id */
+  /* per node: open addressing on the node pointer (node ids are store-wide
+   * and may be large), hcap a power of two above twice the node count */
+  const ir_tnode **hkey;
+  ninfo *info;
+  size_t hcap;
   aread *reads; /* the argument reads of every root */
   int nreads, capreads;
 } cg;
+
+/* The ninfo of node n (inserted on first use). */
+static ninfo *ni(const cg *g, const ir_tnode *n) {
+  size_t i = ((size_t)n->id * 2654435761u) & (g->hcap - 1);
+  while (g->hkey[i] && g->hkey[i] != n) i = (i + 1) & (g->hcap - 1);
+  g->hkey[i] = n;
+  return &g->info[i];
+}
 
 static int fail(cg *g, const char *fmt, ...) {
   va_list ap;
@@ -253,7 +265,7 @@ static void literal(sb *s, double v, ir_elem e) {
  * ot is the operand's type.  Writes ovar[0..ot->rank-1]. */
 static void operand_vars(const cg *g, const ir_tnode *n, int slot, const int *var,
                          const ir_type *ot, int *ovar) {
-  const ninfo *in = &g->info[n->id];
+  const ninfo *in = ni(g, n);
   const gram_binding *b = &in->b;
   int r = n->type.rank;
   for (int j = 0; j < ot->rank; j++) ovar[j] = -1;
@@ -300,7 +312,7 @@ static void gen(cg *g, const ir_tnode *n, const int *var, sb *s);
 
 /* The type of kernel operand slot of n (a kernel constant: rank 0). */
 static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
-  const gram_binding *b = &g->info[n->id].b;
+  const gram_binding *b = &ni(g, n)->b;
   if (b->args[slot] >= 0) return n->ops[b->args[slot]]->type;
   ir_type t;
   memset(&t, 0, sizeof t);
@@ -312,7 +324,7 @@ static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
 
 /* Append kernel operand `slot` of n read at ovar (its own indices). */
 static void slot_expr(cg *g, const ir_tnode *n, int slot, const int *ovar, sb *s) {
-  const gram_binding *b = &g->info[n->id].b;
+  const gram_binding *b = &ni(g, n)->b;
   if (b->args[slot] >= 0)
     gen(g, n->ops[b->args[slot]], ovar, s);
   else
@@ -378,7 +390,7 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, sb *s) {
     sb_printf(s, "upl_v%d[%s]", n->id, off);
     return;
   }
-  const ninfo *in = &g->info[n->id];
+  const ninfo *in = ni(g, n);
   const gram_binding *b = &in->b;
   const char *kn = b->kernel->name;
   if (t->elem == IR_F64)
@@ -421,7 +433,7 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, sb *s) {
 /* Append the value of node n at index var: a read of its buffer if it is
  * materialised, else its inlined expression. */
 static void gen(cg *g, const ir_tnode *n, const int *var, sb *s) {
-  if (g->info[n->id].mat) {
+  if (ni(g, n)->mat) {
     char off[STR];
     offset_str(g, &n->type, var, off);
     sb_printf(s, "upl_v%d[%s]", n->id, off);
@@ -477,7 +489,7 @@ static void dot_operand(cg *g, const char *name, const ir_type *t, const int *nt
 /* dot_general n (operands in buffers upl_v<id>) into dst: dst = alpha *
  * (l . r) if !acc, dst += alpha * (l . r) if acc (BLAS beta = 1). */
 static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha, int acc) {
-  const gram_binding *b = &g->info[n->id].b;
+  const gram_binding *b = &ni(g, n)->b;
   const interp_attr *lb = &b->attrs[0], *rb = &b->attrs[1], *lc = &b->attrs[2],
                     *rc = &b->attrs[3];
   if (b->nargs != 2 || b->args[0] < 0 || b->args[1] < 0)
@@ -591,7 +603,7 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
 /* reduce n into dst: the operand tree is read inline, row-major over the
  * kept dims, folding the reduced dims in row-major order. */
 static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
-  const gram_binding *b = &g->info[n->id].b;
+  const gram_binding *b = &ni(g, n)->b;
   if (b->nargs != 2) return fail(g, "reduce: %d operands", b->nargs);
   ir_type x = slot_type(g, n, 0);
   unsigned red = 0;
@@ -629,7 +641,7 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
 /* Classify node n (binding op nodes); -1 with a message if it has no C
  * lowering. */
 static int classify(cg *g, const ir_tnode *n) {
-  ninfo *in = &g->info[n->id];
+  ninfo *in = ni(g, n);
   in->inplace = -1;
   if (n->kind == IR_TN_ARG) {
     in->kind = NK_ARG;
@@ -712,7 +724,7 @@ static int same_type(const ir_type *a, const ir_type *b) {
 
 /* Decide free_ and mat of n (operands decided already: topological order). */
 static void decide(cg *g, const ir_tnode *n) {
-  ninfo *in = &g->info[n->id];
+  ninfo *in = ni(g, n);
   switch (in->kind) {
   case NK_VALUE:
     in->free_ = 1;
@@ -722,7 +734,7 @@ static void decide(cg *g, const ir_tnode *n) {
     in->free_ = 1;
     for (int i = 0; i < in->b.nargs; i++)
       if (in->b.args[i] >= 0) {
-        const ninfo *o = &g->info[n->ops[in->b.args[i]]->id];
+        const ninfo *o = ni(g, n->ops[in->b.args[i]]);
         if (!o->mat && !o->free_) in->free_ = 0;
       }
     break;
@@ -736,7 +748,7 @@ static void decide(cg *g, const ir_tnode *n) {
     in->mat = 0;
   else if (in->users == 1) {
     /* inline into the one reader if it evaluates n once per element */
-    const ninfo *u = &g->info[in->user->id];
+    const ninfo *u = ni(g, in->user);
     const ir_type *iter = u->kind == NK_REDUCE && in->slot == 0 ? &n->type : &in->user->type;
     in->mat = !same_elems(&n->type, iter);
   } else
@@ -747,12 +759,12 @@ static void decide(cg *g, const ir_tnode *n) {
  * add(x, dot) or add(x, multiply(dot, s)) with s of rank 0, all of n's
  * type. */
 static void find_accumulation(cg *g, const ir_tnode *n) {
-  ninfo *in = &g->info[n->id];
+  ninfo *in = ni(g, n);
   if (in->kind != NK_ELEM || strcmp(in->b.kernel->name, "add") || in->b.nargs != 2) return;
   for (int s = 0; s < 2; s++) {
     if (in->b.args[s] < 0) continue;
     const ir_tnode *d = n->ops[in->b.args[s]], *m = NULL;
-    const ninfo *di = &g->info[d->id];
+    const ninfo *di = ni(g, d);
     if (!same_type(&d->type, &n->type)) continue;
     if (di->kind == NK_ELEM && !strcmp(di->b.kernel->name, "mul") && !di->mat &&
         di->users == 1) {
@@ -761,20 +773,20 @@ static void find_accumulation(cg *g, const ir_tnode *n) {
         if (di->b.args[t] < 0) continue;
         const ir_tnode *dd = d->ops[di->b.args[t]];
         ir_type other = slot_type(g, d, 1 - t);
-        if (g->info[dd->id].kind == NK_OTHER && other.rank == 0) {
+        if (ni(g, dd)->kind == NK_OTHER && other.rank == 0) {
           m = d;
           d = dd;
           found = 1;
         }
       }
       if (!found) continue;
-      di = &g->info[d->id];
+      di = ni(g, d);
       if (!same_type(&d->type, &n->type)) continue;
     }
     if (di->kind != NK_OTHER || strcmp(di->b.kernel->name, "dot_general") || di->users != 1 ||
         di->result || di->absorbed)
       continue;
-    g->info[d->id].absorbed = 1;
+    ni(g, d)->absorbed = 1;
     in->acc = d;
     in->acc_mul = m;
     in->acc_other = 1 - s;
@@ -795,13 +807,13 @@ static void add_read(cg *g, int var, int pos, int root, int aligned) {
  * element upl_o at the same time (a loop root). */
 static void note_reads(cg *g, const ir_tnode *n, const int *var, const ir_tnode *root,
                        int aligned_ok) {
-  const ninfo *in = &g->info[n->id];
+  const ninfo *in = ni(g, n);
   if (n->kind == IR_TN_ARG) {
     int al = aligned_ok && n->type.rank == root->type.rank;
     for (int j = 0; al && j < n->type.rank; j++)
       al = n->type.dims[j] == root->type.dims[j] &&
            (var[j] == j || n->type.dims[j] == IR_DIM_ONE);
-    add_read(g, n->arg, g->info[root->id].pos, root->id, al);
+    add_read(g, n->arg, ni(g, root)->pos, root->id, al);
     return;
   }
   if ((in->mat && n != root) || n->kind != IR_TN_OP) return;
@@ -816,7 +828,7 @@ static void note_reads(cg *g, const ir_tnode *n, const int *var, const ir_tnode 
 
 /* The argument reads of the code emitted for materialised node n. */
 static void root_reads(cg *g, const ir_tnode *n) {
-  const ninfo *in = &g->info[n->id];
+  const ninfo *in = ni(g, n);
   int var[IR_MAX_RANK];
   for (int j = 0; j < IR_MAX_RANK; j++) var[j] = j;
   if (in->acc) {
@@ -825,7 +837,7 @@ static void root_reads(cg *g, const ir_tnode *n) {
     operand_vars(g, n, in->acc_other, var, &ot, ovar);
     if (in->b.args[in->acc_other] >= 0)
       note_reads(g, n->ops[in->b.args[in->acc_other]], ovar, n, 1);
-    const ninfo *di = &g->info[in->acc->id];
+    const ninfo *di = ni(g, in->acc);
     for (int s = 0; s < di->b.nargs; s++)
       if (di->b.args[s] >= 0) note_reads(g, in->acc->ops[di->b.args[s]], var, n, 0);
     if (in->acc_mul) note_reads(g, in->acc_mul, var, n, 0);
@@ -838,7 +850,7 @@ static void root_reads(cg *g, const ir_tnode *n) {
 
 /* Emit the code of materialised node n (not an argument) into dst. */
 static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
-  ninfo *in = &g->info[n->id];
+  ninfo *in = ni(g, n);
   int var[IR_MAX_RANK];
   for (int j = 0; j < IR_MAX_RANK; j++) var[j] = j;
   if (in->acc) {
@@ -854,7 +866,7 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
     }
     sb alpha = {0};
     if (in->acc_mul) {
-      const ninfo *mi = &g->info[in->acc_mul->id];
+      const ninfo *mi = ni(g, in->acc_mul);
       int ds = mi->b.args[0] >= 0 && in->acc_mul->ops[mi->b.args[0]] == in->acc ? 0 : 1;
       int novar[IR_MAX_RANK] = {0};
       slot_expr(g, in->acc_mul, 1 - ds, novar, &alpha);
@@ -942,35 +954,35 @@ static const char prelude[] =
  * BLAS accumulations and the results written in place. */
 static int plan(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode **nodes, int nn) {
   for (int i = 0; i < nn; i++) {
-    g->info[nodes[i]->id].pos = i;
+    ni(g, nodes[i])->pos = i;
     if (classify(g, nodes[i])) return -1;
   }
   for (int i = 0; i < nn; i++) {
     const ir_tnode *n = nodes[i];
-    const ninfo *in = &g->info[n->id];
+    const ninfo *in = ni(g, n);
     if (n->kind != IR_TN_OP) continue;
     for (int s = 0; s < in->b.nargs; s++) {
       if (in->b.args[s] < 0) continue;
       if (in->b.args[s] >= n->nops) return fail(g, "operand %d of node %d missing", s, n->id);
-      ninfo *o = &g->info[n->ops[in->b.args[s]]->id];
+      ninfo *o = ni(g, n->ops[in->b.args[s]]);
       o->users++;
       o->user = n;
       o->slot = s;
       if (in->kind == NK_OTHER) o->blocked = 1;
     }
   }
-  for (int i = 0; i < p->nresults; i++) g->info[p->results[i]->id].result = 1;
+  for (int i = 0; i < p->nresults; i++) ni(g, p->results[i])->result = 1;
   for (int i = 0; i < nn; i++) decide(g, nodes[i]);
   for (int i = 0; i < nn; i++)
-    if (g->info[nodes[i]->id].mat && nodes[i]->kind == IR_TN_OP) find_accumulation(g, nodes[i]);
+    if (ni(g, nodes[i])->mat && nodes[i]->kind == IR_TN_OP) find_accumulation(g, nodes[i]);
   for (int i = 0; i < nn; i++) {
-    const ninfo *in = &g->info[nodes[i]->id];
+    const ninfo *in = ni(g, nodes[i]);
     if (in->mat && !in->absorbed && in->kind != NK_ARG) root_reads(g, nodes[i]);
   }
   /* results written straight into their arrays */
   for (int i = 0; i < p->nresults; i++) {
     const ir_tnode *r = p->results[i];
-    ninfo *ri = &g->info[r->id];
+    ninfo *ri = ni(g, r);
     const ir_var *v = g->k->vars[rvar[i]];
     if (r->kind == IR_TN_ARG || ri->inplace >= 0 || v->elem != r->type.elem) continue;
     int ok = 1;
@@ -993,7 +1005,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
                 FILE *out, char *err, size_t errn) {
   (void)d;
   char dummy[8];
-  cg g = {out, k, err ? err : dummy, err ? errn : sizeof dummy, NULL, NULL, 0, 0};
+  cg g = {out, k, err ? err : dummy, err ? errn : sizeof dummy, NULL, NULL, 0, NULL, 0, 0};
   g.err[0] = 0;
   int cap = 4096;
   const ir_tnode **nodes = ir_malloc((size_t)cap * sizeof *nodes);
@@ -1031,15 +1043,15 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
       goto done;
     }
   }
-  int maxid = 0;
-  for (int i = 0; i < nn; i++)
-    if (nodes[i]->id > maxid) maxid = nodes[i]->id;
-  g.info = ir_calloc((size_t)maxid + 1, sizeof *g.info);
+  g.hcap = 16;
+  while (g.hcap < 2 * (size_t)nn) g.hcap *= 2;
+  g.hkey = ir_calloc(g.hcap, sizeof *g.hkey);
+  g.info = ir_calloc(g.hcap, sizeof *g.info);
   if ((rc = plan(&g, p, rvar, nodes, nn))) goto done;
 
   int nops = 0, nbuf = 0, nroots = 0, nacc = 0, ninpl = 0;
   for (int i = 0; i < nn; i++) {
-    const ninfo *in = &g.info[nodes[i]->id];
+    const ninfo *in = ni(&g, nodes[i]);
     if (nodes[i]->kind == IR_TN_OP) nops++;
     if (!in->mat || in->kind == NK_ARG || in->absorbed) continue;
     nroots++;
@@ -1090,7 +1102,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
   }
   for (int i = 0; i < nn && !rc; i++) {
     const ir_tnode *n = nodes[i];
-    const ninfo *in = &g.info[n->id];
+    const ninfo *in = ni(&g, n);
     const ir_type *t = &n->type;
     const char *T = ctype(t->elem);
     if (n->kind == IR_TN_ARG) {
@@ -1118,7 +1130,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
     const ir_tnode *r = p->results[i];
     const ir_var *v = k->vars[rvar[i]];
     if (r->kind == IR_TN_ARG && r->arg == rvar[i]) continue; /* unchanged */
-    if (g.info[r->id].inplace == rvar[i]) continue;            /* written already */
+    if (ni(&g, r)->inplace == rvar[i]) continue;            /* written already */
     char cnt[STR];
     prod_str(&g, r->type.dims, r->type.rank, cnt);
     fprintf(out, "  for (long upl_q = 0; upl_q < %s; upl_q++)\n", cnt);
@@ -1126,12 +1138,13 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
             ctype(v->elem), r->id);
   }
   for (int i = 0; i < nn; i++) {
-    const ninfo *in = &g.info[nodes[i]->id];
+    const ninfo *in = ni(&g, nodes[i]);
     if (in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0)
       fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
   }
   fprintf(out, "}\n");
 done:
+  ir_free(g.hkey);
   ir_free(g.info);
   ir_free(g.reads);
   ir_free(nodes);
