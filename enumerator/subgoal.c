@@ -71,7 +71,8 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   sg_set *s = c->s;
   if (s->n == SG_MAX || trivial(e)) return;
   if (!c->nred && !reads_x_only_at(e, c->st->lhs)) return;
-  if (c->nred && uses_var(e, c->st->lhs->var)) return;
+  /* (a reduction that reads its own array elsewhere: the values before
+   * the task are a guess, checked like any sub-goal) */
   for (int i = 0; i < s->n; i++)
     if (same_expr(s->goals[i].expr, e) && s->goals[i].sign == sign &&
         s->goals[i].nred == c->nred)
@@ -285,7 +286,7 @@ static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
   g->stmt = ps->stmt;
   g->expr = e;
   g->nred = nred;
-  memcpy(g->red, red, sizeof(int) * (size_t)nred);
+  if (nred) memcpy(g->red, red, sizeof(int) * (size_t)nred);
   g->sign = 1;
   g->what = what;
   for (int d = 0; d < lc->depth; d++) s->loops[s->n][d] = lc->loops[d];
