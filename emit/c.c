@@ -5,25 +5,49 @@
  * the original at link time.
  *
  * How: the program's DAG is walked in topological order (ir_tp_topo).  Every
- * node gets one row-major buffer `upl_v<id>` (an argument leaf is the
- * caller's array itself; everything else is malloc'd and freed at the end).
- * Dims are size symbols and become the size parameters' values at run time.
- * An op node is lowered from its semantic kernel (gram_bind: the interp/
- * kernel name and its attribute values), never from the op's or the
- * benchmark kernel's name:
- *   - dot_general: cblas_?gemm / ?gemv / ?dot (d for f64, s for f32) over
- *     the flattened (batch, free, contracting) dims, batches as a loop; an
- *     operand whose dims are not in a BLAS-compatible order is first copied
- *     into (batch, free, contract) order;
- *   - everything else: plain loops over the result written from the kernel's
- *     semantics (interp/ops_kernels.inc): numpy/CHLO broadcasting for the
- *     elementwise ops (stride 0 where an operand dim is the constant 1),
- *     gathers for transpose and broadcast_in_dim, a fold in row-major order
- *     of the reduced dims for reduce, fills for constants, iota and masks.
+ * op node is lowered from its semantic kernel (gram_bind: the interp/ kernel
+ * name and its attribute values), never from the op's or the benchmark
+ * kernel's name.  Dims are size symbols and become the size parameters'
+ * values at run time.
+ *
+ * Fusion.  Nodes whose value at one index can be written as a C expression
+ * of their operands' values ("fusible": the elementwise kernels, compare and
+ * select, the gathers transpose and broadcast_in_dim, a dot_general without
+ * contracting dims (an outer product: l[b,i] * r[b,j]), iota, constants,
+ * masks) are not given a buffer when they can be inlined into the one loop
+ * that reads them: a node is materialised (a row-major buffer `upl_v<id>`,
+ * malloc'd and freed at the end) only if it is an argument (the caller's
+ * array), a result, read by a consumer that needs memory (BLAS, memcpy),
+ * not fusible (dot_general with contraction, reduce, reshape), or read
+ * twice, or read by a loop that would evaluate it more often than it has
+ * elements (a vector broadcast over a matrix).  "Free" nodes (constants,
+ * masks, iota, and gathers of a buffer: index arithmetic and one load) are
+ * inlined into every reader whatever the count.  The result: one loop nest
+ * per maximal elementwise tree, reading the materialised leaves; a reduce
+ * also reads its operand tree inline.
+ *   - dot_general with contraction: cblas_?gemm / ?gemv / ?dot (d for f64,
+ *     s for f32) over the flattened (batch, free, contracting) dims, batches
+ *     as a loop; an operand whose dims are not in a BLAS-compatible order is
+ *     first copied into (batch, free, contract) order.  When its only reader
+ *     is an elementwise add of the same type (directly or through a multiply
+ *     by a rank-0 scale), and the add is a loop root, the add's other operand
+ *     is written into the add's buffer and the BLAS call accumulates into it
+ *     (beta = 1, alpha = the scale): no buffer and no pass for the product.
+ *   - everything else: plain loops from the kernel's semantics
+ *     (interp/ops_kernels.inc): numpy/CHLO broadcasting for the elementwise
+ *     ops (index 0 where an operand dim is the constant 1), gathers for
+ *     transpose and broadcast_in_dim, a fold in row-major order of the
+ *     reduced dims for reduce.
  * Poison is not represented: the raised program is only used where the
- * original is defined.  The results are copied into the arrays of the
- * signature the kernel writes, after everything has been computed (results
- * may read the old values of arrays they overwrite).
+ * original is defined.
+ *
+ * Results.  A result is written straight into the array it is returned in
+ * (its buffer is that array) when nothing reads the array's old value after
+ * the result's loop starts, except that loop itself at the element it
+ * writes (the reads are collected per loop root, through the inlined
+ * trees); otherwise it gets a buffer and is copied into the array after
+ * everything has been computed (a result may read the old value of an array
+ * it overwrites).
  *
  * Runtime checks: every size parameter must be >= 0; otherwise the function
  * prints "NAME: sizes must be >= 0: n=.. m=.." on stderr and aborts.  Sizes
@@ -40,12 +64,63 @@
 
 #define STR 512 /* room for one index or size expression */
 
+/* What a node is to the fusion. */
+typedef enum nkind {
+  NK_ARG,    /* argument leaf: the caller's array or &scalar */
+  NK_VALUE,  /* constant or mask leaf: an expression of the indices */
+  NK_ELEM,   /* elementwise kernel with numpy broadcasting (add, select, ...) */
+  NK_GATHER, /* transpose, broadcast_in_dim: operand at remapped indices */
+  NK_OUTER,  /* dot_general without contracting dims: l * r */
+  NK_CHEAP,  /* constant, fill, iota, empty, fill_scalar */
+  NK_REDUCE, /* a loop root that reads its operand tree inline */
+  NK_OTHER   /* needs its operands in memory: BLAS dot_general, reshape */
+} nkind;
+
+/* Per node (indexed by node id). */
+typedef struct ninfo {
+  nkind kind;
+  gram_binding b;            /* op nodes */
+  int pos;                   /* position in the topological order */
+  int users;                 /* operand edges that read the node */
+  const struct ir_tnode *user; /* the reader, if users == 1 */
+  int slot;                  /* ... and the kernel operand slot it reads */
+  int blocked;               /* read by an NK_OTHER consumer */
+  int result;                /* a program result */
+  int free_;                 /* cheap enough to inline into every reader */
+  int mat;                   /* materialised: has a buffer upl_v<id> */
+  int absorbed;              /* a dot emitted by the add that reads it */
+  const struct ir_tnode *acc; /* loop root add: the dot it accumulates */
+  const struct ir_tnode *acc_mul; /* ... through this multiply, or NULL */
+  int acc_other;             /* the add's slot that is not the dot */
+  int inplace;               /* written straight into this var, or -1 */
+} ninfo;
+
+/* One read of an argument array inside the code of a loop root. */
+typedef struct aread {
+  int var, pos, root, aligned;
+} aread;
+
 typedef struct cg {
   FILE *out;
   const ir_kernel *k;
   char *err;
   size_t errn;
+  /* per node: open addressing on the node pointer (node ids are store-wide
+   * and may be large), hcap a power of two above twice the node count */
+  const ir_tnode **hkey;
+  ninfo *info;
+  size_t hcap;
+  aread *reads; /* the argument reads of every root */
+  int nreads, capreads;
 } cg;
+
+/* The ninfo of node n (inserted on first use). */
+static ninfo *ni(const cg *g, const ir_tnode *n) {
+  size_t i = ((size_t)n->id * 2654435761u) & (g->hcap - 1);
+  while (g->hkey[i] && g->hkey[i] != n) i = (i + 1) & (g->hcap - 1);
+  g->hkey[i] = n;
+  return &g->info[i];
+}
 
 static int fail(cg *g, const char *fmt, ...) {
   va_list ap;
@@ -119,18 +194,6 @@ static void offset_str(const cg *g, const ir_type *t, const int *var, char *buf)
   if (!buf[0]) cat(buf, "0");
 }
 
-/* Access to operand `buf` of type t inside a loop over a result of rank r,
- * numpy-aligned to the right: "upl_v3[upl_i0*upl_nj + upl_i1]". */
-static void bcast_access(const cg *g, const char *name, const ir_type *t, int r,
-                         char *buf) {
-  int var[IR_MAX_RANK];
-  for (int j = 0; j < t->rank; j++) var[j] = j + r - t->rank;
-  char off[STR] = "";
-  offset_str(g, t, var, off);
-  buf[0] = 0;
-  cat(buf, "%s[%s]", name, off);
-}
-
 /* Loops over every index of type t (vars upl_i0..), row-major, running
  * counter upl_o; the statement `dst[upl_o] = expr;`. */
 static void emit_loop(cg *g, const ir_type *t, const char *dst, const char *expr) {
@@ -141,6 +204,242 @@ static void emit_loop(cg *g, const ir_type *t, const char *dst, const char *expr
     fprintf(g->out, "    for (long upl_i%d = 0; upl_i%d < %s; upl_i%d++)\n", j, j, d, j);
   }
   fprintf(g->out, "      %s[upl_o++] = %s;\n  }\n", dst, expr);
+}
+
+/* --------------------------------------------------------- expressions */
+
+/* A growable string: fused expressions have no fixed bound. */
+typedef struct sb {
+  char *s;
+  size_t len, cap;
+} sb;
+
+static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sb *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (b->len + (size_t)n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (b->len + (size_t)n + 1 > cap) cap *= 2;
+    b->s = ir_realloc(b->s, cap);
+    b->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}
+
+static const char *sb_str(const sb *b) { return b->s ? b->s : ""; }
+
+static void sb_free(sb *b) {
+  ir_free(b->s);
+  b->s = NULL;
+  b->len = b->cap = 0;
+}
+
+/* A C literal of value v as element type e: "0.5", "2.0", "(-1.0)",
+ * "((float)0.5)", "HUGE_VAL". */
+static void literal(sb *s, double v, ir_elem e) {
+  char num[64];
+  if (isinf(v))
+    snprintf(num, sizeof num, "%sHUGE_VAL", v < 0 ? "-" : "");
+  else if (isnan(v))
+    snprintf(num, sizeof num, "NAN");
+  else {
+    snprintf(num, sizeof num, "%.17g", v);
+    if (!strpbrk(num, ".eEn")) strcat(num, ".0"); /* a double, not an int */
+  }
+  if (e == IR_F64)
+    sb_printf(s, num[0] == '-' ? "(%s)" : "%s", num);
+  else
+    sb_printf(s, "((%s)%s)", ctype(e), num);
+}
+
+/* The indices at which kernel operand `slot` of op node n is read, when n
+ * is evaluated at var (var[j]: loop variable of n's dim j, -1: index 0;
+ * for a reduce, slot 0 is read at var itself, over the operand's dims).
+ * ot is the operand's type.  Writes ovar[0..ot->rank-1]. */
+static void operand_vars(const cg *g, const ir_tnode *n, int slot, const int *var,
+                         const ir_type *ot, int *ovar) {
+  const ninfo *in = ni(g, n);
+  const gram_binding *b = &in->b;
+  int r = n->type.rank;
+  for (int j = 0; j < ot->rank; j++) ovar[j] = -1;
+  switch (in->kind) {
+  case NK_GATHER: {
+    const interp_attr *at = &b->attrs[0];
+    if (b->kernel->name[0] == 't')
+      for (int i = 0; i < r && i < at->n; i++) ovar[at->v[i]] = var[i];
+    else
+      for (int j = 0; j < ot->rank && j < at->n; j++) ovar[j] = var[at->v[j]];
+    break;
+  }
+  case NK_OUTER: {
+    /* result dims: batch, lhs free, rhs free (in operand order) */
+    const interp_attr *bd = &b->attrs[slot];
+    unsigned used = 0;
+    for (int i = 0; i < bd->n; i++) {
+      ovar[bd->v[i]] = var[i];
+      used |= 1u << bd->v[i];
+    }
+    int q = bd->n;
+    if (slot == 1) { /* skip the lhs free dims */
+      const ir_type *lt = &n->ops[b->args[0]]->type;
+      q += lt->rank - bd->n;
+    }
+    for (int d = 0; d < ot->rank; d++)
+      if (!(used & (1u << d))) ovar[d] = var[q++];
+    break;
+  }
+  case NK_REDUCE:
+    if (slot == 0)
+      for (int j = 0; j < ot->rank; j++) ovar[j] = var[j];
+    break;
+  default: /* numpy broadcasting, aligned to the right */
+    for (int j = 0; j < ot->rank && j + r - ot->rank >= 0; j++)
+      ovar[j] = var[j + r - ot->rank];
+    break;
+  }
+  for (int j = 0; j < ot->rank; j++)
+    if (ot->dims[j] == IR_DIM_ONE) ovar[j] = -1;
+}
+
+static void gen(cg *g, const ir_tnode *n, const int *var, sb *s);
+
+/* The type of kernel operand slot of n (a kernel constant: rank 0). */
+static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
+  const gram_binding *b = &ni(g, n)->b;
+  if (b->args[slot] >= 0) return n->ops[b->args[slot]]->type;
+  ir_type t;
+  memset(&t, 0, sizeof t);
+  t.elem = n->type.elem;
+  for (int i = 0; i < b->nargs; i++) /* compare: the operands' type */
+    if (b->args[i] >= 0) t.elem = n->ops[b->args[i]]->type.elem;
+  return t;
+}
+
+/* Append kernel operand `slot` of n read at ovar (its own indices). */
+static void slot_expr(cg *g, const ir_tnode *n, int slot, const int *ovar, sb *s) {
+  const gram_binding *b = &ni(g, n)->b;
+  if (b->args[slot] >= 0)
+    gen(g, n->ops[b->args[slot]], ovar, s);
+  else
+    literal(s, b->kconst[slot], slot_type(g, n, slot).elem);
+}
+
+/* Append kernel operand `slot` of n as read when n is evaluated at var. */
+static void operand_expr(cg *g, const ir_tnode *n, int slot, const int *var, sb *s) {
+  ir_type ot = slot_type(g, n, slot);
+  int ovar[IR_MAX_RANK];
+  operand_vars(g, n, slot, var, &ot, ovar);
+  slot_expr(g, n, slot, ovar, s);
+}
+
+static const char *const unary_ops[][2] = {
+    {"neg", "-%s"}, {"sqrt", "sqrt(%s)"}, {"exp", "exp(%s)"},
+    {"rsqrt", "1 / sqrt(%s)"}, {"reciprocal", "1 / %s"}, {"abs", "upl_abs(%s)"}};
+static const char *const binary_ops[][2] = {
+    {"add", "%s + %s"}, {"sub", "%s - %s"}, {"mul", "%s * %s"},
+    {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"}};
+static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
+
+/* The template of an elementwise kernel ("%s + %s"), with its arity; NULL
+ * if kn is not one. */
+static const char *elem_template(const char *kn, int *arity) {
+  for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
+    if (!strcmp(kn, unary_ops[i][0])) return *arity = 1, unary_ops[i][1];
+  for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
+    if (!strcmp(kn, binary_ops[i][0])) return *arity = 2, binary_ops[i][1];
+  if (!strcmp(kn, "select")) return *arity = 3, "%s ? %s : %s";
+  if (!strcmp(kn, "compare")) return *arity = 2, "%s";
+  return NULL;
+}
+
+/* Append the value of node n at index var, computed (not read from n's
+ * buffer): the loop body of a root, or an inlined subterm. */
+static void gen_value(cg *g, const ir_tnode *n, const int *var, sb *s) {
+  const ir_type *t = &n->type;
+  if (n->kind == IR_TN_CONST) {
+    literal(s, n->value, t->elem);
+    return;
+  }
+  if (n->kind == IR_TN_MASK) {
+    const ir_mask *m = n->mask;
+    sb_printf(s, "(");
+    if (!m->ncons) sb_printf(s, "1");
+    for (int c = 0; c < m->ncons; c++) {
+      const ir_mask_con *mc = &m->cons[c];
+      sb_printf(s, "%s(", c ? " && " : "");
+      for (int i = 0; i < t->rank && i < IR_MAX_RANK; i++)
+        if (mc->coef[i] && var[i] >= 0) sb_printf(s, "%d*upl_i%d + ", mc->coef[i], var[i]);
+      for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
+        if (mc->pcoef[p]) /* symbols checked by classify() */
+          sb_printf(s, "%d*upl_%s + ", mc->pcoef[p], g->k->vars[mc->sym[p]]->name);
+      sb_printf(s, "%d %s 0)", mc->c, mc->eq ? "==" : ">=");
+    }
+    sb_printf(s, ")");
+    return;
+  }
+  if (n->kind == IR_TN_ARG) { /* never computed: always read */
+    char off[STR];
+    offset_str(g, t, var, off);
+    sb_printf(s, "upl_v%d[%s]", n->id, off);
+    return;
+  }
+  const ninfo *in = ni(g, n);
+  const gram_binding *b = &in->b;
+  const char *kn = b->kernel->name;
+  if (t->elem == IR_F64)
+    sb_printf(s, "(");
+  else
+    sb_printf(s, "((%s)(", ctype(t->elem));
+  int arity = 0;
+  const char *tmpl = elem_template(kn, &arity);
+  if (in->kind == NK_ELEM && tmpl) {
+    sb a[3] = {{0}, {0}, {0}};
+    for (int i = 0; i < arity && i < b->nargs; i++) operand_expr(g, n, i, var, &a[i]);
+    if (!strcmp(kn, "compare"))
+      sb_printf(s, "%s %s %s", sb_str(&a[0]), cmp_ops[b->attrs[0].v[0]], sb_str(&a[1]));
+    else
+      sb_printf(s, tmpl, sb_str(&a[0]), sb_str(&a[1]), sb_str(&a[2]));
+    for (int i = 0; i < 3; i++) sb_free(&a[i]);
+  } else if (in->kind == NK_OUTER) {
+    sb l = {0}, r = {0};
+    operand_expr(g, n, 0, var, &l);
+    operand_expr(g, n, 1, var, &r);
+    sb_printf(s, "%s * %s", sb_str(&l), sb_str(&r));
+    sb_free(&l);
+    sb_free(&r);
+  } else if (in->kind == NK_GATHER || !strcmp(kn, "fill_scalar")) {
+    operand_expr(g, n, 0, var, s);
+  } else if (!strcmp(kn, "iota")) {
+    int d = b->attrs[0].v[0];
+    if (d >= 0 && d < t->rank && var[d] >= 0)
+      sb_printf(s, "upl_i%d", var[d]);
+    else
+      sb_printf(s, "0");
+  } else if (!strcmp(kn, "constant") || !strcmp(kn, "fill")) {
+    literal(s, b->attrs[0].d, t->elem);
+  } else { /* empty; classify() admits nothing else here */
+    sb_printf(s, "0");
+  }
+  sb_printf(s, t->elem == IR_F64 ? ")" : "))");
+}
+
+/* Append the value of node n at index var: a read of its buffer if it is
+ * materialised, else its inlined expression. */
+static void gen(cg *g, const ir_tnode *n, const int *var, sb *s) {
+  if (ni(g, n)->mat) {
+    char off[STR];
+    offset_str(g, &n->type, var, off);
+    sb_printf(s, "upl_v%d[%s]", n->id, off);
+    return;
+  }
+  gen_value(g, n, var, s);
 }
 
 /* ------------------------------------------------------------ dot_general */
@@ -187,11 +486,17 @@ static void dot_operand(cg *g, const char *name, const ir_type *t, const int *nt
   *copied = 1;
 }
 
-static int emit_dot(cg *g, const ir_tnode *n, const gram_binding *b,
-                    const char *const *opn, const ir_type *const *opt) {
+/* dot_general n (operands in buffers upl_v<id>) into dst: dst = alpha *
+ * (l . r) if !acc, dst += alpha * (l . r) if acc (BLAS beta = 1). */
+static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha, int acc) {
+  const gram_binding *b = &ni(g, n)->b;
   const interp_attr *lb = &b->attrs[0], *rb = &b->attrs[1], *lc = &b->attrs[2],
                     *rc = &b->attrs[3];
-  const ir_type *lt = opt[0], *rt = opt[1];
+  if (b->nargs != 2 || b->args[0] < 0 || b->args[1] < 0)
+    return fail(g, "dot_general with a constant operand has no BLAS routine");
+  char opn[2][64];
+  for (int i = 0; i < 2; i++) snprintf(opn[i], sizeof opn[i], "upl_v%d", n->ops[b->args[i]]->id);
+  const ir_type *lt = &n->ops[b->args[0]]->type, *rt = &n->ops[b->args[1]]->type;
   if (lt->elem != rt->elem || lt->elem != n->type.elem ||
       !ir_elem_is_float(lt->elem))
     return fail(g, "dot_general on %s operands has no BLAS routine",
@@ -245,41 +550,48 @@ static int emit_dot(cg *g, const ir_tnode *n, const gram_binding *b,
   dot_operand(g, opn[1], rt, rnt, nrf ? rtr : NULL, rname, &tb, ruse, &rcopy);
 
   const char *T = ctype(n->type.elem);
+  const char *beta = acc ? "1" : "0";
   fprintf(g->out,
           "  {\n"
           "    const long upl_B = %s, upl_M = %s, upl_N = %s, upl_K = %s;\n"
+          "    const %s upl_alpha = %s;\n"
           "    for (long upl_b = 0; upl_b < upl_B; upl_b++) {\n"
           "      const %s *upl_l = %s + upl_b * upl_M * upl_K;\n"
           "      const %s *upl_r = %s + upl_b * upl_K * upl_N;\n"
-          "      %s *upl_c = upl_v%d + upl_b * upl_M * upl_N;\n"
-          "      if (upl_M == 0 || upl_N == 0) continue;\n"
-          "      if (upl_K == 0) {\n"
-          "        for (long upl_q = 0; upl_q < upl_M * upl_N; upl_q++) upl_c[upl_q] = 0;\n"
-          "        continue;\n"
-          "      }\n",
-          B, M, N, K, T, luse, T, ruse, T, n->id);
-  if (!nlf && !nrf)
-    fprintf(g->out, "      upl_c[0] = cblas_%cdot((int)upl_K, upl_l, 1, upl_r, 1);\n", p);
-  else if (!nrf)
-    fprintf(g->out,
-            ta ? "      cblas_%cgemv(CblasRowMajor, CblasTrans, (int)upl_K, (int)upl_M, 1, "
-                 "upl_l, (int)upl_M, upl_r, 1, 0, upl_c, 1);\n"
-               : "      cblas_%cgemv(CblasRowMajor, CblasNoTrans, (int)upl_M, (int)upl_K, 1, "
-                 "upl_l, (int)upl_K, upl_r, 1, 0, upl_c, 1);\n",
-            p);
-  else if (!nlf)
-    fprintf(g->out,
-            tb ? "      cblas_%cgemv(CblasRowMajor, CblasNoTrans, (int)upl_N, (int)upl_K, 1, "
-                 "upl_r, (int)upl_K, upl_l, 1, 0, upl_c, 1);\n"
-               : "      cblas_%cgemv(CblasRowMajor, CblasTrans, (int)upl_K, (int)upl_N, 1, "
-                 "upl_r, (int)upl_N, upl_l, 1, 0, upl_c, 1);\n",
-            p);
+          "      %s *upl_c = %s + upl_b * upl_M * upl_N;\n"
+          "      if (upl_M == 0 || upl_N == 0) continue;\n",
+          B, M, N, K, T, alpha, T, luse, T, ruse, T, dst);
+  if (acc)
+    fprintf(g->out, "      if (upl_K == 0) continue;\n");
   else
     fprintf(g->out,
-            "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M, (int)upl_N, (int)upl_K, 1, "
-            "upl_l, (int)%s, upl_r, (int)%s, 0, upl_c, (int)upl_N);\n",
+            "      if (upl_K == 0) {\n"
+            "        for (long upl_q = 0; upl_q < upl_M * upl_N; upl_q++) upl_c[upl_q] = 0;\n"
+            "        continue;\n"
+            "      }\n");
+  if (!nlf && !nrf)
+    fprintf(g->out, "      upl_c[0] %s upl_alpha * cblas_%cdot((int)upl_K, upl_l, 1, upl_r, 1);\n",
+            acc ? "+=" : "=", p);
+  else if (!nrf)
+    fprintf(g->out,
+            ta ? "      cblas_%cgemv(CblasRowMajor, CblasTrans, (int)upl_K, (int)upl_M, upl_alpha, "
+                 "upl_l, (int)upl_M, upl_r, 1, %s, upl_c, 1);\n"
+               : "      cblas_%cgemv(CblasRowMajor, CblasNoTrans, (int)upl_M, (int)upl_K, upl_alpha, "
+                 "upl_l, (int)upl_K, upl_r, 1, %s, upl_c, 1);\n",
+            p, beta);
+  else if (!nlf)
+    fprintf(g->out,
+            tb ? "      cblas_%cgemv(CblasRowMajor, CblasNoTrans, (int)upl_N, (int)upl_K, upl_alpha, "
+                 "upl_r, (int)upl_K, upl_l, 1, %s, upl_c, 1);\n"
+               : "      cblas_%cgemv(CblasRowMajor, CblasTrans, (int)upl_K, (int)upl_N, upl_alpha, "
+                 "upl_r, (int)upl_N, upl_l, 1, %s, upl_c, 1);\n",
+            p, beta);
+  else
+    fprintf(g->out,
+            "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M, (int)upl_N, (int)upl_K, "
+            "upl_alpha, upl_l, (int)%s, upl_r, (int)%s, %s, upl_c, (int)upl_N);\n",
             p, ta ? "CblasTrans" : "CblasNoTrans", tb ? "CblasTrans" : "CblasNoTrans",
-            ta ? "upl_M" : "upl_K", tb ? "upl_K" : "upl_N");
+            ta ? "upl_M" : "upl_K", tb ? "upl_K" : "upl_N", beta);
   fprintf(g->out, "    }\n  }\n");
   if (lcopy) fprintf(g->out, "  free(%s);\n", lname);
   if (rcopy) fprintf(g->out, "  free(%s);\n", rname);
@@ -288,9 +600,12 @@ static int emit_dot(cg *g, const ir_tnode *n, const gram_binding *b,
 
 /* ----------------------------------------------------------------- reduce */
 
-static int emit_reduce(cg *g, const ir_tnode *n, const gram_binding *b,
-                       const char *const *opn, const ir_type *const *opt) {
-  const ir_type *x = opt[0];
+/* reduce n into dst: the operand tree is read inline, row-major over the
+ * kept dims, folding the reduced dims in row-major order. */
+static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
+  const gram_binding *b = &ni(g, n)->b;
+  if (b->nargs != 2) return fail(g, "reduce: %d operands", b->nargs);
+  ir_type x = slot_type(g, n, 0);
   unsigned red = 0;
   for (int i = 0; i < b->attrs[0].n; i++) red |= 1u << b->attrs[0].v[i];
   static const char *const body[] = {"upl_acc + %s", "upl_acc * %s",
@@ -298,192 +613,289 @@ static int emit_reduce(cg *g, const ir_tnode *n, const gram_binding *b,
   int bi = b->attrs[1].v[0];
   if (bi < 0 || bi >= 4) return fail(g, "reduce: unknown body %d", bi);
   int var[IR_MAX_RANK];
-  for (int j = 0; j < x->rank; j++) var[j] = j;
-  char off[STR], acc[STR] = "", step[STR] = "";
-  offset_str(g, x, var, off);
-  cat(acc, "%s[%s]", opn[0], off);
-  cat(step, body[bi], acc);
+  for (int j = 0; j < x.rank; j++) var[j] = j;
+  sb acc = {0}, init = {0};
+  operand_expr(g, n, 0, var, &acc);
+  operand_expr(g, n, 1, var, &init);
   const char *T = ctype(n->type.elem);
   fprintf(g->out, "  {\n    long upl_o = 0;\n");
   for (int pass = 0; pass < 2; pass++) {
-    for (int j = 0; j < x->rank; j++) {
+    for (int j = 0; j < x.rank; j++) {
       if (!!(red & (1u << j)) != pass) continue;
       char d[STR];
-      dim_str(g, x->dims[j], d);
+      dim_str(g, x.dims[j], d);
       fprintf(g->out, "    for (long upl_i%d = 0; upl_i%d < %s; upl_i%d++)\n", j, j, d, j);
     }
-    if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s[0];\n", T, opn[1]);
+    if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, sb_str(&init));
   }
-  fprintf(g->out, "      upl_acc = %s;\n    upl_v%d[upl_o++] = upl_acc;\n    }\n  }\n", step,
-          n->id);
+  fprintf(g->out, "      upl_acc = ");
+  fprintf(g->out, body[bi], sb_str(&acc));
+  fprintf(g->out, ";\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
+  sb_free(&acc);
+  sb_free(&init);
   return 0;
 }
 
-/* ----------------------------------------------------------------- op nodes */
+/* ----------------------------------------------------------- the fusion */
 
-static int emit_op(cg *g, const ir_tnode *n) {
-  const gram_op *op = n->op->owner;
-  gram_binding b;
-  char err[256];
-  if (gram_bind(op, n->attrs, &b, err, sizeof err)) return fail(g, "%s", err);
-  const char *kn = b.kernel->name;
-  /* the kernel's operands: buffers and types */
-  char opn[INTERP_MAX_ARGS][64];
-  ir_type kt[INTERP_MAX_ARGS];
-  const ir_type *opt[INTERP_MAX_ARGS];
-  const char *opp[INTERP_MAX_ARGS];
-  for (int i = 0; i < b.nargs; i++) {
-    if (b.args[i] >= 0) {
-      const ir_tnode *a = n->ops[b.args[i]];
-      snprintf(opn[i], sizeof opn[i], "upl_v%d", a->id);
-      opt[i] = &a->type;
-    } else {
-      snprintf(opn[i], sizeof opn[i], "upl_v%d_k%d", n->id, i);
-      memset(&kt[i], 0, sizeof kt[i]);
-      kt[i].elem = n->type.elem;
-      fprintf(g->out, "  %s %s[1] = {%.17g};\n", ctype(n->type.elem), opn[i], b.kconst[i]);
-      opt[i] = &kt[i];
-    }
-    opp[i] = opn[i];
-  }
-  const ir_type *t = &n->type;
-  char dst[64], cnt[STR];
-  snprintf(dst, sizeof dst, "upl_v%d", n->id);
-  prod_str(g, t->dims, t->rank, cnt);
-  fprintf(g->out, "  %s *%s = upl_alloc(%s * sizeof(%s));\n", ctype(t->elem), dst, cnt,
-          ctype(t->elem));
-
-  char a[INTERP_MAX_ARGS][STR], e[STR] = "";
-  for (int i = 0; i < b.nargs; i++) bcast_access(g, opn[i], opt[i], t->rank, a[i]);
-  static const char *const unary[][2] = {
-      {"neg", "-%s"}, {"sqrt", "sqrt(%s)"}, {"exp", "exp(%s)"},
-      {"rsqrt", "1 / sqrt(%s)"}, {"reciprocal", "1 / %s"}, {"abs", "upl_abs(%s)"}};
-  static const char *const binary[][2] = {
-      {"add", "%s + %s"}, {"sub", "%s - %s"}, {"mul", "%s * %s"},
-      {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"}};
-  static const char *const cmp[] = {"==", "!=", "<", "<=", ">", ">="};
-  for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++)
-    if (!strcmp(kn, unary[i][0])) {
-      cat(e, unary[i][1], a[0]);
-      emit_loop(g, t, dst, e);
-      return 0;
-    }
-  for (size_t i = 0; i < sizeof binary / sizeof binary[0]; i++)
-    if (!strcmp(kn, binary[i][0])) {
-      cat(e, binary[i][1], a[0], a[1]);
-      emit_loop(g, t, dst, e);
-      return 0;
-    }
-  if (!strcmp(kn, "compare")) {
-    int dir = b.attrs[0].v[0];
-    if (dir < 0 || dir >= INTERP_CMP_COUNT) return fail(g, "compare: bad direction");
-    cat(e, "%s %s %s", a[0], cmp[dir], a[1]);
-    emit_loop(g, t, dst, e);
-    return 0;
-  }
-  if (!strcmp(kn, "select")) {
-    cat(e, "%s ? %s : %s", a[0], a[1], a[2]);
-    emit_loop(g, t, dst, e);
-    return 0;
-  }
-  if (!strcmp(kn, "dot_general")) return emit_dot(g, n, &b, opp, opt);
-  if (!strcmp(kn, "reduce")) return emit_reduce(g, n, &b, opp, opt);
-  if (!strcmp(kn, "transpose") || !strcmp(kn, "broadcast_in_dim")) {
-    /* result dim i reads operand dim src[i] (-1: none) */
-    const ir_type *x = opt[0];
-    int var[IR_MAX_RANK];
-    for (int j = 0; j < x->rank; j++) var[j] = -1;
-    const interp_attr *at = &b.attrs[0];
-    if (at->n != (kn[0] == 't' ? t->rank : x->rank))
-      return fail(g, "%s: attribute has %d entries", kn, at->n);
-    if (kn[0] == 't')
-      for (int i = 0; i < t->rank; i++) var[at->v[i]] = i;
-    else
-      for (int j = 0; j < x->rank; j++) var[j] = at->v[j];
-    char off[STR];
-    offset_str(g, x, var, off);
-    cat(e, "%s[%s]", opn[0], off);
-    emit_loop(g, t, dst, e);
-    return 0;
-  }
-  if (!strcmp(kn, "reshape")) {
-    fprintf(g->out, "  memcpy(%s, %s, %s * sizeof(%s));\n", dst, opn[0], cnt, ctype(t->elem));
-    return 0;
-  }
-  if (!strcmp(kn, "iota")) {
-    cat(e, "upl_i%d", b.attrs[0].v[0]);
-    emit_loop(g, t, dst, e);
-    return 0;
-  }
-  if (!strcmp(kn, "constant") || !strcmp(kn, "fill")) {
-    cat(e, "%.17g", b.attrs[0].d);
-    emit_loop(g, t, dst, e);
-    return 0;
-  }
-  if (!strcmp(kn, "fill_scalar")) {
-    cat(e, "%s[0]", opn[0]);
-    emit_loop(g, t, dst, e);
-    return 0;
-  }
-  if (!strcmp(kn, "empty")) {
-    emit_loop(g, t, dst, "0");
-    return 0;
-  }
-  return fail(g, "no C lowering for the semantic kernel '%s' (op %s)", kn, op->name);
-}
-
-/* ----------------------------------------------------------------- leaves */
-
-static int emit_leaf(cg *g, const ir_tnode *n) {
-  const ir_type *t = &n->type;
-  const char *T = ctype(t->elem);
+/* Classify node n (binding op nodes); -1 with a message if it has no C
+ * lowering. */
+static int classify(cg *g, const ir_tnode *n) {
+  ninfo *in = ni(g, n);
+  in->inplace = -1;
   if (n->kind == IR_TN_ARG) {
-    if (n->arg < 0 || n->arg >= g->k->nvars) return fail(g, "argument %d out of range", n->arg);
-    const ir_var *v = g->k->vars[n->arg];
-    if (v->param_index < 0 || (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR))
-      return fail(g, "argument %s is not a parameter of %s", v->name, g->k->name);
-    if (v->elem != t->elem)
-      return fail(g, "argument %s is %s in the program, %s in C", v->name,
-                  ir_elem_mlir_name(t->elem), ir_elem_mlir_name(v->elem));
-    fprintf(g->out, "  %s *upl_v%d = (%s *)%s%s;\n", T, n->id, T,
-            v->kind == IR_VAR_SCALAR ? "&" : "", v->name);
-    return 0;
-  }
-  char cnt[STR], e[STR] = "";
-  prod_str(g, t->dims, t->rank, cnt);
-  fprintf(g->out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s));\n", T, n->id, cnt, T);
-  char dst[64];
-  snprintf(dst, sizeof dst, "upl_v%d", n->id);
-  if (n->kind == IR_TN_CONST) {
-    if (isinf(n->value))
-      cat(e, "%sHUGE_VAL", n->value < 0 ? "-" : "");
-    else if (isnan(n->value))
-      cat(e, "NAN");
-    else
-      cat(e, "%.17g", n->value);
-    emit_loop(g, t, dst, e);
+    in->kind = NK_ARG;
     return 0;
   }
   if (n->kind == IR_TN_MASK) {
-    const ir_mask *m = n->mask;
-    if (!m->ncons) cat(e, "1");
-    for (int c = 0; c < m->ncons; c++) {
-      const ir_mask_con *mc = &m->cons[c];
-      cat(e, "%s(", c ? " && " : "");
-      for (int i = 0; i < t->rank && i < IR_MAX_RANK; i++)
-        if (mc->coef[i]) cat(e, "%d*upl_i%d + ", mc->coef[i], i);
+    for (int c = 0; c < n->mask->ncons; c++)
       for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
-        if (mc->pcoef[p]) {
-          if (mc->sym[p] < 0 || mc->sym[p] >= g->k->nvars)
-            return fail(g, "mask names size symbol %d", mc->sym[p]);
-          cat(e, "%d*upl_%s + ", mc->pcoef[p], g->k->vars[mc->sym[p]]->name);
-        }
-      cat(e, "%d %s 0)", mc->c, mc->eq ? "==" : ">=");
-    }
-    emit_loop(g, t, dst, e);
+        if (n->mask->cons[c].pcoef[p] &&
+            (n->mask->cons[c].sym[p] < 0 || n->mask->cons[c].sym[p] >= g->k->nvars))
+          return fail(g, "mask names size symbol %d", n->mask->cons[c].sym[p]);
+    in->kind = NK_VALUE;
     return 0;
   }
-  UNREACHABLE();
+  if (n->kind == IR_TN_CONST) {
+    in->kind = NK_VALUE;
+    return 0;
+  }
+  const gram_op *op = n->op->owner;
+  char err[256];
+  if (gram_bind(op, n->attrs, &in->b, err, sizeof err)) return fail(g, "%s", err);
+  const gram_binding *b = &in->b;
+  const char *kn = b->kernel->name;
+  int arity = 0;
+  if (elem_template(kn, &arity)) {
+    if (b->nargs < arity) return fail(g, "%s: %d operands", kn, b->nargs);
+    if (!strcmp(kn, "compare") && (b->attrs[0].v[0] < 0 || b->attrs[0].v[0] >= INTERP_CMP_COUNT))
+      return fail(g, "compare: bad direction");
+    in->kind = NK_ELEM;
+  } else if (!strcmp(kn, "transpose") || !strcmp(kn, "broadcast_in_dim")) {
+    if (b->nargs < 1) return fail(g, "%s: no operand", kn);
+    ir_type x = slot_type(g, n, 0);
+    const interp_attr *at = &b->attrs[0];
+    if (at->n != (kn[0] == 't' ? n->type.rank : x.rank))
+      return fail(g, "%s: attribute has %d entries", kn, at->n);
+    in->kind = NK_GATHER;
+  } else if (!strcmp(kn, "dot_general")) {
+    in->kind = NK_OTHER;
+    /* no contracting dims: an elementwise product (outer product) */
+    if (b->attrs[2].n == 0 && b->nargs == 2 && ir_elem_is_float(n->type.elem))
+      in->kind = NK_OUTER;
+  } else if (!strcmp(kn, "reduce")) {
+    in->kind = NK_REDUCE;
+  } else if (!strcmp(kn, "reshape")) {
+    if (b->nargs < 1 || b->args[0] < 0) return fail(g, "reshape of a constant");
+    in->kind = NK_OTHER;
+  } else if (!strcmp(kn, "iota") || !strcmp(kn, "constant") || !strcmp(kn, "fill") ||
+             !strcmp(kn, "empty") || !strcmp(kn, "fill_scalar")) {
+    if (!strcmp(kn, "fill_scalar") && b->nargs < 1) return fail(g, "fill_scalar: no operand");
+    in->kind = NK_CHEAP;
+  } else
+    return fail(g, "no C lowering for the semantic kernel '%s' (op %s)", kn, op->name);
+  return 0;
+}
+
+/* Do a and b have the same number of elements for every size (the same
+ * dims up to order, ignoring the constant 1)? */
+static int same_elems(const ir_type *a, const ir_type *b) {
+  int x[IR_MAX_RANK], y[IR_MAX_RANK], nx = 0, ny = 0;
+  for (int j = 0; j < a->rank; j++)
+    if (a->dims[j] != IR_DIM_ONE) x[nx++] = a->dims[j];
+  for (int j = 0; j < b->rank; j++)
+    if (b->dims[j] != IR_DIM_ONE) y[ny++] = b->dims[j];
+  if (nx != ny) return 0;
+  for (int i = 0; i < nx; i++) {
+    int k = 0;
+    while (k < ny && y[k] != x[i]) k++;
+    if (k == ny) return 0;
+    y[k] = y[--ny];
+  }
+  return 1;
+}
+
+static int same_type(const ir_type *a, const ir_type *b) {
+  if (a->elem != b->elem || a->rank != b->rank) return 0;
+  for (int j = 0; j < a->rank; j++)
+    if (a->dims[j] != b->dims[j]) return 0;
+  return 1;
+}
+
+/* Decide free_ and mat of n (operands decided already: topological order). */
+static void decide(cg *g, const ir_tnode *n) {
+  ninfo *in = ni(g, n);
+  switch (in->kind) {
+  case NK_VALUE:
+    in->free_ = 1;
+    break;
+  case NK_CHEAP:
+  case NK_GATHER:
+    in->free_ = 1;
+    for (int i = 0; i < in->b.nargs; i++)
+      if (in->b.args[i] >= 0) {
+        const ninfo *o = ni(g, n->ops[in->b.args[i]]);
+        if (!o->mat && !o->free_) in->free_ = 0;
+      }
+    break;
+  default:
+    break;
+  }
+  if (in->kind == NK_ARG || in->kind == NK_REDUCE || in->kind == NK_OTHER || in->result ||
+      in->blocked)
+    in->mat = 1;
+  else if (in->free_)
+    in->mat = 0;
+  else if (in->users == 1) {
+    /* inline into the one reader if it evaluates n once per element */
+    const ninfo *u = ni(g, in->user);
+    const ir_type *iter = u->kind == NK_REDUCE && in->slot == 0 ? &n->type : &in->user->type;
+    in->mat = !same_elems(&n->type, iter);
+  } else
+    in->mat = 1;
+}
+
+/* Let loop root n (an add) accumulate a BLAS product that only it reads:
+ * add(x, dot) or add(x, multiply(dot, s)) with s of rank 0, all of n's
+ * type. */
+static void find_accumulation(cg *g, const ir_tnode *n) {
+  ninfo *in = ni(g, n);
+  if (in->kind != NK_ELEM || strcmp(in->b.kernel->name, "add") || in->b.nargs != 2) return;
+  for (int s = 0; s < 2; s++) {
+    if (in->b.args[s] < 0) continue;
+    const ir_tnode *d = n->ops[in->b.args[s]], *m = NULL;
+    const ninfo *di = ni(g, d);
+    if (!same_type(&d->type, &n->type)) continue;
+    if (di->kind == NK_ELEM && !strcmp(di->b.kernel->name, "mul") && !di->mat &&
+        di->users == 1) {
+      int found = 0;
+      for (int t = 0; t < 2 && !found; t++) {
+        if (di->b.args[t] < 0) continue;
+        const ir_tnode *dd = d->ops[di->b.args[t]];
+        ir_type other = slot_type(g, d, 1 - t);
+        if (ni(g, dd)->kind == NK_OTHER && other.rank == 0) {
+          m = d;
+          d = dd;
+          found = 1;
+        }
+      }
+      if (!found) continue;
+      di = ni(g, d);
+      if (!same_type(&d->type, &n->type)) continue;
+    }
+    if (di->kind != NK_OTHER || strcmp(di->b.kernel->name, "dot_general") || di->users != 1 ||
+        di->result || di->absorbed)
+      continue;
+    ni(g, d)->absorbed = 1;
+    in->acc = d;
+    in->acc_mul = m;
+    in->acc_other = 1 - s;
+    return;
+  }
+}
+
+static void add_read(cg *g, int var, int pos, int root, int aligned) {
+  if (g->nreads == g->capreads) {
+    g->capreads = g->capreads ? 2 * g->capreads : 32;
+    g->reads = ir_realloc(g->reads, (size_t)g->capreads * sizeof *g->reads);
+  }
+  g->reads[g->nreads++] = (aread){var, pos, root, aligned};
+}
+
+/* Record the argument reads of n evaluated at var inside root's code (n is
+ * computed, not read, when n == root).  aligned_ok: the root writes its
+ * element upl_o at the same time (a loop root). */
+static void note_reads(cg *g, const ir_tnode *n, const int *var, const ir_tnode *root,
+                       int aligned_ok) {
+  const ninfo *in = ni(g, n);
+  if (n->kind == IR_TN_ARG) {
+    int al = aligned_ok && n->type.rank == root->type.rank;
+    for (int j = 0; al && j < n->type.rank; j++)
+      al = n->type.dims[j] == root->type.dims[j] &&
+           (var[j] == j || n->type.dims[j] == IR_DIM_ONE);
+    add_read(g, n->arg, ni(g, root)->pos, root->id, al);
+    return;
+  }
+  if ((in->mat && n != root) || n->kind != IR_TN_OP) return;
+  for (int s = 0; s < in->b.nargs; s++) {
+    if (in->b.args[s] < 0) continue;
+    const ir_tnode *o = n->ops[in->b.args[s]];
+    int ovar[IR_MAX_RANK];
+    operand_vars(g, n, s, var, &o->type, ovar);
+    note_reads(g, o, ovar, root, aligned_ok);
+  }
+}
+
+/* The argument reads of the code emitted for materialised node n. */
+static void root_reads(cg *g, const ir_tnode *n) {
+  const ninfo *in = ni(g, n);
+  int var[IR_MAX_RANK];
+  for (int j = 0; j < IR_MAX_RANK; j++) var[j] = j;
+  if (in->acc) {
+    ir_type ot = slot_type(g, n, in->acc_other);
+    int ovar[IR_MAX_RANK];
+    operand_vars(g, n, in->acc_other, var, &ot, ovar);
+    if (in->b.args[in->acc_other] >= 0)
+      note_reads(g, n->ops[in->b.args[in->acc_other]], ovar, n, 1);
+    const ninfo *di = ni(g, in->acc);
+    for (int s = 0; s < di->b.nargs; s++)
+      if (di->b.args[s] >= 0) note_reads(g, in->acc->ops[di->b.args[s]], var, n, 0);
+    if (in->acc_mul) note_reads(g, in->acc_mul, var, n, 0);
+    return;
+  }
+  note_reads(g, n, var, n, in->kind != NK_REDUCE && in->kind != NK_OTHER);
+}
+
+/* ------------------------------------------------------------- roots */
+
+/* Emit the code of materialised node n (not an argument) into dst. */
+static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
+  ninfo *in = ni(g, n);
+  int var[IR_MAX_RANK];
+  for (int j = 0; j < IR_MAX_RANK; j++) var[j] = j;
+  if (in->acc) {
+    /* dst = the other operand; dst += alpha * dot */
+    const ir_tnode *o = in->b.args[in->acc_other] >= 0 ? n->ops[in->b.args[in->acc_other]] : NULL;
+    int same = o && o->kind == IR_TN_ARG && o->arg == in->inplace && same_type(&o->type, &n->type);
+    int zero = o ? o->kind == IR_TN_CONST && o->value == 0 : in->b.kconst[in->acc_other] == 0;
+    if (!same && !zero) {
+      sb e = {0};
+      operand_expr(g, n, in->acc_other, var, &e);
+      emit_loop(g, &n->type, dst, sb_str(&e));
+      sb_free(&e);
+    }
+    sb alpha = {0};
+    if (in->acc_mul) {
+      const ninfo *mi = ni(g, in->acc_mul);
+      int ds = mi->b.args[0] >= 0 && in->acc_mul->ops[mi->b.args[0]] == in->acc ? 0 : 1;
+      int novar[IR_MAX_RANK] = {0};
+      slot_expr(g, in->acc_mul, 1 - ds, novar, &alpha);
+    } else
+      sb_printf(&alpha, "1");
+    int rc = emit_dot(g, in->acc, dst, sb_str(&alpha), !zero);
+    sb_free(&alpha);
+    return rc;
+  }
+  switch (in->kind) {
+  case NK_REDUCE:
+    return emit_reduce(g, n, dst);
+  case NK_OTHER:
+    if (!strcmp(in->b.kernel->name, "dot_general")) return emit_dot(g, n, dst, "1", 0);
+    {
+      char cnt[STR];
+      prod_str(g, n->type.dims, n->type.rank, cnt);
+      fprintf(g->out, "  memcpy(%s, upl_v%d, %s * sizeof(%s));\n", dst,
+              n->ops[in->b.args[0]]->id, cnt, ctype(n->type.elem));
+    }
+    return 0;
+  default: {
+    sb e = {0};
+    gen_value(g, n, var, &e);
+    emit_loop(g, &n->type, dst, sb_str(&e));
+    sb_free(&e);
+    return 0;
+  }
+  }
 }
 
 /* ------------------------------------------------------------ the function */
@@ -516,7 +928,7 @@ static const char prelude[] =
     "\n"
     "#include <cblas.h>\n"
     "\n"
-    "static void *upl_alloc(size_t n) {\n"
+    "static inline void *upl_alloc(size_t n) {\n"
     "  void *p = malloc(n ? n : 1);\n"
     "  if (!p) {\n"
     "    fprintf(stderr, \"uplift-generated code: out of memory (%zu bytes)\\n\", n);\n"
@@ -537,11 +949,63 @@ static const char prelude[] =
     "}\n"
     "static inline double upl_abs(double a) { return a < 0 ? -a : a; }\n";
 
+/* Plan the fusion of the program nodes[0..nn-1] (results p, written to
+ * vars rvar): classify, count readers, decide what is materialised, find
+ * BLAS accumulations and the results written in place. */
+static int plan(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode **nodes, int nn) {
+  for (int i = 0; i < nn; i++) {
+    ni(g, nodes[i])->pos = i;
+    if (classify(g, nodes[i])) return -1;
+  }
+  for (int i = 0; i < nn; i++) {
+    const ir_tnode *n = nodes[i];
+    const ninfo *in = ni(g, n);
+    if (n->kind != IR_TN_OP) continue;
+    for (int s = 0; s < in->b.nargs; s++) {
+      if (in->b.args[s] < 0) continue;
+      if (in->b.args[s] >= n->nops) return fail(g, "operand %d of node %d missing", s, n->id);
+      ninfo *o = ni(g, n->ops[in->b.args[s]]);
+      o->users++;
+      o->user = n;
+      o->slot = s;
+      if (in->kind == NK_OTHER) o->blocked = 1;
+    }
+  }
+  for (int i = 0; i < p->nresults; i++) ni(g, p->results[i])->result = 1;
+  for (int i = 0; i < nn; i++) decide(g, nodes[i]);
+  for (int i = 0; i < nn; i++)
+    if (ni(g, nodes[i])->mat && nodes[i]->kind == IR_TN_OP) find_accumulation(g, nodes[i]);
+  for (int i = 0; i < nn; i++) {
+    const ninfo *in = ni(g, nodes[i]);
+    if (in->mat && !in->absorbed && in->kind != NK_ARG) root_reads(g, nodes[i]);
+  }
+  /* results written straight into their arrays */
+  for (int i = 0; i < p->nresults; i++) {
+    const ir_tnode *r = p->results[i];
+    ninfo *ri = ni(g, r);
+    const ir_var *v = g->k->vars[rvar[i]];
+    if (r->kind == IR_TN_ARG || ri->inplace >= 0 || v->elem != r->type.elem) continue;
+    int ok = 1;
+    for (int j = 0; j < p->nresults && ok; j++) {
+      if (j == i) continue;
+      if (rvar[j] == rvar[i]) ok = 0; /* written twice */
+      const ir_tnode *o = p->results[j];
+      if (o->kind == IR_TN_ARG && o->arg == rvar[i]) ok = 0; /* old value copied out */
+    }
+    for (int j = 0; j < g->nreads && ok; j++) {
+      const aread *a = &g->reads[j];
+      if (a->var == rvar[i] && a->pos >= ri->pos && !(a->root == r->id && a->aligned)) ok = 0;
+    }
+    if (ok) ri->inplace = rvar[i];
+  }
+  return 0;
+}
+
 int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
                 FILE *out, char *err, size_t errn) {
   (void)d;
   char dummy[8];
-  cg g = {out, k, err ? err : dummy, err ? errn : sizeof dummy};
+  cg g = {out, k, err ? err : dummy, err ? errn : sizeof dummy, NULL, NULL, 0, NULL, 0, 0};
   g.err[0] = 0;
   int cap = 4096;
   const ir_tnode **nodes = ir_malloc((size_t)cap * sizeof *nodes);
@@ -561,12 +1025,49 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
       goto done;
     }
   }
+  for (int i = 0; i < nn; i++) {
+    const ir_tnode *n = nodes[i];
+    if (n->kind != IR_TN_ARG) continue;
+    if (n->arg < 0 || n->arg >= k->nvars) {
+      rc = fail(&g, "argument %d out of range", n->arg);
+      goto done;
+    }
+    const ir_var *v = k->vars[n->arg];
+    if (v->param_index < 0 || (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR)) {
+      rc = fail(&g, "argument %s is not a parameter of %s", v->name, k->name);
+      goto done;
+    }
+    if (v->elem != n->type.elem) {
+      rc = fail(&g, "argument %s is %s in the program, %s in C", v->name,
+                ir_elem_mlir_name(n->type.elem), ir_elem_mlir_name(v->elem));
+      goto done;
+    }
+  }
+  g.hcap = 16;
+  while (g.hcap < 2 * (size_t)nn) g.hcap *= 2;
+  g.hkey = ir_calloc(g.hcap, sizeof *g.hkey);
+  g.info = ir_calloc(g.hcap, sizeof *g.info);
+  if ((rc = plan(&g, p, rvar, nodes, nn))) goto done;
 
+  int nops = 0, nbuf = 0, nroots = 0, nacc = 0, ninpl = 0;
+  for (int i = 0; i < nn; i++) {
+    const ninfo *in = ni(&g, nodes[i]);
+    if (nodes[i]->kind == IR_TN_OP) nops++;
+    if (!in->mat || in->kind == NK_ARG || in->absorbed) continue;
+    nroots++;
+    nbuf += in->inplace < 0;
+    nacc += in->acc != NULL;
+    ninpl += in->inplace >= 0;
+  }
   fprintf(out,
           "/* generated by uplift: %s raised to a tensor program and written as C\n"
           " * with CBLAS calls (compile with `pkg-config --cflags --libs openblas`).\n"
-          " * A drop-in replacement for %s of %s. */\n",
-          k->name, k->name, k->file ? k->file : "the original");
+          " * A drop-in replacement for %s of %s.\n"
+          " * %d ops in %d steps (loop nests or BLAS calls): %d temporary buffers,\n"
+          " * %d results written in place, %d BLAS calls accumulating into a loop's\n"
+          " * result. */\n",
+          k->name, k->name, k->file ? k->file : "the original", nops, nroots, nbuf, ninpl,
+          nacc);
   fputs(prelude, out);
   fputc('\n', out);
   print_signature(k, out);
@@ -601,7 +1102,27 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
   }
   for (int i = 0; i < nn && !rc; i++) {
     const ir_tnode *n = nodes[i];
-    rc = n->kind == IR_TN_OP ? emit_op(&g, n) : emit_leaf(&g, n);
+    const ninfo *in = ni(&g, n);
+    const ir_type *t = &n->type;
+    const char *T = ctype(t->elem);
+    if (n->kind == IR_TN_ARG) {
+      const ir_var *v = k->vars[n->arg];
+      fprintf(out, "  %s *upl_v%d = (%s *)%s%s;\n  (void)upl_v%d;\n", T, n->id, T,
+              v->kind == IR_VAR_SCALAR ? "&" : "", v->name, n->id);
+      continue;
+    }
+    if (!in->mat || in->absorbed) continue;
+    if (in->inplace >= 0) {
+      fprintf(out, "  %s *upl_v%d = (%s *)%s; /* written in place */\n", T, n->id, T,
+              k->vars[in->inplace]->name);
+    } else {
+      char cnt[STR];
+      prod_str(&g, t->dims, t->rank, cnt);
+      fprintf(out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s));\n", T, n->id, cnt, T);
+    }
+    char dst[64];
+    snprintf(dst, sizeof dst, "upl_v%d", n->id);
+    rc = emit_root(&g, n, dst);
   }
   if (rc) goto done;
   /* copy the results out, then free the temporaries */
@@ -609,16 +1130,23 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
     const ir_tnode *r = p->results[i];
     const ir_var *v = k->vars[rvar[i]];
     if (r->kind == IR_TN_ARG && r->arg == rvar[i]) continue; /* unchanged */
+    if (ni(&g, r)->inplace == rvar[i]) continue;            /* written already */
     char cnt[STR];
     prod_str(&g, r->type.dims, r->type.rank, cnt);
     fprintf(out, "  for (long upl_q = 0; upl_q < %s; upl_q++)\n", cnt);
     fprintf(out, "    ((%s *)%s)[upl_q] = (%s)upl_v%d[upl_q];\n", ctype(v->elem), v->name,
             ctype(v->elem), r->id);
   }
-  for (int i = 0; i < nn; i++)
-    if (nodes[i]->kind != IR_TN_ARG) fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
+  for (int i = 0; i < nn; i++) {
+    const ninfo *in = ni(&g, nodes[i]);
+    if (in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0)
+      fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
+  }
   fprintf(out, "}\n");
 done:
+  ir_free(g.hkey);
+  ir_free(g.info);
+  ir_free(g.reads);
   ir_free(nodes);
   return rc;
 }

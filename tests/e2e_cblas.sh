@@ -12,6 +12,7 @@ BLAS=$(pkg-config --cflags --libs openblas)
 export OPENBLAS_NUM_THREADS=1
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
 raised=0
+fused=0
 first=""
 for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
   name=$(basename "$f" .c)
@@ -27,6 +28,17 @@ for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
   esac
   raised=$((raised + 1))
   [ -n "$first" ] || first=$f
+  # fusion: fewer temporary buffers (upl_vN = upl_alloc) and fewer steps
+  # (loop nests, BLAS call sites) than the program has nodes (the SSA values
+  # of its MLIR form); an unfused writer has one of each per node
+  "$UPLIFT" raise "$f" $(opts "$f") --verify none --timeout 20 -o "$TMP/$name.mlir" \
+    >/dev/null 2>&1
+  nodes=$(grep -c '^  %[A-Za-z0-9_]* = ' "$TMP/$name.mlir")
+  bufs=$(grep -c 'upl_v[0-9]* = upl_alloc(' "$out")
+  steps=$(( $(grep -c 'long upl_o = 0' "$out") + $(grep -c 'cblas_[sd]\(gemm\|gemv\|dot\)(' "$out") ))
+  if [ "$bufs" -le "$nodes" ]; then PASS=$((PASS + 1)); else
+    FAIL=$((FAIL + 1)); echo "FAIL: $name: $bufs buffers for $nodes nodes"; fi
+  [ "$bufs" -lt "$nodes" ] && [ "$steps" -lt "$nodes" ] && fused=$((fused + 1))
   check "$name: emitted C compiles without warnings" \
     cc -std=c99 -Wall -Wextra -Werror -O2 -c "$out" -o "$TMP/$name.o" $BLAS
   # size-sets 9 and 14: primes far above the ones the examples use
@@ -42,11 +54,67 @@ done
 if [ "$raised" -ge 14 ]; then PASS=$((PASS + 1)); else
   FAIL=$((FAIL + 1)); echo "FAIL: only $raised kernels raised and emitted as C"; fi
 
+# most kernels have an elementwise tree, a BLAS accumulation or an in-place
+# result: at least two thirds of them must show it
+if [ $((3 * fused)) -ge $((2 * raised)) ]; then PASS=$((PASS + 1)); else
+  FAIL=$((FAIL + 1)); echo "FAIL: only $fused of $raised kernels have fewer buffers and steps than nodes"; fi
+
+# a kernel written for this test: one elementwise tree (a broadcast bias,
+# an outer-product scale, a scalar multiply) whose result array is not read:
+# one loop nest straight into Y, no temporary, no copy
+cat >"$TMP/chain.c" <<'EOF'
+void kernel_chain(int n, int m, double alpha, double X[n][m], double b[m],
+                  double c[n], double Y[n][m])
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      Y[i][j] = (X[i][j] + b[j]) * c[i] - X[i][j] * alpha;
+}
+EOF
+# and one whose in-place writes would clobber values read later: B reads
+# A transposed, A and x are overwritten (the program may compute A first)
+cat >"$TMP/hazard.c" <<'EOF'
+void kernel_hazard(int n, double A[n][n], double B[n][n], double x[n])
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      B[i][j] = A[j][i] + x[j];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      A[i][j] = A[i][j] * 2.0 - x[i];
+  for (int i = 0; i < n; i++)
+    x[i] = x[i] + 1.0;
+}
+EOF
+for name in chain hazard; do
+  f=$TMP/$name.c
+  expect_status 0 "$name: raise --emit c" \
+    "$UPLIFT" raise "$f" --emit c --verify none --timeout 20 -o "$TMP/$name.out.c"
+  "$UPLIFT" raise "$f" --verify none --timeout 20 -o "$TMP/$name.mlir" >/dev/null 2>&1
+  check "$name: emitted C compiles without warnings" \
+    cc -std=c99 -Wall -Wextra -Werror -O2 -c "$TMP/$name.out.c" -o "$TMP/$name.o" $BLAS
+  for ss in 9 14; do
+    expect_status 0 "$name: C+BLAS agrees with the interpreter at size-set $ss" \
+      "$UPLIFT" run "$f" --size-set $ss --native \
+        --native-source "$TMP/$name.out.c" --native-cflags "$BLAS"
+  done
+done
+nodes=$(grep -c '^  %[A-Za-z0-9_]* = ' "$TMP/chain.mlir")
+check "chain: the program has an elementwise chain ($nodes nodes)" test "$nodes" -ge 4
+check "chain: no temporary buffer" sh -c "! grep -q 'upl_v[0-9]* = upl_alloc(' '$TMP/chain.out.c'"
+check "chain: one loop nest" test "$(grep -c 'long upl_o = 0' "$TMP/chain.out.c")" -eq 1
+check "chain: Y written in place" grep -q '= (double \*)Y; /\* written in place' "$TMP/chain.out.c"
+check "chain: no result copy" sh -c "! grep -q 'upl_q\]' '$TMP/chain.out.c'"
+
 # a wrong replacement is caught: perturb one result copy of the first kernel
 if [ -n "$first" ]; then
   name=$(basename "$first" .c)
-  sed 's/\[upl_q\] = (\(.*\))upl_v\([0-9]*\)\[upl_q\];/[upl_q] = (\1)(upl_v\2[upl_q] + 1);/' \
+  # (every result copy and every loop store, as results may be written in
+  # place by their loop)
+  sed -e 's/\[upl_q\] = (\(.*\))upl_v\([0-9]*\)\[upl_q\];/[upl_q] = (\1)(upl_v\2[upl_q] + 1);/' \
+    -e 's/\[upl_o++\] = \(.*\);$/[upl_o++] = (\1) + 1;/' \
     "$TMP/$name.c" >"$TMP/bad.c"
+  check "$name: the perturbation changed the file" sh -c "! cmp -s '$TMP/$name.c' '$TMP/bad.c'"
   expect_status 3 "$name: a perturbed C+BLAS file is reported as a mismatch" \
     "$UPLIFT" run "$first" $(opts "$first") --size-set 9 --native \
       --native-source "$TMP/bad.c" --native-cflags "$BLAS"
