@@ -259,7 +259,7 @@ static int stmt_loops(const ir_stmt *st, const ir_stmt *const *loops, int depth,
  * each point, summed over the iterators red (nred of them). */
 static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
                           const ir_expr *e, const int *idx, int nidx, const int *red,
-                          int nred, const char *what) {
+                          int nred, int zero_outside, const char *what) {
   /* no tensor of higher rank than the task's arrays: such an intermediate
    * (an outer product over a whole loop nest) costs asymptotically more
    * memory and time than the kernel itself */
@@ -267,10 +267,11 @@ static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
   for (int i = 0; i < s->pt->naccess; i++)
     if (s->k->vars[s->pt->access[i].var]->rank > maxrank)
       maxrank = s->k->vars[s->pt->access[i].var]->rank;
-  if (s->n == SG_MAX || trivial(e) || nidx > maxrank) return;
+  if (s->n == SG_MAX || (trivial(e) && !zero_outside) || nidx > maxrank) return;
   for (int i = 0; i < s->n; i++)
     if (s->goals[i].var < 0 && same_expr(s->goals[i].expr, e) && s->goals[i].nred == nred &&
-        s->goals[i].nidx == nidx && !memcmp(s->goals[i].idx, idx, sizeof(int) * (size_t)nidx))
+        s->goals[i].nidx == nidx && s->goals[i].zero_outside == zero_outside &&
+        !memcmp(s->goals[i].idx, idx, sizeof(int) * (size_t)nidx))
       return;
   sg_goal *g = &s->goals[s->n];
   memset(g, 0, sizeof *g);
@@ -285,6 +286,7 @@ static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
   }
   g->stmt = ps->stmt;
   g->expr = e;
+  g->zero_outside = zero_outside;
   g->nred = nred;
   if (nred) memcpy(g->red, red, sizeof(int) * (size_t)nred);
   g->sign = 1;
@@ -326,7 +328,7 @@ static int covering_read(const ir_kernel *k, const ir_expr *e, const int *its, i
  * it reads with exactly those subscripts, else like the loops; not when
  * that is the written element's order (a goal of the array's shape). */
 static void used_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc, const ir_expr *e,
-                      const char *what) {
+                      int zero_outside, const char *what) {
   int its[IR_MAX_RANK + 16], idx[IR_MAX_RANK];
   int n = used_iters(ps, e, its);
   if (n > IR_MAX_RANK) return;
@@ -334,7 +336,7 @@ static void used_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc, const
   const ir_expr *lhs = ps->stmt->lhs;
   int same = lhs->kind == IR_EX_ELEM && lhs->nargs == n;
   for (int i = 0; same && i < n; i++) same = is_iter(s->k, lhs->args[i]) && lhs->args[i]->var == idx[i];
-  if (!same) add_loop_goal(s, ps, lc, e, idx, n, NULL, 0, what);
+  if (!same || zero_outside) add_loop_goal(s, ps, lc, e, idx, n, NULL, 0, zero_outside, what);
 }
 
 /* The value a statement combines into its element: e of `x op= e`, of
@@ -365,17 +367,23 @@ static void space_goals(sg_set *s) {
     const ir_expr *val = stmt_value(ps->stmt);
     if (red && red->op == POLY_RED_ADD && added_value(ps->stmt) && ps->nspace >= 0 &&
         !lhs_is_space(s->k, ps->stmt->lhs, ps))
-      add_loop_goal(s, ps, &lc, val, ps->space_iters, ps->nspace, red->iters, red->niters,
+      add_loop_goal(s, ps, &lc, val, ps->space_iters, ps->nspace, red->iters, red->niters, 0,
                     "sum over the loops");
-    used_goal(s, ps, &lc, val, red ? "summand over the loops" : "value over the loops");
+    used_goal(s, ps, &lc, val, 0, red ? "summand over the loops" : "value over the loops");
     const ir_expr *ts[8];
     double sg[8];
     int nt = terms(val, 1, ts, sg, 0, 8);
     for (int t = 0; t < nt; t++) {
-      if (nt > 1 && sg[t] > 0) used_goal(s, ps, &lc, ts[t], "term over the loops");
+      if (nt > 1 && sg[t] > 0) used_goal(s, ps, &lc, ts[t], 0, "term over the loops");
       const ir_expr *fs[8];
       int nf = factors(ts[t], fs, 0, 8);
-      for (int j = 0; j < nf && nf > 1; j++) used_goal(s, ps, &lc, fs[j], "factor over the loops");
+      for (int j = 0; j < nf && nf > 1; j++) {
+        used_goal(s, ps, &lc, fs[j], 0, "factor over the loops");
+        /* a factor of a sum over a domain smaller than its box, with
+         * zeros where the loops do not reach (`select(mask, A, 0)`) */
+        if (red && ps->points.kind == POLY_REGION_MASK && fs[j]->kind == IR_EX_ELEM)
+          used_goal(s, ps, &lc, fs[j], 1, "factor over the domain, zero outside");
+      }
     }
   }
 }
@@ -543,6 +551,9 @@ int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
     unsigned char *written = ir_calloc(n ? n : 1, 1);
     evctx c = {k, env, ivals, 0};
     run_loops(&c, g, s->loops[i], s->depth[i], 0, out, written);
+    if (g->zero_outside)
+      for (size_t j = 0; j < n; j++)
+        if (!written[j]) out->poison[j] = 0; /* data is 0 (calloc) */
     ir_free(written);
   }
   ir_free(ivals);

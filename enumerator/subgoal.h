@@ -16,6 +16,9 @@ typedef struct sg_goal {
   int nidx;                /* var < 0: the goal's elements are indexed by */
   int idx[IR_MAX_RANK];    /* these iterators (var ids), in this order */
   ir_type type;            /* the sub-goal's type */
+  int zero_outside;        /* points the loops do not reach are 0, not
+                              undefined (a factor of a sum over a domain
+                              smaller than its box: zeros add nothing) */
   const ir_stmt *stmt;
   const ir_expr *expr;     /* evaluated at every iteration point */
   int nred;                /* summed over these iterators (0: assigned) */
