@@ -118,12 +118,11 @@ typedef struct run_opts {
   fe_options fe;
 } run_opts;
 
-/* Compile the native code (the file or --native-source, with
- * --native-cflags) once, then call it o->time_runs times, each time on a
- * fresh copy of env's inputs; print the times and their median. */
-static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *env,
-                       interp_env *nenv) {
-  interp_native_result res;
+/* Compile the native code: the file or --native-source, with the words
+ * of --native-cflags as extra cc arguments; and the limits of a call
+ * (--timeout).  NULL on failure (res says why). */
+static interp_native *compile_native(const run_opts *o, const ir_kernel *k,
+                                     interp_native_limits *lim, interp_native_result *res) {
   char *words = ir_strdup(o->native_cflags ? o->native_cflags : "");
   const char *extra[64];
   int nx = 0;
@@ -131,12 +130,22 @@ static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *
     extra[nx++] = w;
   extra[nx] = NULL;
   interp_native *nat = interp_native_compile_with(
-      k, o->native_source ? o->native_source : o->file, &o->fe, extra, &res);
+      k, o->native_source ? o->native_source : o->file, &o->fe, extra, res);
   ir_free(words);
+  interp_native_default_limits(lim);
+  lim->cpu_seconds = (double)o->timeout;
+  lim->wall_seconds = 2 * lim->cpu_seconds + 5;
+  return nat;
+}
+
+/* Compile the native code (the file or --native-source, with
+ * --native-cflags) once, then call it o->time_runs times, each time on a
+ * fresh copy of env's inputs; print the times and their median. */
+static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *env,
+                       interp_env *nenv) {
+  interp_native_result res;
   interp_native_limits lim;
-  interp_native_default_limits(&lim);
-  lim.cpu_seconds = (double)o->timeout;
-  lim.wall_seconds = 2 * lim.cpu_seconds + 5;
+  interp_native *nat = compile_native(o, k, &lim, &res);
   double *t = ir_calloc((size_t)o->time_runs, sizeof *t);
   int rc = IR_EXIT_OK;
   for (long i = 0; nat && i < o->time_runs; i++) {
@@ -247,22 +256,8 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     goto done;
   }
   interp_native_result res;
-  {
-    /* extra cc arguments: the words of --native-cflags */
-    char *words = ir_strdup(o->native_cflags ? o->native_cflags : "");
-    const char *extra[64];
-    int nx = 0;
-    for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
-      extra[nx++] = w;
-    extra[nx] = NULL;
-    nat = interp_native_compile_with(k, o->native_source ? o->native_source : o->file,
-                                     &o->fe, extra, &res);
-    ir_free(words);
-  }
   interp_native_limits lim;
-  interp_native_default_limits(&lim);
-  lim.cpu_seconds = (double)o->timeout;
-  lim.wall_seconds = 2 * lim.cpu_seconds + 5;
+  nat = compile_native(o, k, &lim, &res);
   if (!nat || interp_native_call(nat, &nenv, &lim, &res)) {
     fprintf(stderr, "uplift run: error: %s\n", res.msg);
     rc = IR_EXIT_MISMATCH;

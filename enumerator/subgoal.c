@@ -118,6 +118,17 @@ static int factors(const ir_expr *e, const ir_expr **out, int n, int cap) {
   return n;
 }
 
+/* The value added by a sum-reduction statement (x += e, x = x + e, x = e
+ * + x): e, or NULL. */
+static const ir_expr *added_value(const ir_stmt *st) {
+  if (st->op == IR_ASSIGN_ADD) return st->rhs;
+  if (st->op == IR_ASSIGN && st->rhs->kind == IR_EX_ADD) {
+    if (same_expr(st->rhs->args[0], st->lhs)) return st->rhs->args[1];
+    if (same_expr(st->rhs->args[1], st->lhs)) return st->rhs->args[0];
+  }
+  return NULL;
+}
+
 typedef struct find_ctx {
   sg_set *s;
   ir_arena *arena;
@@ -150,12 +161,9 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
     if (!in && nred < 16) red[nred++] = it;
   }
   /* the value that is added, or assigned */
-  const ir_expr *val = st->rhs;
-  int add = st->op == IR_ASSIGN_ADD;
-  if (st->op == IR_ASSIGN && st->rhs->kind == IR_EX_ADD) {
-    if (same_expr(st->rhs->args[0], lhs)) { val = st->rhs->args[1]; add = 1; }
-    else if (same_expr(st->rhs->args[1], lhs)) { val = st->rhs->args[0]; add = 1; }
-  }
+  const ir_expr *val = added_value(st);
+  int add = val != NULL;
+  if (!add) val = st->rhs;
   if (st->op != IR_ASSIGN && !add) return 1;
   if (nred && !add) return 1;
   collect c = {s, st, loops, depth, red, nred, f->arena};
@@ -218,17 +226,6 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
   return 1;
 }
 
-/* The value added by a sum-reduction statement (x += e, x = x + e, x = e
- * + x): e, or NULL. */
-static const ir_expr *added_value(const ir_stmt *st) {
-  if (st->op == IR_ASSIGN_ADD) return st->rhs;
-  if (st->op == IR_ASSIGN && st->rhs->kind == IR_EX_ADD) {
-    if (same_expr(st->rhs->args[0], st->lhs)) return st->rhs->args[1];
-    if (same_expr(st->rhs->args[1], st->lhs)) return st->rhs->args[0];
-  }
-  return NULL;
-}
-
 /* Is the written element indexed exactly by the space's iterators, in
  * order (then the space is the array's shape)? */
 static int lhs_is_space(const ir_kernel *k, const ir_expr *lhs, const poly_stmt *ps) {
@@ -240,7 +237,6 @@ static int lhs_is_space(const ir_kernel *k, const ir_expr *lhs, const poly_stmt 
 }
 
 typedef struct space_ctx {
-  sg_set *s;
   int stmt;
   const ir_stmt *loops[16];
   int depth;
@@ -263,11 +259,7 @@ static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
   /* no tensor of higher rank than the task's arrays: such an intermediate
    * (an outer product over a whole loop nest) costs asymptotically more
    * memory and time than the kernel itself */
-  int maxrank = 0;
-  for (int i = 0; i < s->pt->naccess; i++)
-    if (s->k->vars[s->pt->access[i].var]->rank > maxrank)
-      maxrank = s->k->vars[s->pt->access[i].var]->rank;
-  if (s->n == SG_MAX || (trivial(e) && !zero_outside) || nidx > maxrank) return;
+  if (s->n == SG_MAX || (trivial(e) && !zero_outside) || nidx > s->maxrank) return;
   for (int i = 0; i < s->n; i++)
     if (s->goals[i].var < 0 && same_expr(s->goals[i].expr, e) && s->goals[i].nred == nred &&
         s->goals[i].nidx == nidx && s->goals[i].zero_outside == zero_outside &&
@@ -358,7 +350,7 @@ static void space_goals(sg_set *s) {
     int all = 1;
     for (int d = 0; d < ps->depth; d++) all &= ps->loop_dims[d] >= 0;
     if (!all) continue;
-    space_ctx lc = {s, ps->id, {0}, 0};
+    space_ctx lc = {ps->id, {0}, 0};
     ir_kernel_walk_assigns(s->k, stmt_loops, &lc);
     const poly_reduction *red = NULL;
     for (int r = 0; r < s->pt->nreductions; r++)
@@ -393,6 +385,9 @@ void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *a
   s->a = a;
   s->k = a->kernel;
   s->pt = pt;
+  for (int i = 0; i < pt->naccess; i++)
+    if (s->k->vars[pt->access[i].var]->rank > s->maxrank)
+      s->maxrank = s->k->vars[pt->access[i].var]->rank;
   find_ctx f = {s, arena, 0};
   ir_kernel_walk_assigns(s->k, find_stmt, &f);
   space_goals(s);

@@ -33,6 +33,8 @@ typedef struct sg_set {
   const poly_analysis *a;
   const ir_kernel *k;
   const poly_task *pt;
+  int maxrank;             /* the largest rank of the task's arrays: no
+                              loop sub-goal has a higher one */
   int n;
   sg_goal goals[SG_MAX];
   const ir_stmt *loops[SG_MAX][16];
