@@ -498,8 +498,11 @@ static long offset(run *c, int var, int sub, int nsub) {
       i = (long)ev(c, L->generic, &p);
       if (p && bad == -2) bad = -1;
     } else {
-      const term *tm = &c->P->terms[L->first];
-      for (int j = 0; j < L->nterm; j++) i += tm[j].coef * c->ivals[tm[j].var];
+      /* no terms at all (every subscript constant): terms may be NULL */
+      for (int j = 0; j < L->nterm; j++) {
+        const term *tm = &c->P->terms[L->first + j];
+        i += tm->coef * c->ivals[tm->var];
+      }
     }
     idx[d] = i;
     if (bad == -2 && (d >= t->rank || i < 0 || i >= t->dims[d])) bad = d;

@@ -44,8 +44,10 @@ static uint64_t hash_node(const ir_tnode *n) {
     for (int c = 0; c < m->ncons; c++) {
       const ir_mask_con *k = &m->cons[c];
       for (int i = 0; i < IR_MAX_RANK; i++) h = mix(h, (uint64_t)(int64_t)k->coef[i]);
-      for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
-        h = mix(h, (uint64_t)(int64_t)(k->pcoef[p] ? k->sym[p] * 1000 + k->pcoef[p] : 0));
+      for (int p = 0; p < IR_MASK_MAX_SYMS; p++) {
+        h = mix(h, k->pcoef[p] ? (uint64_t)(int64_t)k->sym[p] : 0);
+        h = mix(h, (uint64_t)(int64_t)k->pcoef[p]);
+      }
       h = mix(h, (uint64_t)(int64_t)k->c * 2 + (uint64_t)(k->eq != 0));
     }
     break;
@@ -205,11 +207,13 @@ int ir_mask_contains(const ir_mask *m, const long *idx,
                      long (*symval)(int sym, void *user), void *user) {
   for (int c = 0; c < m->ncons; c++) {
     const ir_mask_con *k = &m->cons[c];
-    long v = k->c;
+    /* 128-bit sums: coefficients are ints and indices and sizes longs, so
+     * no term or sum of a few terms can overflow */
+    __int128 v = k->c;
     for (int i = 0; i < IR_MAX_RANK; i++)
-      if (k->coef[i]) v += (long)k->coef[i] * idx[i];
+      if (k->coef[i]) v += (__int128)k->coef[i] * idx[i];
     for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
-      if (k->pcoef[p]) v += (long)k->pcoef[p] * symval(k->sym[p], user);
+      if (k->pcoef[p]) v += (__int128)k->pcoef[p] * symval(k->sym[p], user);
     if (k->eq ? v != 0 : v < 0) return 0;
   }
   return 1;

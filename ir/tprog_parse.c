@@ -20,10 +20,18 @@
  * the same pointer.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/tprog.h"
+
+/* Limits on what program text may say: integers and mask coefficients
+ * (ints, multiplied by sizes when a mask is evaluated), and dN symbols
+ * when no kernel names the sizes. */
+#define TP_INT_LIMIT (1L << 30)
+#define TP_MAX_DSYM 4096
 
 typedef struct parser {
   const char *text, *p;
@@ -103,22 +111,44 @@ static int integer(parser *ps, long *v) {
     return -1;
   }
   char *end;
+  errno = 0;
   long x = strtol(ps->p, &end, 10);
+  if (errno == ERANGE || x > TP_INT_LIMIT) {
+    fail(ps, "integer out of range (limit %ld)", (long)TP_INT_LIMIT);
+    return -1;
+  }
   ps->p = end;
   *v = neg ? -x : x;
   return 0;
 }
 
-/* A size symbol: a size parameter of the kernel, or dN. */
+/* *acc += v, kept within +-TP_INT_LIMIT (the mask's coefficients are ints
+ * and evaluation multiplies them by sizes); 0 or -1 with an error. */
+static int add_checked(parser *ps, int *acc, long v) {
+  long r = (long)*acc + v;
+  if (r > TP_INT_LIMIT || r < -TP_INT_LIMIT) {
+    fail(ps, "coefficient out of range (limit %ld)", (long)TP_INT_LIMIT);
+    return -1;
+  }
+  *acc = (int)r;
+  return 0;
+}
+
+/* A size symbol: a size parameter of the kernel, or dN: with a kernel,
+ * variable N must be one of its size parameters (the form ir_tp_print
+ * writes for a size without a name); without one, N < TP_MAX_DSYM. */
 static int size_symbol(parser *ps, const char *name) {
   if (ps->k) {
     int v = ir_kernel_find_var(ps->k, name);
     if (v >= 0 && ps->k->vars[v]->kind == IR_VAR_SIZE) return v;
   }
-  if (name[0] == 'd' && name[1]) {
+  if (name[0] == 'd' && isdigit((unsigned char)name[1])) {
     char *end;
+    errno = 0;
     long v = strtol(name + 1, &end, 10);
-    if (!*end && v >= 0) return (int)v;
+    if (*end || errno == ERANGE || v < 0) return -1;
+    if (ps->k) return v < ps->k->nvars && ps->k->vars[v]->kind == IR_VAR_SIZE ? (int)v : -1;
+    return v < TP_MAX_DSYM ? (int)v : -1;
   }
   return -1;
 }
@@ -192,7 +222,7 @@ static int parse_con(parser *ps, ir_mask_con *c) {
     if (isdigit((unsigned char)*ps->p)) {
       if (integer(ps, &coef)) return -1;
       if (!accept(ps, '*')) {
-        c->c += (int)(sign * coef);
+        if (add_checked(ps, &c->c, sign * coef)) return -1;
         continue;
       }
       skip_ws(ps);
@@ -210,7 +240,7 @@ static int parse_con(parser *ps, ir_mask_con *c) {
         fail(ps, "index i%ld beyond rank %d", d, IR_MAX_RANK);
         return -1;
       }
-      c->coef[d] += (int)coef;
+      if (add_checked(ps, &c->coef[d], coef)) return -1;
       continue;
     }
     int sym = size_symbol(ps, name);
@@ -219,13 +249,21 @@ static int parse_con(parser *ps, ir_mask_con *c) {
       fail(ps, "'%s' is neither an index (i0, i1, ...) nor a size parameter", name);
       return -1;
     }
+    int merged = 0;
+    for (int q = 0; q < nsym && !merged; q++)
+      if (c->sym[q] == sym) {
+        if (add_checked(ps, &c->pcoef[q], coef)) return -1;
+        merged = 1;
+      }
+    if (merged) continue;
     if (nsym == IR_MASK_MAX_SYMS) {
       ps->p = at;
       fail(ps, "more than %d size parameters in one constraint", IR_MASK_MAX_SYMS);
       return -1;
     }
     c->sym[nsym] = sym;
-    c->pcoef[nsym++] = (int)coef;
+    c->pcoef[nsym] = 0;
+    if (add_checked(ps, &c->pcoef[nsym++], coef)) return -1;
   }
   if (ps->p[0] == '>' && ps->p[1] == '=') c->eq = 0;
   else if (ps->p[0] == '=' && ps->p[1] == '=') c->eq = 1;
@@ -275,10 +313,19 @@ static const ir_tnode *parse_mask(parser *ps) {
 /* leaf: NUMBER [':' type] */
 static const ir_tnode *parse_number(parser *ps) {
   skip_ws(ps);
+  const char *at = ps->p;
   char *end;
+  errno = 0;
   double v = strtod(ps->p, &end);
   if (end == ps->p) {
     fail(ps, "expected a number");
+    return NULL;
+  }
+  /* "inf" is what ir_tp_print writes for an infinite constant (a max
+   * reduction's init); a number beyond a double's range is not one. */
+  if (isnan(v) || (errno == ERANGE && v != 0) || (isinf(v) && isdigit((unsigned char)end[-1]))) {
+    ps->p = at;
+    fail(ps, "a constant must be a number that a double holds, or inf");
     return NULL;
   }
   ps->p = end;

@@ -1,0 +1,43 @@
+#!/bin/sh
+# e2e_hostile.sh - hostile program text in a saved report and hostile
+# kernels: each is a clear error (exit 2) or a clean result, never a crash
+# (run under the sanitizer build too).
+. "$(dirname "$0")/lib.sh"
+g=benchmarks/kernels/gemm.c
+expect_status 0 "raise gemm to a report" sh -c "\"$UPLIFT\" raise $g --json -q >\"$TMP/g.json\""
+tamper() { # tamper NAME PROGRAM: task 0's program replaced
+  python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['tasks'][0]['program'] = sys.argv[3]
+json.dump(d, open(sys.argv[2], 'w'))" "$TMP/g.json" "$TMP/$1.json" "$2"
+}
+# program text that must be refused with the column and a reason
+while IFS='|' read -r name prog msg; do
+  tamper "$name" "$prog"
+  expect_status 2 "report program: $name" "$UPLIFT" verify $g "$TMP/$name.json"
+  grep -q "$msg" "$TMP/err" && PASS=$((PASS + 1)) || {
+    FAIL=$((FAIL + 1)); echo "FAIL: $name: message '$msg' missing"; sed 's/^/  /' "$TMP/err"; }
+done <<'TABLE'
+dsym_huge|select(mask[d99999 >= 0]:i1[ni,nj], C, C)|neither an index
+dsym_past_vars|select(mask[d99 >= 0]:i1[ni,nj], C, C)|neither an index
+dsym_not_size|select(mask[d3 >= 0]:i1[ni,nj], C, C)|neither an index
+dsym_in_type|add(C, 0:f64[d99,nj])|not a size parameter
+coef_sum_overflow|select(mask[1073741823*i0 + 1073741823*i0 >= 0]:i1[ni,nj], C, C)|coefficient out of range
+coef_overflow|select(mask[2147483647*i0 >= 0]:i1[ni,nj], C, C)|integer out of range
+coef_huge|select(mask[99999999999*i0 >= 0]:i1[ni,nj], C, C)|integer out of range
+const_sym_overflow|select(mask[1073741823*ni + 1073741823*ni >= 0]:i1[ni,nj], C, C)|coefficient out of range
+const_too_big|multiply(C, 1e999999)|a number that a double holds
+const_nan|multiply(C, nan)|a number that a double holds
+TABLE
+# a size named dN that is a size parameter is the same symbol
+tamper dsym_size 'select(mask[d0 - 1 >= 0]:i1[ni,nj], multiply(C, beta), C)'
+expect_status 0 "dN naming a size parameter is that size" "$UPLIFT" verify $g "$TMP/dsym_size.json"
+# every subscript constant: the interpreter has no subscript terms at all
+cat >"$TMP/const_sub.c" <<'C'
+void kernel_const_sub(int n, double A[n]) {
+  for (int i = 0; i < n; i++) A[0] += 1.0;
+}
+C
+expect_status 0 "constant subscripts run" "$UPLIFT" run "$TMP/const_sub.c" --native
+report
