@@ -75,6 +75,8 @@ typedef struct parser {
   int nparams;
   int nassign;
   const char *ctx; /* "subscript", "loop bound", "array size" or NULL */
+  int nest;        /* expression nesting so far (see enter) */
+  int snest;       /* statement nesting so far */
 } parser;
 
 /* ------------------------------------------------------------- errors */
@@ -95,6 +97,21 @@ error_pos(parser *p, ir_pos pos, const char *supported, const char *fmt, ...) {
 }
 
 #define error_tok(p, tk, sup, ...) error_pos((p), (tk)->pos, (sup), __VA_ARGS__)
+
+/* Nesting limits.  Every later pass walks expressions and statements
+ * recursively, so the front end bounds their depth: an expression may nest
+ * FE_MAX_NEST levels (each parenthesis, unary operator, cast, '?:' and
+ * each further operand of a chain such as a + b + c counts one), statements
+ * FE_MAX_STMT_NEST levels of braces, loops and ifs. */
+#define FE_MAX_NEST 1000
+#define FE_MAX_STMT_NEST 256
+
+/* One more level of expression nesting at token t (the caller saves and
+ * restores p->nest around its own levels). */
+static void enter(parser *p, const fe_tok *t) {
+  if (++p->nest > FE_MAX_NEST)
+    error_tok(p, t, NULL, "expression nested too deeply (limit %d)", FE_MAX_NEST);
+}
 
 /* ------------------------------------------------------------- tokens */
 
@@ -632,8 +649,25 @@ static ir_expr *parse_unary(parser *p) {
 static int is_type_start(const fe_tok *t);
 static ir_elem parse_type(parser *p, int allow_void);
 
+static ir_expr *parse_cast_at(parser *p);
+/* the binary chains; their wrappers undo the chain's nesting levels */
+static ir_expr *parse_mul_chain(parser *p);
+static ir_expr *parse_add_chain(parser *p);
+static ir_expr *parse_rel_chain(parser *p);
+static ir_expr *parse_eq_chain(parser *p);
+static ir_expr *parse_land_chain(parser *p);
+static ir_expr *parse_lor_chain(parser *p);
+
 /* cast: '(' type ')' cast | unary */
 static ir_expr *parse_cast(parser *p) {
+  int save = p->nest;
+  enter(p, tok(p));
+  ir_expr *e = parse_cast_at(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_cast_at(parser *p) {
   if (is(p, "(") && is_type_start(peek(p, 1))) {
     const fe_tok *t = next(p);
     const fe_tok *ty = tok(p);
@@ -653,9 +687,17 @@ static ir_expr *parse_cast(parser *p) {
 
 /* mul: cast (('*' | '/') cast)*  ('%' is rejected) */
 static ir_expr *parse_mul(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_mul_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_mul_chain(parser *p) {
   ir_expr *e = parse_cast(p);
   for (;;) {
     const fe_tok *t = tok(p);
+    enter(p, t);
     if (accept(p, "*"))
       e = binary(p, IR_EX_MUL, t, e, parse_cast(p));
     else if (accept(p, "/"))
@@ -672,9 +714,17 @@ static ir_expr *parse_mul(parser *p) {
 
 /* add: mul (('+' | '-') mul)* */
 static ir_expr *parse_add(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_add_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_add_chain(parser *p) {
   ir_expr *e = parse_mul(p);
   for (;;) {
     const fe_tok *t = tok(p);
+    enter(p, t);
     if (accept(p, "+"))
       e = binary(p, IR_EX_ADD, t, e, parse_mul(p));
     else if (accept(p, "-"))
@@ -686,9 +736,17 @@ static ir_expr *parse_add(parser *p) {
 
 /* rel: add (('<' | '<=' | '>' | '>=') add)*  (shifts are rejected) */
 static ir_expr *parse_rel(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_rel_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_rel_chain(parser *p) {
   ir_expr *e = parse_add(p);
   for (;;) {
     const fe_tok *t = tok(p);
+    enter(p, t);
     if (is(p, "<<") || is(p, ">>"))
       error_tok(p, t, SUP_EXPR, "shift operators are not supported");
     ir_expr_kind k;
@@ -703,9 +761,17 @@ static ir_expr *parse_rel(parser *p) {
 
 /* eq: rel (('==' | '!=') rel)*  (bitwise & | ^ are rejected) */
 static ir_expr *parse_eq(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_eq_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_eq_chain(parser *p) {
   ir_expr *e = parse_rel(p);
   for (;;) {
     const fe_tok *t = tok(p);
+    enter(p, t);
     ir_expr_kind k;
     if (accept(p, "==")) k = IR_EX_EQ;
     else if (accept(p, "!=")) k = IR_EX_NE;
@@ -718,9 +784,17 @@ static ir_expr *parse_eq(parser *p) {
 
 /* land: eq ('&&' eq)* */
 static ir_expr *parse_land(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_land_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_land_chain(parser *p) {
   ir_expr *e = parse_eq(p);
   while (is(p, "&&")) {
     const fe_tok *t = next(p);
+    enter(p, t);
     ir_expr *b = parse_eq(p);
     e = mk(p, IR_EX_AND, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
   }
@@ -729,9 +803,17 @@ static ir_expr *parse_land(parser *p) {
 
 /* lor: land ('||' land)* */
 static ir_expr *parse_lor(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_lor_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_lor_chain(parser *p) {
   ir_expr *e = parse_land(p);
   while (is(p, "||")) {
     const fe_tok *t = next(p);
+    enter(p, t);
     ir_expr *b = parse_land(p);
     e = mk(p, IR_EX_OR, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
   }
@@ -740,12 +822,18 @@ static ir_expr *parse_lor(parser *p) {
 
 /* cond: lor ('?' expr ':' cond)? */
 static ir_expr *parse_cond(parser *p) {
+  int save = p->nest;
+  enter(p, tok(p));
   ir_expr *c = parse_lor(p);
-  if (!is(p, "?")) return c;
+  if (!is(p, "?")) {
+    p->nest = save;
+    return c;
+  }
   const fe_tok *t = next(p);
   ir_expr *a = parse_expr(p);
   expect(p, ":");
   ir_expr *b = parse_cond(p);
+  p->nest = save;
   ir_elem ty = a->type == IR_I1 && b->type == IR_I1 ? IR_I1 : arith_type(a, b);
   return mk(p, IR_EX_SELECT, ty, tpos(p, t), 3, to_bool(p, c), convert(p, a, ty),
             convert(p, b, ty));
@@ -1255,8 +1343,18 @@ static ir_stmt *parse_items(parser *p) {
   return list;
 }
 
+static ir_stmt *parse_stmt_at(parser *p);
+
 /* stmt: '{' block-items '}' | ';' | for | if | assign | 'return' ';' (last) */
 static ir_stmt *parse_stmt(parser *p) {
+  if (++p->snest > FE_MAX_STMT_NEST)
+    error_tok(p, tok(p), NULL, "statements nested too deeply (limit %d)", FE_MAX_STMT_NEST);
+  ir_stmt *s = parse_stmt_at(p);
+  p->snest--;
+  return s;
+}
+
+static ir_stmt *parse_stmt_at(parser *p) {
   const fe_tok *t = tok(p);
   if (accept(p, "{")) {
     int save = p->scope_start;

@@ -40,4 +40,29 @@ void kernel_const_sub(int n, double A[n]) {
 }
 C
 expect_status 0 "constant subscripts run" "$UPLIFT" run "$TMP/const_sub.c" --native
+# deep nesting: a positioned error naming the limit, exit 2, no stack overflow
+deep() { # deep NAME BODY-PYTHON-EXPR MESSAGE: kernel A[i] = <expr>
+  python3 -c "
+import sys
+body = $2
+print('void kernel_d(int n, double A[n]) { for (int i = 0; i < n; i++) ' + body + ' }')" >"$TMP/$1.c"
+  expect_status 2 "deep: $1" "$UPLIFT" dump "$TMP/$1.c"
+  grep -q "$1.c:1:[0-9]*: error: .*$3" "$TMP/err" && PASS=$((PASS + 1)) || {
+    FAIL=$((FAIL + 1)); echo "FAIL: deep $1: no positioned '$3'"; head -c 300 "$TMP/err"; }
+}
+deep parens "'A[i] = ' + '('*18000 + 'A[i]' + ')'*18000 + ';'" "expression nested too deeply"
+deep sum "'A[i] = A[i]' + ' + A[i]'*60000 + ';'" "expression nested too deeply"
+deep minus "'A[i] = ' + '- '*60000 + 'A[i];'" "expression nested too deeply"
+deep braces "'{'*44000 + 'A[i] = 1;' + '}'*44000" "statements nested too deeply"
+deep ifs "'if (n > 1) '*100000 + 'A[i] = 1;'" "statements nested too deeply"
+deep sqrts "'A[i] = ' + 'sqrt('*50000 + 'A[i]' + ')'*50000 + ';'" "expression nested too deeply"
+deep casts "'A[i] = ' + '(double)'*100000 + 'A[i];'" "expression nested too deeply"
+deep ternary "'A[i] = ' + 'A[i] > 0 ? 1 : '*100000 + '0;'" "expression nested too deeply"
+deep ands "'A[i] = ' + 'A[i] > 0 && '*100000 + '1;'" "expression nested too deeply"
+deep subscript "'A[i' + ' + 0*i'*8400 + '] = 1;'" "expression nested too deeply"
+deep fors "''.join('for (int i%d = 0; i%d < n; i%d++) ' % (j, j, j) for j in range(10000)) + 'A[i] = 1;'" "nested too deeply"
+# within the limits: deep but legal nesting still parses
+python3 -c "
+print('void kernel_d(int n, double A[n]) { for (int i = 0; i < n; i++) A[i] = ' + '('*200 + 'A[i]' + ' + 1.0)'*200 + '; }')" >"$TMP/ok.c"
+expect_status 0 "200 nested parentheses parse" "$UPLIFT" dump "$TMP/ok.c"
 report
