@@ -127,7 +127,7 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
   ir_kernel *k = fe_parse_file(path, fe, &arena);
   if (!k) goto done;
   if (ir_source_read(&rep, rpath)) {
-    report_error(rpath, "cannot read: %s", strerror(errno));
+    report_error(rpath, "cannot read: %s", ir_read_error(errno));
     goto done;
   }
   have_rep = 1;

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "frontend/fe_private.h"
 
@@ -1642,12 +1643,9 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
   const char *name = ir_arena_strdup(arena, path);
   ir_pos nopos = {name, 0, 0};
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ir_diag_error(NULL, nopos, NULL, "cannot read file: it is a directory");
-    return NULL;
-  }
+  int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
   if (ir_source_read(&src, path) < 0) {
-    ir_diag_error(NULL, nopos, NULL, "cannot read file: %s", strerror(errno));
+    ir_diag_error(NULL, nopos, NULL, "cannot read file: %s", ir_read_error(errno));
     return NULL;
   }
   src.name = name;
@@ -1655,8 +1653,39 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
     ir_source_free(&src);
     return NULL;
   }
+  /* A pipe (/dev/stdin) can be read once: the preprocessor gets a copy
+   * of the text that was read, in a temporary file, with the current
+   * directory for quoted includes. */
+  char tmp[] = "/tmp/uplift-stdin-XXXXXX.c";
+  const char *pp_path = path;
+  fe_options popt = opt ? *opt : (fe_options){0};
+  const char **incs = NULL;
+  if (!regular) {
+    int fd = mkstemps(tmp, 2);
+    FILE *tf = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = tf && fwrite(src.text, 1, src.len, tf) == src.len;
+    if (tf && fclose(tf)) ok = 0;
+    if (!ok) {
+      if (fd >= 0) unlink(tmp);
+      ir_diag_error(NULL, nopos, NULL, "cannot copy the input for the preprocessor: %s",
+                    strerror(errno));
+      ir_source_free(&src);
+      return NULL;
+    }
+    pp_path = tmp;
+    incs = ir_calloc((size_t)popt.ninclude + 1, sizeof *incs);
+    incs[0] = ".";
+    for (int i = 0; i < popt.ninclude; i++) incs[i + 1] = popt.include_dirs[i];
+    popt.include_dirs = incs;
+    popt.ninclude++;
+  }
   char *pp = NULL, *main_name = NULL;
-  if (fe_preprocess(path, opt, &pp, &main_name) < 0) {
+  int prc = fe_preprocess(pp_path, &popt, &pp, &main_name);
+  if (!regular) {
+    unlink(tmp);
+    ir_free(incs);
+  }
+  if (prc < 0) {
     ir_source_free(&src);
     return NULL;
   }

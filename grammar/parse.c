@@ -1080,7 +1080,7 @@ gram_dialect *gram_load(const char *name_or_path, ir_arena *arena) {
   ir_source src;
   const char *name = strchr(name_or_path, '/') ? name_or_path : path;
   if (ir_source_read(&src, path) != 0) {
-    fprintf(stderr, "%s: error: cannot read dialect: %s\n", name, strerror(errno));
+    fprintf(stderr, "%s: error: cannot read dialect: %s\n", name, ir_read_error(errno));
     return NULL;
   }
   const char *fname = ir_arena_strdup(arena, name);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,27 +196,43 @@ int ir_source_read(ir_source *src, const char *path) {
   src->name = path;
   src->text = NULL;
   src->len = 0;
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    return -1;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) return -1;
   size_t cap = 4096, len = 0;
   char *buf = ir_malloc(cap);
+  int big = 0;
   for (;;) {
     if (cap - len < 4096) buf = ir_realloc(buf, cap *= 2);
     size_t got = fread(buf + len, 1, cap - len - 1, f);
     len += got;
     if (got == 0) break;
+    if (len > IR_SOURCE_MAX) { /* /dev/zero, a huge file: stop early */
+      big = 1;
+      break;
+    }
   }
   int err = ferror(f);
   fclose(f);
-  if (err) {
+  if (err || big) {
     ir_free(buf);
-    errno = EIO;
+    errno = big ? EFBIG : err ? EIO : 0;
     return -1;
   }
   buf[len] = 0;
   src->text = buf;
   src->len = len;
   return 0;
+}
+
+const char *ir_read_error(int err) {
+  if (err == EISDIR) return "it is a directory";
+  if (err == EFBIG) return "larger than the 64 MB limit";
+  return strerror(err);
 }
 
 void ir_read_head(const char *path, char *buf, size_t n) {

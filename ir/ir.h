@@ -112,9 +112,16 @@ void ir_diag_verror(const ir_source *src, ir_pos pos, const char *supported,
  * 0, or -1 if it is not found. */
 int ir_tree_dir(const char *probe, const char *dir, char *out, size_t n);
 
+/* Inputs larger than this (C files, dialects, reports) are refused. */
+#define IR_SOURCE_MAX (64L << 20)
+
 /* Read a whole file into memory (ir_malloc'd, NUL-terminated; owned by the
- * caller through ir_source_free).  Returns -1 and sets errno on failure. */
+ * caller through ir_source_free).  Returns -1 and sets errno on failure:
+ * EISDIR for a directory, EFBIG past IR_SOURCE_MAX bytes (64 MB). */
 int ir_source_read(ir_source *src, const char *path);
+/* What a failed ir_source_read says for people ("it is a directory",
+ * "larger than the 64 MB limit", or strerror). */
+const char *ir_read_error(int err);
 void ir_source_free(ir_source *src);
 
 /* Read at most n-1 bytes of the file at path into buf, NUL-terminated (an

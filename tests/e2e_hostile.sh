@@ -40,6 +40,21 @@ void kernel_const_sub(int n, double A[n]) {
 }
 C
 expect_status 0 "constant subscripts run" "$UPLIFT" run "$TMP/const_sub.c" --native
+# inputs that are not plain files
+expect_status 0 "a kernel on stdin" sh -c "\"$UPLIFT\" dump /dev/stdin <$g"
+grep -q "kernel_gemm from /dev/stdin" "$TMP/out" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: stdin kernel not parsed"; }
+expect_status 2 "a bad kernel on stdin" sh -c "\"$UPLIFT\" dump /dev/stdin <tests/bad/missing_semicolon.c"
+grep -q "^/dev/stdin:4:13: error: expected ';'" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: stdin error position"; cat "$TMP/err"; }
+for cmd in "dump dialects" "dialects dialects" "verify $g dialects"; do
+  expect_status 2 "$cmd: a directory" "$UPLIFT" $cmd
+  grep -q "it is a directory" "$TMP/err" && PASS=$((PASS + 1)) || {
+    FAIL=$((FAIL + 1)); echo "FAIL: $cmd: directory not named"; cat "$TMP/err"; }
+done
+expect_status 2 "endless input" "$UPLIFT" dump /dev/zero
+grep -q "larger than the 64 MB limit" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: /dev/zero: no size limit message"; }
 # deep nesting: a positioned error naming the limit, exit 2, no stack overflow
 deep() { # deep NAME BODY-PYTHON-EXPR MESSAGE: kernel A[i] = <expr>
   python3 -c "
