@@ -1368,7 +1368,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
   for (int v = 0; v < k->nvars; v++) {
     const ir_var *var = k->vars[v];
     if (var->kind != IR_VAR_LOCAL && var->kind != IR_VAR_LOCAL_ARRAY) continue;
-    int comp = -1, split = 0, outside = 0, first = -1;
+    int comp = -1, split = 0, outside = 0, first = -1, guarded = 0;
     int ncommon = MAXDEPTH;
     for (int i = 0; i < p->n; i++) {
       const st *t = &p->sts[i];
@@ -1377,6 +1377,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
       for (int r = 0; r < t->nreads; r++) uses |= t->reads[r].var == v;
       if (!uses) continue;
       if (t->depth == 0) outside = 1;
+      if (t->guarded && t->s->lhs->var == v) guarded = 1;
       if (comp >= 0 && fcomp[i] != comp) split = 1;
       comp = fcomp[i];
       if (first < 0) {
@@ -1420,6 +1421,11 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
       p->carried[p->ncarried++] = (carried){v, inner->iter, bad};
       continue;
     }
+    /* A write under a data-dependent if may not happen: its task would
+     * leave the other elements undefined instead of keeping the values of
+     * the other writers.  Unexpanded, every statement touching v stays in
+     * one task (v's anti and output dependences join them). */
+    if (guarded) continue;
     w[nw].var = v;
     w[nw].old_rank = var->rank;
     w[nw].nloops = nl;
@@ -1644,6 +1650,38 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
                                "through %s (its value comes from an earlier iteration)",
                                pos_str(p, x->reader), v, it, it, v),
                &x->reader->id, 1);
+  }
+  /* a local read in a later iteration than the other statement that wrote
+   * it (not a reduction's accumulator, which is its own statement) */
+  for (int f = 0; f < p->nf; f++) {
+    fdep *d = &p->fd[f];
+    int v = p->sts[d->b].reads[d->n].var;
+    ir_var_kind vk = k->vars[v]->kind;
+    if (d->a == d->b || (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY) ||
+        p->sts[d->a].prelude)
+      continue;
+    int dup = 0;
+    for (int c = 0; c < p->ncarried; c++) dup |= p->carried[c].var == v;
+    if (dup) continue;
+    int indep, c = common_loops(&p->sts[d->a], &p->sts[d->b]);
+    unsigned lv = carried_levels(d->map, c, &indep);
+    if (!lv) continue;
+    int l = 0;
+    while (!(lv & (1u << l))) l++;
+    /* isl takes a write under a data-dependent if as a may-write; when
+     * every iteration surely writes v before reading it, no value of an
+     * earlier iteration is read (if/else writing v in both branches) */
+    if (!read_before_write(p->sts[d->a].loops[l]->body, v)) continue;
+    const ir_stmt *reader = p->sts[d->b].s;
+    p->carried = ir_realloc(p->carried, sizeof(p->carried[0]) * (size_t)(p->ncarried + 1));
+    p->carried[p->ncarried++] = (carried){v, p->sts[d->a].loops[l]->iter, reader};
+    const char *vn = vname(p, v), *it = vname(p, p->sts[d->a].loops[l]->iter);
+    add_reason(a, p, &why,
+               ir_arena_printf(arena, "%s reads %s written by %s in an earlier iteration "
+                               "of loop %s: a recurrence carried by loop %s through %s",
+                               pos_str(p, reader), vn, pos_str(p, p->sts[d->a].s), it, it,
+                               vn),
+               &reader->id, 1);
   }
   a->raisable = why.n == 0;
   a->reason = why.n ? ir_arena_strdup(arena, sb_str(&why)) : NULL;
