@@ -1652,7 +1652,9 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
                &x->reader->id, 1);
   }
   /* a local read in a later iteration than the other statement that wrote
-   * it (not a reduction's accumulator, which is its own statement) */
+   * it (not a reduction's accumulator, which is its own statement): the
+   * same scalar or element is reused by every iteration and carries a
+   * value from one to the next */
   for (int f = 0; f < p->nf; f++) {
     fdep *d = &p->fd[f];
     int v = p->sts[d->b].reads[d->n].var;
@@ -1668,6 +1670,9 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     if (!lv) continue;
     int l = 0;
     while (!(lv & (1u << l))) l++;
+    /* an element indexed by the loop (tmp[i - 1]) is another element at each
+     * iteration: loop distribution keeps all of them */
+    if (expr_uses_var(p->sts[d->b].reads[d->n].e, p->sts[d->a].loops[l]->iter)) continue;
     /* isl takes a write under a data-dependent if as a may-write; when
      * every iteration surely writes v before reading it, no value of an
      * earlier iteration is read (if/else writing v in both branches) */
