@@ -340,7 +340,7 @@ typedef struct mdep {     /* an aggregated dependence (a, b, var, kind) */
 
 typedef struct carried {  /* a local whose value crosses loop iterations */
   int var, iter;          /* the local, the loop (iterator) carrying it */
-  const ir_stmt *reader;  /* reads it before writing it in an iteration */
+  const ir_stmt *reader;  /* the statement reading a value carried in */
 } carried;
 
 typedef struct pass {
@@ -356,7 +356,7 @@ typedef struct pass {
   int nm, capm;
   mdep *md;
   const char *error;      /* in arena */
-  int ncarried;           /* locals refused expansion (plan_expansion) */
+  int ncarried;           /* locals carrying values: not raisable */
   carried *carried;
   /* the walk */
   const ir_stmt *loops[MAXDEPTH];
@@ -1236,7 +1236,7 @@ static void add_reason(poly_analysis *a, pass *p, sb *why, const char *text,
   a->nreason_stmts = m;
 }
 
-/* ------------------------------------- must-write before read (expansion)
+/* ------------------------------------------------ must-write before read
  *
  * A local may become a per-iteration value (an array over its enclosing
  * loops) only when, in every iteration, each read of it is preceded on
@@ -1281,6 +1281,7 @@ static void mw_reads(mw *m, const ir_expr *e, const ir_stmt *s) {
   for (int i = 0; i < e->nargs; i++) mw_reads(m, e->args[i], s);
 }
 
+/* The first assignment in s (and the statements after it), or NULL. */
 static const ir_stmt *first_assign(const ir_stmt *s) {
   for (; s; s = s->next) {
     if (s->kind == IR_ST_ASSIGN) return s;
@@ -1298,6 +1299,7 @@ static int surely_runs(const ir_stmt *l) {
   return const_int(l->lo, &lo) && const_int(l->hi, &hi) && lo <= hi;
 }
 
+/* One pass over the statement list s in order, updating m. */
 static void mw_walk(mw *m, const ir_stmt *s) {
   for (; s && !m->bad; s = s->next) {
     switch (s->kind) {
@@ -1359,8 +1361,11 @@ static const ir_stmt *read_before_write(const ir_stmt *body, int var) {
 }
 
 /* Locals that must be expanded: accessed (outside the prelude) by
- * statements in different components of the flow graph, all inside loops.
- * Fills want[] (in arena) and returns how many. */
+ * statements in different components of the flow graph, all inside loops,
+ * each iteration writing them before reading them (read_before_write) and
+ * no write under a data-dependent if.  A local that reads a value of an
+ * earlier iteration goes to p->carried (not raisable) and then nothing is
+ * expanded.  Fills want[] (in arena) and returns how many. */
 static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
   const ir_kernel *k = p->k;
   int nw = 0;

@@ -7,7 +7,7 @@
 # Each kernel below is written the way C code is: `for (int i...)`, locals
 # declared inside or outside the loop, if/else, ?:.  A raised kernel must be
 # proved (every task line says "proved") and agree with the native original
-# (--check, exit 0).
+# (--check, exit 0), and its MLIR must parse (mlir-opt-16, when installed).
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 
@@ -38,6 +38,10 @@ raised() {
   [ -z "$why" ] && { [ "$ntask" -gt 0 ] && [ "$ntask" -eq "$nproved" ]; } ||
     why="${why:-$nproved of $ntask tasks proved}"
   [ -z "$why" ] && ! grep -q '^func.func' "$TMP/out" && why="no program"
+  # every SSA value used is defined: mlir-opt parses the module
+  [ -z "$why" ] && command -v mlir-opt-16 >/dev/null 2>&1 &&
+    ! mlir-opt-16 --allow-unregistered-dialect "$TMP/out" >/dev/null 2>>"$TMP/err" &&
+    why="mlir-opt-16 rejects the program"
   if [ -z "$why" ]; then PASS=$((PASS + 1)); else
     FAIL=$((FAIL + 1)); echo "FAIL: $1 raised: $why"; sed 's/^/  /' "$TMP/err" | head -n 5; fi
 }
