@@ -133,6 +133,8 @@ typedef struct ectx {
                                 ("" if no argument has it) */
   long idx[MAX_IDX_CONSTS];  /* index constants used (%idx_N) */
   int nidx;
+  const ir_tprog *prog;
+  int ndefined;              /* nodes[0..ndefined-1] are emitted */
 } ectx;
 
 /* The name of the index constant v (defined in the prologue). */
@@ -172,6 +174,28 @@ static void node_name(const ir_tnode *n, char *buf, size_t len) {
     else snprintf(buf, len, "%%arg%d", n->arg);
   } else {
     snprintf(buf, len, "%%v%d", n->id);
+  }
+}
+
+/* The name of v where it is used: v must be an argument of the function
+ * or a node emitted before; anything else is an internal error (the text
+ * would use an undefined SSA value), which fails the emission. */
+static void use_name(ectx *c, const ir_tnode *v, char *buf, size_t len) {
+  int defined = 0;
+  if (v->kind == IR_TN_ARG) {
+    for (int i = 0; i < c->prog->nargs && !defined; i++)
+      defined = c->prog->args[i] == v;
+  } else {
+    /* nodes[ndefined] is the node being emitted: its own result is defined */
+    for (int i = 0; i <= c->ndefined && i < c->nnodes && !defined; i++)
+      defined = c->nodes[i] == v;
+  }
+  node_name(v, buf, len);
+  if (!defined) {
+    if (!c->failed)
+      fprintf(stderr, "uplift: internal error: the program uses %s, which is neither an "
+                      "argument nor computed before\n", buf);
+    c->failed = 1;
   }
 }
 
@@ -272,7 +296,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
           v = n->ops[i];
     if (v) {
       if (!dot) {
-        node_name(v, nm, sizeof nm);
+        use_name(c, v, nm, sizeof nm);
         sput(b, nm);
       } else if (SFX("type")) put_type(c, &v->type);
       else if (SFX("elem")) sput(b, ir_elem_mlir_name(v->type.elem));
@@ -613,7 +637,7 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
           if (nodes[i]->mask->cons[j].pcoef[q] && nodes[i]->mask->cons[j].sym[q] >= nsyms)
             nsyms = nodes[i]->mask->cons[j].sym[q] + 1;
   str b = {0}, pro = {0};
-  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0};
+  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0, p, 0};
   c.symssa = ir_calloc((size_t)(nsyms ? nsyms : 1), sizeof *c.symssa);
   const char *fname = o->func_name ? o->func_name : "kernel";
   char nm[64];
@@ -646,10 +670,11 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
         }
       }
     if (!c.failed) emit_node(&c, nodes[i]);
+    c.ndefined = i + 1;
   }
   sput(&b, "  return ");
   for (int i = 0; i < p->nresults; i++) {
-    node_name(p->results[i], nm, sizeof nm);
+    use_name(&c, p->results[i], nm, sizeof nm);
     sprintf_(&b, "%s%s", i ? ", " : "", nm);
   }
   sput(&b, " : ");

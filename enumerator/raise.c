@@ -526,6 +526,18 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
     cur[v] = ir_tp_arg(store, v, k->vars[v]->name, &ty);
     if (res->prog.nargs < 16) res->prog.args[res->prog.nargs++] = cur[v];
   }
+  /* A local starts uninitialised: a task that keeps its old values outside
+   * the part it writes was verified for every old value, so the composed
+   * program may start it at zero (no argument defines it).  An expanded
+   * local is read only where its iteration wrote it (the analysis checks),
+   * so there the zeros never reach an output; elsewhere an output that
+   * reads them reads what the C kernel leaves indeterminate. */
+  for (int v = 0; v < k->nvars; v++) {
+    ir_type ty;
+    if ((k->vars[v]->kind == IR_VAR_LOCAL || k->vars[v]->kind == IR_VAR_LOCAL_ARRAY) &&
+        !var_type(k, v, &ty))
+      cur[v] = ir_tp_const(store, 0.0, &ty);
+  }
   int status = 0;
   for (int ti = 0; ti < a->ntasks && !status; ti++) {
     const poly_task *pt = &a->tasks[ti];

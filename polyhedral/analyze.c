@@ -338,6 +338,11 @@ typedef struct mdep {     /* an aggregated dependence (a, b, var, kind) */
   isl_map *map;
 } mdep;
 
+typedef struct carried {  /* a local whose value crosses loop iterations */
+  int var, iter;          /* the local, the loop (iterator) carrying it */
+  const ir_stmt *reader;  /* the statement reading a value carried in */
+} carried;
+
 typedef struct pass {
   const ir_kernel *k;
   ir_arena *arena;
@@ -351,6 +356,8 @@ typedef struct pass {
   int nm, capm;
   mdep *md;
   const char *error;      /* in arena */
+  int ncarried;           /* locals carrying values: not raisable */
+  carried *carried;
   /* the walk */
   const ir_stmt *loops[MAXDEPTH];
   int lpos[MAXDEPTH + 1];
@@ -1194,6 +1201,7 @@ static void pass_free(pass *p) {
   ir_free(p->fd);
   ir_free(p->md);
   ir_free(p->sts);
+  ir_free(p->carried);
   sb_free(&p->params);
   sb_free(&p->conds);
   if (p->ctx) isl_ctx_free(p->ctx);
@@ -1228,9 +1236,136 @@ static void add_reason(poly_analysis *a, pass *p, sb *why, const char *text,
   a->nreason_stmts = m;
 }
 
+/* ------------------------------------------------ must-write before read
+ *
+ * A local may become a per-iteration value (an array over its enclosing
+ * loops) only when, in every iteration, each read of it is preceded on
+ * every path by a write of the same element in that iteration.  The walk
+ * below keeps the elements surely written so far (`v`, or `v[s..]` with
+ * subscripts compared as expressions: inside one iteration every iterator
+ * is fixed).  An if adds what both branches write; a nested loop adds
+ * nothing after it unless its constant bounds make it run (what it writes
+ * under its own iterator is dropped anyway); the reads of a condition come
+ * before either branch. */
+
+typedef struct mw {
+  int var;
+  const ir_expr **done;    /* lhs of the writes surely made so far */
+  int n, cap;
+  const ir_stmt *bad;      /* first statement with a read not covered */
+} mw;
+
+static int mw_covered(const mw *m, const ir_expr *e) {
+  for (int i = 0; i < m->n; i++)
+    if (expr_equal(m->done[i], e)) return 1;
+  return 0;
+}
+
+static void mw_add(mw *m, const ir_expr *lhs) {
+  if (mw_covered(m, lhs)) return;
+  if (m->n == m->cap) {
+    m->cap = m->cap ? 2 * m->cap : 8;
+    m->done = ir_realloc(m->done, sizeof(m->done[0]) * (size_t)m->cap);
+  }
+  m->done[m->n++] = lhs;
+}
+
+/* Checks the reads of e (made by statement s) against the writes so far. */
+static void mw_reads(mw *m, const ir_expr *e, const ir_stmt *s) {
+  if (m->bad || !e) return;
+  if ((e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && e->var == m->var &&
+      !mw_covered(m, e)) {
+    m->bad = s;
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++) mw_reads(m, e->args[i], s);
+}
+
+/* The first assignment in s (and the statements after it), or NULL. */
+static const ir_stmt *first_assign(const ir_stmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN) return s;
+    const ir_stmt *r = first_assign(s->body);
+    if (!r) r = first_assign(s->then_body);
+    if (!r) r = first_assign(s->else_body);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+/* Does the loop surely run at least once?  Only constant bounds are known. */
+static int surely_runs(const ir_stmt *l) {
+  long lo, hi;
+  return const_int(l->lo, &lo) && const_int(l->hi, &hi) && lo <= hi;
+}
+
+/* One pass over the statement list s in order, updating m. */
+static void mw_walk(mw *m, const ir_stmt *s) {
+  for (; s && !m->bad; s = s->next) {
+    switch (s->kind) {
+    case IR_ST_ASSIGN:
+      if (s->op != IR_ASSIGN) mw_reads(m, s->lhs, s);
+      mw_reads(m, s->rhs, s);
+      if (s->lhs->kind == IR_EX_ELEM)
+        for (int i = 0; i < s->lhs->nargs; i++) mw_reads(m, s->lhs->args[i], s);
+      if (s->lhs->var == m->var) mw_add(m, s->lhs);
+      break;
+    case IR_ST_IF: {
+      const ir_stmt *in = first_assign(s->then_body);
+      if (!in) in = first_assign(s->else_body);
+      if (!in) break; /* assigns nothing: reads nothing that matters */
+      mw_reads(m, s->cond, in);
+      int mark = m->n;
+      mw_walk(m, s->then_body);
+      int nthen = m->n - mark;
+      const ir_expr **then = ir_malloc(sizeof(then[0]) * (size_t)(nthen ? nthen : 1));
+      if (nthen) memcpy(then, m->done + mark, sizeof(then[0]) * (size_t)nthen);
+      m->n = mark;
+      mw_walk(m, s->else_body);
+      /* keep what both branches wrote */
+      int keep = mark;
+      for (int i = 0; i < nthen; i++) {
+        int both = 0;
+        for (int j = mark; j < m->n && !both; j++) both = expr_equal(then[i], m->done[j]);
+        if (both) then[keep++ - mark] = then[i];
+      }
+      if (keep > mark) memcpy(m->done + mark, then, sizeof(then[0]) * (size_t)(keep - mark));
+      m->n = keep;
+      ir_free(then);
+      break;
+    }
+    case IR_ST_FOR: {
+      int mark = m->n;
+      mw_walk(m, s->body);
+      if (!surely_runs(s)) {
+        m->n = mark;
+        break;
+      }
+      int keep = mark; /* writes that do not name the loop's own iterator */
+      for (int i = mark; i < m->n; i++)
+        if (!expr_uses_var(m->done[i], s->iter)) m->done[keep++] = m->done[i];
+      m->n = keep;
+      break;
+    }
+    }
+  }
+}
+
+/* The first statement of body (one iteration of a loop) that reads local
+ * var before writing it in that iteration, or NULL. */
+static const ir_stmt *read_before_write(const ir_stmt *body, int var) {
+  mw m = {var, NULL, 0, 0, NULL};
+  mw_walk(&m, body);
+  ir_free(m.done);
+  return m.bad;
+}
+
 /* Locals that must be expanded: accessed (outside the prelude) by
- * statements in different components of the flow graph, all inside loops.
- * Fills want[] (in arena) and returns how many. */
+ * statements in different components of the flow graph, all inside loops,
+ * each iteration writing them before reading them (read_before_write) and
+ * no write under a data-dependent if.  A local that reads a value of an
+ * earlier iteration goes to p->carried (not raisable) and then nothing is
+ * expanded.  Fills want[] (in arena) and returns how many. */
 static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
   const ir_kernel *k = p->k;
   int nw = 0;
@@ -1238,7 +1373,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
   for (int v = 0; v < k->nvars; v++) {
     const ir_var *var = k->vars[v];
     if (var->kind != IR_VAR_LOCAL && var->kind != IR_VAR_LOCAL_ARRAY) continue;
-    int comp = -1, split = 0, outside = 0, first = -1;
+    int comp = -1, split = 0, outside = 0, first = -1, guarded = 0;
     int ncommon = MAXDEPTH;
     for (int i = 0; i < p->n; i++) {
       const st *t = &p->sts[i];
@@ -1247,6 +1382,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
       for (int r = 0; r < t->nreads; r++) uses |= t->reads[r].var == v;
       if (!uses) continue;
       if (t->depth == 0) outside = 1;
+      if (t->guarded && t->s->lhs->var == v) guarded = 1;
       if (comp >= 0 && fcomp[i] != comp) split = 1;
       comp = fcomp[i];
       if (first < 0) {
@@ -1283,6 +1419,18 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
       iters[nl++] = l->iter;
     }
     if (!nl || nl + var->rank > IR_MAX_RANK) continue;
+    const ir_stmt *inner = p->sts[first].loops[ncommon - 1];
+    const ir_stmt *bad = read_before_write(inner->body, v);
+    if (bad) { /* a value carried across iterations: not a temporary */
+      p->carried = ir_realloc(p->carried, sizeof(p->carried[0]) * (size_t)(p->ncarried + 1));
+      p->carried[p->ncarried++] = (carried){v, inner->iter, bad};
+      continue;
+    }
+    /* A write under a data-dependent if may not happen: its task would
+     * leave the other elements undefined instead of keeping the values of
+     * the other writers.  Unexpanded, every statement touching v stays in
+     * one task (v's anti and output dependences join them). */
+    if (guarded) continue;
     w[nw].var = v;
     w[nw].old_rank = var->rank;
     w[nw].nloops = nl;
@@ -1290,7 +1438,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
     nw++;
   }
   *want = w;
-  return nw;
+  return p->ncarried ? 0 : nw; /* refused: the analysis goes on unexpanded */
 }
 
 /* One analysis of kernel k into a.  With allow_expand, stops after the flow
@@ -1496,6 +1644,54 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     sb_free(&txt);
     sb_free(&vars);
     sb_free(&loops);
+  }
+  /* ---- locals carried across iterations (refused expansion) */
+  for (int c = 0; c < p->ncarried; c++) {
+    const carried *x = &p->carried[c];
+    const char *v = vname(p, x->var), *it = vname(p, x->iter);
+    add_reason(a, p, &why,
+               ir_arena_printf(arena, "%s reads %s where it is not surely written earlier in the same "
+                               "iteration of loop %s: a recurrence carried by loop %s "
+                               "through %s (its value comes from an earlier iteration)",
+                               pos_str(p, x->reader), v, it, it, v),
+               &x->reader->id, 1);
+  }
+  /* a local read in a later iteration than the other statement that wrote
+   * it (not a reduction's accumulator, which is its own statement): the
+   * same scalar or element is reused by every iteration and carries a
+   * value from one to the next */
+  for (int f = 0; f < p->nf; f++) {
+    fdep *d = &p->fd[f];
+    int v = p->sts[d->b].reads[d->n].var;
+    ir_var_kind vk = k->vars[v]->kind;
+    if (d->a == d->b || (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY) ||
+        p->sts[d->a].prelude)
+      continue;
+    int dup = 0;
+    for (int c = 0; c < p->ncarried; c++) dup |= p->carried[c].var == v;
+    if (dup) continue;
+    int indep, c = common_loops(&p->sts[d->a], &p->sts[d->b]);
+    unsigned lv = carried_levels(d->map, c, &indep);
+    if (!lv) continue;
+    int l = 0;
+    while (!(lv & (1u << l))) l++;
+    /* an element indexed by the loop (tmp[i - 1]) is another element at each
+     * iteration: loop distribution keeps all of them */
+    if (expr_uses_var(p->sts[d->b].reads[d->n].e, p->sts[d->a].loops[l]->iter)) continue;
+    /* isl takes a write under a data-dependent if as a may-write; when
+     * every iteration surely writes v before reading it, no value of an
+     * earlier iteration is read (if/else writing v in both branches) */
+    if (!read_before_write(p->sts[d->a].loops[l]->body, v)) continue;
+    const ir_stmt *reader = p->sts[d->b].s;
+    p->carried = ir_realloc(p->carried, sizeof(p->carried[0]) * (size_t)(p->ncarried + 1));
+    p->carried[p->ncarried++] = (carried){v, p->sts[d->a].loops[l]->iter, reader};
+    const char *vn = vname(p, v), *it = vname(p, p->sts[d->a].loops[l]->iter);
+    add_reason(a, p, &why,
+               ir_arena_printf(arena, "%s reads %s written by %s in an earlier iteration "
+                               "of loop %s: a recurrence carried by loop %s through %s",
+                               pos_str(p, reader), vn, pos_str(p, p->sts[d->a].s), it, it,
+                               vn),
+               &reader->id, 1);
   }
   a->raisable = why.n == 0;
   a->reason = why.n ? ir_arena_strdup(arena, sb_str(&why)) : NULL;

@@ -161,6 +161,22 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
   ir_free(runs);
 }
 
+/* A program that uses a value it does not define (an operand that is not
+ * one of its arguments) is refused, never printed. */
+static void test_undefined(const gram_dialect *d, ir_tp_store *s, const chosen *c) {
+  ir_tprog p = one_op(s, c);
+  p.nargs--; /* the op's last operand is no longer an argument */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  emit_opts o = {"undefined", sizes, NSYMS, 0};
+  int rc = emit_mlir_func(d, &p, &o, f);
+  fclose(f);
+  CHECKF(rc != 0 && len == 0, "%s.%s: a use of an undefined value is an internal error",
+         d->name, c->prod.op->name);
+  free(text);
+}
+
 static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena *a) {
   gram_dialect *d = gram_load(name, a);
   CHECKF(d != NULL, "%s loads", name);
@@ -189,6 +205,11 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
     }
   }
   fclose(f);
+  for (int i = 0; i < nfuncs; i++)
+    if (all[i].prod.op->nops > 0) {
+      test_undefined(d, &s, &all[i]);
+      break;
+    }
   char err[4096];
   int rc = emit_mlir_check(text, !registered, err, sizeof err);
   CHECKF(rc == 0, "%s: %d one-op functions pass mlir-opt-16%s:\n%s", name, nfuncs,

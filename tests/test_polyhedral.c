@@ -469,7 +469,80 @@ static void check_up(const poly_analysis *a, const char *name) {
   CHECKF(o && (o->flags & POLY_OUT_PARTIAL), "%s: the last element is kept", name);
 }
 
+/* Scalar expansion: a local becomes a per-iteration value only when each
+ * iteration writes it before reading it; a value carried from an earlier
+ * iteration is a recurrence (not raisable, with the loop and the local). */
+typedef struct scalar_case {
+  const char *name, *body; /* body: the loop nest of kernel_s(n, m, A, B, C) */
+  const char *expanded;    /* the local expanded, or NULL */
+  int raisable;
+  const char *reason;      /* a substring of the reason, or NULL */
+} scalar_case;
+
+static const scalar_case scalar_cases[] = {
+    {"written in both branches", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  if (A[i][0] > 0.0) s = A[i][0]; else s = -A[i][0];\n  B[i] = s; }\n", NULL, 1, NULL},
+    {"straight line", "for (int i = 0; i < n; i++) { double s = A[i][0] * 2.0; B[i] = s + 1.0; }\n",
+     "s", 1, NULL},
+    {"ternary", "for (int i = 0; i < n; i++) { double s = A[i][0] > 0.0 ? A[i][0] : 0.0;\n"
+     "  B[i] = s * s; }\n", "s", 1, NULL},
+    {"affine if/else", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  if (i < 2) s = A[i][0]; else s = A[i][1];\n  B[i] = s + 1.0; }\n", "s", 1, NULL},
+    {"reset accumulator", "double s;\n for (int i = 0; i < n; i++) { s = 0.0;\n"
+     "  for (int j = 0; j < m; j++) s += A[i][j];\n  B[i] = s; }\n", "s", 1, NULL},
+    {"constant inner loop", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  for (int k = 0; k < 3; k++) s = A[i][0];\n  B[i] = s * 2.0; }\n", "s", 1, NULL},
+    {"one branch", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  if (A[i][0] > 0.0) s = A[i][0];\n  B[i] = s; }\n", NULL, 0,
+     "recurrence carried by loop i through s"},
+    {"affine guard", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  if (i <= 1) s = A[i][0];\n  B[i] = s; }\n", NULL, 0,
+     "recurrence carried by loop i through s"},
+    {"read before write", "double s = 0.0;\n for (int i = 0; i < n; i++) {\n"
+     "  B[i] = s;\n  s = A[i][0]; }\n", NULL, 0, "recurrence carried by loop i through s"},
+    {"inner loop may not run", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  for (int j = 0; j < m; j++) s = A[i][j];\n  B[i] = s; }\n", NULL, 0,
+     "recurrence carried by loop i through s"},
+    {"write in the inner loop after the read", "double s;\n for (int i = 0; i < n; i++) {\n"
+     "  for (int j = 0; j < m; j++) { C[i][j] = s; s = A[i][j]; }\n  B[i] = s; }\n", NULL, 0,
+     "through s"},
+    {"first-order recurrence", "double s = 0.0;\n for (int i = 0; i < n; i++) {\n"
+     "  s = s * 0.5 + A[i][0];\n  B[i] = s; }\n", NULL, 0, "loop i"},
+    {"carried by the inner loop", "double t = 0.0;\n for (int i = 0; i < n; i++)\n"
+     "  for (int j = 0; j < m; j++) { if (A[i][j] > 0.0) t = A[i][j]; C[i][j] = t; }\n",
+     NULL, 0, "through t"},
+};
+#define NSCALAR (int)(sizeof scalar_cases / sizeof scalar_cases[0])
+static const scalar_case *scalar_now;
+
+static void check_scalar(const poly_analysis *a, const char *name) {
+  const scalar_case *c = scalar_now;
+  int ex = -1;
+  for (int i = 0; i < a->nexpanded; i++) ex = a->expanded[i].var;
+  const char *exname = ex >= 0 ? a->kernel->vars[ex]->name : NULL;
+  CHECKF(c->expanded ? exname && !strcmp(exname, c->expanded) : ex < 0,
+         "%s: expanded %s (found %s)", name, c->expanded ? c->expanded : "nothing",
+         exname ? exname : "nothing");
+  CHECKF(a->raisable == c->raisable, "%s: raisable %d (%s)", name, c->raisable,
+         a->reason ? a->reason : "");
+  if (c->reason)
+    CHECKF(a->reason && strstr(a->reason, c->reason), "%s: reason names '%s' (%s)", name,
+           c->reason, a->reason ? a->reason : "none");
+}
+
+static void scalar_kernels(void) {
+  for (int i = 0; i < NSCALAR; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "void kernel_s(int n, int m, double A[n][m], double B[n], double C[n][m]) {\n"
+             " %s}\n", scalar_cases[i].body);
+    scalar_now = &scalar_cases[i];
+    inline_kernel(scalar_cases[i].name, text, check_scalar);
+  }
+}
+
 static void inline_kernels(void) {
+  scalar_kernels();
   inline_kernel("guarded",
                 "void kernel_g(int n, double A[n], double B[n]) {\n"
                 "  for (int i = 0; i < n; i++)\n"

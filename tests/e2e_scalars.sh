@@ -1,0 +1,272 @@
+#!/bin/sh
+# e2e_scalars.sh - local scalars in loops, end to end with `uplift raise
+# --check`.  A local becomes a per-iteration value (expanded over its loops)
+# only when every iteration writes it before reading it; a value carried
+# from an earlier iteration is a recurrence, refused with exit 1 and a
+# reason naming the statement (file:line:col), the loop and the scalar.
+# Each kernel below is written the way C code is: `for (int i...)`, locals
+# declared inside or outside the loop, if/else, ?:.  A raised kernel must be
+# proved (every task line says "proved") and agree with the native original
+# (--check, exit 0), and its MLIR must parse (mlir-opt-16, when installed).
+cd "$(dirname "$0")/.." || exit 2
+. tests/lib.sh
+
+# kernel NAME: the C text on stdin goes to $TMP/NAME.c
+kernel() { cat >"$TMP/$1.c"; }
+
+# refused NAME PATTERN: exit 1, "not raisable" with a reason matching PATTERN
+# and the position of a statement of the file.
+refused() {
+  f=$TMP/$1.c
+  "$UPLIFT" raise "$f" --check >"$TMP/out" 2>"$TMP/err"; got=$?
+  why=""
+  [ "$got" -eq 1 ] || why="exit $got, want 1"
+  [ -z "$why" ] && ! grep -q "not raisable: .*$2" "$TMP/err" && why="no reason matching '$2'"
+  [ -z "$why" ] && ! grep -q "$f:[0-9]*:[0-9]*" "$TMP/err" && why="no statement position"
+  [ -z "$why" ] && [ -s "$TMP/out" ] && why="printed a program"
+  if [ -z "$why" ]; then PASS=$((PASS + 1)); else
+    FAIL=$((FAIL + 1)); echo "FAIL: $1 refused: $why"; sed 's/^/  /' "$TMP/err" | head -n 5; fi
+}
+
+# raised NAME: exit 0 with --check, every task proved.
+raised() {
+  f=$TMP/$1.c
+  "$UPLIFT" raise "$f" --check >"$TMP/out" 2>"$TMP/err"; got=$?
+  why=""
+  [ "$got" -eq 0 ] || why="exit $got"
+  ntask=$(grep -c '^task ' "$TMP/err"); nproved=$(grep -c '^task .*; proved (' "$TMP/err")
+  [ -z "$why" ] && { [ "$ntask" -gt 0 ] && [ "$ntask" -eq "$nproved" ]; } ||
+    why="${why:-$nproved of $ntask tasks proved}"
+  [ -z "$why" ] && ! grep -q '^func.func' "$TMP/out" && why="no program"
+  # every SSA value used is defined: mlir-opt parses the module
+  [ -z "$why" ] && command -v mlir-opt-16 >/dev/null 2>&1 &&
+    ! mlir-opt-16 --allow-unregistered-dialect "$TMP/out" >/dev/null 2>>"$TMP/err" &&
+    why="mlir-opt-16 rejects the program"
+  if [ -z "$why" ]; then PASS=$((PASS + 1)); else
+    FAIL=$((FAIL + 1)); echo "FAIL: $1 raised: $why"; sed 's/^/  /' "$TMP/err" | head -n 5; fi
+}
+
+# --- carried across iterations: refused
+
+# written under a data-dependent if: the other iterations keep the old s
+kernel carried_if <<'C'
+void kernel_carried_if(int n, double A[n], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) { if (A[i] > -100.0) s = A[i]; B[i] = s; }
+}
+C
+refused carried_if "recurrence carried by loop i through s"
+
+# written at some iterations only (an affine guard)
+kernel carried_affine <<'C'
+void kernel_carried_affine(int n, double A[n], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) { if (i <= 1) s = A[i]; B[i] = s; }
+}
+C
+refused carried_affine "recurrence carried by loop i through s"
+
+# read before written in the same iteration, initialised before the loop
+kernel read_first <<'C'
+void kernel_read_first(int n, double A[n], double B[n]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    B[i] = s;
+    s = A[i] * 2.0;
+  }
+}
+C
+refused read_first "recurrence carried by loop i through s"
+
+# the same through a ternary
+kernel read_first_ternary <<'C'
+void kernel_read_first_ternary(int n, double A[n], double B[n]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    B[i] = s > 0.0 ? s : -s;
+    s = A[i];
+  }
+}
+C
+refused read_first_ternary "recurrence carried by loop i through s"
+
+# initialised before the loop, written in one branch only
+kernel one_branch <<'C'
+void kernel_one_branch(int n, double A[n], double B[n]) {
+  double s = 1.0;
+  for (int i = 0; i < n; i++) {
+    if (A[i] > 0.0) {
+      s = A[i];
+    }
+    B[i] = s * 2.0;
+  }
+}
+C
+refused one_branch "recurrence carried by loop i through s"
+
+# written in an inner loop that may run zero times
+kernel inner_loop <<'C'
+void kernel_inner_loop(int n, int m, double A[n][m], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < m; j++)
+      s = A[i][j];
+    B[i] = s;
+  }
+}
+C
+refused inner_loop "recurrence carried by loop i through s"
+
+# two loops, the scalar declared outside both
+kernel carried_2d <<'C'
+void kernel_carried_2d(int n, int m, double A[n][m], double B[n][m]) {
+  double t = 0.0;
+  int i, j;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      if (A[i][j] > 0.0) t = A[i][j];
+      B[i][j] = t;
+    }
+}
+C
+refused carried_2d "recurrence carried by loop i through t"
+
+# a first-order recurrence s = s*0.5 + A[i]
+kernel first_order <<'C'
+void kernel_first_order(int n, double A[n], double B[n]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    s = s * 0.5 + A[i];
+    B[i] = s;
+  }
+}
+C
+refused first_order "s from its own value of an earlier iteration of loop i"
+
+# a running maximum written with if
+kernel running_max <<'C'
+void kernel_running_max(int n, double A[n], double B[n]) {
+  double m = -1.0e30;
+  for (int i = 0; i < n; i++) {
+    if (A[i] > m) m = A[i];
+    B[i] = m;
+  }
+}
+C
+refused running_max "loop i"
+
+# --- written before read in every iteration: raised, proved, checked
+
+# both branches of a data-dependent if write it
+kernel both_branches <<'C'
+void kernel_both_branches(int n, double A[n], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) {
+    if (A[i] > 0.0) s = A[i]; else s = -A[i];
+    B[i] = s * 2.0;
+  }
+}
+C
+raised both_branches
+
+# set first, then maybe overwritten; declared inside the loop
+kernel preset <<'C'
+void kernel_preset(int n, double A[n], double B[n]) {
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    if (A[i] > 0.0) s = A[i];
+    B[i] = s + 1.0;
+  }
+}
+C
+raised preset
+
+# an affine if/else writing it in both branches
+kernel affine_else <<'C'
+void kernel_affine_else(int n, double A[n], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) {
+    if (i < 2) s = A[i]; else s = 2.0 * A[i];
+    B[i] = s + A[i];
+  }
+}
+C
+raised affine_else
+
+# a ternary into a local declared in the loop
+kernel ternary <<'C'
+void kernel_ternary(int n, double A[n], double B[n]) {
+  for (int i = 0; i < n; i++) {
+    double t = A[i] > 0.0 ? A[i] : 0.5 * A[i];
+    B[i] = t * t;
+  }
+}
+C
+raised ternary
+
+# declared outside two loops, iterators declared outside too
+kernel outer_decl <<'C'
+void kernel_outer_decl(int n, int m, double A[n][m], double B[n][m]) {
+  double t;
+  int i, j;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      t = A[i][j] * 2.0;
+      B[i][j] = t + A[i][j];
+    }
+}
+C
+raised outer_decl
+
+# an accumulator reset in every row
+kernel row_sum <<'C'
+void kernel_row_sum(int n, int m, double A[n][m], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) {
+    s = 0.0;
+    for (int j = 0; j < m; j++) s += A[i][j];
+    B[i] = s;
+  }
+}
+C
+raised row_sum
+
+# written in an inner loop with constant bounds (it surely runs)
+kernel const_inner <<'C'
+void kernel_const_inner(int n, double A[n], double B[n]) {
+  double s;
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 2; k++) s = A[i] * 3.0;
+    B[i] = s + 1.0;
+  }
+}
+C
+raised const_inner
+
+# read after the loop: the last iteration's value
+kernel live_out <<'C'
+void kernel_live_out(int n, double A[n], double B[n], double C[1]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    s = A[i] * 3.0;
+    B[i] = s + 1.0;
+  }
+  C[0] = s;
+}
+C
+raised live_out
+
+# read before the loop that then writes it
+kernel read_before_loop <<'C'
+void kernel_read_before_loop(int n, double A[n], double B[n], double C[1]) {
+  double s = 2.0;
+  C[0] = s;
+  for (int i = 0; i < n; i++) {
+    s = A[i] * 3.0;
+    B[i] = s + 1.0;
+  }
+}
+C
+raised read_before_loop
+
+report
