@@ -25,10 +25,15 @@ DIR=tests/adversarial
 BLAS=$(pkg-config --cflags --libs openblas 2>/dev/null)
 file_opts() { sed -n 's|^// uplift: ||p' "$1" | head -n 1; }
 
-# The largest integer literal of a C file (comments and floating literals
-# left out), 0 if none.
+# The largest integer literal of a C file (comment lines and floating
+# literals left out), 0 if none.
 max_const() {
-  sed -e 's|//.*||' -e 's|/\*.*\*/||' "$1" | grep -v '^ *\*' |
+  awk '{ line = $0; out = ""
+         while (line != "") {
+           if (inc) { e = index(line, "*/"); if (!e) break; line = substr(line, e + 2); inc = 0 }
+           else { b = index(line, "/*"); if (!b) { out = out line; break }
+                  out = out substr(line, 1, b - 1); line = substr(line, b + 2); inc = 1 } }
+         sub(/\/\/.*/, "", out); print out }' "$1" |
     grep -oE '[0-9.]*[0-9][0-9.eE]*[fF]?' | grep -E '^[0-9]+$' |
     sort -n | tail -n 1 | grep . || echo 0
 }
