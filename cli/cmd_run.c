@@ -161,8 +161,9 @@ static double draw_value(interp_rng *r, run_values s, ir_elem elem) {
   static const double huge_pool[] = {1e300,  -1e300,   3.5e38,    -3.5e38,
                                      1e-310, 1e-40,    16777217.0, -16777219.0,
                                      0.1,    1e-320};
-  /* int data: no NaN in an int; values that change when rounded to float,
-   * and products that still fit in 32 bits */
+  /* int data: no NaN in an int; values that change when rounded to float
+   * (2^24 + 1) and near the int product limit (46340^2 fits, 46341^2 does
+   * not: products of two pool values may overflow, undefined in C) */
   static const double int_pool[] = {0, 1, -1, 7, -46341, 46340, 16777217, -16777219};
 #define POOL(p) (p)[interp_rng_range(r, 0, (long)(sizeof(p) / sizeof(p)[0]) - 1)]
   if (elem == IR_I32)
