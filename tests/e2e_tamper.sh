@@ -34,7 +34,7 @@ file_opts() { sed -n 's|^// uplift: ||p' "$1" | head -n 1; }
 # (entry n on line n+1) is not empty replaced by that line: $TMP/t.json
 tamper() {
   awk 'NR == FNR { p[FNR - 1] = $0; next }
-    /"program":/ { if (p[i] != "") sub(/"program":.*/, "\"program\":\t\"" p[i] "\","); i++ }
+    /"program":/ { if (p[i + 0] != "") sub(/"program":.*/, "\"program\":\t\"" p[i + 0] "\","); i++ }
     { print }' "$TMP/progs" "$TMP/r.json" >"$TMP/t.json"
 }
 
@@ -143,6 +143,7 @@ for f in $KERNELS; do
           *) why="not refuted: $line" ;;
           esac
         fi
+        grep -qF "\"$v\"" "$TMP/t.json" || why="the tampered program is not in the report"
         d=$(describe "$e" "$kind")
         if [ -n "$why" ]; then
           FAIL=$((FAIL + 1)); echo "FAIL $f task $t $d: $why"
