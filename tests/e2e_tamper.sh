@@ -13,6 +13,8 @@
 #   unused size  select(mask[U - 2 >= 0]:i1[D], add(P, 1:T[D]), P) for a
 #                size U of the kernel that D does not name (gemm task 0:
 #                mask[nk - 2 >= 0] on C = beta*C)
+#   doubled      select(mask[S - 9 >= 0]:i1[D], multiply(P, 2:T[D]), P)
+#                (P not a constant)
 #   small sizes  select(mask[S - 4 >= 0]:i1[D], P, add(P, 1:T[D])): the
 #                change shows at sizes below 4 (a control)
 # Each change shows at some size, so `uplift verify` must say `refuted`
@@ -22,11 +24,11 @@
 # One line per tampered report (PASS/FAIL and why), then the count.
 . tests/lib.sh
 
-KERNELS="benchmarks/kernels/gemm.c benchmarks/kernels/atax.c benchmarks/kernels/syrk.c
+KERNELS="${TAMPER_KERNELS:-benchmarks/kernels/gemm.c benchmarks/kernels/atax.c benchmarks/kernels/syrk.c
 benchmarks/kernels/trmm.c benchmarks/kernels/2mm.c benchmarks/kernels/c99/saxpy_down.c
 benchmarks/kernels/c99/relu_bias.c tests/adversarial/ctl_gemv_float.c
 tests/adversarial/red_sum_empty.c tests/adversarial/tri_lower_copy.c
-tests/adversarial/empty_reduction_init.c"
+tests/adversarial/empty_reduction_init.c}"
 
 file_opts() { sed -n 's|^// uplift: ||p' "$1" | head -n 1; }
 
@@ -50,6 +52,10 @@ variant() {
   nochange) [ -n "$s" ] && echo "select(mask[$s - 4 >= 0]:i1[$dims], $prog, $prog)" ;;
   index*) [ "$first" = 1 ] && echo "select(mask[i0 - ${2#index} >= 0]:i1[$dims], $changed, $prog)" ;;
   unused) [ -n "$u" ] && echo "select(mask[$u - 2 >= 0]:i1[$dims], $changed, $prog)" ;;
+  scale) # not for a constant program (2 * 0 = 0 is no change)
+    case "$prog" in [0-9-]*) ;; *)
+      [ -n "$s" ] && echo "select(mask[$s - 9 >= 0]:i1[$dims], multiply($prog, 2:$et[$dims]), $prog)" ;;
+    esac ;;
   esac
 }
 
@@ -61,6 +67,7 @@ describe() {
   nochange) echo "no change" ;;
   index*) echo "index i0 >= ${2#index}" ;;
   unused) echo "unused size $u >= 2" ;;
+  scale) echo "doubled at size $s >= 9" ;;
   esac
 }
 
@@ -108,7 +115,7 @@ for f in $KERNELS; do
     entries=$((entries + 1))
   done
   # one verify per kind of change, applied to every task it fits
-  for kind in size4 size9 size31 index4 index30 unused small nochange; do
+  for kind in size4 size9 size31 index4 index30 unused scale small nochange; do
     : >"$TMP/progs"
     e=0; any=0
     while [ "$e" -lt "$entries" ]; do
