@@ -91,6 +91,9 @@ check "uninitialized read: warning" grep -q 'uninitialized' "$TMP/err"
 expect_status 3 "uninitialized read: --native refuses to compare" \
   "$UPLIFT" run --native tests/native/uninit.c
 check "uninitialized read: message" grep -q 'uninitialized' "$TMP/err"
+expect_status 0 "uninitialized read: --against-native leaves those elements out" \
+  "$UPLIFT" run --native --native-source tests/native/uninit.c --against-native tests/native/uninit.c
+check "uninitialized read: --against-native note" grep -q 'not compared' "$TMP/err"
 
 expect_status 2 "out-of-bounds write is a runtime error" "$UPLIFT" run --native tests/native/oob.c
 check "out-of-bounds: positioned message with index and shape" \
