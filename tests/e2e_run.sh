@@ -46,7 +46,34 @@ expect_status 2 "unknown size name" "$UPLIFT" run --function scale --sizes n=3,m
 check "unknown size is named" grep -q "'q' is not a size parameter" "$TMP/err"
 expect_status 2 "missing size" "$UPLIFT" run --function scale --sizes n=3 "$K"
 check "missing size is named" grep -q "does not give size 'm'" "$TMP/err"
-expect_status 2 "zero size" "$UPLIFT" run --function scale --sizes n=0,m=5 "$K"
+expect_status 0 "zero size: an empty array" "$UPLIFT" run --native --function scale --sizes n=0,m=5 "$K"
+check "zero size: shape [0][5]" grep -q '^A f32\[0\]\[5\] sum=0 ' "$TMP/out"
+expect_status 0 "several --sizes and --values sets" "$UPLIFT" run --native --function scale \
+  --sizes n=1,m=2 --sizes n=4,m=3 --values int,real,special,huge "$K"
+check "one header per run" test "$(grep -c '^kernel scale: ' "$TMP/out")" -eq 8
+check "value set named in the header" grep -q '^kernel scale: n=4 m=3 seed=1 values=special$' "$TMP/out"
+check "one agreement line per run" test "$(grep -c '^native: agrees' "$TMP/out")" -eq 8
+"$UPLIFT" run --function scale --values special --seed 3 "$K" >"$TMP/sp1" 2>&1
+"$UPLIFT" run --function scale --values special --seed 3 "$K" >"$TMP/sp2" 2>&1
+check "special values are seeded" cmp -s "$TMP/sp1" "$TMP/sp2"
+check "special values include NaN" grep -Eq 'sum=-?nan' "$TMP/sp1"
+expect_status 2 "unknown value set" "$UPLIFT" run --function scale --values ints "$K"
+expect_status 2 "--against-native needs --native-source" \
+  "$UPLIFT" run --native --against-native --function scale "$K"
+# --against-native: the file against itself agrees; a different kernel
+# (same signature) is caught at the element that differs
+expect_status 0 "--against-native: the same code agrees" "$UPLIFT" run --function scale \
+  --native --native-source "$K" --against-native --values int,special "$K"
+check "--against-native agreement line" \
+  grep -q '^native source: agrees with the native original on 15 elements' "$TMP/out"
+sed 's/\*= alpha;/*= alpha + 1.0f;/' "$K" >"$TMP/other.c"
+if ! cmp -s "$K" "$TMP/other.c"; then
+  expect_status 3 "--against-native: another kernel differs" "$UPLIFT" run --function scale \
+    --native --native-source "$TMP/other.c" --against-native "$K"
+  check "--against-native names both sides" grep -q 'native original .*, native source ' "$TMP/err"
+else
+  FAIL=$((FAIL + 1)); echo "FAIL: could not make a changed copy of $K"
+fi
 expect_status 2 "negative size" "$UPLIFT" run --function scale --sizes n=-3,m=5 "$K"
 expect_status 2 "malformed --sizes" "$UPLIFT" run --function scale --sizes n3 "$K"
 expect_status 2 "bad seed" "$UPLIFT" run --function scale --seed x "$K"
@@ -64,6 +91,9 @@ check "uninitialized read: warning" grep -q 'uninitialized' "$TMP/err"
 expect_status 3 "uninitialized read: --native refuses to compare" \
   "$UPLIFT" run --native tests/native/uninit.c
 check "uninitialized read: message" grep -q 'uninitialized' "$TMP/err"
+expect_status 0 "uninitialized read: --against-native leaves those elements out" \
+  "$UPLIFT" run --native --native-source tests/native/uninit.c --against-native tests/native/uninit.c
+check "uninitialized read: --against-native note" grep -q 'not compared' "$TMP/err"
 
 expect_status 2 "out-of-bounds write is a runtime error" "$UPLIFT" run --native tests/native/oob.c
 check "out-of-bounds: positioned message with index and shape" \
