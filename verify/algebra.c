@@ -349,9 +349,24 @@ static Z3_ast fp_mul(vx *x, Z3_ast va, Z3_ast vb) {
   return (!na) != (!nb) ? fp_neg(x, p) : p;
 }
 
+/* real: a + 0, a - 0, a * 1 and a / 1 are a exactly in IEEE (up to the
+ * sign of a zero), infinities and NaN included; kept as a, so that no
+ * arithmetic expression (with its unspecified outcome at an infinity) is
+ * made of them.  Returns a's handle, or NONE. */
+static interp_term real_identity(vx *x, interp_term a, interp_term b, double unit) {
+  if (x->kind != VX_REAL || x->terms[b].ub || !is_num_lit(x, x->terms[b].v) ||
+      x->terms[b].cn || x->terms[b].ci)
+    return INTERP_TERM_NONE;
+  Z3_string str = Z3_get_numeral_string(x->z, x->terms[b].v);
+  return str && !strcmp(str, unit ? "1" : "0") ? a : INTERP_TERM_NONE;
+}
+
 static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) + D(x, b), cub2(x, a, b));
+  interp_term id = real_identity(x, a, b, 0);
+  if (!id) id = real_identity(x, b, a, 0);
+  if (id) return id;
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
     Z3_ast args[2] = {va, vb};
@@ -370,6 +385,8 @@ static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) - D(x, b), cub2(x, a, b));
   if (x->kind == VX_FP) return a_add(ctx, a, a_neg(ctx, b)); /* exact in IEEE */
+  interp_term id = real_identity(x, a, b, 0);
+  if (id) return id;
   Z3_ast args[2] = {vx_num(x, a), vx_num(x, b)};
   return arith(x, new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0), a, b);
 }
@@ -389,6 +406,9 @@ static interp_term root_times_rsqrt(vx *x, interp_term a, interp_term b) {
 static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) * D(x, b), cub2(x, a, b));
+  interp_term id = real_identity(x, a, b, 1);
+  if (!id) id = real_identity(x, b, a, 1);
+  if (id) return id;
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
     /* y * (1/sqrt(y)) is sqrt(y) wherever it is defined (y > 0: r*r = y,

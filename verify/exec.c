@@ -192,8 +192,11 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
     if (eval_args(s, e, a, 1)) return -1;
     if (e->type == IR_I32 && ir_elem_is_float(e->args[0]->type))
       out->v = vx_trunc(x, a[0].v);
-    else if (e->type == IR_F32 && e->args[0]->type == IR_F64)
-      out->v = vx_round32(x, a[0].v); /* a rounding, not the identity */
+    else if (e->type == IR_F32 && e->args[0]->type == IR_F64 && s->k->data_type == IR_F64)
+      /* a rounding below the kernel's precision, not the identity; in a
+       * float kernel it is the rounding every op of the (f32) tensor
+       * program does, which real mode ignores */
+      out->v = vx_round32(x, a[0].v);
     else
       out->v = a[0].v;
     out->p = a[0].p;
