@@ -2,8 +2,14 @@
  * algebra.c - the term worlds of the verifier: the interp_sym_algebra that
  * the op kernels and the loop-program executor build terms with, in three
  * instances (internal.h):
- *   real      Z3 reals; division and sqrt carry their undefined cases
- *             (divisor zero, negative argument) in the term's UB condition;
+ *   real      Z3 reals, each with an IEEE class (three Bools: NaN,
+ *             infinite, negative infinity; vx_class): exact for
+ *             comparisons, select, max/min, fmax/fmin and the rounding to
+ *             float; an arithmetic expression (+ - * / neg sqrt exp) takes
+ *             its class from its leaves (class_of_arith: NaN propagates, an
+ *             infinity or a division by zero gives an outcome that is an
+ *             uninterpreted function of the real normal form); a product
+ *             with the candidate's literal 0 is 0 (a structural zero);
  *             sqrt(x) is a fresh real r with the side condition
  *             x >= 0 -> (r >= 0 and r*r = x) (vx_side), exp and pow are
  *             uninterpreted functions; in the candidate (a tensor program,
@@ -19,7 +25,8 @@
  *             exact under symmetric rounding), literals are distinct
  *             constants, and a reduction is an uninterpreted function of the
  *             sum of per-element hashes (order-insensitive);
- *   concrete  doubles, the same undefined cases as flags.
+ *   concrete  doubles in IEEE arithmetic (x/0, sqrt(-1) as C gives them);
+ *             undefined behaviour (int of NaN or inf) as a flag.
  * Every Z3 AST is kept (inc_ref) in the world's pool until vx_free.
  */
 #include <gmp.h>
@@ -411,11 +418,12 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   if (id) return id;
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
-    /* y * (1/sqrt(y)) is sqrt(y) wherever it is defined (y > 0: r*r = y,
-     * so y/r = r); it stays undefined where it was (y < 0, and sqrt(y) = 0
-     * through the division).  A rewrite of the value under the term's own
-     * definedness, on either side: the solver then meets the root itself
-     * instead of a nonlinear quotient (correlation's sqrt(float_n)). */
+    /* y * (1/sqrt(y)) is sqrt(y) for finite y > 0 (r*r = y, so y/r = r);
+     * its class stays that of the product (NaN for y < 0, the unspecified
+     * outcome of the division by zero at y = 0, of an infinite y).  A
+     * rewrite of the finite value only, on either side: the solver then
+     * meets the root itself instead of a nonlinear quotient
+     * (correlation's sqrt(float_n)). */
     interp_term s = root_times_rsqrt(x, a, b);
     if (!s) s = root_times_rsqrt(x, b, a);
     if (s) {
@@ -445,8 +453,8 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
  * and NaN; for every other y it is y as a real identity, and real mode
  * ignores rounding everywhere.  With rsqrt(y) = 1/sqrt(y), this makes
  * reciprocal(rsqrt(y)) the root sqrt(y), undefined for y < 0 as the
- * source's sqrt is.  Never for the source (C's division by zero stays
- * undefined).  Returns 0 when the rule does not apply. */
+ * source's sqrt is.  Never for the source.  Returns 0 when the rule does
+ * not apply. */
 static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
   if (!x->cand || x->kind == VX_FP || !is_one(x, a)) return INTERP_TERM_NONE;
   interp_term y = x->terms[b].recip_of;
@@ -568,6 +576,8 @@ static void pin_divisions(vx *x, Z3_ast a, int depth) {
  * Uninterpreted functions of the key, so that expressions equal as reals
  * get the same outcome. */
 static void special_of(vx *x, Z3_ast key, Z3_ast out[4]) {
+  for (int i = 0; i < x->nalias; i++)
+    if (x->alias[2 * i] == key) key = x->alias[2 * i + 1];
   pin_divisions(x, key, 0);
   out[0] = app1(x, x->f_un, key);
   out[1] = app1(x, x->f_ui, key);
@@ -777,7 +787,65 @@ Z3_ast vx_side(vx *x) {
  * determine r, so equal arguments give equal roots even when their terms
  * differ; the same (som-simplified) argument gets the same constant, so
  * that equal terms stay syntactically equal for the som comparison. */
+/* a with every quotient p/q (p not 1) written p * (1/q), memoised by AST
+ * id in the world: the two spellings of a quotient get one som form. */
+static Z3_ast recip_form(vx *x, Z3_ast a) {
+  if (!Z3_is_app(x->z, a)) return a;
+  unsigned id = Z3_get_ast_id(x->z, a);
+  if (x->nrf * 2 >= x->caprf) {
+    long cap = x->caprf ? 2 * x->caprf : 1024;
+    Z3_ast *t = ir_calloc((size_t)cap * 2, sizeof(Z3_ast));
+    for (long i = 0; i < x->caprf; i++) {
+      Z3_ast k = x->rf[2 * i];
+      if (!k) continue;
+      long j = Z3_get_ast_id(x->z, k) & (cap - 1);
+      while (t[2 * j]) j = (j + 1) & (cap - 1);
+      t[2 * j] = k;
+      t[2 * j + 1] = x->rf[2 * i + 1];
+    }
+    ir_free(x->rf);
+    x->rf = t;
+    x->caprf = cap;
+  }
+  long j = id & (x->caprf - 1);
+  while (x->rf[2 * j] && x->rf[2 * j] != a) j = (j + 1) & (x->caprf - 1);
+  if (x->rf[2 * j]) return x->rf[2 * j + 1];
+  Z3_app app = Z3_to_app(x->z, a);
+  unsigned n = Z3_get_app_num_args(x->z, app);
+  Z3_ast r = a;
+  if (n > 0 && n <= 64) {
+    Z3_ast args[64];
+    int changed = 0;
+    for (unsigned i = 0; i < n; i++) {
+      Z3_ast ai = Z3_get_app_arg(x->z, app, i);
+      args[i] = recip_form(x, ai);
+      changed |= args[i] != ai;
+    }
+    Z3_decl_kind k = Z3_get_decl_kind(x->z, Z3_get_app_decl(x->z, app));
+    if (k == Z3_OP_DIV && n == 2 && !(is_num_lit(x, args[0]) &&
+                                      !strcmp(Z3_get_numeral_string(x->z, args[0]), "1"))) {
+      Z3_ast q = K(Z3_mk_div(x->z, numeral(x, 1), args[1]));
+      Z3_ast m[2] = {args[0], q};
+      r = K(Z3_mk_mul(x->z, 2, m));
+    } else if (changed) {
+      r = K(Z3_update_term(x->z, a, n, args));
+    }
+  }
+  /* the table may have grown in the recursion: find the slot again */
+  j = id & (x->caprf - 1);
+  while (x->rf[2 * j]) j = (j + 1) & (x->caprf - 1);
+  x->rf[2 * j] = a;
+  x->rf[2 * j + 1] = r;
+  x->nrf++;
+  return r;
+}
+
+Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som) {
+  return K(Z3_simplify_ex(x->z, recip_form(x, a), som));
+}
+
 static Z3_ast som_key(vx *x, Z3_ast a) {
+  a = recip_form(x, a);
   Z3_params som = Z3_mk_params(x->z);
   Z3_params_inc_ref(x->z, som);
   Z3_params_set_bool(x->z, som, Z3_mk_string_symbol(x->z, "som"), true);
@@ -837,8 +905,9 @@ static interp_term a_exp(void *ctx, interp_term a) {
 interp_term vx_pow(vx *x, interp_term a, interp_term b) {
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, pow(D(x, a), D(x, b)), cub2(x, a, b));
-  Z3_ast v = app2(x, x->f_pow, vx_num(x, a), vx_num(x, b));
-  if (x->kind != VX_REAL) return new_term(x, v, ub2(x, a, b), 0, 0);
+  if (x->kind != VX_REAL)
+    return new_term(x, app2(x, x->f_pow, vx_num(x, a), vx_num(x, b)), ub2(x, a, b), 0, 0);
+  Z3_ast v = app2(x, x->f_pow, xval(x, a).v, xval(x, b).v);
   /* pow(1, NaN) is 1: no propagation rule; the class is unspecified, a
    * function of the term */
   Z3_ast sp[4];
@@ -849,13 +918,13 @@ interp_term vx_pow(vx *x, interp_term a, interp_term b) {
 interp_term vx_trunc(vx *x, interp_term a) {
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, trunc(D(x, a)), x->terms[a].cub || !isfinite(D(x, a)));
-  Z3_ast ub = x->terms[a].ub;
+  Z3_ast ub = x->terms[a].ub, va = vx_num(x, a);
   if (x->kind == VX_REAL) { /* (int) of NaN or an infinity: undefined in C */
-    Z3_ast cn, ci, cs;
-    vx_class(x, a, &cn, &ci, &cs);
-    ub = z_or(x, ub, z_or(x, cn, ci));
+    xv p = xval(x, a);
+    ub = z_or(x, ub, z_or(x, p.n, p.i));
+    va = p.v;
   }
-  return new_term(x, app1(x, x->f_trunc, vx_num(x, a)), ub, 0, 0);
+  return new_term(x, app1(x, x->f_trunc, va), ub, 0, 0);
 }
 
 interp_term vx_round32(vx *x, interp_term a) {
@@ -1007,6 +1076,16 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
 /* real: does the source value s (value a, after som) differ from the
  * candidate value c (value b) as IEEE values?  NaN equals NaN, infinities
  * by sign, finite values as reals.  Kept; NULL if certainly not. */
+void vx_same_key(vx *x, Z3_ast from, Z3_ast to) {
+  if (from == to) return;
+  if (x->nalias == x->capalias) {
+    x->capalias = x->capalias ? 2 * x->capalias : 16;
+    x->alias = ir_realloc(x->alias, 2 * sizeof(Z3_ast) * (size_t)x->capalias);
+  }
+  x->alias[2 * x->nalias] = from;
+  x->alias[2 * x->nalias++ + 1] = to;
+}
+
 Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
   xv p = xval(x, s), q = xval(x, c);
   Z3_ast ts = x->terms[s].spec, tc = x->terms[c].spec;
@@ -1230,5 +1309,7 @@ void vx_free(vx *x) {
   ir_free(x->side);
   ir_free(x->mark);
   ir_free(x->pinned);
+  ir_free(x->alias);
+  ir_free(x->rf);
   memset(x, 0, sizeof *x);
 }

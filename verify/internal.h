@@ -65,6 +65,10 @@ typedef struct vx {
    * fp: isnan of an abstract value, C's fmax/fmin, the rounding to f32 */
   Z3_func_decl f_un, f_ui, f_us, f_uv, f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
   Z3_ast *pinned;       /* real: quotients pinned to 0 at a zero divisor */
+  Z3_ast *alias;        /* real: pairs (key, key it equals), vx_same_key */
+  Z3_ast *rf;           /* real: memo of recip_form, (from, to) pairs */
+  long nrf, caprf;
+  int nalias, capalias;
   int npinned, cappinned;
   unsigned *mark;       /* real: visit marks of the class walk */
   long capmark;
@@ -79,10 +83,9 @@ typedef struct vx {
   int nsqrt, capsqrt;
   Z3_ast *side;         /* side conditions, asserted with every query */
   int nside, capside;
-  /* Set while a tensor program (the candidate) builds its terms: such a
-   * program runs in IEEE arithmetic, whose exact identities at zero and
-   * infinity may then be used (algebra.c, a_div); never for the source,
-   * whose division by zero stays undefined. */
+  /* Set while a tensor program (the candidate) builds its terms: the
+   * identity 1/(1/y) = y (algebra.c, a_div) and structural zeros (a_mul)
+   * apply to it only. */
   int cand;
   interp_sym_algebra alg;
 } vx;
@@ -133,6 +136,13 @@ void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs);
  * values as reals; the sign of a zero is not compared)?  A kept Bool, or
  * NULL when they certainly agree. */
 Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b);
+/* real: the som forms from and to are known equal (their difference
+ * simplifies to 0): expressions of normal form from get the unspecified
+ * outcome of to.  Call before the classes are asked for. */
+void vx_same_key(vx *x, Z3_ast from, Z3_ast to);
+/* real: the som form of a with every quotient p/q written p * (1/q) (the
+ * form class keys use).  Kept. */
+Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som);
 /* A sum-like reduction, as the algebra's reduce hook (fp) or a left fold. */
 interp_term vx_reduce(vx *x, interp_body body, interp_term init,
                       const interp_term *xs, long n);

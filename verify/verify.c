@@ -266,13 +266,16 @@ static Z3_ast query_formula(query *q, Z3_params som) {
       interp_term sp = var->poi[i], cp = c->poison ? c->poison[i] : INTERP_TERM_NONE;
       Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
       if (som) {
-        a = vx_keep(x, Z3_simplify_ex(z, a, som));
-        b = vx_keep(x, Z3_simplify_ex(z, b, som));
+        a = vx_som(x, a, som);
+        b = vx_som(x, b, som);
         if (a != b) { /* a - b may still simplify to 0 */
           Z3_ast args[2] = {a, b};
           Z3_ast d = vx_keep(x, Z3_simplify_ex(z, vx_keep(x, Z3_mk_sub(z, 2, args)), som));
           Z3_ast zero = vx_keep(x, Z3_mk_numeral(z, "0", x->num));
-          if (d == zero) b = a;
+          if (d == zero) {
+            if (x->kind == VX_REAL) vx_same_key(x, b, a);
+            b = a;
+          }
         }
       }
       Z3_ast sub[2];
