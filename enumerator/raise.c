@@ -131,9 +131,22 @@ static void free_example(task_ctx *t, int e) {
   t->before[e] = t->after[e] = NULL;
 }
 
-/* Run the task on one example: sizes, and either a seed (random inputs)
- * or given input values (in_vals[i] for in_vars[i]).  Appends it. */
-static int add_example(task_ctx *t, const long *sizes, uint64_t seed,
+/* The fractional parts of a fresh example's inputs: binary fractions for a
+ * kernel whose arithmetic is exact on them (every order of a sum gives the
+ * same value, so the exact comparison stays right), tenths otherwise (not
+ * binary fractions: a rounding to float shows in them beyond the
+ * comparison's tolerance). */
+static double fraction(const ir_kernel *k, interp_rng *rng) {
+  static const double binary[8] = {0, 0.5, 0.25, 0.75, 0.125, 0.375, 0.625, 0.875};
+  static const double tenths[8] = {0, 0.1, 0.3, 0.7, 0.9, 0.2, 0.6, 0.4};
+  long i = interp_rng_range(rng, 0, 7);
+  return interp_kernel_tolerance(k) > 0 ? tenths[i] : binary[i];
+}
+
+/* Run the task on one example: sizes, and either a seed (random inputs,
+ * integer-valued; with non-integer values too if fractional) or given
+ * input values (in_vals[i] for in_vars[i]).  Appends it. */
+static int add_example(task_ctx *t, const long *sizes, uint64_t seed, int fractional,
                        const ir_tensor *in_vals, char *why, size_t whyn) {
   if (t->ex.n == ES_MAX_EX) {
     snprintf(why, whyn, "too many examples");
@@ -162,6 +175,8 @@ static int add_example(task_ctx *t, const long *sizes, uint64_t seed,
     } else {
       memcpy(buf, val->data, n * sizeof(double));
     }
+    for (size_t j = 0; fractional && !in_vals && j < n; j++)
+      buf[j] += fraction(k, &rng);
     interp_set_values(&env, v, buf);
     ir_free(buf);
   }
@@ -431,11 +446,12 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         return 1;
       }
     }
-    /* spec check on a fresh example (other sizes, other seed) */
+    /* spec check on a fresh example (other sizes, other seed, non-integer
+     * values) */
     long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
     interp_default_sizes(k, 2 + rounds, sizes);
     char why[512];
-    if (add_example(t, sizes, t->next_seed++, NULL, why, sizeof why)) {
+    if (add_example(t, sizes, t->next_seed++, 1, NULL, why, sizeof why)) {
       *reason = ir_arena_printf(t->arena, "interpreter: %s", why);
       return 1;
     }
@@ -462,7 +478,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
                       t->in_args, po->var, prog, t->d};
       vf(vuser, &q, &res->verify);
       if (res->verify.verdict == ENUM_REFUTED && res->verify.has_cex) {
-        if (add_example(t, res->verify.cex.sizes, 0, res->verify.cex.inputs, why, sizeof why)) {
+        if (add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, why, sizeof why)) {
           *reason = ir_arena_printf(t->arena, "counterexample: %s", why);
           return 1;
         }
@@ -587,7 +603,7 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
       for (int s = 0; s < 2 && !status; s++) {
         long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
         interp_default_sizes(k, v, sizes);
-        if (add_example(&t, sizes, o->seed * 1000003 + (uint64_t)(ti * 16 + v * 4 + s), NULL,
+        if (add_example(&t, sizes, o->seed * 1000003 + (uint64_t)(ti * 16 + v * 4 + s), 0, NULL,
                         why, sizeof why)) {
           res->reason = ir_arena_printf(arena, "interpreter on task %d: %s", ti, why);
           status = 1;

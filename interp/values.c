@@ -107,6 +107,9 @@ static int expr_exact(const ir_expr *e) {
   case IR_EX_CONST:
     if (e->value != floor(e->value)) return 0;
     break;
+  case IR_EX_CAST: /* (float) of a double rounds */
+    if (e->type == IR_F32 && e->args[0]->type == IR_F64) return 0;
+    break;
   default: break;
   }
   for (int i = 0; i < e->nargs; i++)

@@ -129,6 +129,7 @@ static const vcase cases[] = {
      "add(x, dot_general[batch=(), contract=(1,0)](select(mask[i0 - i1 >= 0]:i1[n,n], A, "
      "0:f64[n,n]), y))",
      VERIFY_FP, VERIFY_REFUTED, 0, NULL},
+    /* real: a masked-out element is a structural zero (docs/verify.md) */
     {"masked 0*x terms in the sum, real", TRI_ACC, 0,
      "add(x, dot_general[batch=(), contract=(1,0)](select(mask[i0 - i1 >= 0]:i1[n,n], A, "
      "0:f64[n,n]), y))",
@@ -145,10 +146,14 @@ static const vcase cases[] = {
     {"sqrt(x) vs x", ELEMWISE("sqrt(x[i])"), 0, "x", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"sqrt(x) vs -x", ELEMWISE("sqrt(x[i])"), 0, "negate(x)", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"sqrt(x) vs sqrt(x)", ELEMWISE("sqrt(x[i])"), 0, "sqrt(x)", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    /* IEEE: the root of a negative number is NaN */
     {"sqrt(x)*sqrt(x) vs x", ELEMWISE("sqrt(x[i]) * sqrt(x[i])"), 0, "x", VERIFY_REAL,
-     VERIFY_PROVED, 0, NULL},
+     VERIFY_REFUTED, 1, NULL},
+    /* right in IEEE, but an infinity entering arithmetic has an
+     * unspecified outcome in real mode: the model at x = inf does not show
+     * concretely */
     {"sqrt(x*x) vs max(x, -x)", ELEMWISE("sqrt(x[i] * x[i])"), 0, "maximum(x, negate(x))",
-     VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+     VERIFY_REAL, VERIFY_UNKNOWN, 0, NULL},
     {"sqrt(x*x) vs x", ELEMWISE("sqrt(x[i] * x[i])"), 0, "x", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"sqrt(4*x) vs 2*sqrt(x)", ELEMWISE("sqrt(4 * x[i])"), 0, "multiply(sqrt(x), 2)",
      VERIFY_REAL, VERIFY_PROVED, 0, NULL},
@@ -156,8 +161,9 @@ static const vcase cases[] = {
      VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
     {"sqrt(x)+1 vs sqrt(x+1)", ELEMWISE("sqrt(x[i]) + 1"), 0, "sqrt(add(x, 1))", VERIFY_REAL,
      VERIFY_REFUTED, 1, NULL},
+    /* IEEE: 0/sqrt(0) is NaN */
     {"x/sqrt(x) vs sqrt(x)", ELEMWISE("x[i] / sqrt(x[i])"), 0, "sqrt(x)", VERIFY_REAL,
-     VERIFY_PROVED, 0, NULL},
+     VERIFY_REFUTED, 1, NULL},
     /* fp: signs (negation is exact; rounding to nearest is symmetric) */
     {"(x-z)^2 vs (z-x)^2, fp", ELEMWISE2("(x[i] - z[i]) * (x[i] - z[i])"), 0,
      "multiply(subtract(z, x), subtract(z, x))", VERIFY_FP, VERIFY_PROVED, 0, NULL},
@@ -201,8 +207,10 @@ static const vcase cases[] = {
      0, "tosa"},
     {"x vs x*(1/x)*x", FELEM("x[i]"), 0, "mul(mul(x, reciprocal(x)), x)", VERIFY_REAL,
      VERIFY_REFUTED, 1, "tosa"},
-    /* the source's own 1/(1/x) stays undefined at 0: a candidate undefined
-     * there only is right */
+    /* a documented limit of real mode (docs/verify.md): both are x under
+     * the total division a/0 = 0, so their outcome at the division by zero
+     * is the same unspecified one, though IEEE gives 0 (source) and NaN
+     * (the candidate's 0*inf*0) */
     {"1/(1/x) vs x*(1/x)*x", FELEM("1 / (1 / x[i])"), 0, "mul(mul(x, reciprocal(x)), x)",
      VERIFY_REAL, VERIFY_PROVED, 0, "tosa"},
     {"sqrt(x) vs x*rsqrt(x)", FELEM("sqrtf(x[i])"), 0, "mul(x, rsqrt(x))", VERIFY_REAL,
@@ -218,6 +226,74 @@ static const vcase cases[] = {
      "mul(x, reciprocal(mul(y, reshape(fn):f32[1])))", VERIFY_REAL, VERIFY_REFUTED, 1, "tosa"},
     {"x/(sqrt(fn)*y) vs x*1/(x*fn*rsqrt(fn))", FSCALE, 0,
      "mul(x, reciprocal(mul(x, " FN1 ")))", VERIFY_REAL, VERIFY_REFUTED, 1, "tosa"},
+    /* IEEE special values and casts (issue 12): NaN, infinities, C's
+     * fmax/fmin against the NaN-propagating maximum/minimum, division by
+     * zero in the source, the rounding of a cast to float */
+    {"x == x vs 1", ELEMWISE("x[i] == x[i] ? 1.0 : 0.0"), 0, "1:f64[n]", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"x == x vs 1, fp", ELEMWISE("x[i] == x[i] ? 1.0 : 0.0"), 0, "1:f64[n]", VERIFY_FP,
+     VERIFY_REFUTED, 1, NULL},
+    {"x == x vs select(x == x)", ELEMWISE("x[i] == x[i] ? 1.0 : 0.0"), 0,
+     "select(compare[dir=EQ](x, x), 1:f64[n], 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"isnan: x != x vs 0", ELEMWISE("x[i] != x[i] ? 1.0 : 0.0"), 0, "0:f64[n]", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"isnan: x != x vs select(x != x)", ELEMWISE("x[i] != x[i] ? 1.0 : 0.0"), 0,
+     "select(compare[dir=NE](x, x), 1:f64[n], 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"isinf-like: x - x == 0 vs 1", ELEMWISE("x[i] - x[i] == 0 ? 1.0 : 0.0"), 0, "1:f64[n]",
+     VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"(double)(float)x vs x", ELEMWISE("(double)(float)x[i]"), 0, "x", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"(double)(float)x vs x, fp", ELEMWISE("(double)(float)x[i]"), 0, "x", VERIFY_FP,
+     VERIFY_REFUTED, 1, NULL},
+    {"(double)(float)x vs 0", ELEMWISE("(double)(float)x[i]"), 0, "0:f64[n]", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"fmax(x, 0) vs maximum(x, 0)", ELEMWISE("fmax(x[i], 0.0)"), 0, "maximum(x, 0:f64[n])",
+     VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"fmax(x, 0) vs maximum(x, 0), fp", ELEMWISE("fmax(x[i], 0.0)"), 0,
+     "maximum(x, 0:f64[n])", VERIFY_FP, VERIFY_REFUTED, 1, NULL},
+    {"fmax(x, 0) vs select(x >= 0, x, 0)", ELEMWISE("fmax(x[i], 0.0)"), 0,
+     "select(compare[dir=GE](x, 0:f64[n]), x, 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"fmin(x, 0) vs minimum(x, 0)", ELEMWISE("fmin(x[i], 0.0)"), 0, "minimum(x, 0:f64[n])",
+     VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"fmin(x, 0) vs select(x <= 0, x, 0)", ELEMWISE("fmin(x[i], 0.0)"), 0,
+     "select(compare[dir=LE](x, 0:f64[n]), x, 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"relu x > 0 ? x : 0 vs select(x < 0, 0, x)", ELEMWISE("x[i] > 0 ? x[i] : 0"), 0,
+     "select(compare[dir=LT](x, 0:f64[n]), 0:f64[n], x)", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"relu x > 0 ? x : 0 vs maximum(x, 0)", ELEMWISE("x[i] > 0 ? x[i] : 0"), 0,
+     "maximum(x, 0:f64[n])", VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"relu x > 0 ? x : 0 vs select(x > 0, x, 0)", ELEMWISE("x[i] > 0 ? x[i] : 0"), 0,
+     "select(compare[dir=GT](x, 0:f64[n]), x, 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"relu x < 0 ? 0 : x vs maximum(x, 0)", ELEMWISE("x[i] < 0 ? 0 : x[i]"), 0,
+     "maximum(x, 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"relu fmax vs select(x > 0, x, 0)", ELEMWISE("fmax(x[i], 0.0)"), 0,
+     "select(compare[dir=GT](x, 0:f64[n]), x, 0:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"clamp fmin(fmax(x, 0), 1) vs minimum(maximum(x, 0), 1)",
+     ELEMWISE("fmin(fmax(x[i], 0.0), 1.0)"), 0, "minimum(maximum(x, 0:f64[n]), 1:f64[n])",
+     VERIFY_REAL, VERIFY_REFUTED, 1, NULL},
+    {"clamp x < 0 ? 0 : (x > 1 ? 1 : x) vs minimum(maximum(x, 0), 1)",
+     ELEMWISE("x[i] < 0 ? 0 : (x[i] > 1 ? 1 : x[i])"), 0,
+     "minimum(maximum(x, 0:f64[n]), 1:f64[n])", VERIFY_REAL, VERIFY_PROVED, 0, NULL},
+    {"1/x vs divide(1, x)", ELEMWISE("1.0 / x[i]"), 0, "divide(1:f64[n], x)", VERIFY_REAL,
+     VERIFY_PROVED, 0, NULL},
+    {"1/x vs divide(1, x), fp", ELEMWISE("1.0 / x[i]"), 0, "divide(1:f64[n], x)", VERIFY_FP,
+     VERIFY_PROVED, 0, NULL},
+    {"x/x vs 1 (0/0 is NaN)", ELEMWISE("x[i] / x[i]"), 0, "1:f64[n]", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"x/z vs x/z guarded at z == 0", ELEMWISE2("x[i] / z[i]"), 0,
+     "select(compare[dir=EQ](z, 0:f64[n]), 0:f64[n], divide(x, z))", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"x/z vs x/z guarded at z == 0, fp", ELEMWISE2("x[i] / z[i]"), 0,
+     "select(compare[dir=EQ](z, 0:f64[n]), 0:f64[n], divide(x, z))", VERIFY_FP,
+     VERIFY_REFUTED, 1, NULL},
+    {"x - x vs 0 (inf - inf is NaN)", ELEMWISE("x[i] - x[i]"), 0, "0:f64[n]", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    {"x * 0 vs 0 (0 * inf is NaN)", ELEMWISE("x[i] * 0.0"), 0, "0:f64[n]", VERIFY_REAL,
+     VERIFY_REFUTED, 1, NULL},
+    /* the sign of a zero result is not compared: -0 and 0 - 0 agree */
+    {"-x vs 0 - x", ELEMWISE("-x[i]"), 0, "subtract(0:f64[n], x)", VERIFY_REAL,
+     VERIFY_PROVED, 0, NULL},
+    {"abs(x) vs maximum(x, -x)", ELEMWISE("fabs(x[i])"), 0, "maximum(x, negate(x))",
+     VERIFY_REAL, VERIFY_UNKNOWN, 0, NULL},
 };
 
 static char dir[64];

@@ -2,8 +2,14 @@
  * algebra.c - the term worlds of the verifier: the interp_sym_algebra that
  * the op kernels and the loop-program executor build terms with, in three
  * instances (internal.h):
- *   real      Z3 reals; division and sqrt carry their undefined cases
- *             (divisor zero, negative argument) in the term's UB condition;
+ *   real      Z3 reals, each with an IEEE class (three Bools: NaN,
+ *             infinite, negative infinity; vx_class): exact for
+ *             comparisons, select, max/min, fmax/fmin and the rounding to
+ *             float; an arithmetic expression (+ - * / neg sqrt exp) takes
+ *             its class from its leaves (class_of_arith: NaN propagates, an
+ *             infinity or a division by zero gives an outcome that is an
+ *             uninterpreted function of the real normal form); a product
+ *             with the candidate's literal 0 is 0 (a structural zero);
  *             sqrt(x) is a fresh real r with the side condition
  *             x >= 0 -> (r >= 0 and r*r = x) (vx_side), exp and pow are
  *             uninterpreted functions; in the candidate (a tensor program,
@@ -19,10 +25,12 @@
  *             exact under symmetric rounding), literals are distinct
  *             constants, and a reduction is an uninterpreted function of the
  *             sum of per-element hashes (order-insensitive);
- *   concrete  doubles, the same undefined cases as flags.
+ *   concrete  doubles in IEEE arithmetic (x/0, sqrt(-1) as C gives them);
+ *             undefined behaviour (int of NaN or inf) as a flag.
  * Every Z3 AST is kept (inc_ref) in the world's pool until vx_free.
  */
 #include <gmp.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -65,7 +73,20 @@ static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
   t->d = d;
   t->cub = (unsigned char)cub;
   t->recip_of = t->root_of = INTERP_TERM_NONE;
+  t->cn = t->ci = t->cs = t->ev = t->spec = t->sval = NULL;
+  t->arith = t->cls_done = 0;
+  t->op[0] = t->op[1] = INTERP_TERM_NONE;
   return (interp_term)x->nterms++;
+}
+
+/* real: make t an arithmetic node over a (and b, or NONE); its class comes
+ * from its leaves (vx_class). */
+static interp_term arith(vx *x, interp_term t, interp_term a, interp_term b) {
+  if (x->kind != VX_REAL) return t;
+  x->terms[t].arith = 1;
+  x->terms[t].op[0] = a;
+  x->terms[t].op[1] = b;
+  return t;
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -101,6 +122,36 @@ static Z3_ast z_and(vx *x, Z3_ast a, Z3_ast b) {
 }
 
 static Z3_ast z_false(vx *x) { return K(Z3_mk_false(x->z)); }
+
+/* Class Bools: NULL stands for false; a literal true is dropped from
+ * conjunctions. */
+static int is_true(vx *x, Z3_ast a) {
+  return a && Z3_get_bool_value(x->z, a) == Z3_L_TRUE;
+}
+
+static Z3_ast b_and(vx *x, Z3_ast a, Z3_ast b) {
+  if (!a || !b) return NULL;
+  if (is_true(x, a) || a == b) return b;
+  if (is_true(x, b)) return a;
+  return z_and(x, a, b);
+}
+
+static Z3_ast b_not(vx *x, Z3_ast a) {
+  if (!a) return K(Z3_mk_true(x->z));
+  if (is_true(x, a)) return NULL;
+  return K(Z3_mk_not(x->z, a));
+}
+
+static Z3_ast b_ite(vx *x, Z3_ast c, Z3_ast a, Z3_ast b) {
+  if (a == b) return a;
+  if (is_true(x, c)) return a;
+  return K(Z3_mk_ite(x->z, c, a ? a : z_false(x), b ? b : z_false(x)));
+}
+
+static Z3_ast b_iff(vx *x, Z3_ast a, Z3_ast b) {
+  if (a == b) return K(Z3_mk_true(x->z));
+  return K(Z3_mk_eq(x->z, a ? a : z_false(x), b ? b : z_false(x)));
+}
 
 /* f(a, b) == f(b, a) by construction.  The arguments are put in a
  * canonical syntactic order (Z3's structural hash, which does not depend on
@@ -229,11 +280,33 @@ static int is_one(vx *x, interp_term h) {
   return str && !strcmp(str, "1");
 }
 
+/* Is a a numeral of a numeric sort (Z3 calls true and false numerals)? */
+static int is_num_lit(vx *x, Z3_ast a) {
+  return Z3_is_numeral_ast(x->z, a) &&
+         Z3_get_sort_kind(x->z, Z3_get_sort(x->z, a)) != Z3_BOOL_SORT;
+}
+
+/* real: is the term the literal 0 of the program (a constant, or a masked-
+ * out element that a select with a constant predicate picked)? */
+static int is_zero_lit(vx *x, interp_term h) {
+  vx_term *t = &x->terms[h];
+  if (t->arith || t->cn || t->ci || !is_num_lit(x, t->v)) return 0;
+  Z3_string str = Z3_get_numeral_string(x->z, t->v);
+  return str && !strcmp(str, "0");
+}
+
 /* ------------------------------------------------------ the algebra */
 
 static interp_term a_constant(void *ctx, double v) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, v, 0);
+  if (x->kind == VX_REAL && !isfinite(v)) {
+    interp_term t = new_term(x, numeral(x, 0), NULL, 0, 0);
+    if (isnan(v)) x->terms[t].cn = K(Z3_mk_true(x->z));
+    else x->terms[t].ci = K(Z3_mk_true(x->z));
+    if (v < 0) x->terms[t].cs = K(Z3_mk_true(x->z));
+    return t;
+  }
   return new_term(x, numeral(x, v), NULL, 0, 0);
 }
 
@@ -245,7 +318,7 @@ static interp_term a_neg(void *ctx, interp_term a) {
     r = K(Z3_mk_unary_minus(x->z, va));
   else
     r = fp_neg(x, va); /* -(-a) is a */
-  return new_term(x, r, x->terms[a].ub, 0, 0);
+  return arith(x, new_term(x, r, x->terms[a].ub, 0, 0), a, 0);
 }
 
 /* fp: a + b with the signs normalised.  Negation is exact in IEEE
@@ -283,9 +356,24 @@ static Z3_ast fp_mul(vx *x, Z3_ast va, Z3_ast vb) {
   return (!na) != (!nb) ? fp_neg(x, p) : p;
 }
 
+/* real: a + 0, a - 0, a * 1 and a / 1 are a exactly in IEEE (up to the
+ * sign of a zero), infinities and NaN included; kept as a, so that no
+ * arithmetic expression (with its unspecified outcome at an infinity) is
+ * made of them.  Returns a's handle, or NONE. */
+static interp_term real_identity(vx *x, interp_term a, interp_term b, double unit) {
+  if (x->kind != VX_REAL || x->terms[b].ub || !is_num_lit(x, x->terms[b].v) ||
+      x->terms[b].cn || x->terms[b].ci)
+    return INTERP_TERM_NONE;
+  Z3_string str = Z3_get_numeral_string(x->z, x->terms[b].v);
+  return str && !strcmp(str, unit ? "1" : "0") ? a : INTERP_TERM_NONE;
+}
+
 static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) + D(x, b), cub2(x, a, b));
+  interp_term id = real_identity(x, a, b, 0);
+  if (!id) id = real_identity(x, b, a, 0);
+  if (id) return id;
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
     Z3_ast args[2] = {va, vb};
@@ -297,15 +385,17 @@ static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   } else {
     r = fp_add(x, va, vb);
   }
-  return new_term(x, r, ub2(x, a, b), 0, 0);
+  return arith(x, new_term(x, r, ub2(x, a, b), 0, 0), a, b);
 }
 
 static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) - D(x, b), cub2(x, a, b));
   if (x->kind == VX_FP) return a_add(ctx, a, a_neg(ctx, b)); /* exact in IEEE */
+  interp_term id = real_identity(x, a, b, 0);
+  if (id) return id;
   Z3_ast args[2] = {vx_num(x, a), vx_num(x, b)};
-  return new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0);
+  return arith(x, new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0), a, b);
 }
 
 static Z3_ast som_key(vx *x, Z3_ast a);
@@ -323,20 +413,26 @@ static interp_term root_times_rsqrt(vx *x, interp_term a, interp_term b) {
 static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) * D(x, b), cub2(x, a, b));
+  interp_term id = real_identity(x, a, b, 1);
+  if (!id) id = real_identity(x, b, a, 1);
+  if (id) return id;
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
-    /* y * (1/sqrt(y)) is sqrt(y) wherever it is defined (y > 0: r*r = y,
-     * so y/r = r); it stays undefined where it was (y < 0, and sqrt(y) = 0
-     * through the division).  A rewrite of the value under the term's own
-     * definedness, on either side: the solver then meets the root itself
-     * instead of a nonlinear quotient (correlation's sqrt(float_n)). */
+    /* y * (1/sqrt(y)) is sqrt(y) for finite y > 0 (r*r = y, so y/r = r);
+     * its class stays that of the product (NaN for y < 0, the unspecified
+     * outcome of the division by zero at y = 0, of an infinite y).  A
+     * rewrite of the finite value only, on either side: the solver then
+     * meets the root itself instead of a nonlinear quotient
+     * (correlation's sqrt(float_n)). */
     interp_term s = root_times_rsqrt(x, a, b);
     if (!s) s = root_times_rsqrt(x, b, a);
     if (s) {
       interp_term t = new_term(x, x->terms[s].v, ub2(x, a, b), 0, 0);
       x->terms[t].root_of = x->terms[s].root_of;
-      return t;
+      return arith(x, t, a, b); /* the class of the product y * (1/sqrt(y)) */
     }
+    if (x->cand && (is_zero_lit(x, a) || is_zero_lit(x, b))) /* structural */
+      return new_term(x, numeral(x, 0), ub2(x, a, b), 0, 0);
     Z3_ast args[2] = {va, vb};
     r = K(Z3_mk_mul(x->z, 2, args));
   } else if (va == fp_lit(x, 1)) {
@@ -346,7 +442,7 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   } else {
     r = fp_mul(x, va, vb);
   }
-  return new_term(x, r, ub2(x, a, b), 0, 0);
+  return arith(x, new_term(x, r, ub2(x, a, b), 0, 0), a, b);
 }
 
 /* 1/(1/y) in a tensor program (x->cand), real and concrete worlds: y
@@ -357,8 +453,8 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
  * and NaN; for every other y it is y as a real identity, and real mode
  * ignores rounding everywhere.  With rsqrt(y) = 1/sqrt(y), this makes
  * reciprocal(rsqrt(y)) the root sqrt(y), undefined for y < 0 as the
- * source's sqrt is.  Never for the source (C's division by zero stays
- * undefined).  Returns 0 when the rule does not apply. */
+ * source's sqrt is.  Never for the source.  Returns 0 when the rule does
+ * not apply. */
 static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
   if (!x->cand || x->kind == VX_FP || !is_one(x, a)) return INTERP_TERM_NONE;
   interp_term y = x->terms[b].recip_of;
@@ -366,8 +462,19 @@ static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
   vx_term ty = x->terms[y];
   interp_term t = new_term(x, ty.v, z_or(x, x->terms[a].ub, ty.ub), ty.d,
                            x->terms[a].cub || ty.cub);
-  x->terms[t].recip_of = ty.recip_of;
-  x->terms[t].root_of = ty.root_of;
+  vx_term *tt = &x->terms[t];
+  tt->recip_of = ty.recip_of;
+  tt->root_of = ty.root_of;
+  tt->cn = ty.cn;
+  tt->ci = ty.ci;
+  tt->cs = ty.cs;
+  tt->ev = ty.ev;
+  tt->spec = ty.spec;
+  tt->sval = ty.sval;
+  tt->arith = ty.arith;
+  tt->cls_done = ty.cls_done;
+  tt->op[0] = ty.op[0];
+  tt->op[1] = ty.op[1];
   return t;
 }
 
@@ -375,39 +482,288 @@ static interp_term a_div(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   interp_term t = recip_recip(x, a, b);
   if (t) return t;
+  /* IEEE division: x/0 is an infinity or NaN, defined (the class of the
+   * real term, vx_class, covers it). */
   if (x->kind == VX_CONCRETE) {
-    double db = D(x, b);
-    t = new_term(x, NULL, NULL, db == 0 ? NAN : D(x, a) / db,
-                 cub2(x, a, b) || db == 0);
+    t = new_term(x, NULL, NULL, D(x, a) / D(x, b), cub2(x, a, b));
   } else {
     Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
-    Z3_ast zero = numeral(x, 0);
     if (x->kind == VX_REAL)
       r = K(Z3_mk_div(x->z, va, vb));
     else
       r = vb == fp_lit(x, 1) ? va : app2(x, x->f_div, va, vb);
-    Z3_ast ub = z_or(x, ub2(x, a, b), K(Z3_mk_eq(x->z, vb, zero)));
-    t = new_term(x, r, ub, 0, 0);
+    t = arith(x, new_term(x, r, ub2(x, a, b), 0, 0), a, b);
+    if (x->kind == VX_REAL) x->terms[t].arith = 2; /* event: b is 0 */
   }
   if (is_one(x, a)) x->terms[t].recip_of = b;
   return t;
 }
 
-static interp_term minmax(vx *x, interp_term a, interp_term b, int is_max) {
+static void add_side(vx *x, Z3_ast c) {
+  if (x->nside == x->capside) {
+    x->capside = x->capside ? 2 * x->capside : 8;
+    x->side = ir_realloc(x->side, sizeof(Z3_ast) * (size_t)x->capside);
+  }
+  x->side[x->nside++] = c;
+}
+
+/* ------------------------------------------------- IEEE classes (real) */
+
+static int cmp_ast_id(const void *a, const void *b) {
+  unsigned x = ((const unsigned *)a)[0], y = ((const unsigned *)b)[0];
+  return x < y ? -1 : x > y;
+}
+
+/* The disjunction of n Bools in a canonical order (by AST id, duplicates
+ * dropped), so that the same set gives the same AST on both sides. */
+static Z3_ast or_set(vx *x, Z3_ast *xs, long n) {
+  if (!n) return NULL;
+  struct { unsigned id; Z3_ast a; } *v = ir_malloc(sizeof *v * (size_t)n);
+  for (long i = 0; i < n; i++) {
+    v[i].id = Z3_get_ast_id(x->z, xs[i]);
+    v[i].a = xs[i];
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_ast_id);
+  long m = 0;
+  for (long i = 0; i < n; i++)
+    if (!m || v[m - 1].id != v[i].id) v[m++] = v[i];
+  for (long i = 0; i < m; i++) xs[i] = v[i].a;
+  ir_free(v);
+  return m == 1 ? xs[0] : K(Z3_mk_or(x->z, (unsigned)m, xs));
+}
+
+static Z3_ast som_key(vx *x, Z3_ast a);
+
+/* The special event of an arithmetic node itself, or NULL: a division by
+ * zero, a square root of a negative number (in the real normal form). */
+static Z3_ast own_event(vx *x, interp_term h) {
+  vx_term *t = &x->terms[h];
+  if (t->ev || t->arith < 2) return t->ev;
+  Z3_ast arg = som_key(x, vx_num(x, t->op[t->arith == 2 ? 1 : 0]));
+  Z3_ast zero = numeral(x, 0);
+  Z3_ast e = K(t->arith == 2 ? Z3_mk_eq(x->z, arg, zero) : Z3_mk_lt(x->z, arg, zero));
+  e = K(Z3_simplify(x->z, e));
+  x->terms[h].ev = Z3_get_bool_value(x->z, e) == Z3_L_FALSE ? NULL : e;
+  return x->terms[h].ev;
+}
+
+/* Pin Z3's unspecified real division by zero to 0 (a/0 = 0, a total
+ * extension under which the usual rewritings of quotients stay identities)
+ * in every quotient of a key, so that keys equal as reals away from zero
+ * divisors stay equal at them. */
+static void pin_divisions(vx *x, Z3_ast a, int depth) {
+  if (depth > 64 || !Z3_is_app(x->z, a)) return;
+  Z3_app app = Z3_to_app(x->z, a);
+  unsigned n = Z3_get_app_num_args(x->z, app);
+  Z3_decl_kind k = Z3_get_decl_kind(x->z, Z3_get_app_decl(x->z, app));
+  if (k == Z3_OP_DIV && n == 2) {
+    for (int i = 0; i < x->npinned; i++)
+      if (x->pinned[i] == a) return;
+    if (x->npinned == x->cappinned) {
+      x->cappinned = x->cappinned ? 2 * x->cappinned : 16;
+      x->pinned = ir_realloc(x->pinned, sizeof(Z3_ast) * (size_t)x->cappinned);
+    }
+    x->pinned[x->npinned++] = a;
+    Z3_ast zero = numeral(x, 0);
+    add_side(x, K(Z3_mk_implies(x->z, K(Z3_mk_eq(x->z, Z3_get_app_arg(x->z, app, 1), zero)),
+                                K(Z3_mk_eq(x->z, a, zero)))));
+  }
+  for (unsigned i = 0; i < n; i++) pin_divisions(x, Z3_get_app_arg(x->z, app, i), depth + 1);
+}
+
+/* The unspecified outcome of the expressions whose real normal form is
+ * key: NaN, infinite, negative, and the value if finite, out[0..3].
+ * Uninterpreted functions of the key, so that expressions equal as reals
+ * get the same outcome. */
+static void special_of(vx *x, Z3_ast key, Z3_ast out[4]) {
+  for (int i = 0; i < x->nalias; i++)
+    if (x->alias[2 * i] == key) key = x->alias[2 * i + 1];
+  pin_divisions(x, key, 0);
+  out[0] = app1(x, x->f_un, key);
+  out[1] = app1(x, x->f_ui, key);
+  out[2] = app1(x, x->f_us, key);
+  out[3] = app1(x, x->f_uv, key);
+}
+
+static void push_ast(Z3_ast **xs, long *n, long *cap, Z3_ast a) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 64;
+    *xs = ir_realloc(*xs, sizeof(Z3_ast) * (size_t)*cap);
+  }
+  (*xs)[(*n)++] = a;
+}
+
+/* An arithmetic expression (a maximal tree of + - * / neg sqrt exp) is NaN
+ * when one of its leaves is NaN or it takes the root of a negative number
+ * (IEEE propagates NaN through all of them);
+ * finite with the exact real value when every leaf is finite and no
+ * division by zero or root of a negative number happens in it; otherwise
+ * (an infinity entered, or such an event) its class is unspecified: an
+ * uninterpreted function of the expression's real normal form, the same
+ * for every expression with that normal form (reassociation and factoring
+ * stay allowed; they may move IEEE's inf/NaN outcome, which real mode
+ * treats like rounding). */
+static void class_of_arith(vx *x, interp_term h) {
+  if (x->capmark < x->nterms || x->gen == 0xffffffffu) {
+    ir_free(x->mark);
+    x->capmark = x->capterms;
+    x->mark = ir_calloc((size_t)x->capmark, sizeof(unsigned));
+    x->gen = 0;
+  }
+  x->gen++;
+  interp_term *stack = ir_malloc(sizeof(interp_term) * 64);
+  long ns = 0, caps = 64, nn = 0, capn = 0, ni = 0, capi = 0;
+  Z3_ast *nan = NULL, *spec = NULL;
+  stack[ns++] = h;
+  x->mark[h] = x->gen;
+  while (ns) {
+    interp_term u = stack[--ns];
+    vx_term *t = &x->terms[u];
+    if (!t->arith) {
+      if (t->cn) push_ast(&nan, &nn, &capn, t->cn);
+      if (t->ci) push_ast(&spec, &ni, &capi, t->ci);
+      continue;
+    }
+    Z3_ast ev = own_event(x, u);
+    if (ev && t->arith == 3) /* the root of a negative number is NaN */
+      push_ast(&nan, &nn, &capn, ev);
+    else if (ev)
+      push_ast(&spec, &ni, &capi, ev);
+    for (int k = 0; k < 2; k++) {
+      interp_term o = x->terms[u].op[k];
+      if (!o || x->mark[o] == x->gen) continue;
+      x->mark[o] = x->gen;
+      if (ns == caps) {
+        caps *= 2;
+        stack = ir_realloc(stack, sizeof(interp_term) * (size_t)caps);
+      }
+      stack[ns++] = o;
+    }
+  }
+  ir_free(stack);
+  Z3_ast anynan = or_set(x, nan, nn), anyspec = or_set(x, spec, ni);
+  ir_free(nan);
+  ir_free(spec);
+  vx_term *t = &x->terms[h];
+  t->cls_done = 1;
+  t->cn = anynan;
+  t->ci = t->cs = NULL;
+  if (!anyspec) return;
+  Z3_ast sp[4];
+  special_of(x, som_key(x, vx_num(x, h)), sp);
+  Z3_ast cn = z_or(x, anynan, b_and(x, anyspec, sp[0]));
+  t = &x->terms[h];
+  t->cn = cn;
+  t->ci = b_and(x, b_not(x, cn), b_and(x, anyspec, sp[1]));
+  t->cs = sp[2];
+  t->spec = anyspec; /* then a finite value is sp[3], not the real term */
+  t->sval = sp[3];
+}
+
+void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs) {
+  if (x->kind == VX_REAL && x->terms[h].arith && !x->terms[h].cls_done)
+    class_of_arith(x, h);
+  vx_term *t = &x->terms[h];
+  *cn = t->cn;
+  *ci = t->ci;
+  *cs = t->cs;
+}
+
+/* A value with its class, for the comparisons below. */
+typedef struct xv {
+  Z3_ast v, n, i, s;
+} xv;
+
+/* The value as compared: the real term, or the unspecified finite value
+ * where a special event happened in the expression (class_of_arith). */
+static Z3_ast eff_value(vx *x, interp_term h, Z3_ast v) {
+  vx_term *t = &x->terms[h];
+  return t->spec ? K(Z3_mk_ite(x->z, t->spec, t->sval, v)) : v;
+}
+
+static xv xval(vx *x, interp_term h) {
+  xv r;
+  vx_class(x, h, &r.n, &r.i, &r.s);
+  r.v = eff_value(x, h, vx_num(x, h));
+  return r;
+}
+
+/* a < b and a == b on the extended reals, ignoring NaN (the callers add
+ * it): -inf < finite < +inf, infinities equal when their signs are. */
+static Z3_ast ext_lt(vx *x, xv a, xv b) {
+  Z3_ast fin = b_and(x, b_and(x, b_not(x, a.i), b_not(x, b.i)), K(Z3_mk_lt(x->z, a.v, b.v)));
+  Z3_ast aneg = b_and(x, b_and(x, a.i, a.s), b_not(x, b_and(x, b.i, b.s)));
+  Z3_ast bpos = b_and(x, b_and(x, b.i, b_not(x, b.s)), b_not(x, b_and(x, a.i, b_not(x, a.s))));
+  return z_or(x, z_or(x, fin, aneg), bpos);
+}
+
+static Z3_ast ext_eq(vx *x, xv a, xv b) {
+  Z3_ast fin = b_and(x, b_and(x, b_not(x, a.i), b_not(x, b.i)), K(Z3_mk_eq(x->z, a.v, b.v)));
+  return z_or(x, fin, b_and(x, b_and(x, a.i, b.i), b_iff(x, a.s, b.s)));
+}
+
+static interp_term classed(vx *x, Z3_ast v, Z3_ast ub, Z3_ast cn, Z3_ast ci,
+                           Z3_ast cs) {
+  interp_term t = new_term(x, v, ub, 0, 0);
+  x->terms[t].cn = cn;
+  x->terms[t].ci = ci;
+  x->terms[t].cs = ci ? cs : NULL;
+  return t;
+}
+
+/* max/min: nanprop (StableHLO maximum, minimum: a NaN operand gives NaN)
+ * or C's fmax/fmin (a NaN operand gives the other operand).  The sign of a
+ * zero is not modelled (docs/verify.md). */
+static interp_term minmax2(vx *x, interp_term a, interp_term b, int is_max,
+                           int nanprop) {
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a), q = D(x, b), r;
-    if (isnan(p) || isnan(q)) r = NAN;
+    if (!nanprop) r = is_max ? fmax(p, q) : fmin(p, q);
+    else if (isnan(p) || isnan(q)) r = NAN;
     else r = is_max ? (p >= q ? p : q) : (p <= q ? p : q);
     return new_term(x, NULL, NULL, r, cub2(x, a, b));
   }
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
-    Z3_ast c = K(is_max ? Z3_mk_ge(x->z, va, vb) : Z3_mk_le(x->z, va, vb));
-    r = K(Z3_mk_ite(x->z, c, va, vb));
-  } else {
-    r = comm(x, is_max ? x->f_max : x->f_min, va, vb);
+    vx_class(x, a, &r, &r, &r); /* effective values */
+    vx_class(x, b, &r, &r, &r);
+    va = eff_value(x, a, va);
+    vb = eff_value(x, b, vb);
   }
-  return new_term(x, r, ub2(x, a, b), 0, 0);
+  if (x->kind == VX_FP) {
+    Z3_func_decl f = nanprop ? (is_max ? x->f_max : x->f_min)
+                             : (is_max ? x->f_fmax : x->f_fmin);
+    return new_term(x, comm(x, f, va, vb), ub2(x, a, b), 0, 0);
+  }
+  xv p = xval(x, a), q = xval(x, b);
+  Z3_ast c = is_max ? z_or(x, ext_lt(x, q, p), ext_eq(x, q, p))
+                    : z_or(x, ext_lt(x, p, q), ext_eq(x, p, q));
+  r = va == vb ? va : K(Z3_mk_ite(x->z, c, va, vb));
+  Z3_ast cn, ci = b_ite(x, c, p.i, q.i), cs = b_ite(x, c, p.s, q.s);
+  if (nanprop) {
+    cn = z_or(x, p.n, q.n);
+  } else {
+    if (q.n) { /* b NaN: a */
+      r = K(Z3_mk_ite(x->z, q.n, va, r));
+      ci = b_ite(x, q.n, p.i, ci);
+      cs = b_ite(x, q.n, p.s, cs);
+    }
+    if (p.n) { /* a NaN: b */
+      r = K(Z3_mk_ite(x->z, p.n, vb, r));
+      ci = b_ite(x, p.n, q.i, ci);
+      cs = b_ite(x, p.n, q.s, cs);
+    }
+    cn = b_and(x, p.n, q.n);
+  }
+  return classed(x, r, ub2(x, a, b), cn, ci, cs);
+}
+
+static interp_term minmax(vx *x, interp_term a, interp_term b, int is_max) {
+  return minmax2(x, a, b, is_max, 1);
+}
+
+interp_term vx_fmaxmin(vx *x, interp_term a, interp_term b, int is_max) {
+  return minmax2(x, a, b, is_max, 0);
 }
 
 static interp_term a_max(void *ctx, interp_term a, interp_term b) {
@@ -418,13 +774,6 @@ static interp_term a_min(void *ctx, interp_term a, interp_term b) {
   return minmax(ctx, a, b, 0);
 }
 
-static void add_side(vx *x, Z3_ast c) {
-  if (x->nside == x->capside) {
-    x->capside = x->capside ? 2 * x->capside : 8;
-    x->side = ir_realloc(x->side, sizeof(Z3_ast) * (size_t)x->capside);
-  }
-  x->side[x->nside++] = c;
-}
 
 Z3_ast vx_side(vx *x) {
   if (!x->nside) return NULL;
@@ -438,7 +787,65 @@ Z3_ast vx_side(vx *x) {
  * determine r, so equal arguments give equal roots even when their terms
  * differ; the same (som-simplified) argument gets the same constant, so
  * that equal terms stay syntactically equal for the som comparison. */
+/* a with every quotient p/q (p not 1) written p * (1/q), memoised by AST
+ * id in the world: the two spellings of a quotient get one som form. */
+static Z3_ast recip_form(vx *x, Z3_ast a) {
+  if (!Z3_is_app(x->z, a)) return a;
+  unsigned id = Z3_get_ast_id(x->z, a);
+  if (x->nrf * 2 >= x->caprf) {
+    long cap = x->caprf ? 2 * x->caprf : 1024;
+    Z3_ast *t = ir_calloc((size_t)cap * 2, sizeof(Z3_ast));
+    for (long i = 0; i < x->caprf; i++) {
+      Z3_ast k = x->rf[2 * i];
+      if (!k) continue;
+      long j = Z3_get_ast_id(x->z, k) & (cap - 1);
+      while (t[2 * j]) j = (j + 1) & (cap - 1);
+      t[2 * j] = k;
+      t[2 * j + 1] = x->rf[2 * i + 1];
+    }
+    ir_free(x->rf);
+    x->rf = t;
+    x->caprf = cap;
+  }
+  long j = id & (x->caprf - 1);
+  while (x->rf[2 * j] && x->rf[2 * j] != a) j = (j + 1) & (x->caprf - 1);
+  if (x->rf[2 * j]) return x->rf[2 * j + 1];
+  Z3_app app = Z3_to_app(x->z, a);
+  unsigned n = Z3_get_app_num_args(x->z, app);
+  Z3_ast r = a;
+  if (n > 0 && n <= 64) {
+    Z3_ast args[64];
+    int changed = 0;
+    for (unsigned i = 0; i < n; i++) {
+      Z3_ast ai = Z3_get_app_arg(x->z, app, i);
+      args[i] = recip_form(x, ai);
+      changed |= args[i] != ai;
+    }
+    Z3_decl_kind k = Z3_get_decl_kind(x->z, Z3_get_app_decl(x->z, app));
+    if (k == Z3_OP_DIV && n == 2 && !(is_num_lit(x, args[0]) &&
+                                      !strcmp(Z3_get_numeral_string(x->z, args[0]), "1"))) {
+      Z3_ast q = K(Z3_mk_div(x->z, numeral(x, 1), args[1]));
+      Z3_ast m[2] = {args[0], q};
+      r = K(Z3_mk_mul(x->z, 2, m));
+    } else if (changed) {
+      r = K(Z3_update_term(x->z, a, n, args));
+    }
+  }
+  /* the table may have grown in the recursion: find the slot again */
+  j = id & (x->caprf - 1);
+  while (x->rf[2 * j]) j = (j + 1) & (x->caprf - 1);
+  x->rf[2 * j] = a;
+  x->rf[2 * j + 1] = r;
+  x->nrf++;
+  return r;
+}
+
+Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som) {
+  return K(Z3_simplify_ex(x->z, recip_form(x, a), som));
+}
+
 static Z3_ast som_key(vx *x, Z3_ast a) {
+  a = recip_form(x, a);
   Z3_params som = Z3_mk_params(x->z);
   Z3_params_inc_ref(x->z, som);
   Z3_params_set_bool(x->z, som, Z3_mk_string_symbol(x->z, "som"), true);
@@ -475,14 +882,14 @@ static interp_term a_sqrt(void *ctx, interp_term a) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a);
-    return new_term(x, NULL, NULL, p < 0 ? NAN : sqrt(p), x->terms[a].cub || p < 0);
+    return new_term(x, NULL, NULL, sqrt(p), x->terms[a].cub);
   }
   Z3_ast va = vx_num(x, a);
   Z3_ast ub = x->terms[a].ub;
-  if (x->kind == VX_REAL) { /* sqrt of a negative number: undefined */
-    ub = z_or(x, ub, K(Z3_mk_lt(x->z, va, numeral(x, 0))));
-    interp_term t = new_term(x, real_sqrt(x, va), ub, 0, 0);
+  if (x->kind == VX_REAL) { /* sqrt of a negative number: NaN (an event) */
+    interp_term t = arith(x, new_term(x, real_sqrt(x, va), ub, 0, 0), a, 0);
     x->terms[t].root_of = a;
+    x->terms[t].arith = 3; /* event: a < 0 */
     return t;
   }
   return new_term(x, app1(x, x->f_sqrt, va), ub, 0, 0);
@@ -492,20 +899,76 @@ static interp_term a_exp(void *ctx, interp_term a) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, exp(D(x, a)), x->terms[a].cub);
-  return new_term(x, app1(x, x->f_exp, vx_num(x, a)), x->terms[a].ub, 0, 0);
+  return arith(x, new_term(x, app1(x, x->f_exp, vx_num(x, a)), x->terms[a].ub, 0, 0), a, 0);
 }
 
 interp_term vx_pow(vx *x, interp_term a, interp_term b) {
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, pow(D(x, a), D(x, b)), cub2(x, a, b));
-  return new_term(x, app2(x, x->f_pow, vx_num(x, a), vx_num(x, b)),
-                  ub2(x, a, b), 0, 0);
+  if (x->kind != VX_REAL)
+    return new_term(x, app2(x, x->f_pow, vx_num(x, a), vx_num(x, b)), ub2(x, a, b), 0, 0);
+  Z3_ast v = app2(x, x->f_pow, xval(x, a).v, xval(x, b).v);
+  /* pow(1, NaN) is 1: no propagation rule; the class is unspecified, a
+   * function of the term */
+  Z3_ast sp[4];
+  special_of(x, v, sp);
+  return classed(x, v, ub2(x, a, b), sp[0], b_and(x, b_not(x, sp[0]), sp[1]), sp[2]);
 }
 
 interp_term vx_trunc(vx *x, interp_term a) {
   if (x->kind == VX_CONCRETE)
-    return new_term(x, NULL, NULL, trunc(D(x, a)), x->terms[a].cub);
-  return new_term(x, app1(x, x->f_trunc, vx_num(x, a)), x->terms[a].ub, 0, 0);
+    return new_term(x, NULL, NULL, trunc(D(x, a)), x->terms[a].cub || !isfinite(D(x, a)));
+  Z3_ast ub = x->terms[a].ub, va = vx_num(x, a);
+  if (x->kind == VX_REAL) { /* (int) of NaN or an infinity: undefined in C */
+    xv p = xval(x, a);
+    ub = z_or(x, ub, z_or(x, p.n, p.i));
+    va = p.v;
+  }
+  return new_term(x, app1(x, x->f_trunc, va), ub, 0, 0);
+}
+
+interp_term vx_round32(vx *x, interp_term a) {
+  if (x->kind == VX_CONCRETE)
+    return new_term(x, NULL, NULL, (double)(float)D(x, a), x->terms[a].cub);
+  Z3_ast va = vx_num(x, a);
+  double d;
+  if (x->kind == VX_FP) {
+    if (lit_value(x, va, &d) && (double)(float)d == d) return a;
+    return new_term(x, app1(x, x->f_r32, va), x->terms[a].ub, 0, 0);
+  }
+  Z3_ast cn, ci, cs;
+  vx_class(x, a, &cn, &ci, &cs);
+  va = eff_value(x, a, va);
+  if (!cn && !ci && Z3_is_numeral_ast(x->z, va)) {
+    d = Z3_get_numeral_double(x->z, va);
+    if ((double)(float)d == d) return a;
+  }
+  /* The rounding to binary32 is an uninterpreted function with the
+   * properties that make counterexamples concrete: it is exact on binary
+   * fractions with few bits (n/1024 with |n/1024| <= 8192: at most 23
+   * significant bits), and overflows (to an infinity of the value's sign)
+   * only beyond 3e38 (FLT_MAX is 3.4e38).  (Z3's floating-point theory
+   * would answer unknown for a symbolic real operand.) */
+  Z3_ast v = app1(x, x->f_r32, va), ovf = app1(x, x->f_ovf, va);
+  Z3_ast k1024[2] = {numeral(x, 1024), va};
+  Z3_ast small[3] = {K(Z3_mk_is_int(x->z, K(Z3_mk_mul(x->z, 2, k1024)))),
+                     K(Z3_mk_le(x->z, numeral(x, -8192), va)),
+                     K(Z3_mk_le(x->z, va, numeral(x, 8192)))};
+  add_side(x, K(Z3_mk_implies(x->z, K(Z3_mk_and(x->z, 3, small)),
+                              K(Z3_mk_eq(x->z, v, va)))));
+  Z3_ast range[2] = {K(Z3_mk_le(x->z, numeral(x, -3e38), va)),
+                     K(Z3_mk_le(x->z, va, numeral(x, 3e38)))};
+  add_side(x, K(Z3_mk_implies(x->z, K(Z3_mk_and(x->z, 2, range)),
+                              K(Z3_mk_not(x->z, ovf)))));
+  ovf = b_and(x, b_and(x, b_not(x, cn), b_not(x, ci)), ovf);
+  Z3_ast neg = K(Z3_mk_lt(x->z, va, numeral(x, 0)));
+  return classed(x, v, x->terms[a].ub, cn, z_or(x, ci, ovf),
+                 ci ? b_ite(x, ci, cs, neg) : neg);
+}
+
+static Z3_ast fp_notnan(vx *x, Z3_ast va, Z3_ast vb) {
+  Z3_ast n = z_or(x, app1(x, x->f_isnan, va), app1(x, x->f_isnan, vb));
+  return K(Z3_mk_not(x->z, n));
 }
 
 static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
@@ -527,14 +990,20 @@ static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r = NULL;
   double la, lb;
   if (x->kind == VX_REAL) {
+    /* IEEE: a comparison with NaN is false (NE: true); infinities order */
+    xv p = xval(x, a), q = xval(x, b);
+    Z3_ast ordered = b_and(x, b_not(x, p.n), b_not(x, q.n));
     switch (dir) {
-    case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
-    case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, va, vb)))); break;
-    case INTERP_CMP_LT: r = K(Z3_mk_lt(x->z, va, vb)); break;
-    case INTERP_CMP_LE: r = K(Z3_mk_le(x->z, va, vb)); break;
-    case INTERP_CMP_GT: r = K(Z3_mk_gt(x->z, va, vb)); break;
-    case INTERP_CMP_GE: r = K(Z3_mk_ge(x->z, va, vb)); break;
+    case INTERP_CMP_EQ: r = b_and(x, ordered, ext_eq(x, p, q)); break;
+    case INTERP_CMP_NE: r = b_not(x, b_and(x, ordered, ext_eq(x, p, q))); break;
+    case INTERP_CMP_LT: r = b_and(x, ordered, ext_lt(x, p, q)); break;
+    case INTERP_CMP_LE: r = b_and(x, ordered, z_or(x, ext_lt(x, p, q), ext_eq(x, p, q))); break;
+    case INTERP_CMP_GT: r = b_and(x, ordered, ext_lt(x, q, p)); break;
+    case INTERP_CMP_GE: r = b_and(x, ordered, z_or(x, ext_lt(x, q, p), ext_eq(x, q, p))); break;
     }
+    if (!r) r = z_false(x);
+    if (Z3_is_numeral_ast(x->z, va) && Z3_is_numeral_ast(x->z, vb))
+      r = K(Z3_simplify(x->z, r)); /* iota indices, constants: known */
   } else if (lit_value(x, va, &la) && lit_value(x, vb, &lb)) {
     /* two literals (iota indices, constants): the comparison is known */
     int c = 0;
@@ -547,14 +1016,16 @@ static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
     case INTERP_CMP_GE: c = la >= lb; break;
     }
     r = K(c ? Z3_mk_true(x->z) : Z3_mk_false(x->z));
-  } else { /* abstract values: equal values compare equal; order unknown */
+  } else { /* abstract values: equal non-NaN values compare equal; a
+            * comparison with NaN is false (NE true); order unknown */
+    Z3_ast ok = fp_notnan(x, va, vb);
     switch (dir) {
-    case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
-    case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, va, vb)))); break;
-    case INTERP_CMP_LT: r = app2(x, x->f_lt, va, vb); break;
-    case INTERP_CMP_LE: r = app2(x, x->f_le, va, vb); break;
-    case INTERP_CMP_GT: r = app2(x, x->f_lt, vb, va); break;
-    case INTERP_CMP_GE: r = app2(x, x->f_le, vb, va); break;
+    case INTERP_CMP_EQ: r = z_and(x, ok, K(Z3_mk_eq(x->z, va, vb))); break;
+    case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, z_and(x, ok, K(Z3_mk_eq(x->z, va, vb))))); break;
+    case INTERP_CMP_LT: r = z_and(x, ok, app2(x, x->f_lt, va, vb)); break;
+    case INTERP_CMP_LE: r = z_and(x, ok, app2(x, x->f_le, va, vb)); break;
+    case INTERP_CMP_GT: r = z_and(x, ok, app2(x, x->f_lt, vb, va)); break;
+    case INTERP_CMP_GE: r = z_and(x, ok, app2(x, x->f_le, vb, va)); break;
     }
   }
   return new_term(x, r, ub2(x, a, b), 0, 0);
@@ -569,6 +1040,13 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
     return new_term(x, NULL, NULL, D(x, t), x->terms[p].cub || x->terms[t].cub);
   }
   Z3_ast c = vx_bool(x, p);
+  Z3_lbool known = Z3_get_bool_value(x->z, c);
+  if (is_num_lit(x, x->terms[p].v)) { /* a mask: 0 or 1 */
+    Z3_string str = Z3_get_numeral_string(x->z, x->terms[p].v);
+    known = str && !strcmp(str, "0") ? Z3_L_FALSE : Z3_L_TRUE;
+  }
+  if (known != Z3_L_UNDEF && !x->terms[p].ub) /* a constant predicate */
+    return known == Z3_L_TRUE ? a : b;
   Z3_ast va = x->terms[a].v, vb = x->terms[b].v;
   if (Z3_get_sort(x->z, va) != Z3_get_sort(x->z, vb)) {
     va = vx_num(x, a);
@@ -580,7 +1058,45 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
     u = ua == ubb ? ua
                   : K(Z3_mk_ite(x->z, c, ua ? ua : z_false(x),
                                 ubb ? ubb : z_false(x)));
-  return new_term(x, r, z_or(x, x->terms[p].ub, u), 0, 0);
+  u = z_or(x, x->terms[p].ub, u);
+  if (x->kind != VX_REAL) return new_term(x, r, u, 0, 0);
+  xv pa = xval(x, a), pb = xval(x, b);
+  if (pa.v != va || pb.v != vb)
+    r = pa.v == pb.v ? pa.v : K(Z3_mk_ite(x->z, c, pa.v, pb.v));
+  va = pa.v;
+  vb = pb.v;
+  if (va == vb && pa.n == pb.n && pa.i == pb.i && pa.s == pb.s) {
+    interp_term t = classed(x, r, u, pa.n, pa.i, pa.s);
+    return t;
+  }
+  return classed(x, r, u, b_ite(x, c, pa.n, pb.n), b_ite(x, c, pa.i, pb.i),
+                 b_ite(x, c, pa.s, pb.s));
+}
+
+/* real: does the source value s (value a, after som) differ from the
+ * candidate value c (value b) as IEEE values?  NaN equals NaN, infinities
+ * by sign, finite values as reals.  Kept; NULL if certainly not. */
+void vx_same_key(vx *x, Z3_ast from, Z3_ast to) {
+  if (from == to) return;
+  if (x->nalias == x->capalias) {
+    x->capalias = x->capalias ? 2 * x->capalias : 16;
+    x->alias = ir_realloc(x->alias, 2 * sizeof(Z3_ast) * (size_t)x->capalias);
+  }
+  x->alias[2 * x->nalias] = from;
+  x->alias[2 * x->nalias++ + 1] = to;
+}
+
+Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
+  xv p = xval(x, s), q = xval(x, c);
+  Z3_ast ts = x->terms[s].spec, tc = x->terms[c].spec;
+  if (p.n == q.n && p.i == q.i && p.s == q.s && a == b && ts == tc &&
+      (!ts || x->terms[s].sval == x->terms[c].sval))
+    return NULL;
+  p.v = eff_value(x, s, a);
+  q.v = eff_value(x, c, b);
+  Z3_ast same = z_or(x, b_and(x, p.n, q.n),
+                     b_and(x, b_and(x, b_not(x, p.n), b_not(x, q.n)), ext_eq(x, p, q)));
+  return b_not(x, same);
 }
 
 interp_term vx_not(vx *x, interp_term a) {
@@ -697,7 +1213,23 @@ interp_term vx_fresh(vx *x, const char *name) {
   char buf[96];
   snprintf(buf, sizeof buf, "%s!%ld", name, x->fresh++);
   Z3_ast c = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->num));
-  return new_term(x, c, NULL, 0, 0);
+  interp_term t = new_term(x, c, NULL, 0, 0);
+  if (x->kind == VX_REAL) { /* any IEEE value: NaN, +-inf, or finite */
+    static const char *const tag[3] = {"nan", "inf", "neg"};
+    Z3_ast cls[3];
+    for (int i = 0; i < 3; i++) {
+      snprintf(buf, sizeof buf, "%s!%s!%ld", name, tag[i], x->fresh - 1);
+      cls[i] = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->boolsort));
+    }
+    x->terms[t].cn = cls[0];
+    x->terms[t].ci = cls[1];
+    x->terms[t].cs = cls[2];
+    /* the real part of a NaN or an infinity is 0, so that it cannot make
+     * two expressions of the same special inputs differ */
+    add_side(x, K(Z3_mk_implies(x->z, z_or(x, cls[0], cls[1]),
+                                K(Z3_mk_eq(x->z, c, numeral(x, 0))))));
+  }
+  return t;
 }
 
 interp_term vx_value(vx *x, double d) { return a_constant(x, d); }
@@ -747,6 +1279,15 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   x->f_lt = decl(x, "flt", 2, N, N, B);
   x->f_le = decl(x, "fle", 2, N, N, B);
   x->f_trunc = decl(x, "trunc", 1, N, N, N);
+  x->f_un = decl(x, "special_nan", 1, N, N, B);
+  x->f_ui = decl(x, "special_inf", 1, N, N, B);
+  x->f_us = decl(x, "special_neg", 1, N, N, B);
+  x->f_uv = decl(x, "special_val", 1, N, N, N);
+  x->f_isnan = decl(x, "isnan", 1, N, N, B);
+  x->f_fmax = decl(x, "c_fmax", 2, N, N, N);
+  x->f_fmin = decl(x, "c_fmin", 2, N, N, N);
+  x->f_r32 = decl(x, "round_f32", 1, N, N, N);
+  x->f_ovf = decl(x, "f32_overflow", 1, N, N, B);
   static const char *const bn[INTERP_BODY_COUNT] = {"sum", "prod", "rmax", "rmin"};
   for (int b = 0; b < INTERP_BODY_COUNT; b++) {
     char name[32];
@@ -766,5 +1307,9 @@ void vx_free(vx *x) {
   ir_free(x->sqrt_arg);
   ir_free(x->sqrt_root);
   ir_free(x->side);
+  ir_free(x->mark);
+  ir_free(x->pinned);
+  ir_free(x->alias);
+  ir_free(x->rf);
   memset(x, 0, sizeof *x);
 }

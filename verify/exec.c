@@ -190,9 +190,15 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
     return 0;
   case IR_EX_CAST:
     if (eval_args(s, e, a, 1)) return -1;
-    out->v = (e->type == IR_I32 && ir_elem_is_float(e->args[0]->type))
-                 ? vx_trunc(x, a[0].v)
-                 : a[0].v;
+    if (e->type == IR_I32 && ir_elem_is_float(e->args[0]->type))
+      out->v = vx_trunc(x, a[0].v);
+    else if (e->type == IR_F32 && e->args[0]->type == IR_F64 && s->k->data_type == IR_F64)
+      /* a rounding below the kernel's precision, not the identity; in a
+       * float kernel it is the rounding every op of the (f32) tensor
+       * program does, which real mode ignores */
+      out->v = vx_round32(x, a[0].v);
+    else
+      out->v = a[0].v;
     out->p = a[0].p;
     return 0;
   case IR_EX_SELECT:
@@ -212,8 +218,8 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
       out->v = g->select(x, g->compare(x, INTERP_CMP_LT, a[0].v, g->constant(x, 0)),
                          g->neg(x, a[0].v), a[0].v);
       break;
-    case IR_FN_FMAX: out->v = g->max(x, a[0].v, a[1].v); break;
-    case IR_FN_FMIN: out->v = g->min(x, a[0].v, a[1].v); break;
+    case IR_FN_FMAX: out->v = vx_fmaxmin(x, a[0].v, a[1].v, 1); break; /* C */
+    case IR_FN_FMIN: out->v = vx_fmaxmin(x, a[0].v, a[1].v, 0); break;
     }
     out->p = a[0].p;
     if (e->nargs > 1) out->p = por(x, out->p, a[1].p);

@@ -34,6 +34,18 @@ typedef struct vx_term {
    * recip_of: the term is 1/y (a division of the literal 1), y's handle;
    * root_of: the term is sqrt(y), y's handle.  0: neither. */
   interp_term recip_of, root_of;
+  /* real: the IEEE class of the value (NULL: false): NaN, infinite, and
+   * the sign of an infinity (true: -inf); v is meaningful when finite.
+   * An arithmetic term (+ - * / neg sqrt exp: arith != 0, operands op[])
+   * gets its class lazily from its leaves (vx_class); the others carry it.
+   * ev: the term's own special event (a division by zero, sqrt of a
+   * negative), made lazily. */
+  Z3_ast cn, ci, cs;
+  Z3_ast spec, sval; /* arith: a special event may have happened; then a
+                      * finite result is sval, not v */
+  unsigned char arith, cls_done;
+  interp_term op[2];
+  Z3_ast ev;
 } vx_term;
 
 typedef struct vx {
@@ -48,6 +60,19 @@ typedef struct vx {
   Z3_func_decl f_add, f_mul, f_div, f_neg, f_sqrt, f_exp, f_pow, f_max,
       f_min, f_lt, f_le, f_trunc;
   Z3_func_decl f_hash[INTERP_BODY_COUNT], f_red[INTERP_BODY_COUNT];
+  /* real: the unspecified class of an arithmetic expression into which an
+   * infinity or a division by zero entered, by its real normal form;
+   * fp: isnan of an abstract value, C's fmax/fmin, the rounding to f32 */
+  Z3_func_decl f_un, f_ui, f_us, f_uv, f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
+  Z3_ast *pinned;       /* real: quotients pinned to 0 at a zero divisor */
+  Z3_ast *alias;        /* real: pairs (key, key it equals), vx_same_key */
+  Z3_ast *rf;           /* real: memo of recip_form, (from, to) pairs */
+  long nrf, caprf;
+  int nalias, capalias;
+  int npinned, cappinned;
+  unsigned *mark;       /* real: visit marks of the class walk */
+  long capmark;
+  unsigned gen;
   double *lits;         /* fp: the distinct literals, and their constants */
   Z3_ast *litast;
   int nlits, caplits;
@@ -58,10 +83,9 @@ typedef struct vx {
   int nsqrt, capsqrt;
   Z3_ast *side;         /* side conditions, asserted with every query */
   int nside, capside;
-  /* Set while a tensor program (the candidate) builds its terms: such a
-   * program runs in IEEE arithmetic, whose exact identities at zero and
-   * infinity may then be used (algebra.c, a_div); never for the source,
-   * whose division by zero stays undefined. */
+  /* Set while a tensor program (the candidate) builds its terms: the
+   * identity 1/(1/y) = y (algebra.c, a_div) and structural zeros (a_mul)
+   * apply to it only. */
   int cand;
   interp_sym_algebra alg;
 } vx;
@@ -100,6 +124,25 @@ interp_term vx_and(vx *x, interp_term a, interp_term b); /* C's && */
 interp_term vx_or(vx *x, interp_term a, interp_term b);  /* C's || */
 interp_term vx_pow(vx *x, interp_term a, interp_term b);
 interp_term vx_trunc(vx *x, interp_term a);              /* (int)x */
+/* C's fmax/fmin: a NaN operand gives the other operand. */
+interp_term vx_fmaxmin(vx *x, interp_term a, interp_term b, int is_max);
+/* (double)(float)a: the rounding of a double to float. */
+interp_term vx_round32(vx *x, interp_term a);
+/* real: the class of h as three Bools (NaN, infinite, negative infinity;
+ * NULL stands for false).  Kept in the world. */
+void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs);
+/* real: does source term s (value a, after som) differ from candidate term
+ * c (value b) as IEEE values (NaN equals NaN, infinities by sign, finite
+ * values as reals; the sign of a zero is not compared)?  A kept Bool, or
+ * NULL when they certainly agree. */
+Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b);
+/* real: the som forms from and to are known equal (their difference
+ * simplifies to 0): expressions of normal form from get the unspecified
+ * outcome of to.  Call before the classes are asked for. */
+void vx_same_key(vx *x, Z3_ast from, Z3_ast to);
+/* real: the som form of a with every quotient p/q written p * (1/q) (the
+ * form class keys use).  Kept. */
+Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som);
 /* A sum-like reduction, as the algebra's reduce hook (fp) or a left fold. */
 interp_term vx_reduce(vx *x, interp_body body, interp_term init,
                       const interp_term *xs, long n);

@@ -266,13 +266,16 @@ static Z3_ast query_formula(query *q, Z3_params som) {
       interp_term sp = var->poi[i], cp = c->poison ? c->poison[i] : INTERP_TERM_NONE;
       Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
       if (som) {
-        a = vx_keep(x, Z3_simplify_ex(z, a, som));
-        b = vx_keep(x, Z3_simplify_ex(z, b, som));
+        a = vx_som(x, a, som);
+        b = vx_som(x, b, som);
         if (a != b) { /* a - b may still simplify to 0 */
           Z3_ast args[2] = {a, b};
           Z3_ast d = vx_keep(x, Z3_simplify_ex(z, vx_keep(x, Z3_mk_sub(z, 2, args)), som));
           Z3_ast zero = vx_keep(x, Z3_mk_numeral(z, "0", x->num));
-          if (d == zero) b = a;
+          if (d == zero) {
+            if (x->kind == VX_REAL) vx_same_key(x, b, a);
+            b = a;
+          }
         }
       }
       Z3_ast sub[2];
@@ -282,8 +285,14 @@ static Z3_ast query_formula(query *q, Z3_params som) {
       sub[0] = vx_poisonb(x, cp);
       sub[1] = vx_ub(x, cv);
       Z3_ast cand_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
-      Z3_ast differ = a == b ? vx_keep(x, Z3_mk_false(z))
-                             : vx_keep(x, Z3_mk_not(z, vx_keep(x, Z3_mk_eq(z, a, b))));
+      Z3_ast differ;
+      if (x->kind == VX_REAL) { /* as IEEE values: classes and reals */
+        differ = vx_differ(x, sv, cv, a, b);
+        if (!differ) differ = vx_keep(x, Z3_mk_false(z));
+      } else {
+        differ = a == b ? vx_keep(x, Z3_mk_false(z))
+                        : vx_keep(x, Z3_mk_not(z, vx_keep(x, Z3_mk_eq(z, a, b))));
+      }
       sub[0] = cand_undef;
       sub[1] = differ;
       Z3_ast bad = vx_keep(x, Z3_mk_or(z, 2, sub));
@@ -346,6 +355,16 @@ static int model_bv(Z3_context z, Z3_model m, Z3_ast a, uint64_t *out) {
   return ok;
 }
 
+/* Is Bool a (NULL: false) true in model m? */
+static int model_true(Z3_context z, Z3_model m, Z3_ast a) {
+  Z3_ast r = NULL;
+  if (!a || !Z3_model_eval(z, m, a, true, &r) || !r) return 0;
+  Z3_inc_ref(z, r);
+  int t = Z3_get_bool_value(z, r) == Z3_L_TRUE;
+  Z3_dec_ref(z, r);
+  return t;
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -388,6 +407,10 @@ static verify_cex *cex_from_model(query *q, Z3_model m) {
       if (x->kind == VX_REAL) {
         double d = 0;
         model_real(x->z, m, a, &d);
+        const vx_term *it = &x->terms[q->init[v][i]];
+        if (model_true(x->z, m, it->cn)) d = NAN;
+        else if (model_true(x->z, m, it->ci))
+          d = model_true(x->z, m, it->cs) ? -INFINITY : INFINITY;
         t->data[i] = d;
         continue;
       }
@@ -614,23 +637,39 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     *cex = cex_from_model(&q, m);
     Z3_model_dec_ref(z, m);
     int conf = verify_cex_confirm(t, cand, *cex);
-    /* Not confirmed: try again for small integer inputs (exact concrete
-     * runs), first with integer square roots as well (perfect squares under
-     * every sqrt, so the concrete sqrt is exact), then without. */
-    for (int pass = q.x.nsqrt ? 0 : 1; conf != 1 && kind == VX_REAL && pass < 2; pass++) {
+    /* Not confirmed: try again with finite inputs (a model that differs
+     * only in the unspecified outcome of an infinity need not show
+     * concretely), then for small integer inputs (exact concrete runs),
+     * first with integer square roots as well (perfect squares under every
+     * sqrt, so the concrete sqrt is exact), then without, then for
+     * multiples of 1/10 (not binary fractions: a rounding to float shows
+     * in them beyond the comparison's tolerance). */
+    for (int pass = 0; conf != 1 && kind == VX_REAL && pass < 4; pass++) {
+      if (pass == 1 && !q.x.nsqrt) continue;
       Z3_solver_push(z, s);
       Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
       Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
       for (int vv = 0; vv < t->k->nvars; vv++) {
         if (!q.init[vv]) continue;
         for (long i = 0; i < q.e.vars[vv].n; i++) {
-          Z3_ast a = q.x.terms[q.init[vv][i]].v;
-          Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, a)));
+          const vx_term *it = &q.x.terms[q.init[vv][i]];
+          Z3_ast a = it->v;
+          /* finite inputs in these passes: a model that differs only in
+           * the unspecified outcome of infinities may not show concretely */
+          if (it->cn) Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_not(z, it->cn)));
+          if (it->ci) Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_not(z, it->ci)));
+          if (pass == 0) continue; /* finite, any real */
+          if (pass == 3) {
+            Z3_ast ten[2] = {vx_keep(&q.x, Z3_mk_numeral(z, "10", q.x.num)), a};
+            Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, vx_keep(&q.x, Z3_mk_mul(z, 2, ten)))));
+          } else {
+            Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, a)));
+          }
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, lo, a)));
           Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, a, hi)));
         }
       }
-      for (int i = 0; pass == 0 && i < q.x.nsqrt; i++)
+      for (int i = 0; pass == 1 && i < q.x.nsqrt; i++)
         Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, q.x.sqrt_root[i])));
       res->solver_calls++;
       if (Z3_solver_check(z, s) == Z3_L_TRUE) {

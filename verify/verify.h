@@ -12,25 +12,35 @@
  *   exists inputs, element e:  source defined at e
  *                              AND (candidate undefined at e OR values differ)
  *
- * "defined" means not poison and no undefined behaviour (division by zero,
- * sqrt of a negative number) on the way to the value.  Where the source is
- * undefined the candidate may do anything (refinement).  Unsat at every size
+ * "defined" means not poison and no undefined behaviour (a NaN or an
+ * infinity converted to int) on the way to the value; values differ as
+ * IEEE values (NaN equals NaN, infinities by sign, the sign of a zero is
+ * not compared).  Where the source is undefined the candidate may do
+ * anything (refinement).  Unsat at every size
  * is `proved`; sat is `refuted` once the model, turned into concrete inputs,
  * really tells the two apart when run concretely (the counterexample becomes
  * a CEGIS example); unknown or a time-out is `unknown`, never proved.
  *
  * Modes (verify_mode):
- *   real  values are reals; both sides are simplified to sums of monomials
+ *   real  values are reals with an IEEE class (NaN, +-inf; inputs may be
+ *         either); comparisons, select, max/min, C's fmax/fmin and casts
+ *         to float are exact on classes; an arithmetic expression is NaN
+ *         if a leaf is, finite and real if no infinity enters and no
+ *         division by zero happens, else an unspecified outcome of its
+ *         real normal form (docs/verify.md, IEEE special values); both
+ *         sides are simplified to sums of monomials
  *         (Z3 som) first; sqrt(x) is a fresh real r with r >= 0 and
  *         r*r = x wherever x >= 0; exp and pow are uninterpreted functions;
  *         the candidate's 1/(1/y) is y (exact in IEEE at 0 and infinity),
  *         so reciprocal(rsqrt(x)) is sqrt(x).
- *         A proved verdict holds up to rounding.
+ *         A proved verdict holds up to rounding and that outcome.
  *   fp    the abstract floating-point encoding of mlir-tv: values are small
  *         bit-vectors (width from the number of distinct terms), + * / and
  *         the math functions are uninterpreted, + and * commutative
  *         (arguments in a canonical syntactic order), signs normalised
  *         (a - b = -(b - a), (-a)*(-b) = a*b: symmetric rounding),
+ *         division by zero defined, an uninterpreted isnan in comparisons,
+ *         C's fmax/fmin and the rounding to float uninterpreted,
  *         reductions an uninterpreted function of the multiset of summands
  *         (a sum of per-element hashes), so equality holds under every
  *         floating-point semantics that may reorder reductions.
