@@ -1689,12 +1689,21 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
     ir_source_free(&src);
     return NULL;
   }
+  ir_kernel *k = fe_parse_preprocessed(&src, pp, main_name, opt, arena);
+  ir_free(pp);
+  ir_free(main_name);
+  ir_source_free(&src);
+  return k;
+}
+
+ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const char *main_name,
+                                 const fe_options *opt, ir_arena *arena) {
+  const ir_source src = *srcp;
+  const char *name = src.name;
   ir_arena scratch;
   ir_arena_init(&scratch);
   int ntok = 0;
   fe_tok *toks = fe_tokenize(pp, main_name, &src, &scratch, &ntok);
-  ir_free(pp);
-  ir_free(main_name);
 
   int nd = 0;
   fndef *defs = find_functions(toks, ntok, &nd);
@@ -1740,6 +1749,5 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
   ir_free(p.params);
   ir_free(defs);
   ir_arena_free(&scratch);
-  ir_source_free(&src);
   return result;
 }
