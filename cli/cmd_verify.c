@@ -30,6 +30,8 @@ static void usage(FILE *out) {
           "  --verify real|fp          mode (default real)\n"
           "  --bound B                 verify at every size 1..B (default 3)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
+          "  --timeout S               time budget of the whole check (default: none);\n"
+          "                            tasks not decided by then are unknown\n"
           "  --json                    print the results as JSON\n"
           "%s"
           "  -h, --help                print this help\n"
@@ -40,7 +42,7 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_JSON = 0x200 };
+enum { OPT_JSON = 0x200, OPT_TIMEOUT };
 
 /* A report error: "uplift verify: REPORT: message", status 2. */
 static int report_error(const char *path, const char *fmt, ...)
@@ -293,6 +295,7 @@ int cli_cmd_verify(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       CLI_VERIFY_LONGOPTS,
       {"json", no_argument, NULL, OPT_JSON},
+      {"timeout", required_argument, NULL, OPT_TIMEOUT},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
@@ -314,6 +317,12 @@ int cli_cmd_verify(int argc, char **argv) {
       usage(stdout);
       return IR_EXIT_OK;
     case OPT_JSON: json = 1; break;
+    case OPT_TIMEOUT: {
+      long v;
+      if (cli_parse_long("verify", "--timeout", optarg, 1, 86400, &v)) goto usage_fail;
+      vo.budget = (double)v;
+      break;
+    }
     default:
       cli_frontend_options_free(&fe);
       if (c == '?' && optopt)

@@ -8,7 +8,7 @@
 # findings (crash-*, leak-*, timeout-*, oom-*) land in build-fuzz/findings/
 # NAME/ and fail the run: turn each into a regression file and a fix.
 # FUZZ_SMOKE=1 (CI) seeds from every tenth seed file only, so that loading
-# stays short, and runs FUZZ_SECONDS (5 there).  The last line per harness
+# stays short.  The last line per harness
 # reports executions, coverage (cov: edges, ft: features) and corpus size.
 cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
@@ -25,14 +25,14 @@ for bin in "$@"; do
   esac
   work=build-fuzz/corpus/$name finds=build-fuzz/findings/$name log=build-fuzz/fuzz-$name.log
   mkdir -p "$work" "$finds"
-  if [ "${FUZZ_SMOKE:-0}" = 1 ]; then
-    sub=build-fuzz/smoke-seeds/$name
-    rm -rf "$sub" && mkdir -p "$sub"
-    # shellcheck disable=SC2086
-    find $seeds -type f | sort | awk 'NR % 10 == 1' | while read -r f; do
-      cp "$f" "$sub/$(echo "$f" | tr / _)"; done
-    seeds=$sub
-  fi
+  # the seed files (every tenth one for a smoke), copied into one folder
+  every=1; [ "${FUZZ_SMOKE:-0}" = 1 ] && every=10
+  sub=build-fuzz/seeds/$name
+  rm -rf "$sub" && mkdir -p "$sub"
+  # shellcheck disable=SC2086
+  find $seeds -type f | sort | awk -v e="$every" 'NR % e == 1 || e == 1' | while read -r f; do
+    cp "$f" "$sub/$(echo "$f" | tr / _)"; done
+  seeds=$sub
   reg=tests/fuzz/regress/$name
   if [ -d "$reg" ] && [ -n "$(ls -A "$reg")" ]; then
     if ! "$bin" -close_fd_mask=3 "$reg"/* </dev/null >"$log.regress" 2>&1; then
@@ -47,7 +47,7 @@ for bin in "$@"; do
   rc=$?
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
   execs=$(grep 'stat::number_of_executed_units' "$log" | awk '{print $2}')
-  line="fuzz $name: ${execs:-?} executions in ${secs}s; ${last#*  }"
+  line="fuzz $name: ${execs:-?} executions in ${secs}s; $(echo "$last" | sed 's/.*\(cov: \)/\1/')"
   summary="$summary$line
 "
   if [ "$rc" -ne 0 ] || [ -n "$(ls -A "$finds")" ]; then

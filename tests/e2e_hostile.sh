@@ -30,6 +30,18 @@ const_sym_overflow|select(mask[1073741823*ni + 1073741823*ni >= 0]:i1[ni,nj], C,
 const_too_big|multiply(C, 1e999999)|a number that a double holds
 const_nan|multiply(C, nan)|a number that a double holds
 TABLE
+# the verifier cannot hang: a program nesting 40 multiply(C, beta) keeps
+# Z3 past its time limit, ignoring interrupts; the watch stops it (exit 3,
+# not proved), and --timeout bounds the whole check the same way
+tamper deep_power "$(python3 -c "print('multiply(' * 40 + 'C' + ', beta)' * 40)")"
+expect_status 3 "verify: a solver query past --smt-timeout stops" \
+  "$UPLIFT" verify $g "$TMP/deep_power.json" --smt-timeout 1
+grep -q "nothing more is proved\|unknown" "$TMP/err" "$TMP/out" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: stuck solver: no message"; cat "$TMP/err"; }
+expect_status 3 "verify --timeout bounds the whole check" \
+  "$UPLIFT" verify $g "$TMP/deep_power.json" --smt-timeout 3600 --timeout 1
+expect_status 0 "verify --timeout leaves a quick check alone" \
+  "$UPLIFT" verify $g "$TMP/g.json" --timeout 60
 # a size named dN that is a size parameter is the same symbol
 tamper dsym_size 'select(mask[d0 - 1 >= 0]:i1[ni,nj], multiply(C, beta), C)'
 expect_status 0 "dN naming a size parameter is that size" "$UPLIFT" verify $g "$TMP/dsym_size.json"
