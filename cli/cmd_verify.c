@@ -44,6 +44,9 @@ static void usage(FILE *out) {
 
 enum { OPT_JSON = 0x200, OPT_TIMEOUT };
 
+/* Distinct terms of a report's program at most (raised programs have tens). */
+enum { VERIFY_MAX_TERMS = 10000 };
+
 /* A report error: "uplift verify: REPORT: message", status 2. */
 static int report_error(const char *path, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -172,6 +175,7 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
       goto done;
     }
   const ir_tnode **progs = IR_NEW_N(&arena, const ir_tnode *, nents + 1);
+  const ir_tnode **topo = IR_NEW_N(&arena, const ir_tnode *, VERIFY_MAX_TERMS);
   for (int i = 0; i < nents; i++) {
     if (!ents[i].program) continue;
     char err[512];
@@ -181,6 +185,13 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
     if (!progs[i]) {
       report_error(rpath, "task %d (%s): program: %s\n  %s", ents[i].task,
                    ak->vars[ents[i].var]->name, err, ents[i].program);
+      goto done;
+    }
+    /* a huge program would only make a huge query: refused (docs/verify.md) */
+    if (ir_tp_topo(&progs[i], 1, topo, VERIFY_MAX_TERMS) < 0) {
+      report_error(rpath, "task %d (%s): the program has more than %d distinct terms "
+                   "(the limit of uplift verify)", ents[i].task, ak->vars[ents[i].var]->name,
+                   VERIFY_MAX_TERMS);
       goto done;
     }
     ir_type want;

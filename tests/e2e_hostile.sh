@@ -42,6 +42,32 @@ expect_status 3 "verify --timeout bounds the whole check" \
   "$UPLIFT" verify $g "$TMP/deep_power.json" --smt-timeout 3600 --timeout 1
 expect_status 0 "verify --timeout leaves a quick check alone" \
   "$UPLIFT" verify $g "$TMP/g.json" --timeout 60
+# uplift run has a time limit: 50 nested loops at n=2 (2^50 iterations)
+# stop at --timeout with a positioned message and exit 3
+python3 -c "
+print('void kernel_n(int n, double A[n]) { ' + ''.join('for (int i%d = 0; i%d < n; i%d++) ' % (j, j, j) for j in range(50)) + 'A[0] += 1.0; }')" >"$TMP/loops50.c"
+expect_status 3 "run: the interpreter stops at --timeout" "$UPLIFT" run "$TMP/loops50.c" --sizes n=2 --timeout 1
+grep -q "loops50.c:1:[0-9]*: error: the run took longer than its time limit (1 s)" "$TMP/err" \
+  && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: run time limit message"; head -c 300 "$TMP/err"; }
+# sizes that need more memory than --memory are refused before allocating
+expect_status 2 "run: sizes past the memory budget" "$UPLIFT" run $g --sizes ni=100000,nj=100000,nk=2
+grep -q "more than the --memory budget of 4096 MB" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: run memory budget message"; cat "$TMP/err"; }
+expect_status 2 "run: a small --memory" "$UPLIFT" run $g --sizes ni=1000,nj=1000,nk=1000 --memory 16
+expect_status 0 "run: sizes within --memory" "$UPLIFT" run $g --sizes ni=100,nj=100,nk=100 --memory 16
+# a huge program is refused with the limit (10,000 distinct terms): a
+# balanced sum (shallow, so not the depth limit) of 10,001 constants
+python3 -c "
+import json, sys
+xs = ['C'] + ['%d:f64[ni,nj]' % j for j in range(1, 10001)]
+while len(xs) > 1:
+    xs = ['add(%s, %s)' % (xs[i], xs[i + 1]) if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
+d = json.load(open(sys.argv[1]))
+d['tasks'][0]['program'] = xs[0]
+json.dump(d, open(sys.argv[2], 'w'))" "$TMP/g.json" "$TMP/huge_sum.json"
+expect_status 2 "verify: a huge program is refused" "$UPLIFT" verify $g "$TMP/huge_sum.json"
+grep -q "more than 10000 distinct terms" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: huge program: no limit message"; head -c 300 "$TMP/err"; }
 # a size named dN that is a size parameter is the same symbol
 tamper dsym_size 'select(mask[d0 - 1 >= 0]:i1[ni,nj], multiply(C, beta), C)'
 expect_status 0 "dN naming a size parameter is that size" "$UPLIFT" verify $g "$TMP/dsym_size.json"
