@@ -3,6 +3,8 @@
 #   make              build ./uplift (installs missing Debian packages first)
 #   make test         build and run every test; last line "N passed, N failed"
 #   make test SAN=1   the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz         run every libFuzzer harness (tests/fuzz/) for FUZZ_SECONDS
+#                     (default 60) each; fails on any finding (docs/fuzz.md)
 #   make run          raise the default example
 #   make bench        the benchmark table (benchmarks/results.md)
 #
@@ -13,7 +15,15 @@
 MODULES  := ir frontend interp polyhedral grammar enumerator verify emit cli
 PKGS     := isl gmp z3 libffi openblas libcjson
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# the fuzz build: clang-16 with libFuzzer's coverage, ASan and UBSan
+BUILD    := build-fuzz
+CC       := clang-16
+OPT      := -O1
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined \
+            -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+UPLIFT   := $(BUILD)/uplift
+else ifeq ($(SAN),1)
 BUILD    := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
             -fno-omit-frame-pointer
@@ -40,15 +50,19 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SH  := $(wildcard tests/e2e_*.sh)
 DEPS     := $(BUILD)/.deps-ok
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE   ?= 0
 
-.PHONY: all test run bench deps clean compdb
+.PHONY: all test run bench deps clean compdb fuzz fuzz-build
 .DEFAULT_GOAL := all
 
 all: $(UPLIFT)
 
 deps: $(DEPS)
 $(DEPS): mk/deps.sh
-	@sh mk/deps.sh
+	@sh mk/deps.sh $(if $(filter 1,$(FUZZ)),fuzz)
 	@mkdir -p $(BUILD) && touch $@
 
 $(BUILD)/%.o: %.c $(DEPS)
@@ -68,6 +82,17 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libuplift.a
 test: $(UPLIFT) $(TEST_BIN)
 	@UPLIFT=$(UPLIFT) BUILD=$(BUILD) sh mk/run-tests.sh $(TEST_BIN) $(TEST_SH)
 
+# The harnesses link the library built with FUZZ=1 (build-fuzz/).
+fuzz:
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SMOKE=$(FUZZ_SMOKE) sh mk/fuzz.sh $(FUZZ_BIN)
+
+fuzz-build: $(FUZZ_BIN)
+
+build-fuzz/fuzz/%: tests/fuzz/%.c $(BUILD)/libuplift.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libuplift.a $(LDLIBS)
+
 run: $(UPLIFT)
 	$(UPLIFT) raise benchmarks/kernels/gemm.c
 
@@ -78,7 +103,7 @@ compdb:
 	$(MAKE) clean && bear -- $(MAKE)
 
 clean:
-	rm -rf build build-san uplift
+	rm -rf build build-san build-fuzz uplift
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(FUZZ_BIN:=.d)
 .SECONDARY:

@@ -70,15 +70,18 @@ static void usage(FILE *out) {
           "  --time-runs N      with --native: skip the interpreter; call the native\n"
           "                     kernel N times on the same random inputs and print\n"
           "                     each call's wall-clock seconds and their median\n"
-          "  --timeout S        CPU-time limit of the native run in seconds\n"
-          "                     (default 10)\n"
+          "  --timeout S        time limit of the interpreter's run and CPU-time\n"
+          "                     limit of the native run, in seconds (default 10)\n"
+          "  --memory MB        budget for the kernel's arrays (default 4096): larger\n"
+          "                     sizes are refused before anything is allocated\n"
           "%s"
           "  --help             this text\n"
           "\n"
           "exit status: 0 done (and native agrees), 2 bad input or usage, or a\n"
-          "runtime error of the kernel (out-of-range subscript), 3 the native run\n"
-          "differs, crashed, timed out or did not compile, or an output depends on\n"
-          "uninitialized values under --native\n",
+          "runtime error of the kernel (out-of-range subscript), 3 the interpreter\n"
+          "ran past --timeout, or the native run differs, crashed, timed out or did\n"
+          "not compile, or an output depends on uninitialized values under\n"
+          "--native\n",
           cli_frontend_help);
 }
 
@@ -225,6 +228,7 @@ typedef struct run_opts {
   int against_native;        /* compare native_source with the native file */
   const char *native_cflags; /* extra cc arguments, space-separated (or NULL) */
   long timeout;
+  long memory_mb; /* --memory: the arrays of all runs together */
   long time_runs; /* > 0: only time the native kernel (benchmarks) */
   fe_options fe;
 } run_opts;
@@ -306,6 +310,25 @@ static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *
   }
   ir_free(t);
   return rc;
+}
+
+/* The bytes the interpreter's env needs at these sizes (values and poison
+ * masks of every array and scalar), in double so that nothing overflows;
+ * a negative dim counts 0 (interp_env_init reports it). */
+static double env_bytes(const ir_kernel *k, const long *sizes) {
+  double total = 0;
+  for (int v = 0; v < k->nvars; v++) {
+    const ir_var *var = k->vars[v];
+    if (var->kind == IR_VAR_SIZE || var->kind == IR_VAR_ITER) continue;
+    double n = 1;
+    if (var->kind == IR_VAR_ARRAY || var->kind == IR_VAR_LOCAL_ARRAY)
+      for (int d = 0; d < var->rank; d++) {
+        long dim = ir_expr_eval_int(var->dims[d], sizes);
+        n *= dim > 0 ? (double)dim : 0;
+      }
+    total += n * (sizeof(double) + 1);
+  }
+  return total;
 }
 
 /* The tolerance of a comparison: the kernel's (interp_kernel_tolerance)
@@ -392,9 +415,10 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, run
     rc = time_native(o, k, &env, &nenv, nv);
     goto done;
   }
+  env.time_limit = (double)o->timeout;
   if (interp_run(&env, NULL, &err)) {
     interp_error_print(&err, src);
-    rc = IR_EXIT_BAD_INPUT;
+    rc = err.timed_out ? IR_EXIT_MISMATCH : IR_EXIT_BAD_INPUT;
     goto done;
   }
 
@@ -478,6 +502,17 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     } else {
       interp_default_sizes(k, (int)o->size_set, sizes);
     }
+    double need = env_bytes(k, sizes) * (o->native ? 2 : 1) * (o->against_native ? 1.5 : 1) /
+                  (1024.0 * 1024.0);
+    if (need > (double)o->memory_mb) {
+      fprintf(stderr,
+              "uplift run: error: these sizes need %.0f MB for the kernel's arrays%s, "
+              "more than the --memory budget of %ld MB\n",
+              need, o->native ? " (two copies with --native, three with --against-native)" : "",
+              o->memory_mb);
+      rc = IR_EXIT_BAD_INPUT;
+      break;
+    }
     for (int j = 0; j < o->nvalues && rc != IR_EXIT_BAD_INPUT; j++) {
       int r = run_one(o, k, sizes, o->values[j], &src, &nv);
       if (r) rc = r;
@@ -498,6 +533,7 @@ int cli_cmd_run(int argc, char **argv) {
       {"values", required_argument, NULL, 'V'},
       {"native", no_argument, NULL, 'n'},
       {"timeout", required_argument, NULL, 't'},
+      {"memory", required_argument, NULL, 'M'},
       {"native-source", required_argument, NULL, 'N'},
       {"against-native", no_argument, NULL, 'A'},
       {"time-runs", required_argument, NULL, 'R'},
@@ -511,6 +547,7 @@ int cli_cmd_run(int argc, char **argv) {
   o.timeout = 10;
   o.values[0] = RUN_VALUES_INT;
   o.nvalues = 1;
+  o.memory_mb = 4096;
   int rc = IR_EXIT_OK, c;
   optind = 1;
   opterr = 0;
@@ -543,6 +580,10 @@ int cli_cmd_run(int argc, char **argv) {
         rc = IR_EXIT_BAD_INPUT;
       break;
     case 'C': o.native_cflags = optarg; break;
+    case 'M':
+      if (cli_parse_long(CMD, "--memory", optarg, 16, 1 << 20, &o.memory_mb))
+        rc = IR_EXIT_BAD_INPUT;
+      break;
     case 't':
       if (cli_parse_long(CMD, "--timeout", optarg, 1, 86400, &o.timeout))
         rc = IR_EXIT_BAD_INPUT;

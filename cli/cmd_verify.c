@@ -30,6 +30,8 @@ static void usage(FILE *out) {
           "  --verify real|fp          mode (default real)\n"
           "  --bound B                 verify at every size 1..B (default 3)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
+          "  --timeout S               time budget of the whole check (default: none);\n"
+          "                            tasks not decided by then are unknown\n"
           "  --json                    print the results as JSON\n"
           "%s"
           "  -h, --help                print this help\n"
@@ -40,7 +42,10 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_JSON = 0x200 };
+enum { OPT_JSON = 0x200, OPT_TIMEOUT };
+
+/* Distinct terms of a report's program at most (raised programs have tens). */
+enum { VERIFY_MAX_TERMS = 10000 };
 
 /* A report error: "uplift verify: REPORT: message", status 2. */
 static int report_error(const char *path, const char *fmt, ...)
@@ -170,6 +175,7 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
       goto done;
     }
   const ir_tnode **progs = IR_NEW_N(&arena, const ir_tnode *, nents + 1);
+  const ir_tnode **topo = IR_NEW_N(&arena, const ir_tnode *, VERIFY_MAX_TERMS);
   for (int i = 0; i < nents; i++) {
     if (!ents[i].program) continue;
     char err[512];
@@ -179,6 +185,13 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
     if (!progs[i]) {
       report_error(rpath, "task %d (%s): program: %s\n  %s", ents[i].task,
                    ak->vars[ents[i].var]->name, err, ents[i].program);
+      goto done;
+    }
+    /* a huge program would only make a huge query: refused (docs/verify.md) */
+    if (ir_tp_topo(&progs[i], 1, topo, VERIFY_MAX_TERMS) < 0) {
+      report_error(rpath, "task %d (%s): the program has more than %d distinct terms "
+                   "(the limit of uplift verify)", ents[i].task, ak->vars[ents[i].var]->name,
+                   VERIFY_MAX_TERMS);
       goto done;
     }
     ir_type want;
@@ -293,6 +306,7 @@ int cli_cmd_verify(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       CLI_VERIFY_LONGOPTS,
       {"json", no_argument, NULL, OPT_JSON},
+      {"timeout", required_argument, NULL, OPT_TIMEOUT},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
@@ -314,6 +328,12 @@ int cli_cmd_verify(int argc, char **argv) {
       usage(stdout);
       return IR_EXIT_OK;
     case OPT_JSON: json = 1; break;
+    case OPT_TIMEOUT: {
+      long v;
+      if (cli_parse_long("verify", "--timeout", optarg, 1, 86400, &v)) goto usage_fail;
+      vo.budget = (double)v;
+      break;
+    }
     default:
       cli_frontend_options_free(&fe);
       if (c == '?' && optopt)

@@ -46,4 +46,14 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
 fe_tok *fe_tokenize(const char *pp, const char *main_name,
                     const ir_source *src, ir_arena *a, int *ntok);
 
+/* Parse the kernel from text `pp` that the preprocessor already produced
+ * for source src (src->name names the file in diagnostics; main_name is the
+ * name cc's line markers give the main file, and text before any marker
+ * counts as the main file).  The rest as fe_parse_file; src and pp stay
+ * the caller's.  fe_parse_file is this after reading and preprocessing;
+ * the fuzz harness calls it directly to skip the preprocessor. */
+ir_kernel *fe_parse_preprocessed(const ir_source *src, const char *pp,
+                                 const char *main_name, const fe_options *opt,
+                                 ir_arena *arena);
+
 #endif

@@ -58,7 +58,17 @@ typedef struct sym {
   const char *name;
   int var;     /* index in vars, or -1 while pending */
   int pending; /* an int local that is not (yet) an iterator */
+  int prev;    /* the sym this one shadows (same name), or -1 */
 } sym;
+
+/* Names to ints, open addressing (keys live in the kernel's arena), so
+ * that looking a name up does not walk every declaration: a block of
+ * 100,000 locals parsed in quadratic time before. */
+typedef struct name_map {
+  const char **keys;
+  int *vals;
+  size_t cap, n;
+} name_map;
 
 typedef struct parser {
   const ir_source *src;
@@ -72,6 +82,8 @@ typedef struct parser {
   unsigned char *active; /* per var: an iterator bound by an enclosing loop */
   sym *syms;
   int nsyms, capsyms, scope_start;
+  name_map scope;   /* name -> its innermost sym, or -1 */
+  name_map names;   /* the names of vars (value unused) */
   int *params;
   int nparams;
   int nassign;
@@ -184,27 +196,72 @@ static const fe_tok *expect_ident(parser *p, const char *what) {
 
 /* -------------------------------------------------------- variables */
 
+static size_t name_hash(const char *s) {
+  size_t h = 1469598103934665603u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+/* The value slot of key in m, or NULL if absent and !add (then added with
+ * value -1). */
+static int *map_slot(name_map *m, const char *key, int add) {
+  if (add && 2 * (m->n + 1) > m->cap) {
+    name_map old = *m;
+    m->cap = old.cap ? 2 * old.cap : 64;
+    m->keys = ir_calloc(m->cap, sizeof *m->keys);
+    m->vals = ir_calloc(m->cap, sizeof *m->vals);
+    m->n = 0;
+    for (size_t i = 0; i < old.cap; i++)
+      if (old.keys[i]) *map_slot(m, old.keys[i], 1) = old.vals[i];
+    ir_free(old.keys);
+    ir_free(old.vals);
+  }
+  if (!m->cap) return NULL;
+  for (size_t i = name_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i]) {
+      if (!add) return NULL;
+      m->keys[i] = key;
+      m->vals[i] = -1;
+      m->n++;
+      return &m->vals[i];
+    }
+    if (!strcmp(m->keys[i], key)) return &m->vals[i];
+  }
+}
+
+static void map_free(name_map *m) {
+  ir_free(m->keys);
+  ir_free(m->vals);
+}
+
 static int lookup(parser *p, const char *name) {
-  for (int i = p->nsyms - 1; i >= 0; i--)
-    if (!strcmp(p->syms[i].name, name)) return i;
-  return -1;
+  int *v = map_slot(&p->scope, name, 0);
+  return v ? *v : -1;
 }
 
 static void declare(parser *p, const fe_tok *t, int var) {
-  for (int i = p->scope_start; i < p->nsyms; i++)
-    if (!strcmp(p->syms[i].name, t->text))
-      error_tok(p, t, NULL, "redeclaration of '%s'", t->text);
+  int shadowed = lookup(p, t->text);
+  if (shadowed >= p->scope_start)
+    error_tok(p, t, NULL, "redeclaration of '%s'", t->text);
   if (p->nsyms == p->capsyms) {
     p->capsyms = p->capsyms ? 2 * p->capsyms : 32;
     p->syms = ir_realloc(p->syms, sizeof *p->syms * (size_t)p->capsyms);
   }
-  p->syms[p->nsyms++] = (sym){ir_arena_strdup(p->a, t->text), var, var < 0};
+  const char *name = ir_arena_strdup(p->a, t->text);
+  p->syms[p->nsyms] = (sym){name, var, var < 0, shadowed};
+  *map_slot(&p->scope, name, 1) = p->nsyms++;
+}
+
+/* Leave a scope: forget the syms from index n on. */
+static void pop_syms(parser *p, int n) {
+  while (p->nsyms > n) {
+    sym *s = &p->syms[--p->nsyms];
+    *map_slot(&p->scope, s->name, 0) = s->prev;
+  }
 }
 
 static int name_used(parser *p, const char *name) {
-  for (int i = 0; i < p->nvars; i++)
-    if (!strcmp(p->vars[i]->name, name)) return 1;
-  return 0;
+  return map_slot(&p->names, name, 0) != NULL;
 }
 
 /* A new variable; its name is made unique among the kernel's variables
@@ -221,6 +278,7 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
   v->name = ir_arena_strdup(p->a, t->text);
   for (int n = 2; name_used(p, v->name); n++)
     v->name = ir_arena_printf(p->a, "%s_%d", t->text, n);
+  map_slot(&p->names, v->name, 1);
   v->elem = elem;
   v->param_index = -1;
   v->pos = tpos(p, t);
@@ -1298,10 +1356,10 @@ static ir_stmt *parse_for(parser *p) {
   int save2 = p->scope_start;
   p->scope_start = p->nsyms;
   s_for->body = parse_stmt(p);
-  p->nsyms = p->scope_start;
+  pop_syms(p, p->scope_start);
   p->scope_start = save2;
   p->active[var] = 0;
-  p->nsyms = p->scope_start;
+  pop_syms(p, p->scope_start);
   p->scope_start = save_scope;
   return s_for;
 }
@@ -1311,7 +1369,7 @@ static ir_stmt *parse_scoped(parser *p) {
   int save = p->scope_start;
   p->scope_start = p->nsyms;
   ir_stmt *s = parse_stmt(p);
-  p->nsyms = p->scope_start;
+  pop_syms(p, p->scope_start);
   p->scope_start = save;
   return s;
 }
@@ -1333,13 +1391,13 @@ static ir_stmt *parse_if(parser *p) {
 
 /* block-items: (local-decl | stmt)* up to '}' */
 static ir_stmt *parse_items(parser *p) {
-  ir_stmt *list = NULL;
+  ir_stmt *list = NULL, *tail = NULL; /* the tail: linear in the items */
   while (!is(p, "}")) {
     if (tok(p)->kind == FE_TK_EOF) expect(p, "}");
-    if (is_type_start(tok(p)))
-      list = append(list, parse_decl(p));
-    else
-      list = append(list, parse_stmt(p));
+    ir_stmt *more = is_type_start(tok(p)) ? parse_decl(p) : parse_stmt(p);
+    tail = append(tail, more);
+    if (!list) list = tail;
+    while (tail && tail->next) tail = tail->next;
   }
   return list;
 }
@@ -1362,7 +1420,7 @@ static ir_stmt *parse_stmt_at(parser *p) {
     p->scope_start = p->nsyms;
     ir_stmt *s = parse_items(p);
     expect(p, "}");
-    p->nsyms = p->scope_start;
+    pop_syms(p, p->scope_start);
     p->scope_start = save;
     return s;
   }
@@ -1689,12 +1747,21 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
     ir_source_free(&src);
     return NULL;
   }
+  ir_kernel *k = fe_parse_preprocessed(&src, pp, main_name, opt, arena);
+  ir_free(pp);
+  ir_free(main_name);
+  ir_source_free(&src);
+  return k;
+}
+
+ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const char *main_name,
+                                 const fe_options *opt, ir_arena *arena) {
+  const ir_source src = *srcp;
+  const char *name = src.name;
   ir_arena scratch;
   ir_arena_init(&scratch);
   int ntok = 0;
   fe_tok *toks = fe_tokenize(pp, main_name, &src, &scratch, &ntok);
-  ir_free(pp);
-  ir_free(main_name);
 
   int nd = 0;
   fndef *defs = find_functions(toks, ntok, &nd);
@@ -1737,9 +1804,10 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
   ir_free(p.vars);
   ir_free(p.active);
   ir_free(p.syms);
+  map_free(&p.scope);
+  map_free(&p.names);
   ir_free(p.params);
   ir_free(defs);
   ir_arena_free(&scratch);
-  ir_source_free(&src);
   return result;
 }

@@ -57,6 +57,7 @@ typedef struct interp_prog interp_prog; /* compiled form, private */
 typedef struct interp_error {
   ir_pos pos;
   char msg[320];
+  int timed_out; /* interp_run stopped at env->time_limit */
 } interp_error;
 
 /* The state of one run: a tensor per variable (by var id).  Arrays, scalar
@@ -70,6 +71,8 @@ typedef struct interp_env {
   ir_tensor *vals;   /* nvars entries */
   long *ivals;       /* nvars: sizes and iterators while running (private) */
   interp_prog *prog; /* private */
+  double time_limit; /* seconds an interp_run may take; 0 (the default after
+                      * interp_env_init): no limit */
 } interp_env;
 
 /* Fill sizes[var id] for every IR_VAR_SIZE variable of k (other entries are

@@ -22,8 +22,10 @@
  * once; the error names the statement position, the index and the shape.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "interp/interp.h"
 
@@ -454,7 +456,26 @@ typedef struct run {
   int failed;
   const cstmt *cur;   /* statement being executed, for errors */
   interp_error *err;
+  double deadline;    /* monotonic seconds; 0: none (env->time_limit) */
+  double limit;       /* env->time_limit, for the message */
+  unsigned long ticks; /* loop iterations, to look at the clock now and then */
 } run;
+
+static double mono_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Every 65536 loop iterations: stop the run past its deadline. */
+static void tick(run *c, double limit) {
+  if (c->deadline <= 0 || (++c->ticks & 0xffff) || mono_seconds() < c->deadline) return;
+  c->failed = 1;
+  c->err->timed_out = 1;
+  c->err->pos = c->cur ? c->cur->pos : (ir_pos){c->k->file, 0, 0};
+  snprintf(c->err->msg, sizeof c->err->msg,
+           "the run took longer than its time limit (%g s) in this loop", limit);
+}
 
 static double ev(run *c, int n, int *p);
 
@@ -685,11 +706,15 @@ static void exec(run *c, int si) {
         for (long i = lo; i <= hi && !c->failed; i++) {
           c->ivals[s->iter] = i;
           exec(c, s->body);
+          c->cur = s;
+          tick(c, c->limit);
         }
       else
         for (long i = hi; i >= lo && !c->failed; i--) {
           c->ivals[s->iter] = i;
           exec(c, s->body);
+          c->cur = s;
+          tick(c, c->limit);
         }
       break;
     }
@@ -716,7 +741,12 @@ int interp_run(interp_env *env, const unsigned char *mask, interp_error *err) {
   const ir_kernel *k = env->k;
   interp_error dummy;
   run c = {k, env->prog, env->ivals, env->vals, mask, 0, 0, NULL,
-           err ? err : &dummy};
+           err ? err : &dummy, 0, 0, 0};
+  c.err->timed_out = 0;
+  if (env->time_limit > 0) {
+    c.limit = env->time_limit;
+    c.deadline = mono_seconds() + env->time_limit;
+  }
   if (mask) {
     int *pre = env->prog->prefix;
     pre[0] = 0;

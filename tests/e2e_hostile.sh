@@ -30,6 +30,44 @@ const_sym_overflow|select(mask[1073741823*ni + 1073741823*ni >= 0]:i1[ni,nj], C,
 const_too_big|multiply(C, 1e999999)|a number that a double holds
 const_nan|multiply(C, nan)|a number that a double holds
 TABLE
+# the verifier cannot hang: a program nesting 40 multiply(C, beta) keeps
+# Z3 past its time limit, ignoring interrupts; the watch stops it (exit 3,
+# not proved), and --timeout bounds the whole check the same way
+tamper deep_power "$(python3 -c "print('multiply(' * 40 + 'C' + ', beta)' * 40)")"
+expect_status 3 "verify: a solver query past --smt-timeout stops" \
+  "$UPLIFT" verify $g "$TMP/deep_power.json" --smt-timeout 1
+grep -q "nothing more is proved\|unknown" "$TMP/err" "$TMP/out" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: stuck solver: no message"; cat "$TMP/err"; }
+expect_status 3 "verify --timeout bounds the whole check" \
+  "$UPLIFT" verify $g "$TMP/deep_power.json" --smt-timeout 3600 --timeout 1
+expect_status 0 "verify --timeout leaves a quick check alone" \
+  "$UPLIFT" verify $g "$TMP/g.json" --timeout 60
+# uplift run has a time limit: 50 nested loops at n=2 (2^50 iterations)
+# stop at --timeout with a positioned message and exit 3
+python3 -c "
+print('void kernel_n(int n, double A[n]) { ' + ''.join('for (int i%d = 0; i%d < n; i%d++) ' % (j, j, j) for j in range(50)) + 'A[0] += 1.0; }')" >"$TMP/loops50.c"
+expect_status 3 "run: the interpreter stops at --timeout" "$UPLIFT" run "$TMP/loops50.c" --sizes n=2 --timeout 1
+grep -q "loops50.c:1:[0-9]*: error: the run took longer than its time limit (1 s)" "$TMP/err" \
+  && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: run time limit message"; head -c 300 "$TMP/err"; }
+# sizes that need more memory than --memory are refused before allocating
+expect_status 2 "run: sizes past the memory budget" "$UPLIFT" run $g --sizes ni=100000,nj=100000,nk=2
+grep -q "more than the --memory budget of 4096 MB" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: run memory budget message"; cat "$TMP/err"; }
+expect_status 2 "run: a small --memory" "$UPLIFT" run $g --sizes ni=1000,nj=1000,nk=1000 --memory 16
+expect_status 0 "run: sizes within --memory" "$UPLIFT" run $g --sizes ni=100,nj=100,nk=100 --memory 16
+# a huge program is refused with the limit (10,000 distinct terms): a
+# balanced sum (shallow, so not the depth limit) of 10,001 constants
+python3 -c "
+import json, sys
+xs = ['C'] + ['%d:f64[ni,nj]' % j for j in range(1, 10001)]
+while len(xs) > 1:
+    xs = ['add(%s, %s)' % (xs[i], xs[i + 1]) if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
+d = json.load(open(sys.argv[1]))
+d['tasks'][0]['program'] = xs[0]
+json.dump(d, open(sys.argv[2], 'w'))" "$TMP/g.json" "$TMP/huge_sum.json"
+expect_status 2 "verify: a huge program is refused" "$UPLIFT" verify $g "$TMP/huge_sum.json"
+grep -q "more than 10000 distinct terms" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: huge program: no limit message"; head -c 300 "$TMP/err"; }
 # a size named dN that is a size parameter is the same symbol
 tamper dsym_size 'select(mask[d0 - 1 >= 0]:i1[ni,nj], multiply(C, beta), C)'
 expect_status 0 "dN naming a size parameter is that size" "$UPLIFT" verify $g "$TMP/dsym_size.json"
@@ -76,6 +114,34 @@ deep ternary "'A[i] = ' + 'A[i] > 0 ? 1 : '*100000 + '0;'" "expression nested to
 deep ands "'A[i] = ' + 'A[i] > 0 && '*100000 + '1;'" "expression nested too deeply"
 deep subscript "'A[i' + ' + 0*i'*8400 + '] = 1;'" "expression nested too deeply"
 deep fors "''.join('for (int i%d = 0; i%d < n; i%d++) ' % (j, j, j) for j in range(10000)) + 'A[i] = 1;'" "nested too deeply"
+# long blocks and many locals parse in linear time (they were quadratic:
+# 80,000 statements took 24 s, 100,000 locals 28 s); shadowing still works
+python3 -c "
+print('void kernel_s(int n, double A[n]) { for (int i = 0; i < n; i++) {' + ' A[i] = A[i] + 1.0;' * 80000 + ' } }')" >"$TMP/long_block.c"
+expect_status 0 "80,000 statements in a block" "$UPLIFT" dump "$TMP/long_block.c"
+python3 -c "
+print('void kernel_s(int n, double A[n]) { ' + ''.join(' double x%d = 1.0;' % j for j in range(100000)) + ' for (int i = 0; i < n; i++) A[i] = x99999; }')" >"$TMP/many_locals.c"
+expect_status 0 "100,000 local declarations" "$UPLIFT" dump "$TMP/many_locals.c"
+cat >"$TMP/shadow.c" <<'C'
+void kernel_sh(int n, double A[n]) {
+  double s = 1.0;
+  for (int i = 0; i < n; i++) { double s = 2.0; A[i] = s; }
+  for (int i = 0; i < n; i++) A[i] += s;
+}
+C
+expect_status 0 "a shadowing local" "$UPLIFT" dump "$TMP/shadow.c"
+grep -q "S1: s_2 = 2.0" "$TMP/out" && grep -q "S2: A\[i\] = s_2" "$TMP/out" && grep -q "S3: A\[i\] += s;" "$TMP/out" \
+  && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: shadowing"; cat "$TMP/out"; }
+cat >"$TMP/redecl.c" <<'C'
+void kernel_rd(int n, double A[n]) {
+  double s = 1.0;
+  double s = 2.0;
+  for (int i = 0; i < n; i++) A[i] = s;
+}
+C
+expect_status 2 "a redeclaration in one scope" "$UPLIFT" dump "$TMP/redecl.c"
+grep -q "redecl.c:3:10: error: redeclaration of 's'" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: redeclaration"; cat "$TMP/err"; }
 # within the limits: deep but legal nesting still parses
 python3 -c "
 print('void kernel_d(int n, double A[n]) { for (int i = 0; i < n; i++) A[i] = ' + '('*200 + 'A[i]' + ' + 1.0)'*200 + '; }')" >"$TMP/ok.c"

@@ -154,6 +154,28 @@ Z3_ast vx_poisonb(vx *x, interp_term p); /* p may be INTERP_TERM_NONE */
 /* The Z3 context of a verifier (for rule checks in pair.c). */
 Z3_context vx_ctx_z3(const verify_ctx *v);
 
+/* ------------------------------------------------------------ watch.c */
+
+/* A thread that interrupts Z3 work running past its time limit and ends
+ * the process when Z3 ignores the interrupt (watch.c explains).  per_call:
+ * seconds per bracketed call (--smt-timeout); deadline: absolute time
+ * (vx_now's clock) of the whole run, 0 for none.  NULL if no thread could
+ * be started (the verifier then runs unwatched). */
+typedef struct vx_watch vx_watch;
+vx_watch *vx_watch_new(Z3_context z, double per_call, double deadline);
+void vx_watch_free(vx_watch *w);
+/* Bracket one piece of Z3 work (w may be NULL). */
+void vx_watch_begin(vx_watch *w);
+void vx_watch_end(vx_watch *w);
+/* 1 if the watch interrupted the last bracketed call. */
+int vx_watch_interrupted(vx_watch *w);
+/* 1 once the run's deadline has passed. */
+int vx_watch_expired(const vx_watch *w);
+/* Seconds on a monotonic clock. */
+double vx_now(void);
+/* The watch of a verifier (for pair.c), or NULL. */
+vx_watch *vx_ctx_watch(const verify_ctx *v);
+
 /* ---------------------------------------------------------- executor */
 
 /* The state of every variable of the kernel after a symbolic run. */

@@ -103,9 +103,9 @@ static Z3_ast pq_formula(pq *q, Z3_params som) {
   return r;
 }
 
-static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
-                      const int *in_vars, const long *sizes,
-                      const verify_candidate *const c[2], verify_result *res) {
+static pres check_one_run(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
+                          const int *in_vars, const long *sizes,
+                          const verify_candidate *const c[2], verify_result *res) {
   Z3_context z = vx_ctx_z3(v);
   const verify_options *o = verify_get_options(v);
   vx_kind kind = o->mode == VERIFY_FP ? VX_FP : VX_REAL;
@@ -146,6 +146,7 @@ static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
     if (kind == VX_FP && q.x.nlits > 1)
       Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits, q.x.litast)));
     res->solver_calls++;
+    vx_watch_begin(vx_ctx_watch(v)); /* the check gets the whole time limit */
     Z3_lbool r = Z3_solver_check(z, s);
     if (r == Z3_L_FALSE) out = P_UNSAT;
     else if (r == Z3_L_TRUE) out = P_SAT;
@@ -158,6 +159,26 @@ static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
   }
   pq_free(&q, nin);
   return out;
+}
+
+/* check_one_run under the verifier's watch (watch.c): past the budget,
+ * or when building the query ran past the time limit, unknown. */
+static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
+                      const int *in_vars, const long *sizes,
+                      const verify_candidate *const c[2], verify_result *res) {
+  vx_watch *w = vx_ctx_watch(v);
+  if (vx_watch_expired(w)) {
+    snprintf(res->reason, sizeof res->reason, "the time budget ran out");
+    return P_UNKNOWN;
+  }
+  vx_watch_begin(w);
+  pres r = check_one_run(v, s, k, nin, in_vars, sizes, c, res);
+  vx_watch_end(w);
+  if (r == P_ERROR && vx_watch_interrupted(w)) {
+    snprintf(res->reason, sizeof res->reason, "building the query took too long");
+    r = P_UNKNOWN;
+  }
+  return r;
 }
 
 int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_vars,

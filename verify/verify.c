@@ -26,6 +26,7 @@
 struct verify_ctx {
   verify_options opt;
   Z3_context z;
+  vx_watch *watch; /* interrupts Z3 past its time limit (watch.c) */
 };
 
 /* ------------------------------------------------------------- names */
@@ -34,6 +35,7 @@ void verify_options_default(verify_options *o) {
   o->mode = VERIFY_REAL;
   o->bound = 3;
   o->timeout = 10;
+  o->budget = 0;
 }
 
 static const char *const mode_names[] = {"real", "fp", "none"};
@@ -77,11 +79,14 @@ verify_ctx *verify_new(const verify_options *opt) {
   else
     verify_options_default(&v->opt);
   if (v->opt.bound < 1) v->opt.bound = 1;
+  v->watch = vx_watch_new(z, v->opt.timeout,
+                          v->opt.budget > 0 ? vx_now() + v->opt.budget : 0);
   return v;
 }
 
 void verify_free(verify_ctx *v) {
   if (!v) return;
+  vx_watch_free(v->watch);
   Z3_del_context(v->z);
   ir_free(v);
 }
@@ -91,6 +96,7 @@ const verify_options *verify_get_options(const verify_ctx *v) {
 }
 
 Z3_context vx_ctx_z3(const verify_ctx *v) { return v->z; }
+vx_watch *vx_ctx_watch(const verify_ctx *v) { return v->watch; }
 
 static double now(void) {
   struct timespec ts;
@@ -577,9 +583,9 @@ typedef enum qres { Q_UNSAT, Q_SAT, Q_UNKNOWN, Q_ERROR } qres;
 
 /* Check one size assignment.  On Q_SAT *cex is the (confirmed or not)
  * counterexample. */
-static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
-                        const verify_candidate *cand, const long *sizes,
-                        verify_result *res, verify_cex **cex, vx_kind kind) {
+static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
+                            const verify_candidate *cand, const long *sizes,
+                            verify_result *res, verify_cex **cex, vx_kind kind) {
   Z3_context z = v->z;
   query q;
   memset(&q, 0, sizeof q);
@@ -624,6 +630,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits,
                                                         q.x.litast)));
   res->solver_calls++;
+  vx_watch_begin(v->watch); /* each check gets the whole time limit */
   Z3_lbool r = Z3_solver_check(z, s);
   if (r == Z3_L_FALSE) {
     out = Q_UNSAT;
@@ -672,6 +679,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
       for (int i = 0; pass == 1 && i < q.x.nsqrt; i++)
         Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, q.x.sqrt_root[i])));
       res->solver_calls++;
+      vx_watch_begin(v->watch);
       if (Z3_solver_check(z, s) == Z3_L_TRUE) {
         Z3_model m2 = Z3_solver_get_model(z, s);
         Z3_model_inc_ref(z, m2);
@@ -710,7 +718,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
     verify_result rr;
     memset(&rr, 0, sizeof rr);
     verify_cex *c2 = NULL;
-    qres r2 = check_sizes(v, s, t, cand, sizes, &rr, &c2, VX_REAL);
+    qres r2 = check_sizes_run(v, s, t, cand, sizes, &rr, &c2, VX_REAL);
     res->solver_calls += rr.solver_calls;
     if (r2 == Q_SAT && c2 && c2->confirmed) {
       cex_free(*cex);
@@ -725,6 +733,29 @@ build_error:
   snprintf(res->reason, sizeof res->reason, "%s", q.err);
   query_release(&q);
   return Q_ERROR;
+}
+
+/* check_sizes_run under the watch: past the run's budget the answer is
+ * unknown without asking; Z3 work that the watch interrupted (building a
+ * query or a check past its time limit) is unknown too. */
+static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
+                        const verify_candidate *cand, const long *sizes,
+                        verify_result *res, verify_cex **cex, vx_kind kind) {
+  if (vx_watch_expired(v->watch)) {
+    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout %g s) ran out",
+             v->opt.budget);
+    return Q_UNKNOWN;
+  }
+  vx_watch_begin(v->watch);
+  qres r = check_sizes_run(v, s, t, cand, sizes, res, cex, kind);
+  vx_watch_end(v->watch);
+  if (r == Q_ERROR && vx_watch_interrupted(v->watch)) {
+    snprintf(res->reason, sizeof res->reason,
+             "building the query took longer than the solver's time limit (%g s)",
+             v->opt.timeout);
+    r = Q_UNKNOWN;
+  }
+  return r;
 }
 
 static void sizes_text(const ir_kernel *k, const long *sizes,

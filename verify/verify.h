@@ -76,6 +76,9 @@ typedef struct verify_options {
   verify_mode mode;   /* default VERIFY_REAL */
   int bound;          /* sizes 1..bound; default 3 (--bound) */
   double timeout;     /* seconds per solver check; default 10 (--smt-timeout) */
+  double budget;      /* seconds for everything this verifier does from
+                       * verify_new on (--timeout); 0: no limit.  Past it
+                       * every check answers unknown. */
 } verify_options;
 
 void verify_options_default(verify_options *o);
