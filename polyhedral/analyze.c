@@ -883,9 +883,11 @@ static void constraint_text(const pass *p, const poly_constraint *c, sb *b) {
     sign = -1;
     if (!c->is_eq) rel = "<=";
   }
-  /* left: sign*dim[first]*x_first ; right: -(sign * rest) */
-  long c0 = -sign * c->c0;
-  if (first < 0) { /* constraint on parameters only */
+  /* left: sign*dim[first]*x_first ; right: -(sign * rest).  A constraint
+   * on parameters only is written "rest >= 0" (rsign 1). */
+  int rsign = first < 0 ? 1 : -sign;
+  long c0 = rsign * c->c0;
+  if (first < 0) {
     first = -2;
   } else {
     long co = sign * c->dim[first];
@@ -900,12 +902,12 @@ static void constraint_text(const pass *p, const poly_constraint *c, sb *b) {
   sb r = {0};
   for (int d = 0; d < c->rank; d++) {
     if (d == first || !c->dim[d]) continue;
-    long co = -sign * c->dim[d];
+    long co = rsign * c->dim[d];
     sb_add(&r, "%s%s%ld*i%d", r.n ? (co < 0 ? " - " : " + ") : (co < 0 ? "-" : ""), "",
            co < 0 ? -co : co, d);
   }
   for (int i = 0; i < c->nparams; i++) {
-    long co = -sign * c->pcoef[i];
+    long co = rsign * c->pcoef[i];
     sb_add(&r, "%s%ld*%s", r.n ? (co < 0 ? " - " : " + ") : (co < 0 ? "-" : ""),
            co < 0 ? -co : co, vname(p, c->pvar[i]));
   }
@@ -995,12 +997,13 @@ static __isl_give isl_set *box_of(pass *p, int v) {
   return s;
 }
 
-static __isl_give isl_set *context(pass *p) {
+/* The size parameters' context: every size >= lo. */
+static __isl_give isl_set *context(pass *p, int lo) {
   sb b = {0};
   sb_add(&b, "%s -> { : ", sb_str(&p->params));
   int any = 0;
   for (int v = 0; v < p->k->nvars; v++)
-    if (p->k->vars[v]->kind == IR_VAR_SIZE) sb_add(&b, "%sP%d >= 1", any++ ? " and " : "", v);
+    if (p->k->vars[v]->kind == IR_VAR_SIZE) sb_add(&b, "%sP%d >= %d", any++ ? " and " : "", v, lo);
   if (!any) sb_add(&b, "1 = 1");
   sb_add(&b, " }");
   isl_set *s = isl_set_read_from_str(p->ctx, sb_str(&b));
@@ -1009,14 +1012,30 @@ static __isl_give isl_set *context(pass *p) {
 }
 
 /* Describe region r (taken) of a box of `rank` dims (box taken; NULL: a
- * dim is not affine), in the box's coordinates. */
-static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_take isl_set *r) {
+ * dim is not affine), in the box's coordinates.  Masks assume sizes >= 1.
+ * strict (written regions): the region is "whole" only when it is the whole
+ * box at every size assignment (sizes >= 0), so a write guarded by a size
+ * condition (n > 2, a loop empty at some sizes) is a mask whose constraints
+ * keep that condition; otherwise the box is compared only under the
+ * parameter values for which the region is not empty ("read only when
+ * m >= 2" is not a mask of elements). */
+static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_take isl_set *r,
+                             int strict) {
   poly_region out = {POLY_REGION_NONE, 0, NULL, "none", NULL};
   if (!r) {
     isl_set_free(box);
     return out;
   }
-  isl_set *ctx = context(p);
+  int whole = 0;
+  if (strict && box) {
+    isl_set *ctx0 = context(p, 0);
+    isl_set *b0 = isl_set_intersect_params(isl_set_copy(box), isl_set_copy(ctx0));
+    isl_set *r0 = isl_set_intersect_params(isl_set_copy(r), ctx0);
+    whole = isl_set_is_subset(b0, r0) == isl_bool_true;
+    isl_set_free(b0);
+    isl_set_free(r0);
+  }
+  isl_set *ctx = context(p, 1);
   r = isl_set_coalesce(isl_set_intersect_params(r, isl_set_copy(ctx)));
   if (isl_set_is_empty(r) != isl_bool_false) {
     isl_set_free(r);
@@ -1025,11 +1044,14 @@ static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_t
     return out;
   }
   out.isl = isl_text(p, r);
-  /* Compare with the box under the parameter values for which the region
-   * is not empty: "read only when m >= 2" is not a mask of elements. */
-  if (box) box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
+  if (box && !strict) {
+    box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
+    whole = isl_set_is_subset(box, r) == isl_bool_true;
+  } else if (box) {
+    box = isl_set_intersect_params(box, isl_set_copy(ctx));
+  }
   isl_set_free(ctx);
-  if (box && isl_set_is_subset(box, r) == isl_bool_true) {
+  if (whole) {
     out.kind = POLY_REGION_BOX;
     out.text = "whole";
     isl_set_free(r);
@@ -1058,8 +1080,8 @@ static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_t
 }
 
 /* Describe region r (taken) of variable v. */
-static poly_region region(pass *p, int v, __isl_take isl_set *r) {
-  return region_in(p, box_of(p, v), p->k->vars[v]->rank, r);
+static poly_region region(pass *p, int v, __isl_take isl_set *r, int strict) {
+  return region_in(p, box_of(p, v), p->k->vars[v]->rank, r, strict);
 }
 
 /* ------------------------------------------------------ value spaces */
@@ -1108,7 +1130,7 @@ static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_s
     all &= s->loop_dims[d] >= 0;
   }
   if (all) s->points = region_in(p, box_over(p, t->depth, s->loop_dims), t->depth,
-                                 isl_set_copy(full));
+                                 isl_set_copy(full), 0);
   isl_set_free(full);
   /* the value space: the loops that do not carry the reduction */
   const poly_reduction *r = NULL;
@@ -1144,8 +1166,8 @@ static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_s
     s->space_iters[e] = t->loops[keep[e]]->iter;
     s->space_dims[e] = s->loop_dims[keep[e]];
   }
-  s->space = region_in(p, box_over(p, nk, s->space_dims), nk, dom);
-  if (last) s->last = region_in(p, box_over(p, nk, s->space_dims), nk, last);
+  s->space = region_in(p, box_over(p, nk, s->space_dims), nk, dom, 0);
+  if (last) s->last = region_in(p, box_over(p, nk, s->space_dims), nk, last, 0);
 }
 
 /* The value spaces of the statements of every task. */
@@ -1597,8 +1619,8 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
       if (W && (in.flags & (POLY_IN_LIVEIN | POLY_IN_TASK))) in.flags |= POLY_IN_OLD;
       poly_access *ac = &T->access[T->naccess++];
       ac->var = v;
-      ac->read = region(p, v, R);
-      ac->write = region(p, v, W);
+      ac->read = region(p, v, R, 0);
+      ac->write = region(p, v, W, 1);
       if (W) {
         poly_output o = {v, 0, 0, NULL, ac->write};
         if (k->vars[v]->kind == IR_VAR_ARRAY || k->vars[v]->kind == IR_VAR_SCALAR)
