@@ -89,6 +89,8 @@ int verify_verdict_parse(const char *name);
  * returns, in order.  An output element is compared when a selected
  * statement writes it at that size, or everywhere if the output is also an
  * input (the candidate must keep the old values outside the written region).
+ * Every element of an output that is a parameter of the kernel is compared:
+ * where the task does not write it, it keeps its value from before the task.
  * Nothing is owned: the arrays must outlive the call. */
 typedef struct verify_task {
   const ir_kernel *k;
@@ -97,6 +99,14 @@ typedef struct verify_task {
   const int *inputs;
   int noutputs;
   const int *outputs;
+  /* Size cases to check besides the box 0..bound (optional): ncases
+   * assignments, case c at cases[c * k->nvars + var id], for instance one
+   * representative per chamber of the size space that source and candidate
+   * distinguish (poly_size_cases).  cases_left_out: cases the caller knows
+   * of but could not give (a budget); any makes the verdict not proved. */
+  int ncases;
+  const long *cases;
+  int cases_left_out;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */
@@ -153,6 +163,9 @@ typedef struct verify_result {
   int bound;
   double seconds;     /* wall-clock time of the whole check */
   long queries;       /* size assignments checked */
+  long size_cases;    /* distinct size assignments checked (box and cases) */
+  long cases_left_out; /* size cases not checked (too large, or left out by
+                          the caller): the verdict is then not proved */
   long solver_calls;  /* Z3 checks made (trivial queries need none) */
   int fp_width;       /* fp: the largest bit width used */
   char reason[320];   /* unknown/error/refuted: what happened, for people */
@@ -170,8 +183,10 @@ verify_ctx *verify_new(const verify_options *opt);
 void verify_free(verify_ctx *v);
 const verify_options *verify_get_options(const verify_ctx *v);
 
-/* Check cand against the task at every size assignment 1..bound of the size
- * symbols the task uses (the others are 1).  Fills *res (free with
+/* Check cand against the task at every size assignment 0..bound of the size
+ * symbols the task uses (the others are 1), and at each of t->cases.  A
+ * case whose variables hold more than VERIFY_MAX_ELEMS elements in all is
+ * left out (the verdict is then unknown, naming the case).  Fills *res (free with
  * verify_result_free).  Returns 0 when a verdict was reached (proved,
  * refuted, unknown, skipped) and -1 for VERIFY_ERROR (res->reason says
  * why: a source subscript out of range, a candidate precondition failure,
@@ -205,8 +220,11 @@ void verify_result_free(verify_result *res);
 int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
                        verify_cex *cex);
 
-/* One line for people: "proved (real, bound 3, 0.21 s)" or with the
- * reason. */
+/* The element budget of one size assignment (all variables together). */
+#define VERIFY_MAX_ELEMS 20000L
+
+/* One line for people: "proved (real, bound 3, 14 size cases, 0.21 s)" or
+ * with the reason. */
 void verify_result_print(const verify_result *res, const ir_kernel *k,
                          FILE *out);
 
