@@ -107,6 +107,9 @@ void cli_verify_state_free(cli_verify_state *vs);
 #define CLI_SIZE_CASES 64
 struct poly_size_cases;
 struct ir_tnode;
+/* Append the distinct mask leaves of n to out[nout..cap-1]; returns the
+ * new count. */
+int cli_tnode_masks(const struct ir_tnode *n, const struct ir_tnode **out, int nout, int cap);
 void cli_size_cases(const ir_kernel *k, const unsigned char *mask,
                     const struct ir_tnode *cand, struct poly_size_cases *sc);
 

@@ -50,8 +50,7 @@ void cli_verify_state_free(cli_verify_state *vs) {
   vs->cex_inputs = NULL;
 }
 
-/* The candidate's mask leaves (distinct), at most cap. */
-static int collect_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap) {
+int cli_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap) {
   if (!n) return nout;
   if (n->kind == IR_TN_MASK) {
     for (int i = 0; i < nout; i++)
@@ -59,7 +58,7 @@ static int collect_masks(const ir_tnode *n, const ir_tnode **out, int nout, int 
     if (nout < cap) out[nout++] = n;
     return nout;
   }
-  for (int i = 0; i < n->nops; i++) nout = collect_masks(n->ops[i], out, nout, cap);
+  for (int i = 0; i < n->nops; i++) nout = cli_tnode_masks(n->ops[i], out, nout, cap);
   return nout;
 }
 
@@ -68,7 +67,7 @@ static int collect_masks(const ir_tnode *n, const ir_tnode **out, int nout, int 
 void cli_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
                     poly_size_cases *sc) {
   const ir_tnode *masks[MAX_MASKS];
-  int nm = collect_masks(cand, masks, 0, MAX_MASKS);
+  int nm = cli_tnode_masks(cand, masks, 0, MAX_MASKS);
   if (poly_size_cases_build(k, mask, nm, masks, CLI_SIZE_CASES, sc)) {
     memset(sc, 0, sizeof *sc);
     sc->left_out = 1; /* the cases are unknown: nothing may be proved */

@@ -1012,11 +1012,12 @@ static __isl_give isl_set *context(pass *p, int lo) {
 }
 
 /* Describe region r (taken) of a box of `rank` dims (box taken; NULL: a
- * dim is not affine), in the box's coordinates.  Masks assume sizes >= 1.
- * strict (written regions): the region is "whole" only when it is the whole
- * box at every size assignment (sizes >= 0), so a write guarded by a size
+ * dim is not affine), in the box's coordinates.  Masks assume sizes >= 1,
+ * except in strict mode.  strict (written regions whose old values the task
+ * does not read): the region is "whole" only when it is the whole box at
+ * every size assignment (sizes >= 0), so a write guarded by a size
  * condition (n > 2, a loop empty at some sizes) is a mask whose constraints
- * keep that condition; otherwise the box is compared only under the
+ * keep that condition (sizes >= 0); otherwise the box is compared only under the
  * parameter values for which the region is not empty ("read only when
  * m >= 2" is not a mask of elements). */
 static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_take isl_set *r,
@@ -1027,6 +1028,7 @@ static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_t
     return out;
   }
   int whole = 0;
+  isl_set *r0keep = isl_set_copy(r);
   if (strict && box) {
     isl_set *ctx0 = context(p, 0);
     isl_set *b0 = isl_set_intersect_params(isl_set_copy(box), isl_set_copy(ctx0));
@@ -1041,16 +1043,20 @@ static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_t
     isl_set_free(r);
     isl_set_free(ctx);
     isl_set_free(box);
+    isl_set_free(r0keep);
     return out;
   }
   out.isl = isl_text(p, r);
   if (box && !strict) {
     box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
     whole = isl_set_is_subset(box, r) == isl_bool_true;
-  } else if (box) {
-    box = isl_set_intersect_params(box, isl_set_copy(ctx));
+  } else if (box) { /* the masks keep the size conditions (sizes >= 0) */
+    isl_set_free(r);
+    r = isl_set_coalesce(isl_set_intersect_params(isl_set_copy(r0keep), context(p, 0)));
+    box = isl_set_intersect_params(box, context(p, 0));
   }
   isl_set_free(ctx);
+  isl_set_free(r0keep);
   if (whole) {
     out.kind = POLY_REGION_BOX;
     out.text = "whole";
@@ -1620,7 +1626,11 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
       poly_access *ac = &T->access[T->naccess++];
       ac->var = v;
       ac->read = region(p, v, R, 0);
-      ac->write = region(p, v, W, 1);
+      /* When the task has the old value anyway (it reads it), a write that
+       * is whole wherever it is not empty stays whole: the candidate keeps
+       * the old values at the sizes where nothing is written, and the
+       * verifier compares every element at every size case. */
+      ac->write = region(p, v, W, !(in.flags & POLY_IN_OLD));
       if (W) {
         poly_output o = {v, 0, 0, NULL, ac->write};
         if (k->vars[v]->kind == IR_VAR_ARRAY || k->vars[v]->kind == IR_VAR_SCALAR)

@@ -178,7 +178,10 @@ static void query_release(query *q) {
   vx_free(&q->x);
 }
 
-/* Build the source and candidate terms in a fresh world. */
+/* Build the source and candidate terms in a fresh world.  Returns 0, -1
+ * with q->err, or 1 when the source is undefined at these sizes whatever
+ * the inputs (an unguarded assignment outside its array, as
+ * corr[m-1][m-1] at m = 0): every candidate refines it there. */
 static int query_build(query *q, vx_kind kind, unsigned width,
                        const double *(*values_of)(int, void *), void *user) {
   const verify_task *t = q->t;
@@ -218,7 +221,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   }
   if (vx_exec_run(&q->e, t->mask)) {
     snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
-    return -1;
+    return q->e.ub_always ? 1 : -1;
   }
   q->couts = ir_calloc((size_t)t->noutputs + 1, sizeof(interp_sym_tensor));
   q->ncouts = t->noutputs;
@@ -570,14 +573,18 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
   q.sizes = sizes;
   unsigned width = 0;
   if (kind == VX_FP) { /* count the distinct terms at a generous width */
-    if (query_build(&q, VX_FP, 64, NULL, NULL)) goto build_error;
+    int b = query_build(&q, VX_FP, 64, NULL, NULL);
+    if (b > 0) goto undefined;
+    if (b) goto build_error;
     long nt = q.x.nterms * 3 + q.x.nlits + 8;
     query_release(&q);
     width = 4;
     while ((1L << (width - 1)) < nt && width < 64) width++;
     if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
   }
-  if (query_build(&q, kind, width, NULL, NULL)) goto build_error;
+  int built = query_build(&q, kind, width, NULL, NULL);
+  if (built > 0) goto undefined;
+  if (built) goto build_error;
 
   Z3_params som = NULL;
   if (kind == VX_REAL) {
@@ -690,6 +697,10 @@ build_error:
   snprintf(res->reason, sizeof res->reason, "%s", q.err);
   query_release(&q);
   return Q_ERROR;
+
+undefined:
+  query_release(&q);
+  return Q_UNSAT;
 }
 
 static void sizes_text(const ir_kernel *k, const long *sizes,
