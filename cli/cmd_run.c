@@ -85,7 +85,7 @@ static int parse_sizes(const ir_kernel *k, const char *text, long *sizes) {
     long val;
     char opt[80];
     snprintf(opt, sizeof opt, "--sizes %s", item);
-    if (cli_parse_long(CMD, opt, eq + 1, 1, MAX_SIZE, &val)) {
+    if (cli_parse_long(CMD, opt, eq + 1, 0, MAX_SIZE, &val)) {
       rc = IR_EXIT_BAD_INPUT;
       break;
     }

@@ -823,6 +823,8 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   mark_stmts(k, k->body, t->mask, used);
   for (int i = 0; i < t->ninputs; i++) mark_var(k, t->inputs[i], used);
   for (int i = 0; i < t->noutputs; i++) mark_var(k, t->outputs[i], used);
+  for (int i = 0; i < t->ncand_sizes; i++)
+    if (t->cand_sizes[i] >= 0 && t->cand_sizes[i] < k->nvars) used[t->cand_sizes[i]] = 1;
   memcpy(shown, used, (size_t)k->nvars);
   for (int vv = 0; vv < k->nvars; vv++) {
     sizes[vv] = used[vv] ? 0 : 1;

@@ -107,6 +107,10 @@ typedef struct verify_task {
   int ncases;
   const long *cases;
   int cases_left_out;
+  /* Size variables the candidate refers to (in its types or masks),
+   * optional: they run over 0..bound like the sizes the task uses. */
+  int ncand_sizes;
+  const int *cand_sizes;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */
