@@ -1776,6 +1776,19 @@ static void cases_conds(cases_pass *c, const ir_expr *e, const int *iters, int n
   }
 }
 
+/* Does the list s hold an assignment selected by mask (NULL: all)? */
+static int cases_selected(const ir_stmt *s, const unsigned char *mask) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN) {
+      if (!mask || mask[s->id]) return 1;
+    } else if (cases_selected(s->body, mask) || cases_selected(s->then_body, mask) ||
+               cases_selected(s->else_body, mask)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* Walk statements: each selected assignment adds the parameter sets of its
  * domain at every loop depth (where the loops are not empty) and of both
  * sides of each affine condition it evaluates. */
@@ -1789,7 +1802,7 @@ static void cases_walk(cases_pass *c, const ir_stmt *s, const unsigned char *mas
       cases_conds(c, s->lhs, iters, depth, sb_str(dom));
       cases_conds(c, s->rhs, iters, depth, sb_str(dom));
     } else if (s->kind == IR_ST_FOR) {
-      if (depth >= MAXDEPTH) continue;
+      if (depth >= MAXDEPTH || !cases_selected(s->body, mask)) continue;
       cases_add(c, iters, depth, sb_str(dom));
       sb bnd = {0};
       if (bound(c->k, s->lo, s->iter, 1, &bnd) || bound(c->k, s->hi, s->iter, 0, &bnd)) {

@@ -818,21 +818,13 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   }
   const ir_kernel *k = t->k;
   unsigned char *used = ir_calloc((size_t)k->nvars + 1, 1);
-  unsigned char *shown = ir_calloc((size_t)k->nvars + 1, 1);
   long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   mark_stmts(k, k->body, t->mask, used);
   for (int i = 0; i < t->ninputs; i++) mark_var(k, t->inputs[i], used);
   for (int i = 0; i < t->noutputs; i++) mark_var(k, t->outputs[i], used);
   for (int i = 0; i < t->ncand_sizes; i++)
     if (t->cand_sizes[i] >= 0 && t->cand_sizes[i] < k->nvars) used[t->cand_sizes[i]] = 1;
-  memcpy(shown, used, (size_t)k->nvars);
-  for (int vv = 0; vv < k->nvars; vv++) {
-    sizes[vv] = used[vv] ? 0 : 1;
-    /* a case that sets an unused size to other than 1 names it */
-    for (int c = 0; c < t->ncases; c++)
-      if (k->vars[vv]->kind == IR_VAR_SIZE && t->cases[(long)c * k->nvars + vv] != 1)
-        shown[vv] = 1;
-  }
+  for (int vv = 0; vv < k->nvars; vv++) sizes[vv] = used[vv] ? 0 : 1;
 
   Z3_context z = v->z;
   Z3_solver s = Z3_mk_solver(z);
@@ -845,7 +837,7 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   Z3_solver_set_params(z, s, p);
   Z3_params_dec_ref(z, p);
 
-  sweep w = {v, s, t, cand, res, shown, 0, ""};
+  sweep w = {v, s, t, cand, res, used, 0, ""};
   res->verdict = VERIFY_PROVED;
   res->cases_left_out = t->cases_left_out;
   if (t->cases_left_out) {
@@ -868,15 +860,23 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
       sizes[vv] = 0;
     }
   }
-  /* the given cases, unless the box had them already */
+  /* the given cases, unless the box had them already; a size that
+   * neither the task nor the candidate refers to cannot matter: 1 */
   for (int c = 0; c < t->ncases && !stop; c++) {
     const long *cs = t->cases + (long)c * k->nvars;
     int inbox = 1;
-    for (int vv = 0; vv < k->nvars && inbox; vv++) {
-      if (k->vars[vv]->kind != IR_VAR_SIZE) continue;
-      inbox = used[vv] ? cs[vv] >= 0 && cs[vv] <= v->opt.bound : cs[vv] == 1;
+    for (int vv = 0; vv < k->nvars; vv++) {
+      sizes[vv] = k->vars[vv]->kind == IR_VAR_SIZE && !used[vv] ? 1 : cs[vv];
+      if (used[vv]) inbox &= cs[vv] >= 0 && cs[vv] <= v->opt.bound;
     }
-    if (!inbox) stop = sweep_one(&w, cs);
+    int seen = 0; /* an earlier case with the same used sizes */
+    for (int c2 = 0; c2 < c && !seen; c2++) {
+      const long *o = t->cases + (long)c2 * k->nvars;
+      int same = 1;
+      for (int vv = 0; vv < k->nvars && same; vv++) same = !used[vv] || o[vv] == cs[vv];
+      seen = same;
+    }
+    if (!inbox && !seen) stop = sweep_one(&w, sizes);
   }
   if (res->verdict == VERIFY_PROVED && w.unknown) {
     res->verdict = VERIFY_UNKNOWN;
@@ -885,7 +885,6 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   if (res->verdict == VERIFY_PROVED) res->reason[0] = 0;
   Z3_solver_dec_ref(z, s);
   ir_free(used);
-  ir_free(shown);
   ir_free(sizes);
   res->seconds = now() - t0;
   return res->verdict == VERIFY_ERROR ? -1 : 0;
