@@ -2,8 +2,10 @@
  * verify.h - bounded SMT equivalence of a task's loop program and a
  * candidate tensor program, with Z3 (design.md section 8).
  *
- * For every assignment of the size symbols the task uses to 1..bound, the
- * task's assignment statements are executed symbolically (every input array
+ * For every assignment of the size symbols the task (or the candidate) uses
+ * to 0..bound, and at every size case the caller gives (verify_task.cases:
+ * one representative per case the source and the candidate distinguish),
+ * the task's assignment statements are executed symbolically (every input array
  * element and scalar a fresh Z3 constant, locals poison) and the candidate is
  * evaluated through the op kernels' symbolic entry points with a Z3 algebra
  * (interp/ops.h).  Z3 is asked whether some input makes some compared output
@@ -64,7 +66,7 @@ typedef enum verify_verdict {
 
 typedef struct verify_options {
   verify_mode mode;   /* default VERIFY_REAL */
-  int bound;          /* sizes 1..bound; default 3 (--bound) */
+  int bound;          /* sizes 0..bound; default 3 (--bound) */
   double timeout;     /* seconds per solver check; default 10 (--smt-timeout) */
 } verify_options;
 
