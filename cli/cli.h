@@ -101,6 +101,18 @@ void cli_verify_cb(void *user, const struct enum_query *q,
                    struct enum_verify_result *r);
 void cli_verify_state_free(cli_verify_state *vs);
 
+/* The size cases of a task (statement mask over k) and a candidate (its
+ * mask leaves): poly_size_cases_build with at most CLI_SIZE_CASES cells.
+ * On failure sc is empty with left_out 1, so nothing is proved. */
+#define CLI_SIZE_CASES 64
+struct poly_size_cases;
+struct ir_tnode;
+/* Append the distinct mask leaves of n to out[nout..cap-1]; returns the
+ * new count. */
+int cli_tnode_masks(const struct ir_tnode *n, const struct ir_tnode **out, int nout, int cap);
+void cli_size_cases(const ir_kernel *k, const unsigned char *mask,
+                    const struct ir_tnode *cand, struct poly_size_cases *sc);
+
 /* The verification options shared by `raise` and `verify`: put
  * CLI_VERIFY_LONGOPTS into the long-option table and hand each option to
  * cli_verify_option first.  Returns 1 if it handled c (setting *vo), 0 if

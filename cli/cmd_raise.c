@@ -61,8 +61,26 @@ enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
 /* The verification callback is cli_verify_cb (verify_glue.c), shared with
  * `uplift verify`. */
 
-/* Compare the raised program with the natively compiled original at a
- * size assignment no example used.  Returns 0 if they agree. */
+/* The number of elements of k's variables at sizes (capped past max). */
+static long kernel_elements(const ir_kernel *k, const long *sizes, long max) {
+  long total = 0;
+  for (int v = 0; v < k->nvars && total <= max; v++) {
+    const ir_var *iv = k->vars[v];
+    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
+    long n = 1;
+    for (int d = 0; d < iv->rank; d++) {
+      long e = ir_expr_eval_int(iv->dims[d], sizes);
+      n = e > 0 && n > max / e ? max + 1 : n * (e > 0 ? e : 0);
+    }
+    total += n;
+  }
+  return total;
+}
+
+/* Compare the raised program with the natively compiled original at two
+ * size assignments no example used and at one representative of every
+ * size case of the kernel and the program's masks (poly_size_cases_build),
+ * those within VERIFY_MAX_ELEMS elements.  Returns 0 if they agree. */
 static int check_native(const ir_kernel *k, const char *path, const fe_options *fe,
                         const enum_result *r, uint64_t seed) {
   interp_native_result nres;
@@ -71,10 +89,24 @@ static int check_native(const ir_kernel *k, const char *path, const fe_options *
     fprintf(stderr, "uplift raise: --check: %s\n", nres.msg);
     return -1;
   }
+  const ir_tnode *masks[64];
+  int nmasks = 0;
+  for (int i = 0; i < r->prog.nresults; i++)
+    nmasks = cli_tnode_masks(r->prog.results[i], masks, nmasks, 64);
+  poly_size_cases sc;
+  if (poly_size_cases_build(k, NULL, nmasks, masks, CLI_SIZE_CASES, &sc))
+    memset(&sc, 0, sizeof sc);
   int bad = 0;
-  for (int variant = 7; variant <= 8 && !bad; variant++) {
+  for (int variant = 7; variant < 9 + sc.ncases && !bad; variant++) {
     long *sizes = ir_calloc((size_t)k->nvars, sizeof(long));
-    interp_default_sizes(k, variant, sizes);
+    if (variant < 9)
+      interp_default_sizes(k, variant, sizes);
+    else
+      memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
+    if (kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) {
+      ir_free(sizes);
+      continue;
+    }
     interp_env env;
     interp_error err;
     if (interp_env_init(&env, k, sizes, &err)) {
@@ -126,6 +158,7 @@ static int check_native(const ir_kernel *k, const char *path, const fe_options *
     interp_env_free(&env);
     ir_free(sizes);
   }
+  poly_size_cases_free(&sc);
   interp_native_free(nat);
   return bad ? -1 : 0;
 }
@@ -138,12 +171,14 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
       const enum_output *eo = &r->tasks[t].outputs[o];
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
-              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %.3f s)\n"
+              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s, "
+              "%.3f s)\n"
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
               eo->stats.enumerated, eo->stats.static_filtered, eo->stats.evaluated,
               eo->stats.equivalence_filtered, enum_verdict_name(eo->verify.verdict),
               eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
+              eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
               eo->verify.seconds, ir_tp_str(eo->program, k, buf, sizeof buf));
     }
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
@@ -184,6 +219,8 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON_AddStringToObject(v, "verdict", enum_verdict_name(eo->verify.verdict));
       cJSON_AddStringToObject(v, "mode", eo->verify.mode ? eo->verify.mode : "none");
       cJSON_AddNumberToObject(v, "bound", eo->verify.bound);
+      cJSON_AddNumberToObject(v, "size_cases", (double)eo->verify.size_cases);
+      cJSON_AddNumberToObject(v, "cases_left_out", (double)eo->verify.cases_left_out);
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);
       cJSON_AddItemToArray(tasks, jt);
     }

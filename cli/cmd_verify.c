@@ -248,6 +248,8 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
         cJSON_AddStringToObject(jv, "verdict", verify_verdict_name(vs.last->verdict));
         cJSON_AddStringToObject(jv, "mode", verify_mode_name(vs.last->mode));
         cJSON_AddNumberToObject(jv, "bound", vs.last->bound);
+        cJSON_AddNumberToObject(jv, "size_cases", (double)vs.last->size_cases);
+        cJSON_AddNumberToObject(jv, "cases_left_out", (double)vs.last->cases_left_out);
         cJSON_AddNumberToObject(jv, "seconds", vs.last->seconds);
         if (vs.last->reason[0]) cJSON_AddStringToObject(jv, "reason", vs.last->reason);
       } else {

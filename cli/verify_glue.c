@@ -50,22 +50,72 @@ void cli_verify_state_free(cli_verify_state *vs) {
   vs->cex_inputs = NULL;
 }
 
+int cli_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap) {
+  if (!n) return nout;
+  if (n->kind == IR_TN_MASK) {
+    for (int i = 0; i < nout; i++)
+      if (out[i] == n) return nout;
+    if (nout < cap) out[nout++] = n;
+    return nout;
+  }
+  for (int i = 0; i < n->nops; i++) nout = cli_tnode_masks(n->ops[i], out, nout, cap);
+  return nout;
+}
+
+#define MAX_MASKS 32
+
+/* Mark in refs[var id] the size variables n's types and masks refer to. */
+static void tnode_sizes(const ir_tnode *n, unsigned char *refs) {
+  if (!n) return;
+  for (int d = 0; d < n->type.rank; d++)
+    if (n->type.dims[d] >= 0) refs[n->type.dims[d]] = 1;
+  if (n->kind == IR_TN_MASK && n->mask)
+    for (int c = 0; c < n->mask->ncons; c++)
+      for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
+        if (n->mask->cons[c].pcoef[p]) refs[n->mask->cons[c].sym[p]] = 1;
+  for (int i = 0; i < n->nops; i++) tnode_sizes(n->ops[i], refs);
+}
+
+void cli_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
+                    poly_size_cases *sc) {
+  const ir_tnode *masks[MAX_MASKS];
+  int nm = cli_tnode_masks(cand, masks, 0, MAX_MASKS);
+  if (poly_size_cases_build(k, mask, nm, masks, CLI_SIZE_CASES, sc)) {
+    memset(sc, 0, sizeof *sc);
+    sc->left_out = 1; /* the cases are unknown: nothing may be proved */
+  }
+}
+
 void cli_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   cli_verify_state *vs = user;
   if (vs->last) verify_result_free(vs->last);
   else vs->last = ir_calloc(1, sizeof *vs->last);
   if (!vs->cex_inputs) vs->cex_inputs = ir_calloc(MAX_CEX_INPUTS, sizeof(ir_tensor));
   ir_tensor *cex_inputs = vs->cex_inputs;
-  verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var};
+  poly_size_cases sc;
+  cli_size_cases(q->kernel, q->mask, q->cand, &sc);
+  int nvars = q->kernel->nvars;
+  unsigned char *refs = ir_calloc((size_t)nvars + 1, 1);
+  int *cand_sizes = ir_calloc((size_t)nvars + 1, sizeof(int)), ncs = 0;
+  tnode_sizes(q->cand, refs);
+  for (int v = 0; v < nvars; v++)
+    if (refs[v] && q->kernel->vars[v]->kind == IR_VAR_SIZE) cand_sizes[ncs++] = v;
+  verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var,
+                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes};
   vcand c = {q};
   verify_candidate cand = {cand_eval_sym, cand_eval, &c};
   memset(r, 0, sizeof *r);
   memset(vs->last, 0, sizeof *vs->last);
   verify_task_check(vs->v, &t, &cand, vs->last);
+  poly_size_cases_free(&sc);
+  ir_free(refs);
+  ir_free(cand_sizes);
   const verify_result *vr = vs->last;
   r->mode = verify_mode_name(vr->mode);
   r->bound = vr->bound;
   r->seconds = vr->seconds;
+  r->size_cases = vr->size_cases;
+  r->cases_left_out = vr->cases_left_out;
   switch (vr->verdict) {
   case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
   case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;

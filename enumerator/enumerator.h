@@ -90,6 +90,8 @@ typedef struct enum_verify_result {
   const char *mode;   /* "real", "fp", "none" (static string) */
   int bound;
   double seconds;
+  long size_cases;     /* size assignments checked */
+  long cases_left_out; /* size cases not checked (then not proved) */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

@@ -492,6 +492,44 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
   }
 }
 
+/* Examples at the size cases the default sizes never reach: one per
+ * representative of the task's size cases (poly_size_cases_build) with a
+ * size beyond every default example size (a threshold such as i >= 30),
+ * at most CASE_EXAMPLES of them, each within CASE_EXAMPLE_ELEMS elements.
+ * The search then sees those cases instead of waiting for a
+ * counterexample.  A case the interpreter cannot run is skipped. */
+#define CASE_EXAMPLES 2
+#define CASE_EXAMPLE_ELEMS 4096L
+static void add_case_examples(task_ctx *t, uint64_t seed) {
+  const ir_kernel *k = t->k;
+  long big = 0;
+  for (int e = 0; e < t->ex.n; e++)
+    for (int v = 0; v < k->nvars; v++)
+      if (k->vars[v]->kind == IR_VAR_SIZE && t->ex.sizes[e][v] > big) big = t->ex.sizes[e][v];
+  poly_size_cases sc;
+  if (poly_size_cases_build(k, t->mask, 0, NULL, 64, &sc)) return;
+  int added = 0;
+  for (int c = 0; c < sc.ncases && added < CASE_EXAMPLES; c++) {
+    const long *cs = sc.cases + (long)c * k->nvars;
+    long top = 0, elems = 0;
+    for (int v = 0; v < k->nvars; v++) {
+      const ir_var *iv = k->vars[v];
+      if (iv->kind == IR_VAR_SIZE && cs[v] > top) top = cs[v];
+      if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
+      long n = 1;
+      for (int d = 0; d < iv->rank && n <= CASE_EXAMPLE_ELEMS; d++) {
+        long x = ir_expr_eval_int(iv->dims[d], cs);
+        n *= x > 0 ? x : 0;
+      }
+      elems += n;
+    }
+    if (top <= big || elems > CASE_EXAMPLE_ELEMS) continue;
+    char why[512];
+    if (!add_example(t, cs, seed + (uint64_t)c, NULL, why, sizeof why)) added++;
+  }
+  poly_size_cases_free(&sc);
+}
+
 /* Rebuild node n with argument leaves replaced by cur[var]. */
 static const ir_tnode *substitute(ir_tp_store *s, const ir_tnode *n,
                                   const ir_tnode *const *cur) {
@@ -609,6 +647,7 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
           status = 1;
         }
       }
+    if (!status) add_case_examples(&t, o->seed * 1000003 + (uint64_t)(ti * 16 + 8));
     for (int oi = 0; oi < pt->noutputs && !status; oi++) {
       const poly_output *po = &pt->outputs[oi];
       enum_output *eo = &tr->outputs[oi];

@@ -890,9 +890,11 @@ static void constraint_text(const pass *p, const poly_constraint *c, sb *b) {
     sign = -1;
     if (!c->is_eq) rel = "<=";
   }
-  /* left: sign*dim[first]*x_first ; right: -(sign * rest) */
-  long c0 = -sign * c->c0;
-  if (first < 0) { /* constraint on parameters only */
+  /* left: sign*dim[first]*x_first ; right: -(sign * rest).  A constraint
+   * on parameters only is written "rest >= 0" (rsign 1). */
+  int rsign = first < 0 ? 1 : -sign;
+  long c0 = rsign * c->c0;
+  if (first < 0) {
     first = -2;
   } else {
     long co = sign * c->dim[first];
@@ -907,12 +909,12 @@ static void constraint_text(const pass *p, const poly_constraint *c, sb *b) {
   sb r = {0};
   for (int d = 0; d < c->rank; d++) {
     if (d == first || !c->dim[d]) continue;
-    long co = -sign * c->dim[d];
+    long co = rsign * c->dim[d];
     sb_add(&r, "%s%s%ld*i%d", r.n ? (co < 0 ? " - " : " + ") : (co < 0 ? "-" : ""), "",
            co < 0 ? -co : co, d);
   }
   for (int i = 0; i < c->nparams; i++) {
-    long co = -sign * c->pcoef[i];
+    long co = rsign * c->pcoef[i];
     sb_add(&r, "%s%ld*%s", r.n ? (co < 0 ? " - " : " + ") : (co < 0 ? "-" : ""),
            co < 0 ? -co : co, vname(p, c->pvar[i]));
   }
@@ -1002,12 +1004,13 @@ static __isl_give isl_set *box_of(pass *p, int v) {
   return s;
 }
 
-static __isl_give isl_set *context(pass *p) {
+/* The size parameters' context: every size >= lo. */
+static __isl_give isl_set *context(pass *p, int lo) {
   sb b = {0};
   sb_add(&b, "%s -> { : ", sb_str(&p->params));
   int any = 0;
   for (int v = 0; v < p->k->nvars; v++)
-    if (p->k->vars[v]->kind == IR_VAR_SIZE) sb_add(&b, "%sP%d >= 1", any++ ? " and " : "", v);
+    if (p->k->vars[v]->kind == IR_VAR_SIZE) sb_add(&b, "%sP%d >= %d", any++ ? " and " : "", v, lo);
   if (!any) sb_add(&b, "1 = 1");
   sb_add(&b, " }");
   isl_set *s = isl_set_read_from_str(p->ctx, sb_str(&b));
@@ -1016,27 +1019,52 @@ static __isl_give isl_set *context(pass *p) {
 }
 
 /* Describe region r (taken) of a box of `rank` dims (box taken; NULL: a
- * dim is not affine), in the box's coordinates. */
-static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_take isl_set *r) {
+ * dim is not affine), in the box's coordinates.  Masks assume sizes >= 1,
+ * except in strict mode.  strict (written regions whose old values the task
+ * does not read): the region is "whole" only when it is the whole box at
+ * every size assignment (sizes >= 0), so a write guarded by a size
+ * condition (n > 2, a loop empty at some sizes) is a mask whose constraints
+ * keep that condition (sizes >= 0); otherwise the box is compared only under the
+ * parameter values for which the region is not empty ("read only when
+ * m >= 2" is not a mask of elements). */
+static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_take isl_set *r,
+                             int strict) {
   poly_region out = {POLY_REGION_NONE, 0, NULL, "none", NULL};
   if (!r) {
     isl_set_free(box);
     return out;
   }
-  isl_set *ctx = context(p);
+  int whole = 0;
+  isl_set *r0keep = isl_set_copy(r);
+  if (strict && box) {
+    isl_set *ctx0 = context(p, 0);
+    isl_set *b0 = isl_set_intersect_params(isl_set_copy(box), isl_set_copy(ctx0));
+    isl_set *r0 = isl_set_intersect_params(isl_set_copy(r), ctx0);
+    whole = isl_set_is_subset(b0, r0) == isl_bool_true;
+    isl_set_free(b0);
+    isl_set_free(r0);
+  }
+  isl_set *ctx = context(p, 1);
   r = isl_set_coalesce(isl_set_intersect_params(r, isl_set_copy(ctx)));
   if (isl_set_is_empty(r) != isl_bool_false) {
     isl_set_free(r);
     isl_set_free(ctx);
     isl_set_free(box);
+    isl_set_free(r0keep);
     return out;
   }
   out.isl = isl_text(p, r);
-  /* Compare with the box under the parameter values for which the region
-   * is not empty: "read only when m >= 2" is not a mask of elements. */
-  if (box) box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
+  if (box && !strict) {
+    box = isl_set_intersect_params(box, isl_set_params(isl_set_copy(r)));
+    whole = isl_set_is_subset(box, r) == isl_bool_true;
+  } else if (box) { /* the masks keep the size conditions (sizes >= 0) */
+    isl_set_free(r);
+    r = isl_set_coalesce(isl_set_intersect_params(isl_set_copy(r0keep), context(p, 0)));
+    box = isl_set_intersect_params(box, context(p, 0));
+  }
   isl_set_free(ctx);
-  if (box && isl_set_is_subset(box, r) == isl_bool_true) {
+  isl_set_free(r0keep);
+  if (whole) {
     out.kind = POLY_REGION_BOX;
     out.text = "whole";
     isl_set_free(r);
@@ -1065,8 +1093,8 @@ static poly_region region_in(pass *p, __isl_take isl_set *box, int rank, __isl_t
 }
 
 /* Describe region r (taken) of variable v. */
-static poly_region region(pass *p, int v, __isl_take isl_set *r) {
-  return region_in(p, box_of(p, v), p->k->vars[v]->rank, r);
+static poly_region region(pass *p, int v, __isl_take isl_set *r, int strict) {
+  return region_in(p, box_of(p, v), p->k->vars[v]->rank, r, strict);
 }
 
 /* ------------------------------------------------------ value spaces */
@@ -1115,7 +1143,7 @@ static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_s
     all &= s->loop_dims[d] >= 0;
   }
   if (all) s->points = region_in(p, box_over(p, t->depth, s->loop_dims), t->depth,
-                                 isl_set_copy(full));
+                                 isl_set_copy(full), 0);
   isl_set_free(full);
   /* the value space: the loops that do not carry the reduction */
   const poly_reduction *r = NULL;
@@ -1151,8 +1179,8 @@ static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_s
     s->space_iters[e] = t->loops[keep[e]]->iter;
     s->space_dims[e] = s->loop_dims[keep[e]];
   }
-  s->space = region_in(p, box_over(p, nk, s->space_dims), nk, dom);
-  if (last) s->last = region_in(p, box_over(p, nk, s->space_dims), nk, last);
+  s->space = region_in(p, box_over(p, nk, s->space_dims), nk, dom, 0);
+  if (last) s->last = region_in(p, box_over(p, nk, s->space_dims), nk, last, 0);
 }
 
 /* The value spaces of the statements of every task. */
@@ -1793,8 +1821,12 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
       if (W && (in.flags & (POLY_IN_LIVEIN | POLY_IN_TASK))) in.flags |= POLY_IN_OLD;
       poly_access *ac = &T->access[T->naccess++];
       ac->var = v;
-      ac->read = region(p, v, R);
-      ac->write = region(p, v, W);
+      ac->read = region(p, v, R, 0);
+      /* When the task has the old value anyway (it reads it), a write that
+       * is whole wherever it is not empty stays whole: the candidate keeps
+       * the old values at the sizes where nothing is written, and the
+       * verifier compares every element at every size case. */
+      ac->write = region(p, v, W, !(in.flags & POLY_IN_OLD));
       if (W) {
         poly_output o = {v, 0, 0, NULL, ac->write};
         if (k->vars[v]->kind == IR_VAR_ARRAY || k->vars[v]->kind == IR_VAR_SCALAR)
@@ -1890,4 +1922,273 @@ const char *poly_red_name(poly_red_op op) {
   case POLY_RED_MIN: return "min";
   default: return "none";
   }
+}
+
+/* ------------------------------------------------------------ size cases */
+
+/* The parameter sets whose arrangement splits the size space (sizes >= 0)
+ * into the cases a task and a candidate distinguish, collected as isl text
+ * over the kernel's size parameters. */
+typedef struct cases_pass {
+  const ir_kernel *k;
+  isl_ctx *ctx;
+  sb params;
+  isl_set **sets;
+  int nsets, cap;
+  int bad; /* an isl failure */
+} cases_pass;
+
+/* Add the parameter projection of "{ [it...] : cons }" (text over P and I
+ * names; iters: the iterator ids of the tuple). */
+static void cases_add(cases_pass *c, const int *iters, int n, const char *cons) {
+  sb b = {0};
+  sb_add(&b, "%s -> { [", sb_str(&c->params));
+  for (int d = 0; d < n; d++) sb_add(&b, "%sI%d", d ? ", " : "", iters[d]);
+  sb_add(&b, "]%s%s }", cons[0] ? " : " : "", cons);
+  isl_set *s = isl_set_read_from_str(c->ctx, sb_str(&b));
+  sb_free(&b);
+  if (!s) {
+    c->bad = 1;
+    return;
+  }
+  if (c->nsets == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
+  }
+  c->sets[c->nsets++] = isl_set_params(s);
+}
+
+/* Both sides of every affine comparison in e, within domain text dom. */
+static void cases_conds(cases_pass *c, const ir_expr *e, const int *iters, int n,
+                        const char *dom) {
+  if (!e) return;
+  for (int i = 0; i < e->nargs; i++) cases_conds(c, e->args[i], iters, n, dom);
+  if (e->kind < IR_EX_LT || e->kind > IR_EX_NE) return;
+  for (int neg = 0; neg < 2; neg++) {
+    sb t = {0};
+    sb_add(&t, "%s%s", dom, dom[0] ? " and " : "");
+    if (!cond(c->k, e, neg, &t)) cases_add(c, iters, n, sb_str(&t));
+    sb_free(&t);
+  }
+}
+
+/* Does the list s hold an assignment selected by mask (NULL: all)? */
+static int cases_selected(const ir_stmt *s, const unsigned char *mask) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN) {
+      if (!mask || mask[s->id]) return 1;
+    } else if (cases_selected(s->body, mask) || cases_selected(s->then_body, mask) ||
+               cases_selected(s->else_body, mask)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Walk statements: each selected assignment adds the parameter sets of its
+ * domain at every loop depth (where the loops are not empty) and of both
+ * sides of each affine condition it evaluates. */
+static void cases_walk(cases_pass *c, const ir_stmt *s, const unsigned char *mask,
+                       int *iters, int depth, sb *dom) {
+  for (; s; s = s->next) {
+    size_t mark = dom->n;
+    if (s->kind == IR_ST_ASSIGN) {
+      if (mask && !mask[s->id]) continue;
+      cases_add(c, iters, depth, sb_str(dom));
+      cases_conds(c, s->lhs, iters, depth, sb_str(dom));
+      cases_conds(c, s->rhs, iters, depth, sb_str(dom));
+    } else if (s->kind == IR_ST_FOR) {
+      if (depth >= MAXDEPTH || !cases_selected(s->body, mask)) continue;
+      cases_add(c, iters, depth, sb_str(dom));
+      sb bnd = {0};
+      if (bound(c->k, s->lo, s->iter, 1, &bnd) || bound(c->k, s->hi, s->iter, 0, &bnd)) {
+        sb_free(&bnd);
+        continue; /* not affine: analysis refuses such kernels anyway */
+      }
+      sb_add(dom, "%s%s", dom->n ? " and " : "", sb_str(&bnd));
+      sb_free(&bnd);
+      iters[depth] = s->iter;
+      cases_walk(c, s->body, mask, iters, depth + 1, dom);
+    } else {
+      for (int neg = 0; neg < 2; neg++) {
+        const ir_stmt *body = neg ? s->else_body : s->then_body;
+        sb t = {0};
+        int affine = !cond(c->k, s->cond, neg, &t);
+        if (affine) sb_add(dom, "%s%s", dom->n ? " and " : "", sb_str(&t));
+        sb_free(&t);
+        cases_walk(c, body, mask, iters, depth, dom);
+        dom->n = mark;
+        if (dom->s) dom->s[mark] = 0;
+      }
+    }
+    dom->n = mark;
+    if (dom->s) dom->s[mark] = 0;
+  }
+}
+
+/* One mask constraint as isl text over o0..: "expr >= 0" (negated: < 0). */
+static void mask_con_text(const ir_mask_con *mc, int rank, int neg, sb *b) {
+  sb e = {0};
+  for (int d = 0; d < rank; d++)
+    if (mc->coef[d]) sb_add(&e, "%s%d*o%d", e.n ? " + " : "", mc->coef[d], d);
+  for (int q = 0; q < IR_MASK_MAX_SYMS; q++)
+    if (mc->pcoef[q]) sb_add(&e, "%s%d*P%d", e.n ? " + " : "", mc->pcoef[q], mc->sym[q]);
+  sb_add(&e, "%s%d", e.n ? " + " : "", mc->c);
+  if (!neg) sb_add(b, "%s %s 0", sb_str(&e), mc->eq ? "=" : ">=");
+  else if (mc->eq) sb_add(b, "(%s < 0 or %s > 0)", sb_str(&e), sb_str(&e));
+  else sb_add(b, "%s < 0", sb_str(&e));
+  sb_free(&e);
+}
+
+/* The parameter sets of a candidate's mask over its box: the box, the mask,
+ * and both sides of each constraint. */
+static void cases_mask(cases_pass *c, const ir_tnode *m) {
+  sb box = {0};
+  sb_add(&box, "%s -> { [", sb_str(&c->params));
+  for (int d = 0; d < m->type.rank; d++) sb_add(&box, "%so%d", d ? ", " : "", d);
+  sb_add(&box, "] : ");
+  for (int d = 0; d < m->type.rank; d++) {
+    if (m->type.dims[d] == IR_DIM_ONE) sb_add(&box, "0 <= o%d < 1 and ", d);
+    else sb_add(&box, "0 <= o%d < P%d and ", d, m->type.dims[d]);
+  }
+  for (int i = -1; i < 2 * m->mask->ncons; i++) {
+    sb t = {0};
+    sb_add(&t, "%s", sb_str(&box));
+    if (i < 0) {
+      sb_add(&t, "1 = 1");
+    } else {
+      mask_con_text(&m->mask->cons[i / 2], m->type.rank, i % 2, &t);
+    }
+    sb_add(&t, " }");
+    isl_set *s = isl_set_read_from_str(c->ctx, sb_str(&t));
+    sb_free(&t);
+    if (!s) {
+      c->bad = 1;
+      break;
+    }
+    if (c->nsets == c->cap) {
+      c->cap = c->cap ? 2 * c->cap : 16;
+      c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
+    }
+    c->sets[c->nsets++] = isl_set_params(s);
+  }
+  sb_free(&box);
+}
+
+/* The representative of a non-empty parameter set (taken): the point with
+ * the smallest sum of sizes, then the lexicographic minimum.  Fills
+ * out[var id] for every size parameter; -1 on failure. */
+static int cell_point(cases_pass *c, __isl_take isl_set *cell, long *out) {
+  int np = (int)isl_set_dim(cell, isl_dim_param);
+  sb b = {0};
+  sb_add(&b, "%s -> { [s] : s = 0", sb_str(&c->params));
+  for (int v = 0; v < c->k->nvars; v++)
+    if (c->k->vars[v]->kind == IR_VAR_SIZE) sb_add(&b, " + P%d", v);
+  sb_add(&b, " }");
+  isl_set *sum = isl_set_read_from_str(c->ctx, sb_str(&b));
+  sb_free(&b);
+  isl_set *x = isl_set_intersect_params(sum, cell);
+  int *var = ir_calloc((size_t)np + 1, sizeof(int));
+  for (int i = 0; x && i < np; i++) {
+    const char *nm = isl_set_get_dim_name(x, isl_dim_param, (unsigned)i);
+    var[i] = nm && nm[0] == 'P' ? atoi(nm + 1) : -1;
+  }
+  x = isl_set_move_dims(x, isl_dim_set, 1, isl_dim_param, 0, (unsigned)np);
+  x = isl_set_lexmin(x);
+  isl_point *pt = x ? isl_set_sample_point(x) : NULL;
+  int ok = pt && !isl_point_is_void(pt) ? 0 : -1;
+  for (int i = 0; !ok && i < np; i++) {
+    isl_val *val = isl_point_get_coordinate_val(pt, isl_dim_set, 1 + i);
+    if (var[i] >= 0 && val) out[var[i]] = isl_val_get_num_si(val);
+    isl_val_free(val);
+  }
+  isl_point_free(pt);
+  ir_free(var);
+  return ok;
+}
+
+int poly_size_cases_build(const ir_kernel *k, const unsigned char *mask, int nmasks,
+                          const ir_tnode *const *masks, int budget, poly_size_cases *out) {
+  memset(out, 0, sizeof *out);
+  cases_pass c;
+  memset(&c, 0, sizeof c);
+  c.k = k;
+  c.ctx = isl_ctx_alloc();
+  isl_options_set_on_error(c.ctx, ISL_ON_ERROR_CONTINUE);
+  sb_add(&c.params, "[");
+  int np = 0;
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) sb_add(&c.params, "%sP%d", np++ ? ", " : "", v);
+  sb_add(&c.params, "]");
+  int iters[MAXDEPTH];
+  sb dom = {0};
+  cases_walk(&c, k->body, mask, iters, 0, &dom);
+  sb_free(&dom);
+  for (int i = 0; i < nmasks; i++)
+    if (masks[i] && masks[i]->kind == IR_TN_MASK && masks[i]->mask) cases_mask(&c, masks[i]);
+  /* the arrangement: refine the cells by each set (inside, outside) */
+  sb u = {0};
+  sb_add(&u, "%s -> { : 1 = 1", sb_str(&c.params));
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) sb_add(&u, " and P%d >= 0", v);
+  sb_add(&u, " }");
+  int ncells = 1, cap = budget > 0 ? budget : 1;
+  isl_set **cells = ir_calloc((size_t)cap * 2 + 2, sizeof(isl_set *));
+  cells[0] = isl_set_read_from_str(c.ctx, sb_str(&u));
+  sb_free(&u);
+  if (!cells[0]) c.bad = 1;
+  int over = 0;
+  for (int si = 0; si < c.nsets && !c.bad && !over; si++) {
+    isl_set **next = ir_calloc((size_t)cap * 2 + 2, sizeof(isl_set *));
+    int nn = 0;
+    for (int ci = 0; ci < ncells; ci++) {
+      isl_set *in = isl_set_intersect(isl_set_copy(cells[ci]), isl_set_copy(c.sets[si]));
+      isl_set *outs = isl_set_subtract(isl_set_copy(cells[ci]), isl_set_copy(c.sets[si]));
+      isl_set *two[2] = {in, outs};
+      for (int h = 0; h < 2; h++) {
+        isl_bool e = two[h] ? isl_set_is_empty(two[h]) : isl_bool_error;
+        if (e == isl_bool_error) c.bad = 1;
+        if (e != isl_bool_false) {
+          isl_set_free(two[h]);
+          continue;
+        }
+        next[nn++] = isl_set_coalesce(two[h]);
+      }
+    }
+    if (nn > cap) { /* over budget: keep the coarser cells */
+      over = 1;
+      out->left_out = nn - ncells;
+      for (int i = 0; i < nn; i++) isl_set_free(next[i]);
+      ir_free(next);
+      break;
+    }
+    for (int ci = 0; ci < ncells; ci++) isl_set_free(cells[ci]);
+    ir_free(cells);
+    cells = next;
+    ncells = nn;
+  }
+  if (!c.bad) {
+    out->cases = ir_calloc((size_t)ncells * (size_t)k->nvars + 1, sizeof(long));
+    for (int ci = 0; ci < ncells; ci++) {
+      long *cs = out->cases + (long)out->ncases * k->nvars;
+      if (cell_point(&c, isl_set_copy(cells[ci]), cs) == 0) out->ncases++;
+      else out->left_out++;
+    }
+  }
+  for (int ci = 0; ci < ncells; ci++) isl_set_free(cells[ci]);
+  ir_free(cells);
+  for (int i = 0; i < c.nsets; i++) isl_set_free(c.sets[i]);
+  ir_free(c.sets);
+  sb_free(&c.params);
+  isl_ctx_free(c.ctx);
+  if (c.bad) {
+    poly_size_cases_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+void poly_size_cases_free(poly_size_cases *sc) {
+  ir_free(sc->cases);
+  memset(sc, 0, sizeof *sc);
 }

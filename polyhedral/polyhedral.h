@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "ir/ir.h"
+#include "ir/tprog.h"
 
 /* ---------------------------------------------------------------- op hints */
 
@@ -269,5 +270,32 @@ char *poly_to_json(const poly_analysis *a);
 /* The task index of assignment `stmt`, -1 for a prelude statement or an
  * unknown id. */
 int poly_task_of(const poly_analysis *a, int stmt);
+
+/* ------------------------------------------------------------ size cases */
+
+/* One size assignment per case that a task and a candidate distinguish. */
+typedef struct poly_size_cases {
+  int ncases;
+  long *cases;  /* ncases * k->nvars: case c at cases[c * k->nvars + var id]
+                   (entries of non-size variables 0); ir_malloc'd */
+  int left_out; /* cells not separated (the budget) or without a point */
+} poly_size_cases;
+
+/* Split the size space (every size >= 0) into the cells of the arrangement
+ * of the parameter sets that matter to the statements of k selected by mask
+ * (NULL: all) and to the candidate's masks (masks[0..nmasks-1], IR_TN_MASK
+ * nodes; their types give the boxes): for each statement, the sizes for
+ * which each enclosing loop runs, and for each affine condition it
+ * evaluates (if, ?:, comparisons), the sizes for which the condition is
+ * true at some point of the domain and false at some point; for each mask,
+ * its box, the mask, and each constraint's two sides.  Returns one
+ * representative per non-empty cell (the smallest sum of sizes, then the
+ * lexicographic minimum) in *out (free with poly_size_cases_free).  At most
+ * `budget` cells: beyond it the refinement stops and out->left_out > 0.
+ * The isl context lives inside the call.  Returns 0, or -1 on an isl
+ * failure (out is empty). */
+int poly_size_cases_build(const ir_kernel *k, const unsigned char *mask, int nmasks,
+                          const ir_tnode *const *masks, int budget, poly_size_cases *out);
+void poly_size_cases_free(poly_size_cases *sc);
 
 #endif

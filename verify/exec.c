@@ -285,7 +285,11 @@ static int assign(vx_exec *s, const ir_stmt *st, interp_term guard,
   if (!var->has)
     return fail(s, st->pos, "'%s' cannot be assigned", s->k->vars[st->lhs->var]->name);
   long i = elem_index(s, st->lhs);
-  if (i < 0) return -1;
+  if (i < 0) {
+    /* subscripts are affine: out of range for every input unless guarded */
+    s->ub_always = guard == INTERP_TERM_NONE && st->lhs->kind == IR_EX_ELEM;
+    return -1;
+  }
 
   /* The summand of an accumulation: x += e, x -= e, x = x + e, x = e + x. */
   ir_assign_op op = st->op;

@@ -195,6 +195,9 @@ typedef struct vx_exec {
   long *ivals;   /* sizes and iterators, by var id */
   vx_var *vars;  /* by var id */
   int bags_on;   /* fp: accumulations become order-insensitive multisets */
+  int ub_always; /* the failure is an assignment outside its array that
+                    runs whatever the inputs: the source is undefined at
+                    these sizes */
   char err[320];
 } vx_exec;
 

@@ -184,7 +184,10 @@ static void query_release(query *q) {
   vx_free(&q->x);
 }
 
-/* Build the source and candidate terms in a fresh world. */
+/* Build the source and candidate terms in a fresh world.  Returns 0, -1
+ * with q->err, or 1 when the source is undefined at these sizes whatever
+ * the inputs (an unguarded assignment outside its array, as
+ * corr[m-1][m-1] at m = 0): every candidate refines it there. */
 static int query_build(query *q, vx_kind kind, unsigned width,
                        const double *(*values_of)(int, void *), void *user) {
   const verify_task *t = q->t;
@@ -224,7 +227,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   }
   if (vx_exec_run(&q->e, t->mask)) {
     snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
-    return -1;
+    return q->e.ub_always ? 1 : -1;
   }
   q->couts = ir_calloc((size_t)t->noutputs + 1, sizeof(interp_sym_tensor));
   q->ncouts = t->noutputs;
@@ -250,10 +253,14 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   return 0;
 }
 
-/* Is element i of output j compared? */
+/* Is element i of output j compared?  Every element of a parameter (the
+ * task leaves it at its old value where it does not write it), of an
+ * output that is also an input, and the elements a local is written at. */
 static int compared(const query *q, int j, long i) {
   int v = q->t->outputs[j];
-  return q->e.vars[v].written[i] || is_input(q->t, v);
+  ir_var_kind vk = q->t->k->vars[v]->kind;
+  return vk == IR_VAR_ARRAY || vk == IR_VAR_SCALAR || q->e.vars[v].written[i] ||
+         is_input(q->t, v);
 }
 
 /* The refutation condition of one query (a Bool AST kept in the world), or
@@ -595,14 +602,18 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   q.sizes = sizes;
   unsigned width = 0;
   if (kind == VX_FP) { /* count the distinct terms at a generous width */
-    if (query_build(&q, VX_FP, 64, NULL, NULL)) goto build_error;
+    int b = query_build(&q, VX_FP, 64, NULL, NULL);
+    if (b > 0) goto undefined;
+    if (b) goto build_error;
     long nt = q.x.nterms * 3 + q.x.nlits + 8;
     query_release(&q);
     width = 4;
     while ((1L << (width - 1)) < nt && width < 64) width++;
     if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
   }
-  if (query_build(&q, kind, width, NULL, NULL)) goto build_error;
+  int built = query_build(&q, kind, width, NULL, NULL);
+  if (built > 0) goto undefined;
+  if (built) goto build_error;
 
   Z3_params som = NULL;
   if (kind == VX_REAL) {
@@ -733,6 +744,10 @@ build_error:
   snprintf(res->reason, sizeof res->reason, "%s", q.err);
   query_release(&q);
   return Q_ERROR;
+
+undefined:
+  query_release(&q);
+  return Q_UNSAT;
 }
 
 /* check_sizes_run under the watch: past the run's budget the answer is
@@ -771,6 +786,96 @@ static void sizes_text(const ir_kernel *k, const long *sizes,
   }
 }
 
+/* The number of elements of all of k's variables at these sizes (-1: a
+ * dim is negative). */
+static long elements_at(const ir_kernel *k, const long *sizes) {
+  long total = 0;
+  for (int v = 0; v < k->nvars; v++) {
+    const ir_var *iv = k->vars[v];
+    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
+    long n = 1;
+    for (int d = 0; d < iv->rank; d++) {
+      long e = ir_expr_eval_int(iv->dims[d], sizes);
+      if (e < 0) return -1;
+      n = e && n > VERIFY_MAX_ELEMS / e ? VERIFY_MAX_ELEMS + 1 : n * e;
+    }
+    total += n;
+    if (total > VERIFY_MAX_ELEMS) return total;
+  }
+  return total;
+}
+
+/* The state of one verify_task_check across size assignments. */
+typedef struct sweep {
+  verify_ctx *v;
+  Z3_solver s;
+  const verify_task *t;
+  const verify_candidate *cand;
+  verify_result *res;
+  const unsigned char *shown; /* sizes named in messages */
+  int unknown;
+  char unknown_reason[320];
+} sweep;
+
+/* Check one size assignment; returns 1 when the verdict is final (refuted,
+ * error). */
+static int sweep_one(sweep *w, const long *sizes) {
+  const ir_kernel *k = w->t->k;
+  verify_result *res = w->res;
+  char where[160];
+  sizes_text(k, sizes, w->shown, where, sizeof where);
+  long elems = elements_at(k, sizes);
+  if (elems > VERIFY_MAX_ELEMS) {
+    res->cases_left_out++;
+    if (!w->unknown)
+      snprintf(w->unknown_reason, sizeof w->unknown_reason,
+               "size case %.100s left out: %ld elements exceed the budget of %ld", where,
+               elems, VERIFY_MAX_ELEMS);
+    w->unknown = 1;
+    return 0;
+  }
+  res->queries++;
+  res->size_cases++;
+  verify_cex *cex = NULL;
+  qres r = check_sizes(w->v, w->s, w->t, w->cand, sizes, res, &cex,
+                       w->v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL);
+  if (r == Q_SAT) {
+    res->verdict = VERIFY_REFUTED;
+    if (res->cex) cex_free(res->cex); /* an earlier size's unconfirmed model */
+    res->cex = cex;
+    if (cex->confirmed)
+      snprintf(res->reason, sizeof res->reason,
+               "counterexample at %s: %s differs (source %.17g, candidate %.17g)",
+               where, k->vars[cex->out_var]->name, cex->expected, cex->got);
+    else
+      snprintf(res->reason, sizeof res->reason,
+               "differs at %s under some floating-point semantics that may "
+               "reorder reductions (no concrete confirmation)", where);
+    return 1;
+  }
+  if (r == Q_ERROR) {
+    char msg[320];
+    snprintf(msg, sizeof msg, "%s", res->reason);
+    snprintf(res->reason, sizeof res->reason, "at %.100s: %.200s", where, msg);
+    res->verdict = VERIFY_ERROR;
+    cex_free(cex);
+    return 1;
+  }
+  if (r == Q_UNKNOWN) {
+    if (!w->unknown)
+      snprintf(w->unknown_reason, sizeof w->unknown_reason, "at %.100s: %.200s", where,
+               res->reason);
+    w->unknown = 1;
+    if (cex) { /* keep the unconfirmed model for people */
+      if (!res->cex)
+        res->cex = cex;
+      else
+        cex_free(cex);
+    }
+  }
+  return 0;
+}
+
 int verify_task_check(verify_ctx *v, const verify_task *t,
                       const verify_candidate *cand, verify_result *res) {
   double t0 = now();
@@ -787,7 +892,9 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   mark_stmts(k, k->body, t->mask, used);
   for (int i = 0; i < t->ninputs; i++) mark_var(k, t->inputs[i], used);
   for (int i = 0; i < t->noutputs; i++) mark_var(k, t->outputs[i], used);
-  for (int vv = 0; vv < k->nvars; vv++) sizes[vv] = 1;
+  for (int i = 0; i < t->ncand_sizes; i++)
+    if (t->cand_sizes[i] >= 0 && t->cand_sizes[i] < k->nvars) used[t->cand_sizes[i]] = 1;
+  for (int vv = 0; vv < k->nvars; vv++) sizes[vv] = used[vv] ? 0 : 1;
 
   Z3_context z = v->z;
   Z3_solver s = Z3_mk_solver(z);
@@ -800,50 +907,18 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   Z3_solver_set_params(z, s, p);
   Z3_params_dec_ref(z, p);
 
-  int unknown = 0, done = 0;
-  char where[160], unknown_reason[320] = "";
+  sweep w = {v, s, t, cand, res, used, 0, ""};
   res->verdict = VERIFY_PROVED;
-  while (!done) {
-    res->queries++;
-    verify_cex *cex = NULL;
-    qres r = check_sizes(v, s, t, cand, sizes, res, &cex,
-                         v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL);
-    sizes_text(k, sizes, used, where, sizeof where);
-    if (r == Q_SAT) {
-      res->verdict = VERIFY_REFUTED;
-      if (res->cex) cex_free(res->cex); /* an earlier size's unconfirmed model */
-      res->cex = cex;
-      if (cex->confirmed)
-        snprintf(res->reason, sizeof res->reason,
-                 "counterexample at %s: %s differs (source %.17g, candidate %.17g)",
-                 where, k->vars[cex->out_var]->name, cex->expected, cex->got);
-      else
-        snprintf(res->reason, sizeof res->reason,
-                 "differs at %s under some floating-point semantics that may "
-                 "reorder reductions (no concrete confirmation)", where);
-      break;
-    }
-    if (r == Q_ERROR) {
-      char msg[320];
-      snprintf(msg, sizeof msg, "%s", res->reason);
-      snprintf(res->reason, sizeof res->reason, "at %.100s: %.200s", where, msg);
-      res->verdict = VERIFY_ERROR;
-      cex_free(cex);
-      break;
-    }
-    if (r == Q_UNKNOWN) {
-      if (!unknown)
-        snprintf(unknown_reason, sizeof unknown_reason, "at %.100s: %.200s", where,
-                 res->reason);
-      unknown = 1;
-      if (cex) { /* keep the unconfirmed model for people */
-        if (!res->cex)
-          res->cex = cex;
-        else
-          cex_free(cex);
-      }
-    }
-    /* next size assignment (odometer over the used sizes) */
+  res->cases_left_out = t->cases_left_out;
+  if (t->cases_left_out) {
+    w.unknown = 1;
+    snprintf(w.unknown_reason, sizeof w.unknown_reason,
+             "%d size cases left out (case budget)", t->cases_left_out);
+  }
+  int stop = 0, done = 0;
+  /* the box: every used size 0..bound (odometer), the others 1 */
+  while (!done && !stop) {
+    stop = sweep_one(&w, sizes);
     done = 1;
     for (int vv = 0; vv < k->nvars; vv++) {
       if (!used[vv]) continue;
@@ -852,12 +927,30 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
         done = 0;
         break;
       }
-      sizes[vv] = 1;
+      sizes[vv] = 0;
     }
   }
-  if (res->verdict == VERIFY_PROVED && unknown) {
+  /* the given cases, unless the box had them already; a size that
+   * neither the task nor the candidate refers to cannot matter: 1 */
+  for (int c = 0; c < t->ncases && !stop; c++) {
+    const long *cs = t->cases + (long)c * k->nvars;
+    int inbox = 1;
+    for (int vv = 0; vv < k->nvars; vv++) {
+      sizes[vv] = k->vars[vv]->kind == IR_VAR_SIZE && !used[vv] ? 1 : cs[vv];
+      if (used[vv]) inbox &= cs[vv] >= 0 && cs[vv] <= v->opt.bound;
+    }
+    int seen = 0; /* an earlier case with the same used sizes */
+    for (int c2 = 0; c2 < c && !seen; c2++) {
+      const long *o = t->cases + (long)c2 * k->nvars;
+      int same = 1;
+      for (int vv = 0; vv < k->nvars && same; vv++) same = !used[vv] || o[vv] == cs[vv];
+      seen = same;
+    }
+    if (!inbox && !seen) stop = sweep_one(&w, sizes);
+  }
+  if (res->verdict == VERIFY_PROVED && w.unknown) {
     res->verdict = VERIFY_UNKNOWN;
-    snprintf(res->reason, sizeof res->reason, "%s", unknown_reason);
+    snprintf(res->reason, sizeof res->reason, "%s", w.unknown_reason);
   }
   if (res->verdict == VERIFY_PROVED) res->reason[0] = 0;
   Z3_solver_dec_ref(z, s);
@@ -869,8 +962,12 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
 
 void verify_result_print(const verify_result *res, const ir_kernel *k,
                          FILE *out) {
-  fprintf(out, "%s (%s, bound %d, %.2f s)", verify_verdict_name(res->verdict),
-          verify_mode_name(res->mode), res->bound, res->seconds);
+  fprintf(out, "%s (%s, bound %d", verify_verdict_name(res->verdict),
+          verify_mode_name(res->mode), res->bound);
+  if (res->size_cases || res->cases_left_out)
+    fprintf(out, ", %ld size cases", res->size_cases);
+  if (res->cases_left_out) fprintf(out, ", %ld left out", res->cases_left_out);
+  fprintf(out, ", %.2f s)", res->seconds);
   if (res->reason[0]) fprintf(out, ": %s", res->reason);
   fputc('\n', out);
   const verify_cex *c = res->cex;

@@ -2,8 +2,10 @@
  * verify.h - bounded SMT equivalence of a task's loop program and a
  * candidate tensor program, with Z3 (design.md section 8).
  *
- * For every assignment of the size symbols the task uses to 1..bound, the
- * task's assignment statements are executed symbolically (every input array
+ * For every assignment of the size symbols the task (or the candidate) uses
+ * to 0..bound, and at every size case the caller gives (verify_task.cases:
+ * one representative per case the source and the candidate distinguish),
+ * the task's assignment statements are executed symbolically (every input array
  * element and scalar a fresh Z3 constant, locals poison) and the candidate is
  * evaluated through the op kernels' symbolic entry points with a Z3 algebra
  * (interp/ops.h).  Z3 is asked whether some input makes some compared output
@@ -74,7 +76,7 @@ typedef enum verify_verdict {
 
 typedef struct verify_options {
   verify_mode mode;   /* default VERIFY_REAL */
-  int bound;          /* sizes 1..bound; default 3 (--bound) */
+  int bound;          /* sizes 0..bound; default 3 (--bound) */
   double timeout;     /* seconds per solver check; default 10 (--smt-timeout) */
   double budget;      /* seconds for everything this verifier does from
                        * verify_new on (--timeout); 0: no limit.  Past it
@@ -102,6 +104,8 @@ int verify_verdict_parse(const char *name);
  * returns, in order.  An output element is compared when a selected
  * statement writes it at that size, or everywhere if the output is also an
  * input (the candidate must keep the old values outside the written region).
+ * Every element of an output that is a parameter of the kernel is compared:
+ * where the task does not write it, it keeps its value from before the task.
  * Nothing is owned: the arrays must outlive the call. */
 typedef struct verify_task {
   const ir_kernel *k;
@@ -110,6 +114,18 @@ typedef struct verify_task {
   const int *inputs;
   int noutputs;
   const int *outputs;
+  /* Size cases to check besides the box 0..bound (optional): ncases
+   * assignments, case c at cases[c * k->nvars + var id], for instance one
+   * representative per chamber of the size space that source and candidate
+   * distinguish (poly_size_cases).  cases_left_out: cases the caller knows
+   * of but could not give (a budget); any makes the verdict not proved. */
+  int ncases;
+  const long *cases;
+  int cases_left_out;
+  /* Size variables the candidate refers to (in its types or masks),
+   * optional: they run over 0..bound like the sizes the task uses. */
+  int ncand_sizes;
+  const int *cand_sizes;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */
@@ -166,6 +182,9 @@ typedef struct verify_result {
   int bound;
   double seconds;     /* wall-clock time of the whole check */
   long queries;       /* size assignments checked */
+  long size_cases;    /* distinct size assignments checked (box and cases) */
+  long cases_left_out; /* size cases not checked (too large, or left out by
+                          the caller): the verdict is then not proved */
   long solver_calls;  /* Z3 checks made (trivial queries need none) */
   int fp_width;       /* fp: the largest bit width used */
   char reason[320];   /* unknown/error/refuted: what happened, for people */
@@ -183,8 +202,10 @@ verify_ctx *verify_new(const verify_options *opt);
 void verify_free(verify_ctx *v);
 const verify_options *verify_get_options(const verify_ctx *v);
 
-/* Check cand against the task at every size assignment 1..bound of the size
- * symbols the task uses (the others are 1).  Fills *res (free with
+/* Check cand against the task at every size assignment 0..bound of the size
+ * symbols the task uses (the others are 1), and at each of t->cases.  A
+ * case whose variables hold more than VERIFY_MAX_ELEMS elements in all is
+ * left out (the verdict is then unknown, naming the case).  Fills *res (free with
  * verify_result_free).  Returns 0 when a verdict was reached (proved,
  * refuted, unknown, skipped) and -1 for VERIFY_ERROR (res->reason says
  * why: a source subscript out of range, a candidate precondition failure,
@@ -218,8 +239,11 @@ void verify_result_free(verify_result *res);
 int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
                        verify_cex *cex);
 
-/* One line for people: "proved (real, bound 3, 0.21 s)" or with the
- * reason. */
+/* The element budget of one size assignment (all variables together). */
+#define VERIFY_MAX_ELEMS 20000L
+
+/* One line for people: "proved (real, bound 3, 14 size cases, 0.21 s)" or
+ * with the reason. */
 void verify_result_print(const verify_result *res, const ir_kernel *k,
                          FILE *out);
 
