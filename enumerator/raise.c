@@ -525,7 +525,7 @@ static void add_case_examples(task_ctx *t, uint64_t seed) {
     }
     if (top <= big || elems > CASE_EXAMPLE_ELEMS) continue;
     char why[512];
-    if (!add_example(t, cs, seed + (uint64_t)c, NULL, why, sizeof why)) added++;
+    if (!add_example(t, cs, seed + (uint64_t)c, 0, NULL, why, sizeof why)) added++;
   }
   poly_size_cases_free(&sc);
 }
