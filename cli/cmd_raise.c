@@ -171,7 +171,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
       const enum_output *eo = &r->tasks[t].outputs[o];
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
-              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s, "
+              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s, "
               "%.3f s)\n"
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
@@ -179,6 +179,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               eo->stats.equivalence_filtered, enum_verdict_name(eo->verify.verdict),
               eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
+              eo->verify.assumes ? ", " : "", eo->verify.assumes ? eo->verify.assumes : "",
               eo->verify.seconds, ir_tp_str(eo->program, k, buf, sizeof buf));
     }
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
@@ -221,6 +222,9 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON_AddNumberToObject(v, "bound", eo->verify.bound);
       cJSON_AddNumberToObject(v, "size_cases", (double)eo->verify.size_cases);
       cJSON_AddNumberToObject(v, "cases_left_out", (double)eo->verify.cases_left_out);
+      cJSON *as = cJSON_AddArrayToObject(v, "assumes");
+      if (eo->verify.assumes_json)
+        cJSON_AddItemToArray(as, cJSON_CreateString(eo->verify.assumes_json));
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);
       cJSON_AddItemToArray(tasks, jt);
     }

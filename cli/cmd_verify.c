@@ -250,6 +250,9 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
         cJSON_AddNumberToObject(jv, "bound", vs.last->bound);
         cJSON_AddNumberToObject(jv, "size_cases", (double)vs.last->size_cases);
         cJSON_AddNumberToObject(jv, "cases_left_out", (double)vs.last->cases_left_out);
+        cJSON *as = cJSON_AddArrayToObject(jv, "assumes");
+        if (vs.last->verdict == VERIFY_PROVED && (vs.last->assumes & VERIFY_ASSUMES_MASKED_ZERO))
+          cJSON_AddItemToArray(as, cJSON_CreateString(VERIFY_MASKED_ZERO_JSON));
         cJSON_AddNumberToObject(jv, "seconds", vs.last->seconds);
         if (vs.last->reason[0]) cJSON_AddStringToObject(jv, "reason", vs.last->reason);
       } else {

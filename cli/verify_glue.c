@@ -116,6 +116,11 @@ void cli_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   r->seconds = vr->seconds;
   r->size_cases = vr->size_cases;
   r->cases_left_out = vr->cases_left_out;
+  r->assumes = r->assumes_json = NULL;
+  if (vr->verdict == VERIFY_PROVED && (vr->assumes & VERIFY_ASSUMES_MASKED_ZERO)) {
+    r->assumes = VERIFY_MASKED_ZERO_TEXT;
+    r->assumes_json = VERIFY_MASKED_ZERO_JSON;
+  }
   switch (vr->verdict) {
   case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
   case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;

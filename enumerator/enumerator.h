@@ -92,6 +92,8 @@ typedef struct enum_verify_result {
   double seconds;
   long size_cases;     /* size assignments checked */
   long cases_left_out; /* size cases not checked (then not proved) */
+  const char *assumes; /* what the verdict relies on (for people), or NULL */
+  const char *assumes_json; /* the same as a JSON name, or NULL */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

@@ -13,7 +13,9 @@
 # `proved` and the raised program (--emit c) must agree with the natively
 # compiled original, element by element, at every size assignment below and
 # on every value set (docs/run.md: int, real, special = NaN/inf/-0, and
-# huge where the table asks for it; NaN equals NaN):
+# huge where the table asks for it; NaN equals NaN; a task whose verdict
+# says it assumes 0*x = 0 at masked-out zeros is compared without the
+# special set, which that assumption leaves out):
 #   - every size 0, every size 1, 2 and 3, every size one past the
 #     largest integer constant of the file plus one;
 #   - distinct primes in signature order and in reverse order;
@@ -86,6 +88,7 @@ while read -r file outcome sizes values; do
   [ -n "$sizes" ] || sizes=-
   opts=$(file_opts "$f")
   rm -f "$TMP/raised.c"
+  assumes=""
   # --timeout only bounds searches that find nothing: every expectation
   # that allows `unproved` allows it whatever the time budget; kernels that
   # must be proved get the default budget, so that a loaded machine does
@@ -120,6 +123,15 @@ while read -r file outcome sizes values; do
     elif [ ! -s "$TMP/raised.c" ]; then
       reason="exit 0 but no C output"
     else
+      # A verdict that says it assumes 0*x = 0 at masked-out zeros
+      # (docs/verify.md) promises nothing where an infinity or NaN meets
+      # one: those runs leave out the special value set (NaN, inf).
+      assumes=""
+      if grep '^task [0-9]' "$TMP/err" | grep -q 'assumes 0\*x = 0 at masked-out zeros'; then
+        assumes=" (assumes 0*x = 0 at masked-out zeros: no NaN/inf inputs)"
+        values=$(echo "$values" | tr ',' '\n' | grep -v '^special$' | paste -sd, -)
+        [ -n "$values" ] || values=int
+      fi
       agree "$f" "$opts" "$sizes" "$values"
     fi
   fi
@@ -134,7 +146,7 @@ while read -r file outcome sizes values; do
   else
     PASS=$((PASS + 1))
     case "$rc" in
-    0) echo "PASS $file ($outcome): proved, agrees with the native original" ;;
+    0) echo "PASS $file ($outcome): proved, agrees with the native original$assumes" ;;
     *) echo "PASS $file ($outcome): exit $rc" ;;
     esac
   fi

@@ -51,4 +51,36 @@ grep -q "mask\[n -31 >= 0\]" "$TMP/err" && PASS=$((PASS + 1)) || {
   FAIL=$((FAIL + 1)); echo "FAIL: the guard is a mask on n"; }
 grep -q "proved (real, bound 3, [0-9]* size cases" "$TMP/err" && PASS=$((PASS + 1)) || {
   FAIL=$((FAIL + 1)); echo "FAIL: the task line names its size cases"; }
+# a verdict that takes masked-out zeros as structural says so, in the task
+# line and in the JSON "assumes" list; one that does not has an empty list
+cat >"$TMP/tri.c" <<'C'
+void kernel_tri(int n, double L[n][n], double x[n], double y[n]) {
+  for (int i = 0; i < n; i++) {
+    y[i] = 0.0;
+    for (int j = 0; j <= i; j++) y[i] += L[i][j] * x[j];
+  }
+}
+C
+expect_status 0 "triangular product raised" "$UPLIFT" raise "$TMP/tri.c" --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [t["verify"]["assumes"] for t in d["tasks"]]
+assert all(isinstance(x, list) for x in a), a
+assert ["masked_zero_times_finite"] in a, a
+' "$TMP/out" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: assumes in JSON"; }
+expect_status 0 "triangular product task lines" "$UPLIFT" raise "$TMP/tri.c" -o /dev/null
+grep -q "proved (.*assumes 0\*x = 0 at masked-out zeros" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: the task line names the assumption"; }
+cat >"$TMP/scale.c" <<'C'
+void kernel_scale(int n, double a, double x[n]) {
+  for (int i = 0; i < n; i++) x[i] = a * x[i];
+}
+C
+expect_status 0 "a scaling raised" "$UPLIFT" raise "$TMP/scale.c" --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(t["verify"]["assumes"] == [] for t in d["tasks"]), d
+' "$TMP/out" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: no assumption"; }
 report

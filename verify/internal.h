@@ -50,6 +50,8 @@ typedef struct vx_term {
 
 typedef struct vx {
   vx_kind kind;
+  int masked_zero; /* real: a product with the candidate's literal 0 was
+                    * taken as 0 (VERIFY_ASSUMES_MASKED_ZERO) */
   Z3_context z;
   vx_term *terms;
   long nterms, capterms;

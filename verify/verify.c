@@ -623,6 +623,7 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   }
   Z3_ast f = query_formula(&q, som);
   if (som) Z3_params_dec_ref(z, som);
+  if (q.x.masked_zero) res->assumes |= VERIFY_ASSUMES_MASKED_ZERO;
   if (vx_z3_error()) {
     snprintf(res->reason, sizeof res->reason, "Z3 error while building the query");
     query_release(&q);
@@ -967,6 +968,8 @@ void verify_result_print(const verify_result *res, const ir_kernel *k,
   if (res->size_cases || res->cases_left_out)
     fprintf(out, ", %ld size cases", res->size_cases);
   if (res->cases_left_out) fprintf(out, ", %ld left out", res->cases_left_out);
+  if (res->verdict == VERIFY_PROVED && (res->assumes & VERIFY_ASSUMES_MASKED_ZERO))
+    fprintf(out, ", %s", VERIFY_MASKED_ZERO_TEXT);
   fprintf(out, ", %.2f s)", res->seconds);
   if (res->reason[0]) fprintf(out, ": %s", res->reason);
   fputc('\n', out);

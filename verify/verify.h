@@ -176,6 +176,18 @@ typedef struct verify_cex {
   double expected, got;
 } verify_cex;
 
+/* What a verdict may rely on beyond the semantics docs/verify.md states
+ * for every verdict.  VERIFY_ASSUMES_MASKED_ZERO: real mode took a product
+ * of the candidate's literal 0 (a masked-out element, as in
+ * dot(select(mask, A, 0), B)) as 0 whatever the other factor; IEEE gives
+ * NaN when that factor is infinite or NaN, so the verdict holds for inputs
+ * with no infinity or NaN where a masked-out zero meets them. */
+#define VERIFY_ASSUMES_MASKED_ZERO 1u
+/* How the result lines say it. */
+#define VERIFY_MASKED_ZERO_TEXT "assumes 0*x = 0 at masked-out zeros (x not inf or NaN there)"
+/* Its name in JSON reports ("assumes": [...]). */
+#define VERIFY_MASKED_ZERO_JSON "masked_zero_times_finite"
+
 typedef struct verify_result {
   verify_verdict verdict;
   verify_mode mode;
@@ -183,6 +195,7 @@ typedef struct verify_result {
   double seconds;     /* wall-clock time of the whole check */
   long queries;       /* size assignments checked */
   long size_cases;    /* distinct size assignments checked (box and cases) */
+  unsigned assumes;   /* VERIFY_ASSUMES_* the verdict relies on (see below) */
   long cases_left_out; /* size cases not checked (too large, or left out by
                           the caller): the verdict is then not proved */
   long solver_calls;  /* Z3 checks made (trivial queries need none) */
