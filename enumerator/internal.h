@@ -53,6 +53,11 @@ typedef struct es_search_in {
   int threads;           /* evaluation threads (results do not depend on it) */
   int task;
   ir_tp_store *store;
+  /* Programs never to store (a raise's candidates whose verification was
+   * unknown), so that another program with the same values takes their
+   * place in the observational classes. */
+  const ir_tnode *const *blocked;
+  int nblocked;
   /* Optional observers (explore, rewrites; NULL in a raise).  on_keep: a
    * candidate was stored (a new observable function).  on_equal: a
    * candidate of `level` ops was dropped because stored candidate `rep`

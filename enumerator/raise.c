@@ -302,6 +302,10 @@ static int op_allowed(const gram_op *op, unsigned hints) {
   return k && sg_kernel_allowed(k->name, hints);
 }
 
+/* How many candidates with an unknown verdict a search steps past. */
+#define UNKNOWN_RETRIES 16
+static int unknown_answer(enum_output *res, const enum_output *first, double start);
+
 static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
                         void *vuser, double deadline, enum_output *res,
                         const char **reason) {
@@ -340,8 +344,16 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
   const ir_tnode *extra[ES_MAX_GOALS];
   int nextra = 0;
   int rounds = 0;
+  /* Candidates whose verification was unknown: the search goes on without
+   * them (another program with the same values may be provable); the first
+   * stays the answer if none is. */
+  const ir_tnode *blocked[UNKNOWN_RETRIES];
+  int nblocked = 0;
+  enum_output first_unknown;
+  memset(&first_unknown, 0, sizeof first_unknown);
   for (;;) {
     if (++rounds > 64) {
+      if (nblocked) return unknown_answer(res, &first_unknown, start);
       *reason = "too many counterexample rounds";
       return 1;
     }
@@ -406,7 +418,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         .max_ops = t->o->max_ops, .deadline = deadline,
         .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
         .threads = t->o->threads,
-        .task = t->pt->index, .store = t->store};
+        .task = t->pt->index, .store = t->store, .blocked = blocked, .nblocked = nblocked};
     es_outcome oc = es_search(&in, &res->stats);
     for (int i = 0; i < nleaves; i++)
       for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&leaves[i].values[e]);
@@ -424,6 +436,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
       }
     ir_free(goals);
     if (oc == ES_FOUND_SUB && newsub) continue;
+    if (!found && nblocked) return unknown_answer(res, &first_unknown, start);
     if (!found) {
       res->stats.seconds += es_now() - start;
       *reason = oc == ES_TIMEOUT  ? "time budget exhausted (--timeout)"
@@ -484,12 +497,34 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
         }
         continue;
       }
+      if (res->verify.verdict == ENUM_UNKNOWN && nblocked < UNKNOWN_RETRIES) {
+        if (!nblocked) {
+          first_unknown = *res;
+          first_unknown.program = prog;
+          first_unknown.stats.ops = prog->size;
+          first_unknown.verify.has_cex = 0; /* valid only until the next check */
+        }
+        blocked[nblocked++] = found;
+        continue;
+      }
     }
     res->program = prog;
     res->stats.ops = prog->size;
     res->stats.seconds += es_now() - start;
     return 0;
   }
+}
+
+/* The first candidate whose verification was unknown, as the answer when
+ * the search finds nothing provable after it (its statistics are those of
+ * the whole search). */
+static int unknown_answer(enum_output *res, const enum_output *first, double start) {
+  enum_stats stats = res->stats;
+  *res = *first;
+  res->stats = stats;
+  res->stats.ops = first->program->size;
+  res->stats.seconds += es_now() - start;
+  return 0;
 }
 
 /* Examples at the size cases the default sizes never reach: one per

@@ -224,13 +224,19 @@ static int keep(es_state *st, int type, int level, int has_poison,
       st->in->on_equal(st->in->hook_user, mk(mkarg), level, st->cands[same - 1].node);
     return -1;
   }
+  const ir_tnode *node = NULL;
+  if (st->in->nblocked) {
+    node = mk(mkarg);
+    for (int b = 0; b < st->in->nblocked; b++)
+      if (st->in->blocked[b] == node) return -1;
+  }
   if (st->ncands == st->capcands) {
     st->capcands = st->capcands ? st->capcands * 2 : 1024;
     st->cands = ir_realloc(st->cands, (size_t)st->capcands * sizeof(es_cand));
   }
   int c = st->ncands;
   es_cand *cd = &st->cands[c];
-  cd->node = mk(mkarg);
+  cd->node = node ? node : mk(mkarg);
   cd->type = type;
   cd->level = level;
   cd->voff = st->npool;
