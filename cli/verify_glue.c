@@ -6,6 +6,7 @@
  * report) and the mutation tests, so that all three check a program the
  * same way.
  */
+#include <math.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -76,10 +77,54 @@ static void tnode_sizes(const ir_tnode *n, unsigned char *refs) {
   for (int i = 0; i < n->nops; i++) tnode_sizes(n->ops[i], refs);
 }
 
+/* Thresholds that a comparison of the candidate may draw on an index, as
+ * masks: a comparison (an op with an i1 result) whose operands hold a
+ * constant c (iota compared with 30) distinguishes the indices below c,
+ * at c and past c, which no mask leaf shows.  For each such constant
+ * (rounded up, absolute value, 2 or more) and each size dim of the
+ * comparison's type, two constraints i_d - c >= 0 and i_d - c - 1 >= 0, so
+ * that the size cases reach a size with an index at c and one past it.
+ * Fills syn[] / mk[] (ns so far, cap) and returns the new count. */
+#define MAX_THRESH_MASKS 32
+static int threshold_masks(const ir_tnode *n, const ir_tnode *cmp, ir_tnode *syn,
+                           ir_mask *mk, int ns, int cap) {
+  if (!n) return ns;
+  if (n->kind == IR_TN_OP && n->type.elem == IR_I1 && n->type.rank > 0) cmp = n;
+  if (cmp && n->kind == IR_TN_CONST && isfinite(n->value) && fabs(n->value) < 1e6) {
+    long c = (long)ceil(fabs(n->value));
+    for (int d = 0; c >= 2 && d < cmp->type.rank; d++) {
+      if (cmp->type.dims[d] < 0) continue; /* a dim of 1 */
+      for (int off = 0; off < 2 && ns < cap; off++) {
+        int dup = 0;
+        for (int j = 0; j < ns && !dup; j++)
+          dup = ir_type_equal(&syn[j].type, &cmp->type) && mk[j].cons[0].coef[d] == 1 &&
+                mk[j].cons[0].c == -(int)(c + off);
+        if (dup) continue;
+        memset(&mk[ns], 0, sizeof mk[ns]);
+        mk[ns].ncons = 1;
+        mk[ns].cons[0].coef[d] = 1;
+        mk[ns].cons[0].c = -(int)(c + off);
+        memset(&syn[ns], 0, sizeof syn[ns]);
+        syn[ns].kind = IR_TN_MASK;
+        syn[ns].type = cmp->type;
+        syn[ns].type.elem = IR_I1;
+        syn[ns].mask = &mk[ns];
+        ns++;
+      }
+    }
+  }
+  for (int i = 0; i < n->nops; i++) ns = threshold_masks(n->ops[i], cmp, syn, mk, ns, cap);
+  return ns;
+}
+
 void cli_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
                     poly_size_cases *sc) {
-  const ir_tnode *masks[MAX_MASKS];
+  const ir_tnode *masks[MAX_MASKS + MAX_THRESH_MASKS];
+  ir_tnode syn[MAX_THRESH_MASKS];
+  ir_mask mk[MAX_THRESH_MASKS];
   int nm = cli_tnode_masks(cand, masks, 0, MAX_MASKS);
+  int ns = threshold_masks(cand, NULL, syn, mk, 0, MAX_THRESH_MASKS);
+  for (int i = 0; i < ns; i++) masks[nm++] = &syn[i];
   if (poly_size_cases_build(k, mask, nm, masks, CLI_SIZE_CASES, sc)) {
     memset(sc, 0, sizeof *sc);
     sc->left_out = 1; /* the cases are unknown: nothing may be proved */

@@ -83,4 +83,17 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert all(t["verify"]["assumes"] == [] for t in d["tasks"]), d
 ' "$TMP/out" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: no assumption"; }
+# a comparison of the candidate that draws a threshold on an index (iota
+# against 30) gets size cases with an index at 30 and one past it: the
+# wrong iota == 30 for the source's i >= 30 is refuted, the right <= proved
+cat >"$TMP/thresh.c" <<'C'
+void kernel_thresh(int n, double A[n], double B[n]) {
+  for (int i = 0; i < n; i++) B[i] = (i >= 30) ? 2.0 * A[i] : A[i];
+}
+C
+for case in "EQ 3" "LE 0"; do
+  set -- $case
+  printf '{"kernel": "kernel_thresh", "dialect": "hlo", "tasks": [{"task": 0, "outputs": ["B"], "program": "multiply(A, select(compare[dir=%s](30:f64[n], iota[dim=(0)]():f64[n]), 2:f64[n], 1:f64[n]))"}]}\n' "$1" >"$TMP/thresh_$1.json"
+  expect_status "$2" "iota threshold $1 against i >= 30" "$UPLIFT" verify "$TMP/thresh.c" "$TMP/thresh_$1.json"
+done
 report
