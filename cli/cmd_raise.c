@@ -61,22 +61,6 @@ enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
 /* The verification callback is cli_verify_cb (verify_glue.c), shared with
  * `uplift verify`. */
 
-/* The number of elements of k's variables at sizes (capped past max). */
-static long kernel_elements(const ir_kernel *k, const long *sizes, long max) {
-  long total = 0;
-  for (int v = 0; v < k->nvars && total <= max; v++) {
-    const ir_var *iv = k->vars[v];
-    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
-    long n = 1;
-    for (int d = 0; d < iv->rank; d++) {
-      long e = ir_expr_eval_int(iv->dims[d], sizes);
-      n = e > 0 && n > max / e ? max + 1 : n * (e > 0 ? e : 0);
-    }
-    total += n;
-  }
-  return total;
-}
-
 /* Compare the raised program with the natively compiled original at two
  * size assignments no example used and at one representative of every
  * size case of the kernel and the program's masks (poly_size_cases_build),
@@ -103,7 +87,7 @@ static int check_native(const ir_kernel *k, const char *path, const fe_options *
       interp_default_sizes(k, variant, sizes);
     else
       memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
-    if (kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) {
+    if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) {
       ir_free(sizes);
       continue;
     }

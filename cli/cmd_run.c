@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -313,22 +314,11 @@ static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *
 }
 
 /* The bytes the interpreter's env needs at these sizes (values and poison
- * masks of every array and scalar), in double so that nothing overflows;
- * a negative dim counts 0 (interp_env_init reports it). */
+ * masks of every array and scalar: 9 bytes an element); a negative dim
+ * counts 0 (interp_env_init reports it). */
 static double env_bytes(const ir_kernel *k, const long *sizes) {
-  double total = 0;
-  for (int v = 0; v < k->nvars; v++) {
-    const ir_var *var = k->vars[v];
-    if (var->kind == IR_VAR_SIZE || var->kind == IR_VAR_ITER) continue;
-    double n = 1;
-    if (var->kind == IR_VAR_ARRAY || var->kind == IR_VAR_LOCAL_ARRAY)
-      for (int d = 0; d < var->rank; d++) {
-        long dim = ir_expr_eval_int(var->dims[d], sizes);
-        n *= dim > 0 ? (double)dim : 0;
-      }
-    total += n * (sizeof(double) + 1);
-  }
-  return total;
+  long n = ir_kernel_elements(k, sizes, LONG_MAX / 16);
+  return n < 0 ? 0 : (double)n * (sizeof(double) + 1);
 }
 
 /* The tolerance of a comparison: the kernel's (interp_kernel_tolerance)

@@ -546,19 +546,11 @@ static void add_case_examples(task_ctx *t, uint64_t seed) {
   int added = 0;
   for (int c = 0; c < sc.ncases && added < CASE_EXAMPLES; c++) {
     const long *cs = sc.cases + (long)c * k->nvars;
-    long top = 0, elems = 0;
-    for (int v = 0; v < k->nvars; v++) {
-      const ir_var *iv = k->vars[v];
-      if (iv->kind == IR_VAR_SIZE && cs[v] > top) top = cs[v];
-      if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
-      long n = 1;
-      for (int d = 0; d < iv->rank && n <= CASE_EXAMPLE_ELEMS; d++) {
-        long x = ir_expr_eval_int(iv->dims[d], cs);
-        n *= x > 0 ? x : 0;
-      }
-      elems += n;
-    }
-    if (top <= big || elems > CASE_EXAMPLE_ELEMS) continue;
+    long top = 0;
+    for (int v = 0; v < k->nvars; v++)
+      if (k->vars[v]->kind == IR_VAR_SIZE && cs[v] > top) top = cs[v];
+    long elems = ir_kernel_elements(k, cs, CASE_EXAMPLE_ELEMS);
+    if (top <= big || elems < 0 || elems > CASE_EXAMPLE_ELEMS) continue;
     char why[512];
     if (!add_example(t, cs, seed + (uint64_t)c, 0, NULL, why, sizeof why)) added++;
   }

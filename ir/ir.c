@@ -340,6 +340,22 @@ long ir_expr_eval_int(const ir_expr *e, const long *vals) {
   }
 }
 
+long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
+  long total = 0;
+  for (int v = 0; v < k->nvars && total <= max; v++) {
+    const ir_var *iv = k->vars[v];
+    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
+    long n = 1;
+    for (int d = 0; d < iv->rank; d++) {
+      long e = ir_expr_eval_int(iv->dims[d], sizes);
+      if (e < 0) return -1;
+      n = e && n > max / e ? max + 1 : n * e;
+    }
+    total += n;
+  }
+  return total;
+}
+
 static int walk(const ir_stmt *s, const ir_stmt **loops, int depth, int cap,
                 ir_assign_fn f, void *user) {
   for (; s; s = s->next) {

@@ -276,6 +276,12 @@ void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out);
  * values of all variables (vals[var id]); only integer kinds are allowed. */
 long ir_expr_eval_int(const ir_expr *e, const long *vals);
 
+/* The number of elements of k's arrays and scalars (locals included; sizes
+ * and iterators not) at the size assignment sizes[var id], counted up to
+ * max: past it the result is some value > max (no overflow).  -1 if a dim
+ * is negative. */
+long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max);
+
 /* Call f on every assignment statement, in textual order, with its loop
  * nest: loops[0..depth-1] outermost first.  Stops if f returns non-zero
  * and returns that value. */

@@ -787,25 +787,6 @@ static void sizes_text(const ir_kernel *k, const long *sizes,
   }
 }
 
-/* The number of elements of all of k's variables at these sizes (-1: a
- * dim is negative). */
-static long elements_at(const ir_kernel *k, const long *sizes) {
-  long total = 0;
-  for (int v = 0; v < k->nvars; v++) {
-    const ir_var *iv = k->vars[v];
-    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
-    long n = 1;
-    for (int d = 0; d < iv->rank; d++) {
-      long e = ir_expr_eval_int(iv->dims[d], sizes);
-      if (e < 0) return -1;
-      n = e && n > VERIFY_MAX_ELEMS / e ? VERIFY_MAX_ELEMS + 1 : n * e;
-    }
-    total += n;
-    if (total > VERIFY_MAX_ELEMS) return total;
-  }
-  return total;
-}
-
 /* The state of one verify_task_check across size assignments. */
 typedef struct sweep {
   verify_ctx *v;
@@ -825,7 +806,7 @@ static int sweep_one(sweep *w, const long *sizes) {
   verify_result *res = w->res;
   char where[160];
   sizes_text(k, sizes, w->shown, where, sizeof where);
-  long elems = elements_at(k, sizes);
+  long elems = ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS);
   if (elems > VERIFY_MAX_ELEMS) {
     res->cases_left_out++;
     if (!w->unknown)
