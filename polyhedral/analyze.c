@@ -356,6 +356,10 @@ typedef struct pass {
   int nm, capm;
   mdep *md;
   const char *error;      /* in arena */
+  sb why;                 /* the reasons it is not raisable, "; "-joined */
+  unsigned char *fadj, *madj; /* flow / all dependences, n x n */
+  int *fcomp, *mcomp;     /* their strongly connected components */
+  int nfc, nmc;
   int ncarried;           /* locals carrying values: not raisable */
   carried *carried;
   /* the walk */
@@ -1232,6 +1236,11 @@ static void pass_free(pass *p) {
   ir_free(p->carried);
   sb_free(&p->params);
   sb_free(&p->conds);
+  sb_free(&p->why);
+  ir_free(p->fadj);
+  ir_free(p->madj);
+  ir_free(p->fcomp);
+  ir_free(p->mcomp);
   if (p->ctx) isl_ctx_free(p->ctx);
 }
 
@@ -1469,21 +1478,13 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
   return p->ncarried ? 0 : nw; /* refused: the analysis goes on unexpanded */
 }
 
-/* One analysis of kernel k into a.  With allow_expand, stops after the flow
- * graph if a local must be expanded and returns 1 with *want filled. */
-static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_expand,
-               poly_expansion **want, int *nwant) {
-  pass P;
-  memset(&P, 0, sizeof P);
-  pass *p = &P;
-  p->k = k;
-  p->arena = arena;
-  p->n = k->nassign;
-  int ret = 0;
-  if (p->n <= 0) {
-    a->error = "the kernel has no assignment statements";
-    return 0;
-  }
+/* ---------------------------------------------------- the pass's phases */
+
+/* Set-up: the isl context, the statements' domains and accesses (the
+ * walk), the flow and memory dependences.  Returns 0, or -1 with p->error
+ * set. */
+static int pass_build(pass *p) {
+  const ir_kernel *k = p->k;
   p->ctx = isl_ctx_alloc();
   isl_options_set_on_error(p->ctx, ISL_ON_ERROR_CONTINUE);
   p->sts = ir_calloc((size_t)p->n, sizeof(st));
@@ -1508,36 +1509,33 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     for (int j = 0; j < p->n; j++)
       if (j != i && p->sts[j].s->lhs->var == p->sts[i].s->lhs->var) p->sts[i].prelude = 0;
   }
-  if (p->error) {
-    a->error = p->error;
-    pass_free(p);
-    return 0;
-  }
+  return p->error ? -1 : 0;
+}
 
+/* The statement graphs (prelude statements left out): flow dependences
+ * (fadj, components fcomp) and all dependences (madj, components mcomp). */
+static void pass_graphs(pass *p) {
   int n = p->n;
-  unsigned char *fadj = ir_calloc((size_t)n * (size_t)n, 1);
-  unsigned char *madj = ir_calloc((size_t)n * (size_t)n, 1);
+  p->fadj = ir_calloc((size_t)n * (size_t)n, 1);
+  p->madj = ir_calloc((size_t)n * (size_t)n, 1);
   for (int i = 0; i < p->nm; i++) {
     mdep *d = &p->md[i];
     if (d->a == d->b || p->sts[d->a].prelude || p->sts[d->b].prelude) continue;
-    madj[d->a * n + d->b] = 1;
-    if (d->kind == POLY_DEP_FLOW) fadj[d->a * n + d->b] = 1;
+    p->madj[d->a * n + d->b] = 1;
+    if (d->kind == POLY_DEP_FLOW) p->fadj[d->a * n + d->b] = 1;
   }
-  int *fcomp = ir_malloc(sizeof(int) * (size_t)n);
-  int *mcomp = ir_malloc(sizeof(int) * (size_t)n);
-  int nfc = scc(n, fadj, fcomp);
-  if (allow_expand) {
-    *nwant = plan_expansion(p, fcomp, want);
-    if (*nwant) {
-      ret = 1;
-      goto done;
-    }
-  }
-  (void)nfc;
-  int nmc = scc(n, madj, mcomp);
+  p->fcomp = ir_malloc(sizeof(int) * (size_t)n);
+  p->mcomp = ir_malloc(sizeof(int) * (size_t)n);
+  p->nfc = scc(n, p->fadj, p->fcomp);
+  p->nmc = scc(n, p->madj, p->mcomp);
+}
 
-  /* ---- statements and dependences into the result */
-  a->kernel = k;
+/* The statements and the dependences (flow, then anti, then output) into
+ * the result, with the loop carrying each dependence. */
+static void copy_stmts(pass *p, poly_analysis *a) {
+  int n = p->n;
+  ir_arena *arena = p->arena;
+  a->kernel = p->k;
   a->params = ir_arena_strdup(arena, sb_str(&p->params));
   a->nstmts = n;
   a->stmts = IR_NEW_N(arena, poly_stmt, n);
@@ -1584,71 +1582,74 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
       o->rel = ir_arena_strdup(arena, t ? t : "?");
       free(t);
     }
+}
 
-  /* ---- reductions and recurrences */
-  sb why = {0};
-  a->reductions = IR_NEW_N(arena, poly_reduction, n);
-  for (int i = 0; i < n; i++) {
-    st *t = &p->sts[i];
-    unsigned acc_levels = 0, other_levels = 0;
-    int other_var = -1;
-    for (int f = 0; f < p->nf; f++) {
-      fdep *d = &p->fd[f];
-      if (d->a != i || d->b != i) continue;
-      int indep;
-      unsigned lv = carried_levels(d->map, t->depth, &indep);
-      if (t->reads[d->n].acc) acc_levels |= lv;
-      else {
-        other_levels |= lv;
-        other_var = t->reads[d->n].var;
-      }
+/* Statement i's self flow dependences: a reduction (through the
+ * accumulator only, with a reduction operator) into a->reductions, or a
+ * recurrence into the reasons. */
+static void stmt_reduction(pass *p, poly_analysis *a, int i) {
+  st *t = &p->sts[i];
+  unsigned acc_levels = 0, other_levels = 0;
+  int other_var = -1;
+  for (int f = 0; f < p->nf; f++) {
+    fdep *d = &p->fd[f];
+    if (d->a != i || d->b != i) continue;
+    int indep;
+    unsigned lv = carried_levels(d->map, t->depth, &indep);
+    if (t->reads[d->n].acc) acc_levels |= lv;
+    else {
+      other_levels |= lv;
+      other_var = t->reads[d->n].var;
     }
-    int outer = -1;
-    unsigned all = acc_levels | other_levels;
-    for (int l = 0; l < t->depth; l++)
-      if (all & (1u << l)) {
-        outer = l;
-        break;
-      }
-    if (outer < 0) continue;
-    const char *it = vname(p, t->loops[outer]->iter);
-    if (other_levels) {
-      add_reason(a, p, &why,
-                 ir_arena_printf(arena, "%s reads %s values that it wrote itself in "
-                                 "earlier iterations of loop %s (a recurrence, not a "
-                                 "reduction)", pos_str(p, t->s), vname(p, other_var), it),
-                 &i, 1);
-      continue;
-    }
-    if (t->red == POLY_RED_NONE || expr_uses_var(t->s->lhs, t->loops[outer]->iter)) {
-      add_reason(a, p, &why,
-                 ir_arena_printf(arena, "%s updates %s from its own value of an earlier "
-                                 "iteration of loop %s in a way that is not a reduction "
-                                 "(+, *, max, min)", pos_str(p, t->s),
-                                 vname(p, t->s->lhs->var), it),
-                 &i, 1);
-      continue;
-    }
-    poly_reduction *r = &a->reductions[a->nreductions++];
-    r->stmt = i;
-    r->op = t->red;
-    r->var = t->s->lhs->var;
-    r->iter = t->loops[outer]->iter;
-    r->iters = IR_NEW_N(arena, int, t->depth);
-    for (int l = 0; l < t->depth; l++)
-      if ((acc_levels & (1u << l)) && !expr_uses_var(t->s->lhs, t->loops[l]->iter))
-        r->iters[r->niters++] = t->loops[l]->iter;
-    static const unsigned bit[] = {0, POLY_OP_RED_ADD, POLY_OP_RED_MUL, POLY_OP_RED_MAX,
-                                   POLY_OP_RED_MIN};
-    a->stmts[i].ops |= bit[r->op];
   }
+  int outer = -1;
+  unsigned all = acc_levels | other_levels;
+  for (int l = 0; l < t->depth; l++)
+    if (all & (1u << l)) {
+      outer = l;
+      break;
+    }
+  if (outer < 0) return;
+  const char *it = vname(p, t->loops[outer]->iter);
+  if (other_levels) {
+    add_reason(a, p, &p->why,
+               ir_arena_printf(p->arena, "%s reads %s values that it wrote itself in "
+                               "earlier iterations of loop %s (a recurrence, not a "
+                               "reduction)", pos_str(p, t->s), vname(p, other_var), it),
+               &i, 1);
+    return;
+  }
+  if (t->red == POLY_RED_NONE || expr_uses_var(t->s->lhs, t->loops[outer]->iter)) {
+    add_reason(a, p, &p->why,
+               ir_arena_printf(p->arena, "%s updates %s from its own value of an earlier "
+                               "iteration of loop %s in a way that is not a reduction "
+                               "(+, *, max, min)", pos_str(p, t->s),
+                               vname(p, t->s->lhs->var), it),
+               &i, 1);
+    return;
+  }
+  poly_reduction *r = &a->reductions[a->nreductions++];
+  r->stmt = i;
+  r->op = t->red;
+  r->var = t->s->lhs->var;
+  r->iter = t->loops[outer]->iter;
+  r->iters = IR_NEW_N(p->arena, int, t->depth);
+  for (int l = 0; l < t->depth; l++)
+    if ((acc_levels & (1u << l)) && !expr_uses_var(t->s->lhs, t->loops[l]->iter))
+      r->iters[r->niters++] = t->loops[l]->iter;
+  static const unsigned bit[] = {0, POLY_OP_RED_ADD, POLY_OP_RED_MUL, POLY_OP_RED_MAX,
+                                 POLY_OP_RED_MIN};
+  a->stmts[i].ops |= bit[r->op];
+}
 
-  /* ---- cycles of the flow graph between statements */
+/* Cycles of the flow graph between statements: each a reason. */
+static void flow_cycles(pass *p, poly_analysis *a) {
+  int n = p->n;
   int *members = ir_malloc(sizeof(int) * (size_t)n);
-  for (int c = 0; c < nfc; c++) {
+  for (int c = 0; c < p->nfc; c++) {
     int nmem = 0;
     for (int i = 0; i < n; i++)
-      if (fcomp[i] == c && !p->sts[i].prelude) members[nmem++] = i;
+      if (p->fcomp[i] == c && !p->sts[i].prelude) members[nmem++] = i;
     if (nmem < 2) continue;
     sb txt = {0}, vars = {0}, loops = {0};
     for (int j = 0; j < nmem; j++)
@@ -1656,16 +1657,16 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
              pos_str(p, p->sts[members[j]].s));
     for (int i = 0; i < a->ndeps; i++) {
       poly_dep *d = &a->deps[i];
-      if (d->kind != POLY_DEP_FLOW || d->src == d->dst || fcomp[d->src] != c ||
-          fcomp[d->dst] != c)
+      if (d->kind != POLY_DEP_FLOW || d->src == d->dst || p->fcomp[d->src] != c ||
+          p->fcomp[d->dst] != c)
         continue;
       const char *vn = vname(p, d->var);
       if (!in_list(&vars, vn)) sb_add(&vars, "%s%s", vars.n ? ", " : "", vn);
       if (d->iter >= 0 && !in_list(&loops, vname(p, d->iter)))
         sb_add(&loops, "%s%s", loops.n ? ", " : "", vname(p, d->iter));
     }
-    add_reason(a, p, &why,
-               ir_arena_printf(arena, "%s depend on each other through %s, carried by "
+    add_reason(a, p, &p->why,
+               ir_arena_printf(p->arena, "%s depend on each other through %s, carried by "
                                "loop %s: no loop distribution separates them",
                                sb_str(&txt), sb_str(&vars), loops.n ? sb_str(&loops) : "?"),
                members, nmem);
@@ -1673,12 +1674,18 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     sb_free(&vars);
     sb_free(&loops);
   }
-  /* ---- locals carried across iterations (refused expansion) */
+  ir_free(members);
+}
+
+/* Locals that carry a value from one loop iteration to the next: those
+ * whose expansion was refused, then those a flow dependence shows (each a
+ * reason). */
+static void carried_locals(pass *p, poly_analysis *a) {
   for (int c = 0; c < p->ncarried; c++) {
     const carried *x = &p->carried[c];
     const char *v = vname(p, x->var), *it = vname(p, x->iter);
-    add_reason(a, p, &why,
-               ir_arena_printf(arena, "%s reads %s where it is not surely written earlier in the same "
+    add_reason(a, p, &p->why,
+               ir_arena_printf(p->arena, "%s reads %s where it is not surely written earlier in the same "
                                "iteration of loop %s: a recurrence carried by loop %s "
                                "through %s (its value comes from an earlier iteration)",
                                pos_str(p, x->reader), v, it, it, v),
@@ -1691,7 +1698,7 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
   for (int f = 0; f < p->nf; f++) {
     fdep *d = &p->fd[f];
     int v = p->sts[d->b].reads[d->n].var;
-    ir_var_kind vk = k->vars[v]->kind;
+    ir_var_kind vk = p->k->vars[v]->kind;
     if (d->a == d->b || (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY) ||
         p->sts[d->a].prelude)
       continue;
@@ -1714,110 +1721,162 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     p->carried = ir_realloc(p->carried, sizeof(p->carried[0]) * (size_t)(p->ncarried + 1));
     p->carried[p->ncarried++] = (carried){v, p->sts[d->a].loops[l]->iter, reader};
     const char *vn = vname(p, v), *it = vname(p, p->sts[d->a].loops[l]->iter);
-    add_reason(a, p, &why,
-               ir_arena_printf(arena, "%s reads %s written by %s in an earlier iteration "
+    add_reason(a, p, &p->why,
+               ir_arena_printf(p->arena, "%s reads %s written by %s in an earlier iteration "
                                "of loop %s: a recurrence carried by loop %s through %s",
                                pos_str(p, reader), vn, pos_str(p, p->sts[d->a].s), it, it,
                                vn),
                &reader->id, 1);
   }
-  a->raisable = why.n == 0;
-  a->reason = why.n ? ir_arena_strdup(arena, sb_str(&why)) : NULL;
-  sb_free(&why);
+}
 
-  /* ---- tasks: components of the full graph, topological, by first id */
-  {
-    int *order = ir_malloc(sizeof(int) * (size_t)(nmc ? nmc : 1));
-    int *done = ir_calloc((size_t)(nmc ? nmc : 1), sizeof(int));
-    int *first = ir_malloc(sizeof(int) * (size_t)(nmc ? nmc : 1));
-    int *has = ir_calloc((size_t)(nmc ? nmc : 1), sizeof(int));
-    for (int c = 0; c < nmc; c++) first[c] = n;
-    for (int i = 0; i < n; i++) {
-      if (p->sts[i].prelude) continue;
-      has[mcomp[i]] = 1;
-      if (i < first[mcomp[i]]) first[mcomp[i]] = i;
-    }
-    int nt = 0;
-    for (;;) {
-      int best = -1;
-      for (int c = 0; c < nmc; c++) {
-        if (done[c] || !has[c]) continue;
-        int ready = 1;
-        for (int x = 0; x < n && ready; x++)
-          for (int y = 0; y < n && ready; y++)
-            if (madj[x * n + y] && mcomp[y] == c && mcomp[x] != c && !done[mcomp[x]])
-              ready = 0;
-        if (ready && (best < 0 || first[c] < first[best])) best = c;
-      }
-      if (best < 0) break;
-      done[best] = 1;
-      order[nt++] = best;
-    }
-    a->ntasks = nt;
-    a->tasks = IR_NEW_N(arena, poly_task, nt ? nt : 1);
-    for (int t = 0; t < nt; t++) {
-      poly_task *T = &a->tasks[t];
-      T->index = t;
-      T->stmts = IR_NEW_N(arena, int, n);
-      for (int i = 0; i < n; i++)
-        if (!p->sts[i].prelude && mcomp[i] == order[t]) {
-          T->stmts[T->nstmts++] = i;
-          a->stmts[i].task = t;
-          T->ops |= a->stmts[i].ops;
-        }
-      T->reductions = IR_NEW_N(arena, int, a->nreductions ? a->nreductions : 1);
-      for (int r = 0; r < a->nreductions; r++)
-        if (a->stmts[a->reductions[r].stmt].task == t) T->reductions[T->nreductions++] = r;
-    }
-    ir_free(order);
-    ir_free(done);
-    ir_free(first);
-    ir_free(has);
+/* Tasks: the components of the full dependence graph, in topological
+ * order, ties broken by the first statement id. */
+static void order_tasks(pass *p, poly_analysis *a) {
+  int n = p->n, nmc = p->nmc;
+  const int *mcomp = p->mcomp;
+  int *order = ir_malloc(sizeof(int) * (size_t)(nmc ? nmc : 1));
+  int *done = ir_calloc((size_t)(nmc ? nmc : 1), sizeof(int));
+  int *first = ir_malloc(sizeof(int) * (size_t)(nmc ? nmc : 1));
+  int *has = ir_calloc((size_t)(nmc ? nmc : 1), sizeof(int));
+  for (int c = 0; c < nmc; c++) first[c] = n;
+  for (int i = 0; i < n; i++) {
+    if (p->sts[i].prelude) continue;
+    has[mcomp[i]] = 1;
+    if (i < first[mcomp[i]]) first[mcomp[i]] = i;
   }
+  int nt = 0;
+  for (;;) {
+    int best = -1;
+    for (int c = 0; c < nmc; c++) {
+      if (done[c] || !has[c]) continue;
+      int ready = 1;
+      for (int x = 0; x < n && ready; x++)
+        for (int y = 0; y < n && ready; y++)
+          if (p->madj[x * n + y] && mcomp[y] == c && mcomp[x] != c && !done[mcomp[x]])
+            ready = 0;
+      if (ready && (best < 0 || first[c] < first[best])) best = c;
+    }
+    if (best < 0) break;
+    done[best] = 1;
+    order[nt++] = best;
+  }
+  a->ntasks = nt;
+  a->tasks = IR_NEW_N(p->arena, poly_task, nt ? nt : 1);
+  for (int t = 0; t < nt; t++) {
+    poly_task *T = &a->tasks[t];
+    T->index = t;
+    T->stmts = IR_NEW_N(p->arena, int, n);
+    for (int i = 0; i < n; i++)
+      if (!p->sts[i].prelude && mcomp[i] == order[t]) {
+        T->stmts[T->nstmts++] = i;
+        a->stmts[i].task = t;
+        T->ops |= a->stmts[i].ops;
+      }
+    T->reductions = IR_NEW_N(p->arena, int, a->nreductions ? a->nreductions : 1);
+    for (int r = 0; r < a->nreductions; r++)
+      if (a->stmts[a->reductions[r].stmt].task == t) T->reductions[T->nreductions++] = r;
+  }
+  ir_free(order);
+  ir_free(done);
+  ir_free(first);
+  ir_free(has);
+}
 
-  /* ---- inputs, outputs and regions per task */
+/* What task t reads and writes of variable v: the regions (*R, *W; NULL
+ * when none) and the input flags and constant value in *in. */
+static void task_var_access(pass *p, poly_analysis *a, int t, int v, isl_set **R,
+                            isl_set **W, poly_input *in) {
+  const poly_task *T = &a->tasks[t];
+  for (int j = 0; j < T->nstmts; j++) {
+    st *s = &p->sts[T->stmts[j]];
+    if (s->s->lhs->var == v) {
+      isl_set *w = isl_map_range(isl_map_copy(s->write));
+      *W = *W ? isl_set_union(*W, w) : w;
+    }
+    for (int r = 0; r < s->nreads; r++) {
+      if (s->reads[r].var != v) continue;
+      isl_set *x = isl_map_range(isl_map_copy(s->reads[r].map));
+      *R = *R ? isl_set_union(*R, x) : x;
+      if (s->reads[r].nosrc) in->flags |= POLY_IN_LIVEIN;
+      for (int f = 0; f < p->nf; f++) {
+        fdep *d = &p->fd[f];
+        if (d->b != T->stmts[j] || d->n != r) continue;
+        if (p->sts[d->a].prelude) {
+          in->flags |= POLY_IN_CONST;
+          const ir_expr *c = p->sts[d->a].s->rhs;
+          double sign = 1;
+          while (c->kind == IR_EX_NEG || c->kind == IR_EX_CAST) {
+            if (c->kind == IR_EX_NEG) sign = -sign;
+            c = c->args[0];
+          }
+          in->has_value = 1;
+          in->value = sign * c->value;
+        } else if (a->stmts[d->a].task != t) {
+          in->flags |= POLY_IN_TASK;
+          if (a->stmts[d->a].task > in->from_task) in->from_task = a->stmts[d->a].task;
+        }
+      }
+    }
+  }
+}
+
+/* Task t's output of variable v (written region ac->write): the later
+ * tasks that read it, sorted; added to the task's outputs when it is a
+ * parameter or read later, and then, if partial, where its old values come
+ * from goes into *in. */
+static void task_output(pass *p, poly_analysis *a, int t, const poly_access *ac,
+                        poly_input *in) {
+  poly_task *T = &a->tasks[t];
+  int v = ac->var;
+  poly_output o = {v, 0, 0, NULL, ac->write};
+  if (p->k->vars[v]->kind == IR_VAR_ARRAY || p->k->vars[v]->kind == IR_VAR_SCALAR)
+    o.flags |= POLY_OUT_PARAM;
+  o.readers = IR_NEW_N(p->arena, int, a->ntasks);
+  for (int f = 0; f < p->nf; f++) {
+    fdep *d = &p->fd[f];
+    int tb = a->stmts[d->b].task;
+    if (a->stmts[d->a].task != t || tb == t || tb < 0 || p->sts[d->b].reads[d->n].var != v)
+      continue;
+    int dup = 0;
+    for (int x = 0; x < o.nreaders; x++) dup |= o.readers[x] == tb;
+    if (!dup) o.readers[o.nreaders++] = tb;
+  }
+  for (int x = 1; x < o.nreaders; x++) /* sort: insertion */
+    for (int y = x; y > 0 && o.readers[y - 1] > o.readers[y]; y--) {
+      int tmp = o.readers[y];
+      o.readers[y] = o.readers[y - 1];
+      o.readers[y - 1] = tmp;
+    }
+  if (o.nreaders) o.flags |= POLY_OUT_READ;
+  if (ac->write.kind != POLY_REGION_BOX) o.flags |= POLY_OUT_PARTIAL;
+  if (!(o.flags & (POLY_OUT_PARAM | POLY_OUT_READ))) return;
+  T->outputs[T->noutputs++] = o;
+  if (!(o.flags & POLY_OUT_PARTIAL)) return;
+  /* old values outside the written region: from the latest earlier task
+   * that wrote v, else from the kernel's start */
+  int from = -1;
+  for (int u = 0; u < t; u++)
+    for (int j = 0; j < a->tasks[u].nstmts; j++)
+      if (p->sts[a->tasks[u].stmts[j]].s->lhs->var == v) from = u;
+  in->flags |= POLY_IN_OUTSIDE | (from >= 0 ? POLY_IN_TASK : POLY_IN_LIVEIN);
+  if (from > in->from_task) in->from_task = from;
+}
+
+/* Inputs, outputs and read/written regions of every task. */
+static void task_io(pass *p, poly_analysis *a) {
+  const ir_kernel *k = p->k;
   for (int t = 0; t < a->ntasks; t++) {
     poly_task *T = &a->tasks[t];
-    T->inputs = IR_NEW_N(arena, poly_input, k->nvars);
-    T->outputs = IR_NEW_N(arena, poly_output, k->nvars);
-    T->access = IR_NEW_N(arena, poly_access, k->nvars);
+    T->inputs = IR_NEW_N(p->arena, poly_input, k->nvars);
+    T->outputs = IR_NEW_N(p->arena, poly_output, k->nvars);
+    T->access = IR_NEW_N(p->arena, poly_access, k->nvars);
     for (int v = 0; v < k->nvars; v++) {
       isl_set *R = NULL, *W = NULL;
       poly_input in = {v, 0, -1, 0, 0};
-      int reads = 0;
-      for (int j = 0; j < T->nstmts; j++) {
-        st *s = &p->sts[T->stmts[j]];
-        if (s->s->lhs->var == v) {
-          isl_set *w = isl_map_range(isl_map_copy(s->write));
-          W = W ? isl_set_union(W, w) : w;
-        }
-        for (int r = 0; r < s->nreads; r++) {
-          if (s->reads[r].var != v) continue;
-          reads = 1;
-          isl_set *x = isl_map_range(isl_map_copy(s->reads[r].map));
-          R = R ? isl_set_union(R, x) : x;
-          if (s->reads[r].nosrc) in.flags |= POLY_IN_LIVEIN;
-          for (int f = 0; f < p->nf; f++) {
-            fdep *d = &p->fd[f];
-            if (d->b != T->stmts[j] || d->n != r) continue;
-            if (p->sts[d->a].prelude) {
-              in.flags |= POLY_IN_CONST;
-              const ir_expr *c = p->sts[d->a].s->rhs;
-              double sign = 1;
-              while (c->kind == IR_EX_NEG || c->kind == IR_EX_CAST) {
-                if (c->kind == IR_EX_NEG) sign = -sign;
-                c = c->args[0];
-              }
-              in.has_value = 1;
-              in.value = sign * c->value;
-            } else if (a->stmts[d->a].task != t) {
-              in.flags |= POLY_IN_TASK;
-              if (a->stmts[d->a].task > in.from_task) in.from_task = a->stmts[d->a].task;
-            }
-          }
-        }
-      }
+      task_var_access(p, a, t, v, &R, &W, &in);
       if (!R && !W) continue;
+      int written = W != NULL;
       if (W && (in.flags & (POLY_IN_LIVEIN | POLY_IN_TASK))) in.flags |= POLY_IN_OLD;
       poly_access *ac = &T->access[T->naccess++];
       ac->var = v;
@@ -1827,57 +1886,48 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
        * the old values at the sizes where nothing is written, and the
        * verifier compares every element at every size case. */
       ac->write = region(p, v, W, !(in.flags & POLY_IN_OLD));
-      if (W) {
-        poly_output o = {v, 0, 0, NULL, ac->write};
-        if (k->vars[v]->kind == IR_VAR_ARRAY || k->vars[v]->kind == IR_VAR_SCALAR)
-          o.flags |= POLY_OUT_PARAM;
-        o.readers = IR_NEW_N(arena, int, a->ntasks);
-        for (int f = 0; f < p->nf; f++) {
-          fdep *d = &p->fd[f];
-          int tb = a->stmts[d->b].task;
-          if (a->stmts[d->a].task != t || tb == t || tb < 0 ||
-              p->sts[d->b].reads[d->n].var != v)
-            continue;
-          int dup = 0;
-          for (int x = 0; x < o.nreaders; x++) dup |= o.readers[x] == tb;
-          if (!dup) o.readers[o.nreaders++] = tb;
-        }
-        for (int x = 1; x < o.nreaders; x++) /* sort: insertion */
-          for (int y = x; y > 0 && o.readers[y - 1] > o.readers[y]; y--) {
-            int tmp = o.readers[y];
-            o.readers[y] = o.readers[y - 1];
-            o.readers[y - 1] = tmp;
-          }
-        if (o.nreaders) o.flags |= POLY_OUT_READ;
-        if (ac->write.kind != POLY_REGION_BOX) o.flags |= POLY_OUT_PARTIAL;
-        if (o.flags & (POLY_OUT_PARAM | POLY_OUT_READ)) {
-          T->outputs[T->noutputs++] = o;
-          if (o.flags & POLY_OUT_PARTIAL) {
-            /* old values outside the written region: from the latest
-             * earlier task that wrote v, else from the kernel's start */
-            int from = -1;
-            for (int u = 0; u < t; u++)
-              for (int j = 0; j < a->tasks[u].nstmts; j++)
-                if (p->sts[a->tasks[u].stmts[j]].s->lhs->var == v) from = u;
-            in.flags |= POLY_IN_OUTSIDE | (from >= 0 ? POLY_IN_TASK : POLY_IN_LIVEIN);
-            if (from > in.from_task) in.from_task = from;
-          }
-        }
-      }
-      (void)reads;
+      if (written) task_output(p, a, t, ac, &in);
       if (in.flags) T->inputs[T->ninputs++] = in;
     }
   }
-  ir_free(members);
-  value_spaces(p, a);
+}
 
-done:
-  ir_free(fadj);
-  ir_free(madj);
-  ir_free(fcomp);
-  ir_free(mcomp);
+/* One analysis of kernel k into a.  With allow_expand, stops after the flow
+ * graph if a local must be expanded and returns 1 with *want filled. */
+static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_expand,
+               poly_expansion **want, int *nwant) {
+  pass P;
+  memset(&P, 0, sizeof P);
+  pass *p = &P;
+  p->k = k;
+  p->arena = arena;
+  p->n = k->nassign;
+  if (p->n <= 0) {
+    a->error = "the kernel has no assignment statements";
+    return 0;
+  }
+  if (pass_build(p)) {
+    a->error = p->error;
+    pass_free(p);
+    return 0;
+  }
+  pass_graphs(p);
+  if (allow_expand && (*nwant = plan_expansion(p, p->fcomp, want)) != 0) {
+    pass_free(p);
+    return 1;
+  }
+  copy_stmts(p, a);
+  a->reductions = IR_NEW_N(arena, poly_reduction, p->n);
+  for (int i = 0; i < p->n; i++) stmt_reduction(p, a, i);
+  flow_cycles(p, a);
+  carried_locals(p, a);
+  a->raisable = p->why.n == 0;
+  a->reason = p->why.n ? ir_arena_strdup(arena, sb_str(&p->why)) : NULL;
+  order_tasks(p, a);
+  task_io(p, a);
+  value_spaces(p, a);
   pass_free(p);
-  return ret;
+  return 0;
 }
 
 poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
