@@ -273,57 +273,43 @@ static cJSON *ints(const int *v, int n) {
   return arr;
 }
 
-char *poly_to_json(const poly_analysis *a) {
+/* The names of the POLY_OP_* bits set in ops, as a JSON array. */
+static cJSON *ops_json(unsigned ops) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int j = 0; j < POLY_OP_NBITS; j++)
+    if (ops & (1u << j)) cJSON_AddItemToArray(arr, cJSON_CreateString(poly_op_name(1u << j)));
+  return arr;
+}
+
+/* Statement i of a as a JSON object (b: scratch for its text). */
+static cJSON *stmt_json(const poly_analysis *a, int i, buf *b) {
   const ir_kernel *k = a->kernel;
-  buf b;
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "kernel", k->name ? k->name : "");
-  cJSON_AddStringToObject(root, "file", k->file ? k->file : "");
-  cJSON_AddBoolToObject(root, "raisable", a->raisable);
-  if (a->reason) cJSON_AddStringToObject(root, "reason", a->reason);
-  else cJSON_AddNullToObject(root, "reason");
-  cJSON_AddItemToObject(root, "reason_statements", ints(a->reason_stmts, a->nreason_stmts));
-  if (a->error) {
-    cJSON_AddStringToObject(root, "error", a->error);
-    goto out;
+  const poly_stmt *s = &a->stmts[i];
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "id", i);
+  cJSON_AddStringToObject(o, "text", stmt_text(k, s->stmt, b));
+  cJSON_AddNumberToObject(o, "line", s->stmt->pos.line);
+  cJSON_AddNumberToObject(o, "col", s->stmt->pos.col);
+  cJSON *loops = cJSON_AddArrayToObject(o, "loops");
+  for (int d = 0; d < s->depth; d++)
+    cJSON_AddItemToArray(loops, cJSON_CreateString(vn(a, s->loops[d]->iter)));
+  cJSON_AddStringToObject(o, "domain", s->domain);
+  if (s->nspace >= 0) {
+    cJSON *vs = cJSON_AddObjectToObject(o, "values");
+    cJSON_AddItemToObject(vs, "iters", names(a, s->space_iters, s->nspace));
+    cJSON_AddItemToObject(vs, "dims", names(a, s->space_dims, s->nspace));
+    cJSON_AddItemToObject(vs, "points", region_json(a, &s->space));
+    cJSON_AddItemToObject(vs, "final", region_json(a, &s->last));
   }
-  cJSON *sizes = cJSON_AddArrayToObject(root, "sizes");
-  for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE) cJSON_AddItemToArray(sizes, cJSON_CreateString(k->vars[v]->name));
-  cJSON *ex = cJSON_AddArrayToObject(root, "expanded");
-  for (int i = 0; i < a->nexpanded; i++) {
-    cJSON *x = cJSON_CreateObject();
-    cJSON_AddStringToObject(x, "var", vn(a, a->expanded[i].var));
-    cJSON_AddItemToObject(x, "loops", names(a, a->expanded[i].iters, a->expanded[i].nloops));
-    cJSON_AddItemToArray(ex, x);
-  }
-  cJSON *sts = cJSON_AddArrayToObject(root, "statements");
-  for (int i = 0; i < a->nstmts; i++) {
-    const poly_stmt *s = &a->stmts[i];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "id", i);
-    cJSON_AddStringToObject(o, "text", stmt_text(k, s->stmt, &b));
-    cJSON_AddNumberToObject(o, "line", s->stmt->pos.line);
-    cJSON_AddNumberToObject(o, "col", s->stmt->pos.col);
-    cJSON *loops = cJSON_AddArrayToObject(o, "loops");
-    for (int d = 0; d < s->depth; d++)
-      cJSON_AddItemToArray(loops, cJSON_CreateString(vn(a, s->loops[d]->iter)));
-    cJSON_AddStringToObject(o, "domain", s->domain);
-    if (s->nspace >= 0) {
-      cJSON *vs = cJSON_AddObjectToObject(o, "values");
-      cJSON_AddItemToObject(vs, "iters", names(a, s->space_iters, s->nspace));
-      cJSON_AddItemToObject(vs, "dims", names(a, s->space_dims, s->nspace));
-      cJSON_AddItemToObject(vs, "points", region_json(a, &s->space));
-      cJSON_AddItemToObject(vs, "final", region_json(a, &s->last));
-    }
-    cJSON_AddNumberToObject(o, "task", s->task);
-    cJSON_AddBoolToObject(o, "prelude", s->task < 0);
-    cJSON_AddBoolToObject(o, "guarded", s->guarded);
-    cJSON *ops = cJSON_AddArrayToObject(o, "ops");
-    for (int j = 0; j < POLY_OP_NBITS; j++)
-      if (s->ops & (1u << j)) cJSON_AddItemToArray(ops, cJSON_CreateString(poly_op_name(1u << j)));
-    cJSON_AddItemToArray(sts, o);
-  }
+  cJSON_AddNumberToObject(o, "task", s->task);
+  cJSON_AddBoolToObject(o, "prelude", s->task < 0);
+  cJSON_AddBoolToObject(o, "guarded", s->guarded);
+  cJSON_AddItemToObject(o, "ops", ops_json(s->ops));
+  return o;
+}
+
+/* The dependences and the reductions of a into root. */
+static void deps_json(const poly_analysis *a, cJSON *root) {
   cJSON *deps = cJSON_AddArrayToObject(root, "dependences");
   for (int i = 0; i < a->ndeps; i++) {
     const poly_dep *d = &a->deps[i];
@@ -349,51 +335,82 @@ char *poly_to_json(const poly_analysis *a) {
     cJSON_AddItemToObject(o, "loops", names(a, r->iters, r->niters));
     cJSON_AddItemToArray(reds, o);
   }
-  cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
-  for (int t = 0; t < a->ntasks; t++) {
-    const poly_task *T = &a->tasks[t];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "index", t);
-    cJSON_AddItemToObject(o, "statements", ints(T->stmts, T->nstmts));
-    cJSON *ops = cJSON_AddArrayToObject(o, "ops");
-    for (int j = 0; j < POLY_OP_NBITS; j++)
-      if (T->ops & (1u << j)) cJSON_AddItemToArray(ops, cJSON_CreateString(poly_op_name(1u << j)));
-    cJSON_AddItemToObject(o, "reductions", ints(T->reductions, T->nreductions));
-    cJSON *ins = cJSON_AddArrayToObject(o, "inputs");
-    for (int j = 0; j < T->ninputs; j++) {
-      const poly_input *in = &T->inputs[j];
-      cJSON *x = cJSON_CreateObject();
-      cJSON_AddStringToObject(x, "var", vn(a, in->var));
-      cJSON_AddBoolToObject(x, "live_in", (in->flags & POLY_IN_LIVEIN) != 0);
-      if (in->from_task >= 0) cJSON_AddNumberToObject(x, "from_task", in->from_task);
-      else cJSON_AddNullToObject(x, "from_task");
-      cJSON_AddBoolToObject(x, "old_value", (in->flags & POLY_IN_OLD) != 0);
-      cJSON_AddBoolToObject(x, "kept_outside", (in->flags & POLY_IN_OUTSIDE) != 0);
-      if (in->flags & POLY_IN_CONST) cJSON_AddNumberToObject(x, "constant", in->value);
-      cJSON_AddItemToArray(ins, x);
-    }
-    cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
-    for (int j = 0; j < T->noutputs; j++) {
-      const poly_output *ou = &T->outputs[j];
-      cJSON *x = cJSON_CreateObject();
-      cJSON_AddStringToObject(x, "var", vn(a, ou->var));
-      cJSON_AddBoolToObject(x, "live_out", (ou->flags & POLY_OUT_PARAM) != 0);
-      cJSON_AddBoolToObject(x, "partial", (ou->flags & POLY_OUT_PARTIAL) != 0);
-      cJSON_AddItemToObject(x, "read_by", ints(ou->readers, ou->nreaders));
-      cJSON_AddItemToObject(x, "region", region_json(a, &ou->region));
-      cJSON_AddItemToArray(outs, x);
-    }
-    cJSON *regs = cJSON_AddArrayToObject(o, "regions");
-    for (int j = 0; j < T->naccess; j++) {
-      const poly_access *ac = &T->access[j];
-      cJSON *x = cJSON_CreateObject();
-      cJSON_AddStringToObject(x, "var", vn(a, ac->var));
-      cJSON_AddItemToObject(x, "read", region_json(a, &ac->read));
-      cJSON_AddItemToObject(x, "write", region_json(a, &ac->write));
-      cJSON_AddItemToArray(regs, x);
-    }
-    cJSON_AddItemToArray(tasks, o);
+}
+
+/* Task t of a as a JSON object: statements, ops, reductions, inputs,
+ * outputs and regions. */
+static cJSON *task_json(const poly_analysis *a, int t) {
+  const poly_task *T = &a->tasks[t];
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "index", t);
+  cJSON_AddItemToObject(o, "statements", ints(T->stmts, T->nstmts));
+  cJSON_AddItemToObject(o, "ops", ops_json(T->ops));
+  cJSON_AddItemToObject(o, "reductions", ints(T->reductions, T->nreductions));
+  cJSON *ins = cJSON_AddArrayToObject(o, "inputs");
+  for (int j = 0; j < T->ninputs; j++) {
+    const poly_input *in = &T->inputs[j];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "var", vn(a, in->var));
+    cJSON_AddBoolToObject(x, "live_in", (in->flags & POLY_IN_LIVEIN) != 0);
+    if (in->from_task >= 0) cJSON_AddNumberToObject(x, "from_task", in->from_task);
+    else cJSON_AddNullToObject(x, "from_task");
+    cJSON_AddBoolToObject(x, "old_value", (in->flags & POLY_IN_OLD) != 0);
+    cJSON_AddBoolToObject(x, "kept_outside", (in->flags & POLY_IN_OUTSIDE) != 0);
+    if (in->flags & POLY_IN_CONST) cJSON_AddNumberToObject(x, "constant", in->value);
+    cJSON_AddItemToArray(ins, x);
   }
+  cJSON *outs = cJSON_AddArrayToObject(o, "outputs");
+  for (int j = 0; j < T->noutputs; j++) {
+    const poly_output *ou = &T->outputs[j];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "var", vn(a, ou->var));
+    cJSON_AddBoolToObject(x, "live_out", (ou->flags & POLY_OUT_PARAM) != 0);
+    cJSON_AddBoolToObject(x, "partial", (ou->flags & POLY_OUT_PARTIAL) != 0);
+    cJSON_AddItemToObject(x, "read_by", ints(ou->readers, ou->nreaders));
+    cJSON_AddItemToObject(x, "region", region_json(a, &ou->region));
+    cJSON_AddItemToArray(outs, x);
+  }
+  cJSON *regs = cJSON_AddArrayToObject(o, "regions");
+  for (int j = 0; j < T->naccess; j++) {
+    const poly_access *ac = &T->access[j];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "var", vn(a, ac->var));
+    cJSON_AddItemToObject(x, "read", region_json(a, &ac->read));
+    cJSON_AddItemToObject(x, "write", region_json(a, &ac->write));
+    cJSON_AddItemToArray(regs, x);
+  }
+  return o;
+}
+
+char *poly_to_json(const poly_analysis *a) {
+  const ir_kernel *k = a->kernel;
+  buf b;
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "kernel", k->name ? k->name : "");
+  cJSON_AddStringToObject(root, "file", k->file ? k->file : "");
+  cJSON_AddBoolToObject(root, "raisable", a->raisable);
+  if (a->reason) cJSON_AddStringToObject(root, "reason", a->reason);
+  else cJSON_AddNullToObject(root, "reason");
+  cJSON_AddItemToObject(root, "reason_statements", ints(a->reason_stmts, a->nreason_stmts));
+  if (a->error) {
+    cJSON_AddStringToObject(root, "error", a->error);
+    goto out;
+  }
+  cJSON *sizes = cJSON_AddArrayToObject(root, "sizes");
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) cJSON_AddItemToArray(sizes, cJSON_CreateString(k->vars[v]->name));
+  cJSON *ex = cJSON_AddArrayToObject(root, "expanded");
+  for (int i = 0; i < a->nexpanded; i++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "var", vn(a, a->expanded[i].var));
+    cJSON_AddItemToObject(x, "loops", names(a, a->expanded[i].iters, a->expanded[i].nloops));
+    cJSON_AddItemToArray(ex, x);
+  }
+  cJSON *sts = cJSON_AddArrayToObject(root, "statements");
+  for (int i = 0; i < a->nstmts; i++) cJSON_AddItemToArray(sts, stmt_json(a, i, &b));
+  deps_json(a, root);
+  cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+  for (int t = 0; t < a->ntasks; t++) cJSON_AddItemToArray(tasks, task_json(a, t));
   cJSON_AddItemToObject(root, "prelude", ints(a->prelude, a->nprelude));
 out:;
   char *txt = cJSON_Print(root);
