@@ -67,24 +67,11 @@ static int eval_rec(const ir_tnode *n, const ir_tensor *args, int nargs,
     if (err) snprintf(err->msg, sizeof err->msg, "%s: no kernel binding", op->name);
     return -1;
   }
-  ir_tensor ops[IR_TP_MAX_OPERANDS], kargs[INTERP_MAX_ARGS];
-  double kc[INTERP_MAX_ARGS];
+  ir_tensor ops[IR_TP_MAX_OPERANDS];
   int r = 0, done = 0;
   for (; done < n->nops && !r; done++)
     r = eval_rec(n->ops[done], args, nargs, sizes, &ops[done], err);
-  if (!r) {
-    for (int i = 0; i < b.nargs; i++) {
-      if (b.args[i] >= 0) {
-        kargs[i] = ops[b.args[i]];
-      } else {
-        kc[i] = b.kconst[i];
-        memset(&kargs[i], 0, sizeof kargs[i]);
-        kargs[i].elem = n->type.elem;
-        kargs[i].data = &kc[i];
-      }
-    }
-    r = interp_op_eval(b.kernel, b.attrs, kargs, out, err);
-  }
+  if (!r) r = gram_binding_eval(&b, ops, n->nops, out, err);
   for (int i = 0; i < done; i++) interp_tensor_free(&ops[i]);
   return r;
 }
@@ -149,13 +136,17 @@ static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
   for (; done < n->nops && !r; done++)
     r = eval_sym_rec(n->ops[done], in_vars, inputs, nin, sizes, alg, &ops[done], err);
   if (!r) {
+    /* as gram_binding_args, over symbolic terms */
+    ir_elem elems[IR_TP_MAX_OPERANDS];
+    for (int i = 0; i < n->nops; i++) elems[i] = ops[i].elem;
+    ir_elem celem = gram_binding_const_elem(&b, elems, n->type.elem);
     for (int i = 0; i < b.nargs; i++) {
       if (b.args[i] >= 0) {
         kargs[i] = ops[b.args[i]];
       } else {
         kc[i] = alg->constant(alg->ctx, b.kconst[i]);
         memset(&kargs[i], 0, sizeof kargs[i]);
-        kargs[i].elem = n->type.elem;
+        kargs[i].elem = celem;
         kargs[i].data = &kc[i];
       }
     }

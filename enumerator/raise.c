@@ -263,24 +263,53 @@ static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
   return 0;
 }
 
+/* How many candidates with an unknown verdict a search steps past. */
+#define UNKNOWN_RETRIES 16
+/* How many rounds (new sub-goals, fresh examples, counterexamples) one
+ * output may take; hitting it is the output's failure reason. */
+#define MAX_ROUNDS 64
+
+/* A growable list of tree nodes: the leaves of a round, the solved
+ * sub-goals. */
+typedef struct node_list {
+  const ir_tnode **v;
+  int n, cap;
+} node_list;
+
+static void nodes_reserve(node_list *l, int more) {
+  if (l->n + more <= l->cap) return;
+  int cap = l->cap ? l->cap : 64;
+  while (cap < l->n + more) cap *= 2;
+  l->v = ir_realloc(l->v, sizeof(l->v[0]) * (size_t)cap);
+  l->cap = cap;
+}
+
+static void nodes_push(node_list *l, const ir_tnode *n) {
+  nodes_reserve(l, 1);
+  l->v[l->n++] = n;
+}
+
+/* The constant leaves of type vt (NULL: rank 0) appended to l. */
+static void constant_leaves(task_ctx *t, const ir_type *vt, node_list *l) {
+  nodes_reserve(l, sg_constant_count(&t->subgoals, t->k));
+  l->n += sg_constant_leaves(&t->subgoals, t->store, t->k, vt, l->v + l->n, l->cap - l->n);
+}
+
 /* The leaves for region r of a tensor of type vt (elem ignored) when it is
  * one affine mask: the mask, and the constants a select on it needs
  * (`select(mask, A, 0)`), shaped like the mask when the dialect's select
- * does not take a rank-0 operand (no implicit broadcasting).  Returns the
- * count written to out (at most cap). */
-static int mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt,
-                       const ir_tnode **out, int cap) {
+ * does not take a rank-0 operand (no implicit broadcasting).  Appended to
+ * l. */
+static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, node_list *l) {
   ir_mask m;
   ir_type mt = *vt;
   mt.elem = IR_I1;
-  if (cap < 1 || region_mask(r, &m)) return 0;
-  int n = 0;
-  out[n++] = ir_tp_mask(t->store, &m, &mt);
+  if (region_mask(r, &m)) return;
+  nodes_push(l, ir_tp_mask(t->store, &m, &mt));
   if (!select_takes_scalar(t, &mt)) {
     mt.elem = t->k->data_type;
-    n += sg_constant_leaves(&t->subgoals, t->store, t->k, &mt, out + n, cap - n);
+    constant_leaves(t, &mt, l);
   }
-  return n;
 }
 
 /* Which ops the task's arithmetic asks for (design.md section 4: op
@@ -302,229 +331,305 @@ static int op_allowed(const gram_op *op, unsigned hints) {
   return k && sg_kernel_allowed(k->name, hints);
 }
 
-/* How many candidates with an unknown verdict a search steps past. */
-#define UNKNOWN_RETRIES 16
-static int unknown_answer(enum_output *res, const enum_output *first, double start);
+/* The search for one output of a task, across its rounds. */
+typedef struct out_search {
+  const poly_output *po;
+  ir_type otype;           /* the output's type */
+  ir_mask wmask;
+  const ir_mask *wm;       /* the written region, NULL when the whole box */
+  const gram_op **ops;     /* the ops the task's hints allow */
+  int nops;
+  const ir_tnode *old_leaf;  /* the output's old value (an input), or NULL */
+  const ir_tnode *mask_leaf; /* the written region as a leaf (wm set) */
+  node_list extra;         /* solved sub-goals: leaves of the later rounds */
+  /* Candidates whose verification was unknown: the search goes on without
+   * them (another program with the same values may be provable); the first
+   * stays the answer if none is. */
+  const ir_tnode *blocked[UNKNOWN_RETRIES];
+  int nblocked;
+  enum_output first_unknown;
+  double start;
+  int rounds;
+} out_search;
 
-static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
-                        void *vuser, double deadline, enum_output *res,
-                        const char **reason) {
+/* The output's type, written region and allowed ops into s.  Returns 0, or
+ * 1 with *reason set. */
+static int out_setup(task_ctx *t, const poly_output *po, out_search *s, const char **reason) {
   const ir_kernel *k = t->k;
-  ir_type otype;
-  if (var_type(k, po->var, &otype)) {
+  s->po = po;
+  if (var_type(k, po->var, &s->otype)) {
     *reason = ir_arena_printf(t->arena, "array %s has dims that are not size parameters",
                               k->vars[po->var]->name);
     return 1;
   }
-  ir_mask wmask, *wm = NULL;
   if (po->region.kind == POLY_REGION_MASK) {
-    if (region_mask(&po->region, &wmask)) {
+    if (region_mask(&po->region, &s->wmask)) {
       *reason = ir_arena_printf(t->arena, "written region of %s (%s) is not one affine mask",
                                 k->vars[po->var]->name, po->region.text);
       return 1;
     }
-    wm = &wmask;
+    s->wm = &s->wmask;
   } else if (po->region.kind == POLY_REGION_OPAQUE) {
     *reason = ir_arena_printf(t->arena, "written region of %s is not affine",
                               k->vars[po->var]->name);
     return 1;
   }
-  const gram_op *ops[256];
-  int nops = 0;
-  for (int i = 0; i < t->d->nops && nops < 256; i++)
-    if (op_allowed(t->d->ops[i], t->pt->ops)) ops[nops++] = t->d->ops[i];
-
-  double start = es_now();
-  const ir_tnode *old_leaf = NULL;
+  s->ops = ir_malloc(sizeof(s->ops[0]) * (size_t)(t->d->nops ? t->d->nops : 1));
+  for (int i = 0; i < t->d->nops; i++)
+    if (op_allowed(t->d->ops[i], t->pt->ops)) s->ops[s->nops++] = t->d->ops[i];
   for (int i = 0; i < t->nin; i++)
-    if (t->in_vars[i] == po->var) old_leaf = t->in_args[i];
-  const ir_tnode *mask_leaf = wm ? ir_tp_mask(t->store, wm, &(ir_type){IR_I1, otype.rank,
-                                                 {otype.dims[0], otype.dims[1], otype.dims[2], otype.dims[3]}})
-                                 : NULL;
-  const ir_tnode *extra[ES_MAX_GOALS];
-  int nextra = 0;
-  int rounds = 0;
-  /* Candidates whose verification was unknown: the search goes on without
-   * them (another program with the same values may be provable); the first
-   * stays the answer if none is. */
-  const ir_tnode *blocked[UNKNOWN_RETRIES];
-  int nblocked = 0;
-  enum_output first_unknown;
-  memset(&first_unknown, 0, sizeof first_unknown);
+    if (t->in_vars[i] == po->var) s->old_leaf = t->in_args[i];
+  if (s->wm) {
+    ir_type mt = s->otype;
+    mt.elem = IR_I1;
+    s->mask_leaf = ir_tp_mask(t->store, s->wm, &mt);
+  }
+  s->start = es_now();
+  return 0;
+}
+
+/* The leaves of a round: the inputs, the constants (rank 0 and of the
+ * output's type), the masks of the regions the task reads and writes and
+ * of the points of each statement's value space that hold final values,
+ * and the solved sub-goals; each once, with its values on every example.
+ * Returns the table (*n entries). */
+static es_leaf *round_leaves(task_ctx *t, const out_search *s, int *n) {
+  const ir_kernel *k = t->k;
+  node_list l = {0};
+  for (int i = 0; i < t->nin; i++) nodes_push(&l, t->in_args[i]);
+  constant_leaves(t, NULL, &l);
+  constant_leaves(t, &s->otype, &l);
+  for (int i = 0; i < t->pt->naccess; i++) {
+    const poly_access *ac = &t->pt->access[i];
+    const poly_region *rs[2] = {&ac->read, &ac->write};
+    for (int r = 0; r < 2; r++) {
+      ir_type vt;
+      if (!var_type(k, ac->var, &vt)) mask_leaves(t, rs[r], &vt, &l);
+    }
+  }
+  for (int i = 0; i < t->pt->nstmts; i++) {
+    const poly_stmt *ps = &t->a->stmts[t->pt->stmts[i]];
+    ir_type vt = {k->data_type, ps->nspace, {0}};
+    for (int d = 0; d < ps->nspace; d++) vt.dims[d] = ps->space_dims[d];
+    if (ps->nspace >= 0) mask_leaves(t, &ps->last, &vt, &l);
+  }
+  for (int i = 0; i < s->extra.n; i++) nodes_push(&l, s->extra.v[i]);
+  es_leaf *leaves = ir_calloc((size_t)(l.n ? l.n : 1), sizeof(es_leaf));
+  int nleaves = 0;
+  for (int i = 0; i < l.n; i++) {
+    int dup = 0;
+    for (int j = 0; j < nleaves; j++) dup |= leaves[j].node == l.v[i];
+    if (dup) continue;
+    es_leaf *lf = &leaves[nleaves];
+    int bad = 0;
+    for (int e = 0; e < t->ex.n && !bad; e++) bad = leaf_values(t, l.v[i], e, &lf->values[e]);
+    if (bad) {
+      for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&lf->values[e]);
+      continue;
+    }
+    lf->node = l.v[i];
+    nleaves++;
+  }
+  ir_free(l.v);
+  *n = nleaves;
+  return leaves;
+}
+
+/* Sub-goals fit in a search's goal table next to the main goal. */
+_Static_assert(SG_MAX < ES_MAX_GOALS, "every sub-goal has room in a search");
+
+/* One search round: the output as the main goal, its unsolved sub-goals
+ * after it.  New sub-goal solutions join s->extra (*newsub set); *found is
+ * the main goal's solution or NULL. */
+static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
+                               enum_output *res, const ir_tnode **found, int *newsub) {
+  const ir_kernel *k = t->k;
+  int nleaves;
+  es_leaf *leaves = round_leaves(t, s, &nleaves);
+  es_goal *goals = ir_calloc(ES_MAX_GOALS, sizeof(es_goal));
+  int ngoals = 0;
+  es_goal *g = &goals[ngoals++];
+  g->type = s->otype;
+  g->is_main = 1;
+  g->what = "output";
+  g->rtol = es_goal_rtol(k);
+  for (int e = 0; e < t->ex.n; e++) {
+    g->expect[e] = t->after[e][s->po->var];
+    g->cmp[e] = cmp_mask(t, s->po, s->wm, &g->expect[e], e);
+  }
+  ngoals += sg_goals(&t->subgoals, s->po->var, t->ex.n, goals + ngoals, ES_MAX_GOALS - ngoals,
+                     s->extra.v, s->extra.n, t->arena);
+  es_search_in in = {
+      .kernel = k, .dialect = t->d, .ops = s->ops, .nops = s->nops, .ex = &t->ex,
+      .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
+      .max_ops = t->o->max_ops, .deadline = deadline,
+      .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
+      .threads = t->o->threads,
+      .task = t->pt->index, .store = t->store, .blocked = s->blocked, .nblocked = s->nblocked};
+  es_outcome oc = es_search(&in, &res->stats);
+  for (int i = 0; i < nleaves; i++)
+    for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&leaves[i].values[e]);
+  ir_free(leaves);
+  *found = goals[0].solution;
+  *newsub = 0;
+  for (int i = 1; i < ngoals; i++)
+    if (goals[i].solution) {
+      int dup = 0;
+      for (int j = 0; j < s->extra.n; j++) dup |= s->extra.v[j] == goals[i].solution;
+      if (!dup) {
+        nodes_push(&s->extra, goals[i].solution);
+        *newsub = 1;
+      }
+    }
+  ir_free(goals);
+  return oc;
+}
+
+/* The complete new value of a found program: with a written region, the
+ * old values kept outside it by the dialect's select.  Returns it, or NULL
+ * with *reason set. */
+static const ir_tnode *complete_program(task_ctx *t, const out_search *s,
+                                        const ir_tnode *found, const char **reason) {
+  if (!s->wm) return found;
+  if (!s->old_leaf) {
+    *reason = "partial write without the old value as input";
+    return NULL;
+  }
+  const ir_tnode *prog = make_select(t, s->mask_leaf, found, s->old_leaf);
+  if (!prog)
+    *reason = ir_arena_printf(t->arena, "dialect %s has no select to keep old values outside %s",
+                              t->d->name, s->po->region.text);
+  return prog;
+}
+
+/* The spec check of prog on a fresh example (other sizes, other seed,
+ * non-integer values), which then stays with the examples.  Returns 0 when
+ * prog agrees, 1 when it does not, -1 with *reason set when the example
+ * cannot be made. */
+static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
+                       const char **reason) {
+  const ir_kernel *k = t->k;
+  long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
+  interp_default_sizes(k, 2 + s->rounds, sizes);
+  char why[512];
+  if (add_example(t, sizes, t->next_seed++, 1, NULL, why, sizeof why)) {
+    *reason = ir_arena_printf(t->arena, "interpreter: %s", why);
+    return -1;
+  }
+  int e = t->ex.n - 1;
+  ir_tensor got;
+  interp_err err;
+  int bad = enum_eval_node(prog, t->before[e], k->nvars, t->ex.sizes[e], &got, &err) != 0;
+  if (!bad) {
+    const ir_tensor *want = &t->after[e][s->po->var];
+    size_t n = ir_tensor_size(want);
+    double rtol = es_goal_rtol(k);
+    for (size_t i = 0; i < n && !bad; i++) {
+      if (want->poison && want->poison[i]) continue;
+      bad = (got.poison && got.poison[i]) || !interp_values_agree(want->data[i], got.data[i], rtol);
+    }
+    interp_tensor_free(&got);
+  }
+  return bad;
+}
+
+/* Verify prog (found before completion) through vf.  A counterexample
+ * becomes an example; an unknown verdict sets the candidate aside (up to
+ * UNKNOWN_RETRIES).  Returns 0 to accept prog, 1 to search again, -1 with
+ * *reason set. */
+static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
+                            const ir_tnode *prog, const ir_tnode *found, enum_output *res,
+                            const char **reason) {
+  res->verify.verdict = ENUM_SKIPPED;
+  res->verify.mode = "none";
+  if (!vf) return 0;
+  enum_query q = {t->k, t->a, t->pt->index, t->mask, t->nin, t->in_vars,
+                  t->in_args, s->po->var, prog, t->d};
+  vf(vuser, &q, &res->verify);
+  if (res->verify.verdict == ENUM_REFUTED && res->verify.has_cex) {
+    char why[512];
+    if (add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, why, sizeof why)) {
+      *reason = ir_arena_printf(t->arena, "counterexample: %s", why);
+      return -1;
+    }
+    return 1;
+  }
+  if (res->verify.verdict == ENUM_UNKNOWN && s->nblocked < UNKNOWN_RETRIES) {
+    if (!s->nblocked) {
+      s->first_unknown = *res;
+      s->first_unknown.program = prog;
+      s->first_unknown.stats.ops = prog->size;
+      s->first_unknown.verify.has_cex = 0; /* valid only until the next check */
+    }
+    s->blocked[s->nblocked++] = found;
+    return 1;
+  }
+  return 0;
+}
+
+/* The first candidate whose verification was unknown, as the answer when
+ * the search finds nothing provable after it (its statistics are those of
+ * the whole search). */
+static int unknown_answer(enum_output *res, const out_search *s) {
+  enum_stats stats = res->stats;
+  *res = s->first_unknown;
+  res->stats = stats;
+  res->stats.ops = s->first_unknown.program->size;
+  res->stats.seconds += es_now() - s->start;
+  return 0;
+}
+
+/* The rounds of one output's search: search, complete, check on a fresh
+ * example, verify; until a program is accepted or a budget ends it. */
+static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
+                        double deadline, enum_output *res, const char **reason) {
   for (;;) {
-    if (++rounds > 64) {
-      if (nblocked) return unknown_answer(res, &first_unknown, start);
-      *reason = "too many counterexample rounds";
+    if (++s->rounds > MAX_ROUNDS) {
+      if (s->nblocked) return unknown_answer(res, s);
+      *reason = ir_arena_printf(t->arena, "too many counterexample rounds (more than %d)",
+                                MAX_ROUNDS);
       return 1;
     }
-    /* leaves */
-    const ir_tnode *lnodes[256];
-    int nl = 0;
-    for (int i = 0; i < t->nin; i++) lnodes[nl++] = t->in_args[i];
-    nl += sg_constant_leaves(&t->subgoals, t->store, k, NULL, lnodes + nl,
-                             (256 - nl - ES_MAX_GOALS - 8) / 2);
-    nl += sg_constant_leaves(&t->subgoals, t->store, k, &otype, lnodes + nl,
-                             (256 - nl - ES_MAX_GOALS - 8) / 2);
-    /* masks: the regions the task reads and writes, and the points of
-     * each statement's value space that hold final values */
-    for (int i = 0; i < t->pt->naccess && nl < 240; i++) {
-      const poly_access *ac = &t->pt->access[i];
-      const poly_region *rs[2] = {&ac->read, &ac->write};
-      for (int r = 0; r < 2; r++) {
-        ir_type vt;
-        if (!var_type(k, ac->var, &vt)) nl += mask_leaves(t, rs[r], &vt, lnodes + nl, 240 - nl);
-      }
-    }
-    for (int i = 0; i < t->pt->nstmts && nl < 240; i++) {
-      const poly_stmt *ps = &t->a->stmts[t->pt->stmts[i]];
-      ir_type vt = {k->data_type, ps->nspace, {0}};
-      for (int d = 0; d < ps->nspace; d++) vt.dims[d] = ps->space_dims[d];
-      if (ps->nspace >= 0) nl += mask_leaves(t, &ps->last, &vt, lnodes + nl, 240 - nl);
-    }
-    for (int i = 0; i < nextra; i++) lnodes[nl++] = extra[i];
-    es_leaf *leaves = ir_calloc((size_t)nl, sizeof(es_leaf));
-    int nleaves = 0;
-    for (int i = 0; i < nl; i++) {
-      int dup = 0;
-      for (int j = 0; j < nleaves; j++) dup |= leaves[j].node == lnodes[i];
-      if (dup) continue;
-      es_leaf *lf = &leaves[nleaves];
-      int bad = 0;
-      for (int e = 0; e < t->ex.n && !bad; e++) bad = leaf_values(t, lnodes[i], e, &lf->values[e]);
-      if (bad) {
-        for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&lf->values[e]);
-        continue;
-      }
-      lf->node = lnodes[i];
-      nleaves++;
-    }
-    /* goals: the output, then the sub-goals of its statements */
-    es_goal *goals = ir_calloc(ES_MAX_GOALS, sizeof(es_goal));
-    int ngoals = 0;
-    es_goal *g = &goals[ngoals++];
-    g->type = otype;
-    g->is_main = 1;
-    g->what = "output";
-    g->rtol = es_goal_rtol(k);
-    for (int e = 0; e < t->ex.n; e++) {
-      g->expect[e] = t->after[e][po->var];
-      g->cmp[e] = cmp_mask(t, po, wm, &g->expect[e], e);
-    }
-    ngoals += sg_goals(&t->subgoals, po->var, t->ex.n, goals + ngoals, ES_MAX_GOALS - ngoals,
-                       extra, nextra, t->arena);
-    es_search_in in = {
-        .kernel = k, .dialect = t->d, .ops = ops, .nops = nops, .ex = &t->ex,
-        .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
-        .max_ops = t->o->max_ops, .deadline = deadline,
-        .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
-        .threads = t->o->threads,
-        .task = t->pt->index, .store = t->store, .blocked = blocked, .nblocked = nblocked};
-    es_outcome oc = es_search(&in, &res->stats);
-    for (int i = 0; i < nleaves; i++)
-      for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&leaves[i].values[e]);
-    ir_free(leaves);
-    const ir_tnode *found = goals[0].solution;
-    int newsub = 0;
-    for (int i = 1; i < ngoals; i++)
-      if (goals[i].solution && nextra < ES_MAX_GOALS) {
-        int dup = 0;
-        for (int j = 0; j < nextra; j++) dup |= extra[j] == goals[i].solution;
-        if (!dup) {
-          extra[nextra++] = goals[i].solution;
-          newsub = 1;
-        }
-      }
-    ir_free(goals);
+    const ir_tnode *found;
+    int newsub;
+    es_outcome oc = search_round(t, s, deadline, res, &found, &newsub);
     if (oc == ES_FOUND_SUB && newsub) continue;
-    if (!found && nblocked) return unknown_answer(res, &first_unknown, start);
+    if (!found && s->nblocked) return unknown_answer(res, s);
     if (!found) {
-      res->stats.seconds += es_now() - start;
+      res->stats.seconds += es_now() - s->start;
       *reason = oc == ES_TIMEOUT  ? "time budget exhausted (--timeout)"
                 : oc == ES_MEMORY ? "memory budget exhausted"
                                   : ir_arena_printf(t->arena, "no program of at most %d ops found (--max-ops)",
                                                     t->o->max_ops);
       return 1;
     }
-    /* the complete new value: old values kept outside the written region */
-    const ir_tnode *prog = found;
-    if (wm) {
-      if (!old_leaf) {
-        *reason = "partial write without the old value as input";
-        return 1;
-      }
-      prog = make_select(t, mask_leaf, found, old_leaf);
-      if (!prog) {
-        *reason = ir_arena_printf(t->arena, "dialect %s has no select to keep old values outside %s",
-                                  t->d->name, po->region.text);
-        return 1;
-      }
-    }
-    /* spec check on a fresh example (other sizes, other seed, non-integer
-     * values) */
-    long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
-    interp_default_sizes(k, 2 + rounds, sizes);
-    char why[512];
-    if (add_example(t, sizes, t->next_seed++, 1, NULL, why, sizeof why)) {
-      *reason = ir_arena_printf(t->arena, "interpreter: %s", why);
-      return 1;
-    }
-    int e = t->ex.n - 1;
-    ir_tensor got;
-    interp_err err;
-    int bad = enum_eval_node(prog, t->before[e], k->nvars, t->ex.sizes[e], &got, &err) != 0;
-    if (!bad) {
-      const ir_tensor *want = &t->after[e][po->var];
-      size_t n = ir_tensor_size(want);
-      double rtol = es_goal_rtol(k);
-      for (size_t i = 0; i < n && !bad; i++) {
-        if (want->poison && want->poison[i]) continue;
-        bad = (got.poison && got.poison[i]) || !interp_values_agree(want->data[i], got.data[i], rtol);
-      }
-      interp_tensor_free(&got);
-    }
-    if (bad) continue; /* the fresh example now rules the candidate out */
-    /* verification */
-    res->verify.verdict = ENUM_SKIPPED;
-    res->verify.mode = "none";
-    if (vf) {
-      enum_query q = {k, t->a, t->pt->index, t->mask, t->nin, t->in_vars,
-                      t->in_args, po->var, prog, t->d};
-      vf(vuser, &q, &res->verify);
-      if (res->verify.verdict == ENUM_REFUTED && res->verify.has_cex) {
-        if (add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, why, sizeof why)) {
-          *reason = ir_arena_printf(t->arena, "counterexample: %s", why);
-          return 1;
-        }
-        continue;
-      }
-      if (res->verify.verdict == ENUM_UNKNOWN && nblocked < UNKNOWN_RETRIES) {
-        if (!nblocked) {
-          first_unknown = *res;
-          first_unknown.program = prog;
-          first_unknown.stats.ops = prog->size;
-          first_unknown.verify.has_cex = 0; /* valid only until the next check */
-        }
-        blocked[nblocked++] = found;
-        continue;
-      }
-    }
+    const ir_tnode *prog = complete_program(t, s, found, reason);
+    if (!prog) return 1;
+    int c = fresh_check(t, s, prog, reason);
+    if (c < 0) return 1;
+    if (c > 0) continue; /* the fresh example now rules the candidate out */
+    c = verify_candidate(t, s, vf, vuser, prog, found, res, reason);
+    if (c < 0) return 1;
+    if (c > 0) continue;
     res->program = prog;
     res->stats.ops = prog->size;
-    res->stats.seconds += es_now() - start;
+    res->stats.seconds += es_now() - s->start;
     return 0;
   }
 }
 
-/* The first candidate whose verification was unknown, as the answer when
- * the search finds nothing provable after it (its statistics are those of
- * the whole search). */
-static int unknown_answer(enum_output *res, const enum_output *first, double start) {
-  enum_stats stats = res->stats;
-  *res = *first;
-  res->stats = stats;
-  res->stats.ops = first->program->size;
-  res->stats.seconds += es_now() - start;
-  return 0;
+/* Find, check and verify the program of output po of task t into res.
+ * Returns 0, or 1 with *reason (arena or static) set. */
+static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
+                        void *vuser, double deadline, enum_output *res,
+                        const char **reason) {
+  out_search s;
+  memset(&s, 0, sizeof s);
+  int r = out_setup(t, po, &s, reason);
+  if (!r) r = solve_rounds(t, &s, vf, vuser, deadline, res, reason);
+  ir_free(s.ops);
+  ir_free(s.extra.v);
+  return r;
 }
 
 /* Examples at the size cases the default sizes never reach: one per
@@ -571,6 +676,154 @@ static const ir_tnode *substitute(ir_tp_store *s, const ir_tnode *n,
   return ir_tp_op(s, n->op, n->attrs, ops, n->nops, &n->type);
 }
 
+/* The argument leaves of the kernel's parameters (arg number = var id)
+ * into cur and res->prog.args, and zeros for its locals.  Returns 0, or 1
+ * with res->reason set. */
+static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, ir_arena *arena,
+                         const ir_tnode **cur, enum_result *res) {
+  const int maxargs = (int)(sizeof res->prog.args / sizeof res->prog.args[0]);
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    ir_type ty;
+    if (k->vars[v]->kind == IR_VAR_SIZE) continue;
+    if (var_type(k, v, &ty)) {
+      res->reason = ir_arena_printf(arena, "array %s has dims that are not size parameters",
+                                    k->vars[v]->name);
+      return 1;
+    }
+    if (res->prog.nargs == maxargs) {
+      res->reason = ir_arena_printf(arena, "the kernel has more than %d array and scalar "
+                                    "parameters (a program's argument limit)", maxargs);
+      return 1;
+    }
+    cur[v] = ir_tp_arg(store, v, k->vars[v]->name, &ty);
+    res->prog.args[res->prog.nargs++] = cur[v];
+  }
+  /* A local starts uninitialised: a task that keeps its old values outside
+   * the part it writes was verified for every old value, so the composed
+   * program may start it at zero (no argument defines it).  An expanded
+   * local is read only where its iteration wrote it (the analysis checks),
+   * so there the zeros never reach an output; elsewhere an output that
+   * reads them reads what the C kernel leaves indeterminate. */
+  for (int v = 0; v < k->nvars; v++) {
+    ir_type ty;
+    if ((k->vars[v]->kind == IR_VAR_LOCAL || k->vars[v]->kind == IR_VAR_LOCAL_ARRAY) &&
+        !var_type(k, v, &ty))
+      cur[v] = ir_tp_const(store, 0.0, &ty);
+  }
+  return 0;
+}
+
+/* The context of task ti: its statement masks and its inputs as leaves
+ * (a local constant as its value, else an argument), also into tr.
+ * Returns 0, or 1 with *reason set. */
+static int task_init(task_ctx *t, int ti, enum_task_result *tr, const char **reason) {
+  const poly_analysis *a = t->a;
+  const ir_kernel *k = t->k;
+  const poly_task *pt = t->pt;
+  int status = 0;
+  t->next_seed = t->o->seed * 7919 + (uint64_t)ti * 104729 + 1000;
+  t->mask = IR_NEW_N(t->arena, unsigned char, k->nassign + 1);
+  t->prelude = IR_NEW_N(t->arena, unsigned char, k->nassign + 1);
+  for (int i = 0; i < a->nprelude; i++) t->mask[a->prelude[i]] = t->prelude[a->prelude[i]] = 1;
+  for (int i = 0; i < pt->nstmts; i++) t->mask[pt->stmts[i]] = 1;
+  t->nin = pt->ninputs;
+  t->in_vars = IR_NEW_N(t->arena, int, pt->ninputs + 1);
+  t->in_args = IR_NEW_N(t->arena, const ir_tnode *, pt->ninputs + 1);
+  for (int i = 0; i < pt->ninputs; i++) {
+    const poly_input *pi = &pt->inputs[i];
+    ir_type ty;
+    t->in_vars[i] = pi->var;
+    if (var_type(k, pi->var, &ty)) {
+      *reason = ir_arena_printf(t->arena, "array %s has dims that are not size parameters",
+                                k->vars[pi->var]->name);
+      status = 1;
+      break;
+    }
+    if ((pi->flags & POLY_IN_CONST) && pi->has_value)
+      t->in_args[i] = ir_tp_const(t->store, pi->value, &ty);
+    else
+      t->in_args[i] = ir_tp_arg(t->store, pi->var, k->vars[pi->var]->name, &ty);
+  }
+  tr->task = ti;
+  tr->nin = t->nin;
+  tr->in_vars = t->in_vars;
+  tr->in_args = t->in_args;
+  tr->noutputs = pt->noutputs;
+  tr->outputs = IR_NEW_N(t->arena, enum_output, pt->noutputs + 1);
+  return status;
+}
+
+/* The task's first examples: two default size assignments, two seeds
+ * each, then examples at its size cases.  Returns 0, or 1 with *reason. */
+static int task_examples(task_ctx *t, int ti, const char **reason) {
+  const ir_kernel *k = t->k;
+  uint64_t seed = t->o->seed * 1000003;
+  char why[512];
+  for (int v = 0; v < 2; v++)
+    for (int s = 0; s < 2; s++) {
+      long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
+      interp_default_sizes(k, v, sizes);
+      if (add_example(t, sizes, seed + (uint64_t)(ti * 16 + v * 4 + s), 0, NULL, why,
+                      sizeof why)) {
+        *reason = ir_arena_printf(t->arena, "interpreter on task %d: %s", ti, why);
+        return 1;
+      }
+    }
+  add_case_examples(t, seed + (uint64_t)(ti * 16 + 8));
+  return 0;
+}
+
+/* Raise task ti of a: every output's program over the task's inputs into
+ * tr.  Returns 0, or 1 with *reason set. */
+static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, double deadline,
+                      enum_task_result *tr, const char **reason) {
+  const ir_kernel *k = t->k;
+  if (task_init(t, ti, tr, reason)) return 1;
+  sg_init(&t->subgoals, t->a, t->pt, t->arena);
+  int status = task_examples(t, ti, reason);
+  for (int oi = 0; oi < t->pt->noutputs && !status; oi++) {
+    const poly_output *po = &t->pt->outputs[oi];
+    enum_output *eo = &tr->outputs[oi];
+    eo->var = po->var;
+    const char *why = NULL;
+    /* a refuted or unknown verdict is kept: the caller reports it */
+    if (solve_output(t, po, vf, vuser, deadline, eo, &why)) {
+      *reason = ir_arena_printf(t->arena, "task %d (output %s): %s", ti,
+                                k->vars[po->var]->name, why);
+      status = 1;
+    }
+  }
+  for (int e = 0; e < t->ex.n; e++) free_example(t, e);
+  sg_free(&t->subgoals);
+  return status;
+}
+
+/* The kernel's results: every array parameter some task writes, with its
+ * final value cur[v].  Returns 0, or 1 with res->reason set. */
+static int kernel_results(const poly_analysis *a, const ir_tnode *const *cur,
+                          ir_arena *arena, enum_result *res) {
+  const ir_kernel *k = a->kernel;
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    if (k->vars[v]->kind != IR_VAR_ARRAY) continue;
+    int written = 0;
+    for (int ti = 0; ti < a->ntasks; ti++)
+      for (int oi = 0; oi < a->tasks[ti].noutputs; oi++)
+        written |= a->tasks[ti].outputs[oi].var == v;
+    if (!written) continue;
+    if (res->prog.nresults == IR_TP_MAX_RESULTS) {
+      res->reason = ir_arena_printf(arena, "the kernel writes more than %d arrays (a "
+                                    "program's result limit)", IR_TP_MAX_RESULTS);
+      return 1;
+    }
+    res->result_vars[res->prog.nresults] = v;
+    res->prog.result_names[res->prog.nresults] = k->vars[v]->name;
+    res->prog.results[res->prog.nresults++] = cur[v];
+  }
+  return 0;
+}
+
 int enum_raise(const poly_analysis *a, const gram_dialect *d,
                const enum_options *o, enum_verify_fn vf, void *vuser,
                ir_tp_store *store, ir_arena *arena, enum_result *res) {
@@ -594,102 +847,13 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
   res->ntasks = a->ntasks;
   res->tasks = IR_NEW_N(arena, enum_task_result, a->ntasks ? a->ntasks : 1);
   const ir_tnode **cur = IR_NEW_N(arena, const ir_tnode *, k->nvars);
-  /* argument leaves of the kernel's parameters: arg number = var id */
-  for (int p = 0; p < k->nparams; p++) {
-    int v = k->params[p];
-    ir_type ty;
-    if (k->vars[v]->kind == IR_VAR_SIZE) continue;
-    if (var_type(k, v, &ty)) {
-      res->reason = ir_arena_printf(arena, "array %s has dims that are not size parameters",
-                                    k->vars[v]->name);
-      return 1;
-    }
-    cur[v] = ir_tp_arg(store, v, k->vars[v]->name, &ty);
-    if (res->prog.nargs < 16) res->prog.args[res->prog.nargs++] = cur[v];
-  }
-  /* A local starts uninitialised: a task that keeps its old values outside
-   * the part it writes was verified for every old value, so the composed
-   * program may start it at zero (no argument defines it).  An expanded
-   * local is read only where its iteration wrote it (the analysis checks),
-   * so there the zeros never reach an output; elsewhere an output that
-   * reads them reads what the C kernel leaves indeterminate. */
-  for (int v = 0; v < k->nvars; v++) {
-    ir_type ty;
-    if ((k->vars[v]->kind == IR_VAR_LOCAL || k->vars[v]->kind == IR_VAR_LOCAL_ARRAY) &&
-        !var_type(k, v, &ty))
-      cur[v] = ir_tp_const(store, 0.0, &ty);
-  }
+  if (kernel_leaves(k, store, arena, cur, res)) return 1;
   int status = 0;
   for (int ti = 0; ti < a->ntasks && !status; ti++) {
     const poly_task *pt = &a->tasks[ti];
     enum_task_result *tr = &res->tasks[ti];
-    tr->task = ti;
-    task_ctx t;
-    memset(&t, 0, sizeof t);
-    t.a = a;
-    t.k = k;
-    t.pt = pt;
-    t.d = d;
-    t.o = o;
-    t.store = store;
-    t.arena = arena;
-    t.next_seed = o->seed * 7919 + (uint64_t)ti * 104729 + 1000;
-    t.mask = IR_NEW_N(arena, unsigned char, k->nassign + 1);
-    t.prelude = IR_NEW_N(arena, unsigned char, k->nassign + 1);
-    for (int i = 0; i < a->nprelude; i++) t.mask[a->prelude[i]] = t.prelude[a->prelude[i]] = 1;
-    for (int i = 0; i < pt->nstmts; i++) t.mask[pt->stmts[i]] = 1;
-    t.nin = pt->ninputs;
-    t.in_vars = IR_NEW_N(arena, int, pt->ninputs + 1);
-    t.in_args = IR_NEW_N(arena, const ir_tnode *, pt->ninputs + 1);
-    for (int i = 0; i < pt->ninputs; i++) {
-      const poly_input *pi = &pt->inputs[i];
-      ir_type ty;
-      t.in_vars[i] = pi->var;
-      if (var_type(k, pi->var, &ty)) {
-        res->reason = ir_arena_printf(arena, "array %s has dims that are not size parameters",
-                                      k->vars[pi->var]->name);
-        status = 1;
-        break;
-      }
-      if ((pi->flags & POLY_IN_CONST) && pi->has_value)
-        t.in_args[i] = ir_tp_const(store, pi->value, &ty);
-      else
-        t.in_args[i] = ir_tp_arg(store, pi->var, k->vars[pi->var]->name, &ty);
-    }
-    tr->nin = t.nin;
-    tr->in_vars = t.in_vars;
-    tr->in_args = t.in_args;
-    tr->noutputs = pt->noutputs;
-    tr->outputs = IR_NEW_N(arena, enum_output, pt->noutputs + 1);
-    if (status) break;
-    sg_init(&t.subgoals, a, pt, arena);
-    char why[512];
-    for (int v = 0; v < 2 && !status; v++)
-      for (int s = 0; s < 2 && !status; s++) {
-        long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
-        interp_default_sizes(k, v, sizes);
-        if (add_example(&t, sizes, o->seed * 1000003 + (uint64_t)(ti * 16 + v * 4 + s), 0, NULL,
-                        why, sizeof why)) {
-          res->reason = ir_arena_printf(arena, "interpreter on task %d: %s", ti, why);
-          status = 1;
-        }
-      }
-    if (!status) add_case_examples(&t, o->seed * 1000003 + (uint64_t)(ti * 16 + 8));
-    for (int oi = 0; oi < pt->noutputs && !status; oi++) {
-      const poly_output *po = &pt->outputs[oi];
-      enum_output *eo = &tr->outputs[oi];
-      eo->var = po->var;
-      const char *reason = NULL;
-      if (solve_output(&t, po, vf, vuser, deadline, eo, &reason)) {
-        res->reason = ir_arena_printf(arena, "task %d (output %s): %s", ti,
-                                      k->vars[po->var]->name, reason);
-        status = 1;
-      } else if (eo->verify.verdict == ENUM_REFUTED || eo->verify.verdict == ENUM_UNKNOWN) {
-        /* kept: the caller reports it and decides */
-      }
-    }
-    for (int e = 0; e < t.ex.n; e++) free_example(&t, e);
-    sg_free(&t.subgoals);
+    task_ctx t = {.a = a, .k = k, .pt = pt, .d = d, .o = o, .store = store, .arena = arena};
+    status = raise_task(&t, ti, vf, vuser, deadline, tr, &res->reason);
     if (status) break;
     /* compose: this task's outputs over the current values */
     const ir_tnode **next = IR_NEW_N(arena, const ir_tnode *, k->nvars);
@@ -699,19 +863,7 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
     cur = next;
   }
   res->seconds = es_now() - start;
-  if (status) return 1;
-  for (int p = 0; p < k->nparams; p++) {
-    int v = k->params[p];
-    if (k->vars[v]->kind != IR_VAR_ARRAY || res->prog.nresults == IR_TP_MAX_RESULTS) continue;
-    int written = 0;
-    for (int ti = 0; ti < a->ntasks; ti++)
-      for (int oi = 0; oi < a->tasks[ti].noutputs; oi++)
-        written |= a->tasks[ti].outputs[oi].var == v;
-    if (!written) continue;
-    res->result_vars[res->prog.nresults] = v;
-    res->prog.result_names[res->prog.nresults] = k->vars[v]->name;
-    res->prog.results[res->prog.nresults++] = cur[v];
-  }
+  if (status || kernel_results(a, cur, arena, res)) return 1;
   res->prog.kernel = k;
   res->raised = 1;
   return 0;

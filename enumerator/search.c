@@ -324,25 +324,23 @@ static int eval_into(const es_state *st, const gram_binding *b, int restype,
   const es_type *rt = &st->types[restype];
   int has_poison = 0;
   for (int e = 0; e < st->in->ex->n; e++) {
-    ir_tensor args[INTERP_MAX_ARGS];
+    ir_tensor opv[IR_TP_MAX_OPERANDS], args[INTERP_MAX_ARGS];
     double kc[INTERP_MAX_ARGS];
+    int nops = 0;
     for (int i = 0; i < b->nargs; i++) {
-      ir_tensor *a = &args[i];
-      memset(a, 0, sizeof *a);
-      if (b->args[i] < 0) {
-        kc[i] = b->kconst[i];
-        a->elem = rt->t.elem;
-        a->data = &kc[i];
-        continue;
-      }
-      const es_cand *c = &st->cands[ops[b->args[i]]];
+      int j = b->args[i];
+      if (j < 0) continue;
+      while (nops <= j) memset(&opv[nops++], 0, sizeof opv[0]);
+      const es_cand *c = &st->cands[ops[j]];
       const es_type *ct = &st->types[c->type];
+      ir_tensor *a = &opv[j];
       a->elem = ct->t.elem;
       a->rank = ct->t.rank;
       memcpy(a->dims, ct->dims[e], sizeof a->dims);
       a->data = st->pool + c->voff + ct->off[e];
       a->poison = c->poff >= 0 ? st->ppool + c->poff + ct->off[e] : NULL;
     }
+    gram_binding_args(b, opv, nops, rt->t.elem, args, kc);
     ir_tensor out;
     memset(&out, 0, sizeof out);
     out.elem = rt->t.elem;

@@ -583,20 +583,28 @@ void sg_mark_solved(sg_set *s, int id) {
   if (id >= 0 && id < s->n) s->goals[id].solved = 1;
 }
 
-static void consts(const ir_expr *e, double *vals, int *n, int cap) {
-  if (e->kind == IR_EX_CONST && *n < cap) {
-    for (int i = 0; i < *n; i++)
-      if (vals[i] == e->value) return;
-    vals[(*n)++] = e->value;
-  }
-  for (int i = 0; i < e->nargs; i++) consts(e->args[i], vals, n, cap);
-}
-
+/* The distinct constants of a task: 0, 1, the literals of its statements
+ * and the values of the local constants it reads (a growable list). */
 typedef struct const_ctx {
   const poly_task *pt;
-  double vals[16];
-  int n;
+  double *vals;
+  int n, cap;
 } const_ctx;
+
+static void const_add(const_ctx *c, double v) {
+  for (int i = 0; i < c->n; i++)
+    if (c->vals[i] == v) return;
+  if (c->n == c->cap) {
+    c->cap = c->cap ? c->cap * 2 : 16;
+    c->vals = ir_realloc(c->vals, sizeof(double) * (size_t)c->cap);
+  }
+  c->vals[c->n++] = v;
+}
+
+static void consts(const ir_expr *e, const_ctx *c) {
+  if (e->kind == IR_EX_CONST) const_add(c, e->value);
+  for (int i = 0; i < e->nargs; i++) consts(e->args[i], c);
+}
 
 static int const_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
                       void *user) {
@@ -604,25 +612,39 @@ static int const_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
   (void)depth;
   const_ctx *c = user;
   for (int i = 0; i < c->pt->nstmts; i++)
-    if (c->pt->stmts[i] == st->id) consts(st->rhs, c->vals, &c->n, 16);
+    if (c->pt->stmts[i] == st->id) consts(st->rhs, c);
   return 0;
+}
+
+/* The task's constants into c (c->vals to be freed by the caller). */
+static void task_constants(const sg_set *s, const ir_kernel *k, const_ctx *c) {
+  memset(c, 0, sizeof *c);
+  c->pt = s->pt;
+  const_add(c, 0);
+  const_add(c, 1);
+  ir_kernel_walk_assigns(k, const_stmt, c);
+  for (int i = 0; i < s->pt->ninputs; i++) {
+    const poly_input *in = &s->pt->inputs[i];
+    if ((in->flags & POLY_IN_CONST) && in->has_value) const_add(c, in->value);
+  }
+}
+
+int sg_constant_count(const sg_set *s, const ir_kernel *k) {
+  const_ctx c;
+  task_constants(s, k, &c);
+  ir_free(c.vals);
+  return c.n;
 }
 
 int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
                        const ir_type *t, const ir_tnode **out, int cap) {
-  const_ctx c = {s->pt, {0, 1}, 2};
-  ir_kernel_walk_assigns(k, const_stmt, &c);
-  /* and the values of the local constants the task reads */
-  for (int i = 0; i < s->pt->ninputs && c.n < 16; i++) {
-    const poly_input *in = &s->pt->inputs[i];
-    int dup = 0;
-    for (int j = 0; j < c.n; j++) dup |= c.vals[j] == in->value;
-    if ((in->flags & POLY_IN_CONST) && in->has_value && !dup) c.vals[c.n++] = in->value;
-  }
+  const_ctx c;
+  task_constants(s, k, &c);
   ir_type scalar = {k->data_type, 0, {0}};
   if (!t) t = &scalar;
   int n = 0;
   for (int i = 0; i < c.n && n < cap; i++) out[n++] = ir_tp_const(store, c.vals[i], t);
+  ir_free(c.vals);
   return n;
 }
 

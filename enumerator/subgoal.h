@@ -65,11 +65,15 @@ int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
 void sg_mark_solved(sg_set *s, int id);
 
 /* Constant leaves: 0, 1, the literals of the task's statements and the
- * values of the local constants it reads, as
- * splat tensors of type t (NULL: rank-0 of the kernel's data type).
- * Returns the count. */
+ * values of the local constants it reads (each once), as splat tensors of
+ * type t (NULL: rank-0 of the kernel's data type), the first cap of them
+ * into out (sg_constant_count: how many there are).  Returns the count
+ * written. */
 int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
                        const ir_type *t, const ir_tnode **out, int cap);
+
+/* How many constant leaves sg_constant_leaves has for the task. */
+int sg_constant_count(const sg_set *s, const ir_kernel *k);
 
 /* Is an op with this semantic kernel worth trying for a task with these
  * POLY_OP_* hints? */

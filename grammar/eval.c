@@ -104,24 +104,46 @@ int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *er
   return 0;
 }
 
+ir_elem gram_binding_const_elem(const gram_binding *b, const ir_elem *op_elems,
+                               ir_elem result) {
+  /* a select's data operands are a and b; its predicate is i1 */
+  int first = b->kernel && !strcmp(b->kernel->name, "select") ? 1 : 0;
+  for (int i = first; i < b->nargs; i++)
+    if (b->args[i] >= 0) return op_elems[b->args[i]];
+  return result;
+}
+
+void gram_binding_args(const gram_binding *b, const ir_tensor *ops, int nops, ir_elem result,
+                       ir_tensor *kargs, double *kc) {
+  ir_elem elems[IR_TP_MAX_OPERANDS];
+  for (int i = 0; i < nops && i < IR_TP_MAX_OPERANDS; i++) elems[i] = ops[i].elem;
+  ir_elem celem = gram_binding_const_elem(b, elems, result);
+  for (int i = 0; i < b->nargs; i++) {
+    if (b->args[i] >= 0) {
+      kargs[i] = ops[b->args[i]];
+    } else {
+      kc[i] = b->kconst[i];
+      memset(&kargs[i], 0, sizeof kargs[i]);
+      kargs[i].elem = celem;
+      kargs[i].data = &kc[i];
+    }
+  }
+}
+
+int gram_binding_eval(const gram_binding *b, const ir_tensor *ops, int nops, ir_tensor *out,
+                      interp_err *err) {
+  ir_tensor kargs[INTERP_MAX_ARGS];
+  double kc[INTERP_MAX_ARGS];
+  gram_binding_args(b, ops, nops, out->elem, kargs, kc);
+  return interp_op_eval(b->kernel, b->attrs, kargs, out, err);
+}
+
 int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
                    ir_tensor *out, char *err, size_t errn) {
   gram_binding b;
   if (gram_bind(op, attrs, &b, err, errn)) return -1;
-  ir_tensor kargs[INTERP_MAX_ARGS];
-  double consts[INTERP_MAX_ARGS];
-  for (int i = 0; i < b.nargs; i++) {
-    if (b.args[i] >= 0) {
-      kargs[i] = args[b.args[i]];
-    } else {
-      consts[i] = b.kconst[i];
-      memset(&kargs[i], 0, sizeof kargs[i]);
-      kargs[i].elem = op->nops ? args[0].elem : out->elem;
-      kargs[i].data = &consts[i];
-    }
-  }
   interp_err e;
-  if (interp_op_eval(b.kernel, b.attrs, kargs, out, &e)) {
+  if (gram_binding_eval(&b, args, op->nops, out, &e)) {
     snprintf(err, errn, "%s", e.msg);
     return -1;
   }

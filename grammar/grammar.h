@@ -238,6 +238,28 @@ typedef struct gram_binding {
 int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *err,
               size_t errn);
 
+/* The element type of binding b's constant kernel operands: that of the
+ * kernel's data operands (a select's a and b, any other kernel's
+ * operands: a compare's constant has its other operand's type, not i1),
+ * read from the op operand bound to the first of them (op_elems: the op
+ * operands' element types); the result's when none is bound. */
+ir_elem gram_binding_const_elem(const gram_binding *b, const ir_elem *op_elems,
+                                ir_elem result);
+
+/* The kernel operands of binding b over the op's nops operands ops (data
+ * borrowed): kargs[i] = ops[b->args[i]], or a rank-0 tensor over kc[i]
+ * holding the constant, of gram_binding_const_elem's type (result: the
+ * result's element type).  The one place that binds a production's
+ * operands: the concrete and symbolic evaluators and the search use it. */
+void gram_binding_args(const gram_binding *b, const ir_tensor *ops, int nops, ir_elem result,
+                       ir_tensor *kargs, double *kc);
+
+/* Run binding b on the op's operands ops into out (rank and dims set for
+ * kernels whose result shape is given; data allocated).  Returns 0 or -1
+ * with err set. */
+int gram_binding_eval(const gram_binding *b, const ir_tensor *ops, int nops, ir_tensor *out,
+                      interp_err *err);
+
 /* Are the semantic kernels built in? */
 int gram_kernels_available(void);
 

@@ -3,6 +3,7 @@
  * hash-consed tensor programs of ir/tprog. */
 #include <string.h>
 
+#include "enumerator/enumerator.h"
 #include "grammar/grammar.h"
 #include "ir/tprog.h"
 #include "tests/harness.h"
@@ -257,6 +258,113 @@ static void test_extra_dialect(ir_arena *a) {
   }
 }
 
+/* ------------------------------------ constants among a kernel's operands */
+
+/* A constant in a `kernel NAME(x, 0)` list takes the type of the kernel's
+ * data operands, not the result's (a compare's result is i1) nor the first
+ * op operand's (a select's first operand is its i1 predicate).  The
+ * enumerator once used the result's and the grammar the first operand's;
+ * both went through gram_binding_args since.  The kernel's own type rule
+ * (interp_op_type) accepts the bound operands only when the constant's
+ * type is right, and every evaluator agrees on the values. */
+static const char cst_dialect[] =
+    "dialect cst\n"
+    "summary constants among kernel operands\n"
+    "form generic\n"
+    "elem f64 f32\n"
+    "constant $res = \"c.constant\"() {value = $value} : () -> $res.type\n"
+    "op positive\n"
+    "  operands a:[*s]\n"
+    "  result i1[*s]\n"
+    "  kernel compare(a, 0) direction=GT\n"
+    "  emit $res = \"c.positive\"($a) : ($a.type) -> $res.type\n"
+    "end\n"
+    "op keep\n"
+    "  operands p:i1[*s] a:[*s]\n"
+    "  result [*s]\n"
+    "  kernel select(p, a, 0)\n"
+    "  emit $res = \"c.keep\"($p, $a) : ($p.type, $a.type) -> $res.type\n"
+    "end\n";
+
+static void const_operand_case(ir_arena *a, const gram_dialect *d, const char *name, const ir_type *types,
+                               const double *const *ins, const double *want) {
+  const gram_op *op = gram_find_op(d, name);
+  gram_prod ps[4];
+  int n = op ? gram_productions(op, types, NULL, ps, 4, NULL) : 0;
+  CHECKF(n == 1, "cst.%s: one production", name);
+  if (n != 1) return;
+  gram_binding b;
+  char err[256];
+  CHECKF(gram_bind(op, ps[0].attrs, &b, err, sizeof err) == 0, "cst.%s binds: %s", name, err);
+  ir_tensor ops[2], kargs[INTERP_MAX_ARGS], out;
+  double kc[INTERP_MAX_ARGS];
+  for (int i = 0; i < op->nops; i++) {
+    memset(&ops[i], 0, sizeof ops[i]);
+    ops[i].elem = types[i].elem;
+    ops[i].rank = 1;
+    ops[i].dims[0] = 3;
+    ops[i].data = (double *)ins[i];
+  }
+  gram_binding_args(&b, ops, op->nops, ps[0].result.elem, kargs, kc);
+  ir_type kt[INTERP_MAX_ARGS], rt = ps[0].result;
+  for (int i = 0; i < b.nargs; i++)
+    kt[i] = b.args[i] >= 0 ? types[b.args[i]] : ty(kargs[i].elem, 0, 0, 0, 0);
+  interp_err ierr;
+  CHECKF(interp_op_type(b.kernel, b.attrs, kt, &rt, &ierr) == 0,
+         "cst.%s: the constant operand has the data operands' type (%s)", name, ierr.msg);
+  CHECKF(kargs[b.nargs - 1].elem == IR_F64, "cst.%s: the constant is f64", name);
+  /* the grammar's evaluator and the enumerator's agree */
+  memset(&out, 0, sizeof out);
+  out.elem = ps[0].result.elem;
+  out.rank = 1;
+  out.dims[0] = 3;
+  int rc = gram_prod_eval(op, ps[0].attrs, ops, &out, err, sizeof err);
+  CHECKF(rc == 0, "cst.%s runs: %s", name, err);
+  if (rc) return;
+  int ok = out.poison == NULL;
+  for (int i = 0; ok && i < 3; i++) ok = out.data[i] == want[i];
+  CHECKF(ok, "cst.%s: values", name);
+  ir_free(out.data);
+  ir_free(out.poison);
+  ir_tp_store st;
+  ir_tp_store_init(&st, a);
+  const ir_tnode *leaf[2];
+  for (int i = 0; i < op->nops; i++) leaf[i] = ir_tp_arg(&st, i, i ? "a" : "x", &types[i]);
+  const ir_tnode *node = ir_tp_op(&st, &op->desc, ps[0].attrs, leaf, op->nops, &ps[0].result);
+  long sizes[1] = {3};
+  ir_tensor got;
+  interp_err e2;
+  rc = enum_eval_node(node, ops, op->nops, sizes, &got, &e2);
+  CHECKF(rc == 0, "cst.%s: the enumerator's evaluator runs: %s", name, e2.msg);
+  if (rc == 0) {
+    ok = 1;
+    for (int i = 0; ok && i < 3; i++) ok = got.data[i] == want[i];
+    CHECKF(ok, "cst.%s: the enumerator's evaluator agrees", name);
+    interp_tensor_free(&got);
+  }
+  ir_tp_store_free(&st);
+}
+
+static void test_const_operands(ir_arena *a) {
+  gram_dialect *d = gram_parse("cst", cst_dialect, a);
+  CHECK("the constant-operand dialect parses", d != NULL);
+  if (!d) return;
+  static const double x[] = {-1, 0, 2}, p[] = {1, 0, 1}, y[] = {5, 6, 7};
+  ir_type v = ty(IR_F64, 1, 0, 0, 0), pv = ty(IR_I1, 1, 0, 0, 0);
+  {
+    ir_type t[1] = {v};
+    const double *in[1] = {x};
+    static const double w[] = {0, 0, 1};
+    const_operand_case(a, d, "positive", t, in, w);
+  }
+  {
+    ir_type t[2] = {pv, v};
+    const double *in[2] = {p, y};
+    static const double w[] = {5, 0, 7};
+    const_operand_case(a, d, "keep", t, in, w);
+  }
+}
+
 /* ------------------------------------------- hlo kernels, hand-computed */
 
 static const long csize[3] = {2, 3, 4}; /* M, N, K at run time */
@@ -394,6 +502,7 @@ int main(void) {
   test_tprog(&a);
   test_extra_dialect(&a);
   test_hlo_kernels(&a);
+  test_const_operands(&a);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();
