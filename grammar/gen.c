@@ -380,14 +380,7 @@ int gram_op_needs_target(const gram_op *op) {
 
 int gram_productions(const gram_op *op, const ir_type *ops, const ir_type *target,
                      gram_prod *out, int cap, gram_stats *st) {
-  gen g;
-  memset(&g, 0, sizeof g);
-  g.op = op;
-  g.ops = ops;
-  g.target = target;
-  g.out = out;
-  g.cap = cap;
-  g.st = st;
+  gen g = {.op = op, .ops = ops, .target = target, .out = out, .cap = cap, .st = st};
   if (gram_op_needs_target(op) && !target) return 0;
   /* the element type T: from the operands, else from the target */
   int have_t = 0;

@@ -837,6 +837,16 @@ static int scc(int n, const unsigned char *adj, int *comp) {
 
 /* ------------------------------------------------------------- regions */
 
+/* An arena array v of n elements of size elem with room for one more: the
+ * same v, or a copy with twice the capacity (first: the first capacity). */
+static void *arena_room(ir_arena *arena, void *v, int n, int *cap, size_t elem, int first) {
+  if (n < *cap) return v;
+  *cap = *cap ? *cap * 2 : first;
+  void *nv = ir_arena_alloc(arena, elem * (size_t)*cap);
+  if (n) memcpy(nv, v, elem * (size_t)n);
+  return nv;
+}
+
 typedef struct cons_ctx {
   pass *p;
   int rank;
@@ -847,12 +857,7 @@ typedef struct cons_ctx {
 
 static isl_stat take_constraint(__isl_take isl_constraint *c, void *user) {
   cons_ctx *cc = user;
-  if (cc->n == cc->cap) {
-    cc->cap = cc->cap ? cc->cap * 2 : 8;
-    poly_constraint *nc = IR_NEW_N(cc->p->arena, poly_constraint, cc->cap);
-    if (cc->n) memcpy(nc, cc->cons, sizeof(poly_constraint) * (size_t)cc->n);
-    cc->cons = nc;
-  }
+  cc->cons = arena_room(cc->p->arena, cc->cons, cc->n, &cc->cap, sizeof *cc->cons, 8);
   poly_constraint *k = &cc->cons[cc->n++];
   k->is_eq = isl_constraint_is_equality(c) == isl_bool_true;
   k->rank = cc->rank;
@@ -952,12 +957,7 @@ typedef struct bset_ctx {
 static isl_stat take_bset(__isl_take isl_basic_set *bs, void *user) {
   bset_ctx *bc = user;
   if (isl_basic_set_dim(bs, isl_dim_div) > 0) bc->opaque = 1;
-  if (bc->n == bc->cap) {
-    bc->cap = bc->cap ? bc->cap * 2 : 4;
-    poly_mask *nm = IR_NEW_N(bc->p->arena, poly_mask, bc->cap);
-    if (bc->n) memcpy(nm, bc->masks, sizeof(poly_mask) * (size_t)bc->n);
-    bc->masks = nm;
-  }
+  bc->masks = arena_room(bc->p->arena, bc->masks, bc->n, &bc->cap, sizeof *bc->masks, 4);
   cons_ctx cc = {bc->p, bc->rank, NULL, 0, 0, 0};
   isl_basic_set_foreach_constraint(bs, take_constraint, &cc);
   isl_basic_set_free(bs);
@@ -1988,6 +1988,22 @@ typedef struct cases_pass {
   int bad; /* an isl failure */
 } cases_pass;
 
+/* Add the parameter projection of the set written as text.  Returns 0, or
+ * -1 (c->bad set) when isl does not read it. */
+static int cases_push(cases_pass *c, const char *text) {
+  isl_set *s = isl_set_read_from_str(c->ctx, text);
+  if (!s) {
+    c->bad = 1;
+    return -1;
+  }
+  if (c->nsets == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
+  }
+  c->sets[c->nsets++] = isl_set_params(s);
+  return 0;
+}
+
 /* Add the parameter projection of "{ [it...] : cons }" (text over P and I
  * names; iters: the iterator ids of the tuple). */
 static void cases_add(cases_pass *c, const int *iters, int n, const char *cons) {
@@ -1995,17 +2011,8 @@ static void cases_add(cases_pass *c, const int *iters, int n, const char *cons) 
   sb_add(&b, "%s -> { [", sb_str(&c->params));
   for (int d = 0; d < n; d++) sb_add(&b, "%sI%d", d ? ", " : "", iters[d]);
   sb_add(&b, "]%s%s }", cons[0] ? " : " : "", cons);
-  isl_set *s = isl_set_read_from_str(c->ctx, sb_str(&b));
+  cases_push(c, sb_str(&b));
   sb_free(&b);
-  if (!s) {
-    c->bad = 1;
-    return;
-  }
-  if (c->nsets == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 16;
-    c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
-  }
-  c->sets[c->nsets++] = isl_set_params(s);
 }
 
 /* Both sides of every affine comparison in e, within domain text dom. */
@@ -2110,17 +2117,9 @@ static void cases_mask(cases_pass *c, const ir_tnode *m) {
       mask_con_text(&m->mask->cons[i / 2], m->type.rank, i % 2, &t);
     }
     sb_add(&t, " }");
-    isl_set *s = isl_set_read_from_str(c->ctx, sb_str(&t));
+    int bad = cases_push(c, sb_str(&t));
     sb_free(&t);
-    if (!s) {
-      c->bad = 1;
-      break;
-    }
-    if (c->nsets == c->cap) {
-      c->cap = c->cap ? 2 * c->cap : 16;
-      c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
-    }
-    c->sets[c->nsets++] = isl_set_params(s);
+    if (bad) break;
   }
   sb_free(&box);
 }
