@@ -331,6 +331,86 @@ static int operand_ref(parser *p, gram_op *op, const tok *t, int allow_result) {
   "bcast(x, result) [exact], enum(A, B=spelling, ...), " \
   "region(add|mul|max|min[=spelling], ...)"
 
+/* value := NAME [ '=' SPELLING ]: the enum or region value x of attribute
+ * a, with the spelling (up to the next ',' or ')') when given; *k: the
+ * token after x, moved past the spelling.  Returns 0, or -1 (reported). */
+static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
+  if (a->nvals == GRAM_MAX_ENUM) {
+    error_at(p, x->col, NULL, "too many values (at most %d)", GRAM_MAX_ENUM);
+    return -1;
+  }
+  if (!isalpha((unsigned char)x->s[0])) {
+    error_at(p, x->col, DOMAINS_SUPPORTED, "bad attribute domain value '%.*s'",
+             x->len, x->s);
+    return -1;
+  }
+  for (int v = 0; v < a->nvals; v++)
+    if (teq(x, a->vals[v])) {
+      error_at(p, x->col, NULL, "duplicate value '%.*s' in the domain", x->len,
+               x->s);
+      return -1;
+    }
+  if (a->dom == GRAM_DOM_REGION && !gram_region_known(x->s, x->len)) {
+    error_at(p, x->col, "reduction bodies add, mul, max, min",
+             "bad attribute domain: unknown reduction body '%.*s'", x->len, x->s);
+    return -1;
+  }
+  a->vals[a->nvals] = tstr(p, x);
+  a->spell[a->nvals] = a->vals[a->nvals];
+  if (*k < p->nt && teq(&p->t[*k], "=")) {
+    if (*k + 1 >= p->nt || teq(&p->t[*k + 1], ",") || teq(&p->t[*k + 1], ")")) {
+      error_at(p, p->t[*k].col, NULL, "expected a spelling after '='");
+      return -1;
+    }
+    /* the spelling runs up to the next ',' or ')' */
+    int e = *k + 1;
+    while (e < p->nt && !teq(&p->t[e], ",") && !teq(&p->t[e], ")")) e++;
+    const char *s = p->t[*k + 1].s;
+    const char *end = p->t[e - 1].s + p->t[e - 1].len;
+    a->spell[a->nvals] = ir_arena_strndup(p->arena, s, (size_t)(end - s));
+    *k = e;
+  }
+  a->nvals++;
+  return 0;
+}
+
+/* Operand number nargs (token x) of attribute a's domain dname, which
+ * takes dnargs operands.  Returns 0, or -1 (reported). */
+static int attr_operand(parser *p, gram_op *op, gram_attr *a, const char *dname, int dnargs,
+                        int nargs, const tok *x) {
+  if (nargs == dnargs) {
+    error_at(p, x->col, DOMAINS_SUPPORTED, "bad attribute domain: '%s' takes %d operand%s",
+             dname, dnargs, dnargs > 1 ? "s" : "");
+    return -1;
+  }
+  int allow_result = a->dom == GRAM_DOM_DIM || (a->dom == GRAM_DOM_BCAST && nargs == 1);
+  int r = operand_ref(p, op, x, allow_result);
+  if (r == -2) return -1;
+  if (a->dom == GRAM_DOM_BCAST && nargs == 1 && r != -1) {
+    error_at(p, x->col, DOMAINS_SUPPORTED,
+             "bad attribute domain: bcast maps into 'result'");
+    return -1;
+  }
+  a->arg[nargs] = r;
+  return 0;
+}
+
+/* The flags of attribute a from token k on.  Returns 0, or -1 (reported). */
+static int attr_flags(parser *p, gram_attr *a, int k) {
+  for (; k < p->nt; k++) {
+    const tok *f = &p->t[k];
+    if (teq(f, "noid") && a->dom == GRAM_DOM_PERM) a->noid = 1;
+    else if (teq(f, "empty") && a->dom == GRAM_DOM_PAIRS) a->empty = 1;
+    else if (teq(f, "exact") && a->dom == GRAM_DOM_BCAST) a->exact = 1;
+    else {
+      error_at(p, f->col, "flags noid (perm), empty (pairs), exact (bcast)",
+               "bad attribute domain flag '%.*s'", f->len, f->s);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* attr := NAME ':' DOMAIN '(' args ')' { FLAG } */
 static void parse_attr(parser *p, gram_op *op) {
   if (p->nt < 5 || !teq(&p->t[2], ":")) {
@@ -383,57 +463,9 @@ static void parse_attr(parser *p, gram_op *op) {
     if (k >= p->nt) break;
     const tok *x = &p->t[k++];
     if (doms[di].nargs < 0) { /* enum / region values */
-      if (a->nvals == GRAM_MAX_ENUM) {
-        error_at(p, x->col, NULL, "too many values (at most %d)", GRAM_MAX_ENUM);
-        return;
-      }
-      if (!isalpha((unsigned char)x->s[0])) {
-        error_at(p, x->col, DOMAINS_SUPPORTED, "bad attribute domain value '%.*s'",
-                 x->len, x->s);
-        return;
-      }
-      for (int v = 0; v < a->nvals; v++)
-        if (teq(x, a->vals[v])) {
-          error_at(p, x->col, NULL, "duplicate value '%.*s' in the domain", x->len,
-                   x->s);
-          return;
-        }
-      if (a->dom == GRAM_DOM_REGION && !gram_region_known(x->s, x->len)) {
-        error_at(p, x->col, "reduction bodies add, mul, max, min",
-                 "bad attribute domain: unknown reduction body '%.*s'", x->len, x->s);
-        return;
-      }
-      a->vals[a->nvals] = tstr(p, x);
-      a->spell[a->nvals] = a->vals[a->nvals];
-      if (k < p->nt && teq(&p->t[k], "=")) {
-        if (k + 1 >= p->nt || teq(&p->t[k + 1], ",") || teq(&p->t[k + 1], ")")) {
-          error_at(p, p->t[k].col, NULL, "expected a spelling after '='");
-          return;
-        }
-        /* the spelling runs up to the next ',' or ')' */
-        int e = k + 1;
-        while (e < p->nt && !teq(&p->t[e], ",") && !teq(&p->t[e], ")")) e++;
-        const char *s = p->t[k + 1].s;
-        const char *end = p->t[e - 1].s + p->t[e - 1].len;
-        a->spell[a->nvals] = ir_arena_strndup(p->arena, s, (size_t)(end - s));
-        k = e;
-      }
-      a->nvals++;
+      if (attr_enum_value(p, a, x, &k)) return;
     } else {
-      if (nargs == doms[di].nargs) {
-        error_at(p, x->col, DOMAINS_SUPPORTED, "bad attribute domain: '%s' takes %d operand%s",
-                 doms[di].name, doms[di].nargs, doms[di].nargs > 1 ? "s" : "");
-        return;
-      }
-      int allow_result = a->dom == GRAM_DOM_DIM || (a->dom == GRAM_DOM_BCAST && nargs == 1);
-      int r = operand_ref(p, op, x, allow_result);
-      if (r == -2) return;
-      if (a->dom == GRAM_DOM_BCAST && nargs == 1 && r != -1) {
-        error_at(p, x->col, DOMAINS_SUPPORTED,
-                 "bad attribute domain: bcast maps into 'result'");
-        return;
-      }
-      a->arg[nargs] = r;
+      if (attr_operand(p, op, a, doms[di].name, doms[di].nargs, nargs, x)) return;
     }
     nargs++;
   }
@@ -451,17 +483,7 @@ static void parse_attr(parser *p, gram_op *op) {
     error_at(p, p->t[k].col, DOMAINS_SUPPORTED, "bad attribute domain: no values");
     return;
   }
-  for (k++; k < p->nt; k++) {
-    const tok *f = &p->t[k];
-    if (teq(f, "noid") && a->dom == GRAM_DOM_PERM) a->noid = 1;
-    else if (teq(f, "empty") && a->dom == GRAM_DOM_PAIRS) a->empty = 1;
-    else if (teq(f, "exact") && a->dom == GRAM_DOM_BCAST) a->exact = 1;
-    else {
-      error_at(p, f->col, "flags noid (perm), empty (pairs), exact (bcast)",
-               "bad attribute domain flag '%.*s'", f->len, f->s);
-      return;
-    }
-  }
+  if (attr_flags(p, a, k + 1)) return;
   op->desc.attr_names[op->nattrs] = a->name;
   if (a->dom == GRAM_DOM_ENUM || a->dom == GRAM_DOM_REGION)
     op->desc.attr_enum[op->nattrs] = a->vals;
@@ -569,6 +591,160 @@ static void parse_result(parser *p, gram_op *op) {
   "kernel NAME [(operand|NUMBER, ...)] {key=[1,0] | key=NUMBER | key=NAME | " \
   "key=@attr[.lhs|.rhs]}, or kernel @attr (an enum of kernel names)"
 
+/* NAME | '@' ATTR: the kernel, or the enum attribute whose values name
+ * it, from token *k on (*k moved past it).  Returns 0, or -1 (reported). */
+static int kernel_name(parser *p, gram_op *op, int *k) {
+  if (teq(&p->t[*k], "@")) {
+    if (*k + 1 >= p->nt) {
+      error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected an attribute after '@'");
+      return -1;
+    }
+    const tok *x = &p->t[*k + 1];
+    int a = find_attr(op, x->s, x->len);
+    if (a < 0 || op->attrs[a].dom != GRAM_DOM_ENUM) {
+      error_at(p, x->col, KERNEL_SUPPORTED, "'%.*s' is not an enum attribute of '%s'",
+               x->len, x->s, op->name);
+      return -1;
+    }
+    for (int v = 0; v < op->attrs[a].nvals; v++)
+      if (!gram_kernel_known(op->attrs[a].vals[v])) {
+        error_at(p, x->col, gram_kernel_list(), "unknown kernel '%s' (a value of '%s')",
+                 op->attrs[a].vals[v], op->attrs[a].name);
+        return -1;
+      }
+    op->kernel_attr = a;
+    *k += 2;
+  } else {
+    const tok *x = &p->t[*k];
+    char *name = tstr(p, x);
+    if (!gram_kernel_known(name)) {
+      error_at(p, x->col, gram_kernel_list(), "unknown kernel '%s'", name);
+      return -1;
+    }
+    op->kernel = name;
+    (*k)++;
+  }
+  return 0;
+}
+
+/* [ '(' karg { ',' karg } ')' ]: the kernel's operands (operand names or
+ * numbers: rank-0 constants) from token *k on.  Returns 0, or -1
+ * (reported). */
+static int kernel_args(parser *p, gram_op *op, int *k) {
+  if (*k < p->nt && teq(&p->t[*k], "(")) {
+    (*k)++;
+    op->nkargs = 0;
+    while (*k < p->nt && !teq(&p->t[*k], ")")) {
+      if (op->nkargs && !teq(&p->t[(*k)++], ",")) {
+        error_at(p, p->t[*k - 1].col, KERNEL_SUPPORTED, "expected ',' or ')'");
+        return -1;
+      }
+      if (*k >= p->nt) break;
+      const tok *x = &p->t[(*k)++];
+      if (op->nkargs == IR_TP_MAX_OPERANDS) {
+        error_at(p, x->col, NULL, "too many kernel operands");
+        return -1;
+      }
+      if (isdigit((unsigned char)x->s[0]) || x->s[0] == '-') {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.*s", x->len < 39 ? x->len : 39, x->s);
+        char *end;
+        double v = strtod(buf, &end);
+        if (*end) {
+          error_at(p, x->col, KERNEL_SUPPORTED, "bad number '%s'", buf);
+          return -1;
+        }
+        op->kargs[op->nkargs] = -1;
+        op->kconst[op->nkargs++] = v;
+      } else {
+        int o = operand_ref(p, op, x, 0);
+        if (o < 0) return -1;
+        op->kargs[op->nkargs++] = o;
+      }
+    }
+    if (*k >= p->nt) {
+      error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected ')'");
+      return -1;
+    }
+    (*k)++;
+  }
+  return 0;
+}
+
+/* kval := '@' ATTR ['.lhs' | '.rhs'] | '[' INT {',' INT} ']' | INT | NAME:
+ * the value of kernel attribute ka from token *k on (*k moved past it).
+ * Returns 0, or -1 (reported). */
+static int kernel_value(parser *p, gram_op *op, gram_kattr *ka, int *k) {
+  const tok *v = &p->t[*k];
+  if (teq(v, "@")) {
+    if (*k + 1 >= p->nt) {
+      error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected an attribute after '@'");
+      return -1;
+    }
+    const tok *x = &p->t[*k + 1];
+    const char *dot = memchr(x->s, '.', (size_t)x->len);
+    int len = dot ? (int)(dot - x->s) : x->len;
+    int a = find_attr(op, x->s, len);
+    if (a < 0) {
+      error_at(p, x->col, KERNEL_SUPPORTED, "'%.*s' is not an attribute of '%s'", len,
+               x->s, op->name);
+      return -1;
+    }
+    ka->kind = GRAM_KV_ATTR;
+    ka->attr = a;
+    if (dot) {
+      int rl = x->len - len - 1;
+      if (rl == 3 && !strncmp(dot + 1, "lhs", 3)) ka->part = 1;
+      else if (rl == 3 && !strncmp(dot + 1, "rhs", 3)) ka->part = 2;
+      else {
+        error_at(p, x->col + len + 1, KERNEL_SUPPORTED, "unknown attribute part '%.*s'",
+                 rl, dot + 1);
+        return -1;
+      }
+      if (op->attrs[a].dom != GRAM_DOM_PAIRS) {
+        error_at(p, x->col + len + 1, KERNEL_SUPPORTED,
+                 ".lhs/.rhs select a half of a pairs attribute");
+        return -1;
+      }
+    }
+    *k += 2;
+  } else if (teq(v, "[")) {
+    ka->kind = GRAM_KV_LIST;
+    (*k)++;
+    while (*k < p->nt && !teq(&p->t[*k], "]")) {
+      if (ka->n && !teq(&p->t[(*k)++], ",")) {
+        error_at(p, p->t[*k - 1].col, KERNEL_SUPPORTED, "expected ',' or ']'");
+        return -1;
+      }
+      if (*k >= p->nt) break;
+      long x;
+      if (ka->n == IR_TP_MAX_ATTR_LEN) {
+        error_at(p, p->t[*k].col, NULL, "list too long");
+        return -1;
+      }
+      if (parse_int(p, &p->t[(*k)++], 0, IR_MAX_RANK - 1, &x)) return -1;
+      ka->list[ka->n++] = (int)x;
+    }
+    if (*k >= p->nt) {
+      error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected ']'");
+      return -1;
+    }
+    (*k)++;
+  } else if (isdigit((unsigned char)v->s[0]) || v->s[0] == '-') {
+    long x;
+    if (parse_int(p, v, -1000000, 1000000, &x)) return -1;
+    ka->kind = GRAM_KV_LIST;
+    ka->n = 1;
+    ka->list[0] = (int)x;
+    (*k)++;
+  } else {
+    ka->kind = GRAM_KV_NAME;
+    ka->name = tstr(p, v);
+    (*k)++;
+  }
+  return 0;
+}
+
 /* kernel := (NAME | '@' ATTR) [ '(' karg { ',' karg } ')' ] { KEY '=' kval } */
 static void parse_kernel(parser *p, gram_op *op) {
   int k = 1;
@@ -580,73 +756,7 @@ static void parse_kernel(parser *p, gram_op *op) {
     error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected a kernel name");
     return;
   }
-  if (teq(&p->t[k], "@")) {
-    if (k + 1 >= p->nt) {
-      error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected an attribute after '@'");
-      return;
-    }
-    const tok *x = &p->t[k + 1];
-    int a = find_attr(op, x->s, x->len);
-    if (a < 0 || op->attrs[a].dom != GRAM_DOM_ENUM) {
-      error_at(p, x->col, KERNEL_SUPPORTED, "'%.*s' is not an enum attribute of '%s'",
-               x->len, x->s, op->name);
-      return;
-    }
-    for (int v = 0; v < op->attrs[a].nvals; v++)
-      if (!gram_kernel_known(op->attrs[a].vals[v])) {
-        error_at(p, x->col, gram_kernel_list(), "unknown kernel '%s' (a value of '%s')",
-                 op->attrs[a].vals[v], op->attrs[a].name);
-        return;
-      }
-    op->kernel_attr = a;
-    k += 2;
-  } else {
-    const tok *x = &p->t[k];
-    char *name = tstr(p, x);
-    if (!gram_kernel_known(name)) {
-      error_at(p, x->col, gram_kernel_list(), "unknown kernel '%s'", name);
-      return;
-    }
-    op->kernel = name;
-    k++;
-  }
-  if (k < p->nt && teq(&p->t[k], "(")) {
-    k++;
-    op->nkargs = 0;
-    while (k < p->nt && !teq(&p->t[k], ")")) {
-      if (op->nkargs && !teq(&p->t[k++], ",")) {
-        error_at(p, p->t[k - 1].col, KERNEL_SUPPORTED, "expected ',' or ')'");
-        return;
-      }
-      if (k >= p->nt) break;
-      const tok *x = &p->t[k++];
-      if (op->nkargs == IR_TP_MAX_OPERANDS) {
-        error_at(p, x->col, NULL, "too many kernel operands");
-        return;
-      }
-      if (isdigit((unsigned char)x->s[0]) || x->s[0] == '-') {
-        char buf[40];
-        snprintf(buf, sizeof buf, "%.*s", x->len < 39 ? x->len : 39, x->s);
-        char *end;
-        double v = strtod(buf, &end);
-        if (*end) {
-          error_at(p, x->col, KERNEL_SUPPORTED, "bad number '%s'", buf);
-          return;
-        }
-        op->kargs[op->nkargs] = -1;
-        op->kconst[op->nkargs++] = v;
-      } else {
-        int o = operand_ref(p, op, x, 0);
-        if (o < 0) return;
-        op->kargs[op->nkargs++] = o;
-      }
-    }
-    if (k >= p->nt) {
-      error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected ')'");
-      return;
-    }
-    k++;
-  }
+  if (kernel_name(p, op, &k) || kernel_args(p, op, &k)) return;
   while (k < p->nt) {
     const tok *key = &p->t[k];
     if (!isalpha((unsigned char)key->s[0]) || k + 2 >= p->nt + 0 || !teq(&p->t[k + 1], "=")) {
@@ -661,73 +771,7 @@ static void parse_kernel(parser *p, gram_op *op) {
     memset(ka, 0, sizeof *ka);
     ka->key = tstr(p, key);
     k += 2;
-    const tok *v = &p->t[k];
-    if (teq(v, "@")) {
-      if (k + 1 >= p->nt) {
-        error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected an attribute after '@'");
-        return;
-      }
-      const tok *x = &p->t[k + 1];
-      const char *dot = memchr(x->s, '.', (size_t)x->len);
-      int len = dot ? (int)(dot - x->s) : x->len;
-      int a = find_attr(op, x->s, len);
-      if (a < 0) {
-        error_at(p, x->col, KERNEL_SUPPORTED, "'%.*s' is not an attribute of '%s'", len,
-                 x->s, op->name);
-        return;
-      }
-      ka->kind = GRAM_KV_ATTR;
-      ka->attr = a;
-      if (dot) {
-        int rl = x->len - len - 1;
-        if (rl == 3 && !strncmp(dot + 1, "lhs", 3)) ka->part = 1;
-        else if (rl == 3 && !strncmp(dot + 1, "rhs", 3)) ka->part = 2;
-        else {
-          error_at(p, x->col + len + 1, KERNEL_SUPPORTED, "unknown attribute part '%.*s'",
-                   rl, dot + 1);
-          return;
-        }
-        if (op->attrs[a].dom != GRAM_DOM_PAIRS) {
-          error_at(p, x->col + len + 1, KERNEL_SUPPORTED,
-                   ".lhs/.rhs select a half of a pairs attribute");
-          return;
-        }
-      }
-      k += 2;
-    } else if (teq(v, "[")) {
-      ka->kind = GRAM_KV_LIST;
-      k++;
-      while (k < p->nt && !teq(&p->t[k], "]")) {
-        if (ka->n && !teq(&p->t[k++], ",")) {
-          error_at(p, p->t[k - 1].col, KERNEL_SUPPORTED, "expected ',' or ']'");
-          return;
-        }
-        if (k >= p->nt) break;
-        long x;
-        if (ka->n == IR_TP_MAX_ATTR_LEN) {
-          error_at(p, p->t[k].col, NULL, "list too long");
-          return;
-        }
-        if (parse_int(p, &p->t[k++], 0, IR_MAX_RANK - 1, &x)) return;
-        ka->list[ka->n++] = (int)x;
-      }
-      if (k >= p->nt) {
-        error_at(p, p->len + 1, KERNEL_SUPPORTED, "expected ']'");
-        return;
-      }
-      k++;
-    } else if (isdigit((unsigned char)v->s[0]) || v->s[0] == '-') {
-      long x;
-      if (parse_int(p, v, -1000000, 1000000, &x)) return;
-      ka->kind = GRAM_KV_LIST;
-      ka->n = 1;
-      ka->list[0] = (int)x;
-      k++;
-    } else {
-      ka->kind = GRAM_KV_NAME;
-      ka->name = tstr(p, v);
-      k++;
-    }
+    if (kernel_value(p, op, ka, &k)) return;
     op->nkattrs++;
   }
 }
@@ -854,82 +898,116 @@ static void finish_op(parser *p, int col) {
   p->op = NULL;
 }
 
-static void directive(parser *p) {
-  const tok *t = &p->t[0];
-  gram_op *op = p->op;
-  gram_dialect *d = p->d;
+/* TEMPLATE, the rest of a directive line: into lines[(*n)++] (at most 64
+ * `what` lines), or into lines[0] when n is NULL; its placeholders checked
+ * against op (NULL: a dialect line). */
+static void template_line(parser *p, gram_op *op, gram_line *lines, int *n, const char *what) {
   int col;
-  if (!op) {
-    if (teq(t, "dialect") && p->nt == 2) {
-      d->name = tstr(p, &p->t[1]);
-    } else if (teq(t, "summary")) {
-      d->summary = p->nt > 1 ? rest_after(p, 0, &col) : "";
-    } else if (teq(t, "form") && p->nt == 2 && (teq(&p->t[1], "generic") || teq(&p->t[1], "custom"))) {
-      d->generic = teq(&p->t[1], "generic");
-    } else if (teq(t, "maxrank") && p->nt == 2) {
-      long v;
-      if (parse_int(p, &p->t[1], 0, IR_MAX_RANK, &v) == 0) d->maxrank = (int)v;
-    } else if (teq(t, "elem")) {
-      parse_elems(p, 1, &d->elems);
-    } else if (teq(t, "constant")) {
-      if (p->nt < 2) {
-        error_at(p, p->len + 1, NULL, "expected a template");
-        return;
-      }
-      d->constant.text = rest_after(p, 0, &col);
-      d->constant.pos = (ir_pos){p->src.name, p->line, col};
-      check_template(p, NULL, d->constant.text, col);
-    } else if (teq(t, "splat")) {
-      if (p->nt < 2) {
-        error_at(p, p->len + 1, NULL, "expected a template");
-        return;
-      }
-      if (d->nsplat == 64) {
-        error_at(p, t->col, NULL, "too many splat lines");
-        return;
-      }
-      gram_line *l = &p->splat[d->nsplat++];
-      l->text = rest_after(p, 0, &col);
-      l->pos = (ir_pos){p->src.name, p->line, col};
-      check_template(p, NULL, l->text, col);
-    } else if (teq(t, "mask.dynamic") && p->nt == 2 &&
-               (teq(&p->t[1], "generic") || teq(&p->t[1], "iota"))) {
-      d->dynmask = teq(&p->t[1], "generic") ? GRAM_DYNMASK_GENERIC : GRAM_DYNMASK_IOTA;
-    } else if (teq(t, "op")) {
-      if (p->nt != 2 || !isalpha((unsigned char)p->t[1].s[0])) {
-        error_at(p, p->nt > 1 ? p->t[1].col : p->len + 1, NULL, "expected 'op NAME'");
-        return;
-      }
-      for (int i = 0; i < d->nops; i++)
-        if (teq(&p->t[1], p->ops[i]->name)) {
-          error_at(p, p->t[1].col, NULL, "duplicate op '%.*s' (first defined at line %d)",
-                   p->t[1].len, p->t[1].s, p->ops[i]->pos.line);
-          return;
-        }
-      if (d->nops == (int)(sizeof p->ops / sizeof p->ops[0])) {
-        error_at(p, t->col, NULL, "too many ops");
-        return;
-      }
-      op = IR_NEW(p->arena, gram_op);
-      op->dialect = d;
-      op->name = tstr(p, &p->t[1]);
-      op->mlir = op->name;
-      op->desc.name = op->name;
-      op->desc.owner = op;
-      op->pos = (ir_pos){p->src.name, p->line, p->t[1].col};
-      op->kernel_attr = -1;
-      op->nkargs = -1;
-      op->res = (gram_res)-1;
-      p->op = op;
-    } else {
-      error_at(p, t->col,
-               "dialect NAME, summary TEXT, form generic|custom, maxrank N, "
-               "elem TYPES, constant TEMPLATE, splat TEMPLATE, "
-               "mask.dynamic generic|iota, op NAME ... end",
-               "unknown directive '%.*s'", t->len, t->s);
-    }
+  if (p->nt < 2) {
+    error_at(p, p->len + 1, NULL, "expected a template");
     return;
   }
+  if (n && *n == 64) {
+    error_at(p, p->t[0].col, NULL, "too many %s lines", what);
+    return;
+  }
+  gram_line *l = n ? &lines[(*n)++] : lines;
+  l->text = rest_after(p, 0, &col);
+  l->pos = (ir_pos){p->src.name, p->line, col};
+  check_template(p, op, l->text, col);
+}
+
+/* 'op' NAME: a new op, the current one until 'end'. */
+static void begin_op(parser *p) {
+  gram_dialect *d = p->d;
+  if (p->nt != 2 || !isalpha((unsigned char)p->t[1].s[0])) {
+    error_at(p, p->nt > 1 ? p->t[1].col : p->len + 1, NULL, "expected 'op NAME'");
+    return;
+  }
+  for (int i = 0; i < d->nops; i++)
+    if (teq(&p->t[1], p->ops[i]->name)) {
+      error_at(p, p->t[1].col, NULL, "duplicate op '%.*s' (first defined at line %d)",
+               p->t[1].len, p->t[1].s, p->ops[i]->pos.line);
+      return;
+    }
+  if (d->nops == (int)(sizeof p->ops / sizeof p->ops[0])) {
+    error_at(p, p->t[0].col, NULL, "too many ops");
+    return;
+  }
+  gram_op *op = IR_NEW(p->arena, gram_op);
+  op->dialect = d;
+  op->name = tstr(p, &p->t[1]);
+  op->mlir = op->name;
+  op->desc.name = op->name;
+  op->desc.owner = op;
+  op->pos = (ir_pos){p->src.name, p->line, p->t[1].col};
+  op->kernel_attr = -1;
+  op->nkargs = -1;
+  op->res = (gram_res)-1;
+  p->op = op;
+}
+
+/* dialect-line (docs/dialects.md), outside an op block. */
+static void dialect_directive(parser *p) {
+  const tok *t = &p->t[0];
+  gram_dialect *d = p->d;
+  int col;
+  if (teq(t, "dialect") && p->nt == 2) {
+    d->name = tstr(p, &p->t[1]);
+  } else if (teq(t, "summary")) {
+    d->summary = p->nt > 1 ? rest_after(p, 0, &col) : "";
+  } else if (teq(t, "form") && p->nt == 2 && (teq(&p->t[1], "generic") || teq(&p->t[1], "custom"))) {
+    d->generic = teq(&p->t[1], "generic");
+  } else if (teq(t, "maxrank") && p->nt == 2) {
+    long v;
+    if (parse_int(p, &p->t[1], 0, IR_MAX_RANK, &v) == 0) d->maxrank = (int)v;
+  } else if (teq(t, "elem")) {
+    parse_elems(p, 1, &d->elems);
+  } else if (teq(t, "constant")) {
+    template_line(p, NULL, &d->constant, NULL, "constant");
+  } else if (teq(t, "splat")) {
+    template_line(p, NULL, p->splat, &d->nsplat, "splat");
+  } else if (teq(t, "mask.dynamic") && p->nt == 2 &&
+             (teq(&p->t[1], "generic") || teq(&p->t[1], "iota"))) {
+    d->dynmask = teq(&p->t[1], "generic") ? GRAM_DYNMASK_GENERIC : GRAM_DYNMASK_IOTA;
+  } else if (teq(t, "op")) {
+    begin_op(p);
+  } else {
+    error_at(p, t->col,
+             "dialect NAME, summary TEXT, form generic|custom, maxrank N, "
+             "elem TYPES, constant TEMPLATE, splat TEMPLATE, "
+             "mask.dynamic generic|iota, op NAME ... end",
+             "unknown directive '%.*s'", t->len, t->s);
+  }
+}
+
+/* 'rank' MIN '..' MAX (lexed as one word "MIN..MAX"). */
+static void parse_rank(parser *p, gram_op *op) {
+  long lo, hi;
+  if (p->nt != 2) {
+    error_at(p, p->nt > 1 ? p->t[1].col : p->len + 1, NULL, "expected 'rank MIN..MAX'");
+    return;
+  }
+  const tok *r = &p->t[1];
+  const char *dots = NULL;
+  for (int i = 0; i + 1 < r->len; i++)
+    if (r->s[i] == '.' && r->s[i + 1] == '.') dots = r->s + i;
+  if (!dots) {
+    error_at(p, r->col, NULL, "expected 'rank MIN..MAX'");
+    return;
+  }
+  tok a = {r->s, (int)(dots - r->s), r->col};
+  tok b = {dots + 2, r->len - a.len - 2, r->col + a.len + 2};
+  if (parse_int(p, &a, 0, IR_MAX_RANK, &lo) || parse_int(p, &b, lo, IR_MAX_RANK, &hi))
+    return;
+  op->minrank = (int)lo;
+  op->maxrank = (int)hi;
+}
+
+/* op-line (docs/dialects.md), inside the block of op p->op. */
+static void op_directive(parser *p) {
+  const tok *t = &p->t[0];
+  gram_op *op = p->op;
   if (teq(t, "end") && p->nt == 1) {
     finish_op(p, t->col);
   } else if (teq(t, "mlir") && p->nt == 2) {
@@ -942,45 +1020,17 @@ static void directive(parser *p) {
   } else if (teq(t, "elem")) {
     parse_elems(p, 1, &op->elems);
   } else if (teq(t, "rank")) {
-    /* rank MIN..MAX  (lexed as one word "MIN..MAX") */
-    long lo, hi;
-    if (p->nt != 2) {
-      error_at(p, p->nt > 1 ? p->t[1].col : p->len + 1, NULL, "expected 'rank MIN..MAX'");
-      return;
-    }
-    const tok *r = &p->t[1];
-    const char *dots = NULL;
-    for (int i = 0; i + 1 < r->len; i++)
-      if (r->s[i] == '.' && r->s[i + 1] == '.') dots = r->s + i;
-    if (!dots) {
-      error_at(p, r->col, NULL, "expected 'rank MIN..MAX'");
-      return;
-    }
-    tok a = {r->s, (int)(dots - r->s), r->col};
-    tok b = {dots + 2, r->len - a.len - 2, r->col + a.len + 2};
-    if (parse_int(p, &a, 0, IR_MAX_RANK, &lo) || parse_int(p, &b, lo, IR_MAX_RANK, &hi))
-      return;
-    op->minrank = (int)lo;
-    op->maxrank = (int)hi;
+    parse_rank(p, op);
   } else if (teq(t, "attr")) {
     parse_attr(p, op);
   } else if (teq(t, "kernel")) {
     parse_kernel(p, op);
-  } else if (teq(t, "emit") || teq(t, "emit.broadcast") || teq(t, "emit.dynamic")) {
-    int b = teq(t, "emit.broadcast"), dy = teq(t, "emit.dynamic");
-    int *n = dy ? &op->nemit_d : b ? &op->nemit_b : &op->nemit;
-    if (p->nt < 2) {
-      error_at(p, p->len + 1, NULL, "expected a template");
-      return;
-    }
-    if (*n == 64) {
-      error_at(p, t->col, NULL, "too many emit lines");
-      return;
-    }
-    gram_line *l = &(dy ? p->emit_d : b ? p->emit_b : p->emit)[(*n)++];
-    l->text = rest_after(p, 0, &col);
-    l->pos = (ir_pos){p->src.name, p->line, col};
-    check_template(p, op, l->text, col);
+  } else if (teq(t, "emit")) {
+    template_line(p, op, p->emit, &op->nemit, "emit");
+  } else if (teq(t, "emit.broadcast")) {
+    template_line(p, op, p->emit_b, &op->nemit_b, "emit");
+  } else if (teq(t, "emit.dynamic")) {
+    template_line(p, op, p->emit_d, &op->nemit_d, "emit");
   } else {
     error_at(p, t->col,
              "mlir NAME, operands ..., result ..., elem TYPES, rank MIN..MAX, "
@@ -988,6 +1038,11 @@ static void directive(parser *p) {
              "emit.dynamic TEMPLATE, end",
              "unknown directive '%.*s' in op '%s'", t->len, t->s, op->name);
   }
+}
+
+static void directive(parser *p) {
+  if (p->op) op_directive(p);
+  else dialect_directive(p);
 }
 
 gram_dialect *gram_parse(const char *file, const char *text, ir_arena *arena) {
