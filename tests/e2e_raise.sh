@@ -69,6 +69,27 @@ done
 expect_status 1 "tosa has no f64" "$UPLIFT" raise benchmarks/kernels/gemm.c --dialect tosa
 check "tosa reason names the element type" grep -q "f64" "$TMP/err"
 
+# a program's limits (16 arguments, 8 results) are reported, never a
+# silent truncation
+{
+  printf 'void kernel_wide(int n'
+  for i in $(seq 0 16); do printf ', double A%d[n]' "$i"; done
+  printf ', double C[n]) {\n  for (int i = 0; i < n; i++)\n    C[i] = A0[i]'
+  for i in $(seq 1 16); do printf ' + A%d[i]' "$i"; done
+  printf ';\n}\n'
+} >"$TMP/wide.c"
+expect_status 1 "18 array arguments are not raised" "$UPLIFT" raise "$TMP/wide.c" --verify none
+check "the reason names the argument limit" grep -q "more than 16 array and scalar parameters" "$TMP/err"
+{
+  printf 'void kernel_many(int n, double A[n]'
+  for i in $(seq 0 8); do printf ', double B%d[n]' "$i"; done
+  printf ') {\n  for (int i = 0; i < n; i++) {\n'
+  for i in $(seq 0 8); do printf '    B%d[i] = A[i];\n' "$i"; done
+  printf '  }\n}\n'
+} >"$TMP/many.c"
+expect_status 1 "9 written arrays are not raised" "$UPLIFT" raise "$TMP/many.c" --verify none
+check "the reason names the result limit" grep -q "writes more than 8 arrays" "$TMP/err"
+
 # usage errors
 expect_status 2 "missing file" "$UPLIFT" raise
 expect_status 2 "unknown option" "$UPLIFT" raise --bogus benchmarks/kernels/gemm.c
