@@ -103,7 +103,7 @@ int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *cons
         .on_keep = fwd_keep, .on_equal = fwd_equal, .on_level = fwd_level,
         .hook_user = &fw};
     es_outcome oc = es_search(&in, stats);
-    status = oc == ES_EXHAUSTED ? 0 : 1;
+    status = oc == ES_EXHAUSTED || oc == ES_LIMIT ? 0 : 1;
   }
   for (int i = 0; i < nl; i++)
     for (int e = 0; e < ex.n; e++) interp_tensor_free(&leaves[i].values[e]);

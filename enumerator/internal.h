@@ -73,6 +73,9 @@ typedef enum es_outcome {
   ES_FOUND_MAIN,   /* the main goal has a solution */
   ES_FOUND_SUB,    /* new sub-goals were solved: restart with them as leaves */
   ES_EXHAUSTED,    /* every program up to max_ops was tried */
+  ES_LIMIT,        /* as ES_EXHAUSTED, but a table limit (ES_MAX_TYPES
+                      value types, 512 productions per operand types,
+                      ES_MAX_TYPES target types) left candidates out */
   ES_TIMEOUT,
   ES_MEMORY
 } es_outcome;

@@ -3,7 +3,8 @@
  * analysis and each array it outputs, build examples with the interpreter,
  * leaves (arguments, constants, masks) and goals (the output and the
  * sub-goals of the source statement), search, check the found program on
- * fresh examples, verify it, and compose the tasks into one program.
+ * fresh examples, verify it, and compose the tasks into one program
+ * (docs/enumerator.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -312,7 +313,7 @@ static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, no
   }
 }
 
-/* Which ops the task's arithmetic asks for (design.md section 4: op
+/* Which ops the task's arithmetic asks for (docs/enumerator.md: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
   ir_attr none[IR_TP_MAX_ATTRS];
@@ -599,8 +600,13 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
       res->stats.seconds += es_now() - s->start;
       *reason = oc == ES_TIMEOUT  ? "time budget exhausted (--timeout)"
                 : oc == ES_MEMORY ? "memory budget exhausted"
-                                  : ir_arena_printf(t->arena, "no program of at most %d ops found (--max-ops)",
-                                                    t->o->max_ops);
+                : oc == ES_LIMIT
+                    ? ir_arena_printf(t->arena, "no program of at most %d ops found within the "
+                                      "search's tables (more than %d value types, or more "
+                                      "than 512 productions of one op, left candidates out)",
+                                      t->o->max_ops, ES_MAX_TYPES)
+                    : ir_arena_printf(t->arena, "no program of at most %d ops found (--max-ops)",
+                                      t->o->max_ops);
       return 1;
     }
     const ir_tnode *prog = complete_program(t, s, found, reason);

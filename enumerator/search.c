@@ -1,6 +1,6 @@
 /*
- * search.c - the bottom-up search over one task's examples (design.md
- * section 7).
+ * search.c - the bottom-up search over one task's examples
+ * (docs/enumerator.md).
  *
  * Candidates are kept per (level, type): level 0 holds the leaves, level s
  * the programs of s ops.  A candidate's values on every example are stored
@@ -72,6 +72,7 @@ typedef struct es_state {
   int ntargets;
   struct es_batch *batch;
   int new_sub;
+  int limited;     /* a table limit dropped something (ES_LIMIT) */
   double last_progress;
   long evals_at_progress;
 } es_state;
@@ -91,7 +92,10 @@ static es_vec *bucket(es_state *st, int level, int type) {
 static int type_index(es_state *st, const ir_type *t) {
   for (int i = 0; i < st->ntypes; i++)
     if (ir_type_equal(&st->types[i].t, t)) return i;
-  if (st->ntypes == ES_MAX_TYPES) return -1;
+  if (st->ntypes == ES_MAX_TYPES) {
+    st->limited = 1;
+    return -1;
+  }
   es_type *et = &st->types[st->ntypes];
   memset(et, 0, sizeof *et);
   et->t = *t;
@@ -465,10 +469,13 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
   bt->n = 0;
 }
 
-static int add_target(ir_type *out, int n, int cap, const ir_type *t) {
-  if (n == cap) return n;
+static int add_target(es_state *st, ir_type *out, int n, int cap, const ir_type *t) {
   for (int j = 0; j < n; j++)
     if (ir_type_equal(&out[j], t)) return n;
+  if (n == cap) {
+    st->limited = 1;
+    return n;
+  }
   out[n] = *t;
   return n + 1;
 }
@@ -487,7 +494,7 @@ static int targets(es_state *st, ir_type *out, int cap) {
                                             : &st->in->leaves[i - st->in->ngoals].node->type;
       if (t->elem == IR_I1) continue;
       if (pass == 0) {
-        n = add_target(out, n, cap, t);
+        n = add_target(st, out, n, cap, t);
         continue;
       }
       ir_type ones = *t;
@@ -495,15 +502,15 @@ static int targets(es_state *st, ir_type *out, int cap) {
         ir_type one = *t;
         one.dims[d] = IR_DIM_ONE;
         ones.dims[d] = IR_DIM_ONE;
-        n = add_target(out, n, cap, &one);
+        n = add_target(st, out, n, cap, &one);
       }
-      n = add_target(out, n, cap, &ones);
+      n = add_target(st, out, n, cap, &ones);
       if (t->rank < IR_MAX_RANK) { /* a leading batch dim of 1 */
         ir_type lead = *t;
         lead.rank = t->rank + 1;
         lead.dims[0] = IR_DIM_ONE;
         for (int d = 0; d < t->rank; d++) lead.dims[d + 1] = t->dims[d];
-        n = add_target(out, n, cap, &lead);
+        n = add_target(st, out, n, cap, &lead);
       }
       /* a leaf broadcast along a goal's leading (batch) dims */
       for (int g = 0; g < st->in->ngoals && i >= st->in->ngoals; g++) {
@@ -514,7 +521,7 @@ static int targets(es_state *st, ir_type *out, int cap) {
         b.rank = gt->rank;
         for (int d = 0; d < extra; d++) b.dims[d] = gt->dims[d];
         for (int d = 0; d < t->rank; d++) b.dims[extra + d] = t->dims[d];
-        n = add_target(out, n, cap, &b);
+        n = add_target(st, out, n, cap, &b);
       }
     }
   return n;
@@ -611,7 +618,10 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
       int np = gram_productions(op, opt, tgp, prods, 512, &gs);
       st->stats->enumerated += gs.rejected;
       st->stats->static_filtered += gs.rejected;
-      if (np > 512) np = 512;
+      if (np > 512) {
+        np = 512;
+        st->limited = 1;
+      }
       for (int p = 0; p < np; p++)
         if (run_tuples(lc, &prods[p], tys, why)) return 1;
     }
@@ -662,7 +672,10 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   st.batch = ir_calloc(1, sizeof(es_batch));
   es_outcome why = ES_EXHAUSTED;
   for (int g = 0; g < in->ngoals; g++)
-    if (type_index(&st, &in->goals[g].type) < 0) goto done;
+    if (type_index(&st, &in->goals[g].type) < 0) {
+      why = ES_LIMIT;
+      goto done;
+    }
   for (int l = 0; l < in->nleaves; l++) add_leaf(&st, &in->leaves[l]);
   st.ntargets = targets(&st, st.targets, ES_MAX_TYPES);
   if (in->on_level) in->on_level(in->hook_user, 0, stats);
@@ -695,7 +708,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
       goto done;
     }
   }
-  why = ES_EXHAUSTED;
+  why = st.limited ? ES_LIMIT : ES_EXHAUSTED;
 done:
   if (in->progress) fprintf(stderr, "\r\033[K");
   for (int i = 0; i < (in->max_ops + 1) * ES_MAX_TYPES; i++) ir_free(st.buckets[i].v);
