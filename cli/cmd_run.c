@@ -580,7 +580,7 @@ int cli_cmd_run(int argc, char **argv) {
       break;
     case 'h':
       usage(stdout);
-      cli_frontend_options_free(&o.fe);
+      pipe_fe_options_free(&o.fe);
       return IR_EXIT_OK;
     case ':':
       rc = cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -609,6 +609,6 @@ int cli_cmd_run(int argc, char **argv) {
     rc = k ? run_kernel(&o, k) : IR_EXIT_BAD_INPUT;
     ir_arena_free(&arena);
   }
-  cli_frontend_options_free(&o.fe);
+  pipe_fe_options_free(&o.fe);
   return rc;
 }
