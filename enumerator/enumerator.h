@@ -1,5 +1,5 @@
 /*
- * enumerator.h - the bottom-up enumerator (design.md section 7) and the
+ * enumerator.h - the bottom-up enumerator (docs/architecture.md section 7) and the
  * driver that raises a whole kernel task by task.
  *
  * For each task of the polyhedral analysis and each array it outputs, the

@@ -283,7 +283,7 @@ static int mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt,
   return n;
 }
 
-/* Which ops the task's arithmetic asks for (design.md section 4: op
+/* Which ops the task's arithmetic asks for (docs/architecture.md section 4: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
   ir_attr none[IR_TP_MAX_ATTRS];

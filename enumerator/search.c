@@ -1,5 +1,5 @@
 /*
- * search.c - the bottom-up search over one task's examples (design.md
+ * search.c - the bottom-up search over one task's examples (docs/architecture.md
  * section 7).
  *
  * Candidates are kept per (level, type): level 0 holds the leaves, level s

@@ -1,5 +1,5 @@
 /*
- * subgoal.c - sub-goals from the source statement (design.md section 7).
+ * subgoal.c - sub-goals from the source statement (docs/architecture.md section 7).
  *
  * A task's statement `X[i][j] op= e` names intermediate tensors whose
  * values the loops define: for a reduction (the statement's reduction

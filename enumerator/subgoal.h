@@ -1,6 +1,6 @@
 /*
  * subgoal.h - private to enumerator/: sub-goals read off the source
- * statement's expression tree (design.md section 7), constant leaves and
+ * statement's expression tree (docs/architecture.md section 7), constant leaves and
  * the op hints.
  */
 #ifndef UPLIFT_ENUM_SUBGOAL_H
