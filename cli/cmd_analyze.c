@@ -60,10 +60,7 @@ int cli_cmd_analyze(int argc, char **argv) {
       usage(stdout);
       return IR_EXIT_OK;
     }
-    if (c == '?' && optopt)
-      return cli_usage_error("analyze", "unknown option '-%c' or missing value", optopt);
-    return cli_usage_error("analyze", "unknown option '%s' or missing value",
-                           argv[optind - 1]);
+    return cli_unknown_option("analyze", c, argv);
   }
   int nfiles = argc - optind;
   if (nfiles != 1) {

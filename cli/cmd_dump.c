@@ -44,10 +44,7 @@ int cli_cmd_dump(int argc, char **argv) {
       return IR_EXIT_OK;
     }
     pipe_fe_options_free(&fe);
-    if (c == '?' && optopt)
-      return cli_usage_error("dump", "unknown option '-%c' or missing value", optopt);
-    return cli_usage_error("dump", "unknown option '%s' or missing value",
-                           argv[optind - 1]);
+    return cli_unknown_option("dump", c, argv);
   }
   int nfiles = argc - optind;
   if (nfiles != 1) {

@@ -192,7 +192,7 @@ static int run_targets(const char *dir, const char *dialects, const enum_options
       ir_arena_init(&arena);
       ir_tp_store store;
       ir_tp_store_init(&store, &arena);
-      pipe_raise_opts po = {NULL, NULL, ds[j], *eo, {VERIFY_NONE, 0, 0, 0}};
+      pipe_raise_opts po = {.d = ds[j], .search = *eo, .verify = {.mode = VERIFY_NONE}};
       pipe_raised pr;
       char msg[256];
       pipe_error pe = pipe_raise_file(path, &po, &arena, &store, &pr, msg, sizeof msg);

@@ -118,7 +118,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
       CLI_SEARCH_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  rw_opts o = {NULL, NULL, {0}, 2, 10, 1};
+  rw_opts o = {.bound = 2, .smt_timeout = 10, .fp = 1};
   enum_default_options(&o.search);
   o.search.max_ops = 2;
   const char *emit = "text", *outpath = NULL;

@@ -22,6 +22,7 @@
 #include "enumerator/enumerator.h"
 #include "frontend/frontend.h"
 #include "grammar/grammar.h"
+#include "interp/interp.h"
 #include "ir/ir.h"
 #include "ir/tprog.h"
 #include "polyhedral/polyhedral.h"
@@ -209,5 +210,39 @@ typedef struct pipe_inputs {
  * or PIPE_ERR_DIALECT (gram_load printed why). */
 pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
                             ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn);
+
+/* ------------------------------------------------------------ uplift run */
+
+/* The input value sets of --values (docs/run.md, "Inputs"). */
+typedef enum pipe_values {
+  PIPE_VALUES_INT,     /* integers in -4..4, scalars 2..5 (the default) */
+  PIPE_VALUES_REAL,    /* non-integers, negatives, -0, moderate magnitudes */
+  PIPE_VALUES_SPECIAL, /* REAL mixed with NaN, +inf, -inf */
+  PIPE_VALUES_HUGE,    /* REAL mixed with 1e300, 3.5e38, subnormals, 2^24+1 */
+  PIPE_VALUES_COUNT
+} pipe_values;
+
+/* "int", "real", "special", "huge". */
+const char *pipe_values_name(pipe_values s);
+
+/* Fill every scalar and array parameter of env from value set s, seeded,
+ * in signature order, row-major (values converted to the element type as
+ * C converts them). */
+void pipe_fill_values(interp_env *env, pipe_values s, uint64_t seed);
+
+/* The bytes the interpreter's env needs at these sizes (values and poison
+ * masks of every array and scalar); a negative dim counts 0. */
+double pipe_env_bytes(const ir_kernel *k, const long *sizes);
+
+/* The relative tolerance of comparing runs on value set s: the kernel's
+ * (interp_kernel_tolerance) on integer inputs, else 1e-9 (double) or 1e-4
+ * (float data). */
+double pipe_run_tolerance(const ir_kernel *k, pipe_values s);
+
+/* Compile the kernel k of the C file at path (front-end options fe) for
+ * native calls, with the words of cflags (split at spaces; may be NULL) as
+ * extra cc arguments.  NULL on failure (res says why). */
+interp_native *pipe_native_compile(const ir_kernel *k, const char *path, const fe_options *fe,
+                                   const char *cflags, interp_native_result *res);
 
 #endif

@@ -140,7 +140,7 @@ static int case_raise(kcase *c, const char *path, const gram_dialect *d, int tos
   ir_tp_store_init(&c->store, &c->arena);
   file_options(path, &c->fe, &c->arena);
   if (tosa && has_polybench(path)) pipe_fe_add_define(&c->fe, "DATA_TYPE_IS_FLOAT");
-  pipe_raise_opts po = {&c->fe, NULL, d, {0}, {VERIFY_NONE, 0, 0, 0}};
+  pipe_raise_opts po = {.fe = &c->fe, .d = d, .verify = {.mode = VERIFY_NONE}};
   enum_default_options(&po.search);
   po.search.timeout = 8;
   po.search.memory_mb = 1024;

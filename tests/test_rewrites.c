@@ -55,7 +55,7 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   ir_arena_init(&arena);
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
-  rw_opts o = {dialect, inputs, {0}, 2, 10, 0};
+  rw_opts o = {.dialect = dialect, .inputs = inputs, .bound = 2, .smt_timeout = 10};
   enum_default_options(&o.search);
   o.search.max_ops = max_ops;
   o.search.threads = 1;
@@ -98,7 +98,7 @@ int main(void) {
   ir_arena_init(&arena);
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
-  rw_opts o = {"hlo", "x:f64[n", {0}, 2, 10, 0};
+  rw_opts o = {.dialect = "hlo", .inputs = "x:f64[n", .bound = 2, .smt_timeout = 10};
   enum_default_options(&o.search);
   o.search.max_ops = 1;
   o.search.threads = 1;
