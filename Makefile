@@ -12,7 +12,7 @@
 # libuplift.a, cli/main.c into the driver, each tests/test_*.c into a test
 # program linked with the library, and each tests/e2e_*.sh is an end-to-end test.
 
-MODULES  := ir frontend interp polyhedral grammar enumerator verify emit cli
+MODULES  := ir frontend interp polyhedral grammar enumerator verify emit pipeline rewrites cli
 PKGS     := isl gmp z3 libffi openblas libcjson
 
 ifeq ($(FUZZ),1)

@@ -47,7 +47,7 @@ int cli_cmd_analyze(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("analyze", c, optarg, &fe);
     if (r < 0) {
-      cli_frontend_options_free(&fe);
+      pipe_fe_options_free(&fe);
       return IR_EXIT_BAD_INPUT;
     }
     if (r > 0) continue;
@@ -55,19 +55,16 @@ int cli_cmd_analyze(int argc, char **argv) {
       json = 1;
       continue;
     }
-    cli_frontend_options_free(&fe);
+    pipe_fe_options_free(&fe);
     if (c == 'h') {
       usage(stdout);
       return IR_EXIT_OK;
     }
-    if (c == '?' && optopt)
-      return cli_usage_error("analyze", "unknown option '-%c' or missing value", optopt);
-    return cli_usage_error("analyze", "unknown option '%s' or missing value",
-                           argv[optind - 1]);
+    return cli_unknown_option("analyze", c, argv);
   }
   int nfiles = argc - optind;
   if (nfiles != 1) {
-    cli_frontend_options_free(&fe);
+    pipe_fe_options_free(&fe);
     if (!nfiles) return cli_usage_error("analyze", "missing FILE.c");
     return cli_usage_error("analyze", "expects one FILE.c, got %d files", nfiles);
   }
@@ -92,6 +89,6 @@ int cli_cmd_analyze(int argc, char **argv) {
     }
   }
   ir_arena_free(&arena);
-  cli_frontend_options_free(&fe);
+  pipe_fe_options_free(&fe);
   return status;
 }

@@ -34,24 +34,21 @@ int cli_cmd_dump(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("dump", c, optarg, &fe);
     if (r < 0) {
-      cli_frontend_options_free(&fe);
+      pipe_fe_options_free(&fe);
       return IR_EXIT_BAD_INPUT;
     }
     if (r > 0) continue;
     if (c == 'h') {
-      cli_frontend_options_free(&fe);
+      pipe_fe_options_free(&fe);
       usage(stdout);
       return IR_EXIT_OK;
     }
-    cli_frontend_options_free(&fe);
-    if (c == '?' && optopt)
-      return cli_usage_error("dump", "unknown option '-%c' or missing value", optopt);
-    return cli_usage_error("dump", "unknown option '%s' or missing value",
-                           argv[optind - 1]);
+    pipe_fe_options_free(&fe);
+    return cli_unknown_option("dump", c, argv);
   }
   int nfiles = argc - optind;
   if (nfiles != 1) {
-    cli_frontend_options_free(&fe);
+    pipe_fe_options_free(&fe);
     if (!nfiles) return cli_usage_error("dump", "missing FILE.c");
     return cli_usage_error("dump", "expects one FILE.c, got %d files", nfiles);
   }
@@ -65,6 +62,6 @@ int cli_cmd_dump(int argc, char **argv) {
     status = IR_EXIT_OK;
   }
   ir_arena_free(&arena);
-  cli_frontend_options_free(&fe);
+  pipe_fe_options_free(&fe);
   return status;
 }

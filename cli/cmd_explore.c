@@ -5,8 +5,8 @@
  * tallies, per program size and result type, the observationally distinct
  * functions found, the candidates dropped as equal to one of them, and the
  * first (smallest) program of each; per size also the enumerator's counters.
- * With --targets DIR, raises every every C file in DIR with each dialect of the comma
- * list (no verification) and prints the coverage matrix.  Text or --json.
+ * With --targets DIR, raises every C file in DIR with each dialect of the comma
+ * list (pipe_raise_file, no verification) and prints the coverage matrix.  Text or --json.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -15,9 +15,6 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
-#include "enumerator/enumerator.h"
-#include "grammar/grammar.h"
-#include "polyhedral/polyhedral.h"
 
 #define MAXLV 16
 #define MAXTY 128
@@ -195,18 +192,19 @@ static int run_targets(const char *dir, const char *dialects, const enum_options
       ir_arena_init(&arena);
       ir_tp_store store;
       ir_tp_store_init(&store, &arena);
-      fe_options fe = {0};
-      ir_kernel *k = fe_parse_file(path, &fe, &arena);
+      pipe_raise_opts po = {.d = ds[j], .search = *eo, .verify = {.mode = VERIFY_NONE}};
+      pipe_raised pr;
+      char msg[256];
+      pipe_error pe = pipe_raise_file(path, &po, &arena, &store, &pr, msg, sizeof msg);
       cell[f * nd + j] = -2;
-      if (k) {
-        poly_analysis *a = poly_analyze(k, &arena);
-        enum_result res;
-        int r = enum_raise(a, ds[j], eo, NULL, NULL, &store, &arena, &res);
-        if (r == 0 && res.raised) cell[f * nd + j] = prog_ops(&res.prog);
-        else cell[f * nd + j] = -1;
-        if (r != 0) why[f * nd + j] = ir_arena_strdup(&warena, res.reason ? res.reason : "internal error");
-      } else {
+      if (pe == PIPE_ERR_SOURCE) {
         why[f * nd + j] = "cannot parse";
+      } else {
+        const enum_result *res = &pr.res;
+        int raised = pe == PIPE_OK && res->raised;
+        cell[f * nd + j] = raised ? prog_ops(&res->prog) : -1;
+        if (!raised)
+          why[f * nd + j] = ir_arena_strdup(&warena, res->reason ? res->reason : "internal error");
       }
       ir_tp_store_free(&store);
       ir_arena_free(&arena);
@@ -289,19 +287,15 @@ static void help(FILE *out) {
           "  -h, --help                this help\n");
 }
 
-enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_TARGETS, OPT_MAXOPS, OPT_JSON, OPT_THREADS,
-       OPT_SEED, OPT_TIMEOUT };
+enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_TARGETS, OPT_JSON };
 
 int cli_cmd_explore(int argc, char **argv) {
   static const struct option longopts[] = {
       {"dialect", required_argument, NULL, OPT_DIALECT},
       {"inputs", required_argument, NULL, OPT_INPUTS},
       {"targets", required_argument, NULL, OPT_TARGETS},
-      {"max-ops", required_argument, NULL, OPT_MAXOPS},
+      CLI_SEARCH_LONGOPTS,
       {"json", no_argument, NULL, OPT_JSON},
-      {"threads", required_argument, NULL, OPT_THREADS},
-      {"seed", required_argument, NULL, OPT_SEED},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   enum_options eo;
@@ -309,31 +303,17 @@ int cli_cmd_explore(int argc, char **argv) {
   eo.max_ops = 3;
   const char *dialect = NULL, *inputs = NULL, *targets = NULL;
   int json = 0, c;
-  long v;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    int r = cli_search_option("explore", c, optarg, 0, MAXLV - 1, &eo);
+    if (r < 0) return IR_EXIT_BAD_INPUT;
+    if (r > 0) continue;
     switch (c) {
     case 'h': help(stdout); return IR_EXIT_OK;
     case OPT_DIALECT: dialect = optarg; break;
     case OPT_INPUTS: inputs = optarg; break;
     case OPT_TARGETS: targets = optarg; break;
     case OPT_JSON: json = 1; break;
-    case OPT_MAXOPS:
-      if (cli_parse_long("explore", "--max-ops", optarg, 0, MAXLV - 1, &v)) return IR_EXIT_BAD_INPUT;
-      eo.max_ops = (int)v;
-      break;
-    case OPT_THREADS:
-      if (cli_parse_long("explore", "--threads", optarg, 1, 256, &v)) return IR_EXIT_BAD_INPUT;
-      eo.threads = (int)v;
-      break;
-    case OPT_SEED:
-      if (cli_parse_long("explore", "--seed", optarg, 0, 1L << 40, &v)) return IR_EXIT_BAD_INPUT;
-      eo.seed = (uint64_t)v;
-      break;
-    case OPT_TIMEOUT:
-      if (cli_parse_long("explore", "--timeout", optarg, 1, 86400, &v)) return IR_EXIT_BAD_INPUT;
-      eo.timeout = (double)v;
-      break;
     default: return cli_usage_error("explore", "unknown option");
     }
   }
@@ -347,28 +327,20 @@ int cli_cmd_explore(int argc, char **argv) {
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
   int status = IR_EXIT_BAD_INPUT;
-  ir_kernel *k = NULL;
-  const ir_tnode *args[16];
-  int nargs = 0;
   char err[256];
   tally *t = NULL;
-  if (cli_inputs_parse(inputs, &arena, &store, &k, args, 16, &nargs, err, sizeof err)) {
-    cli_usage_error("explore", "--inputs: %s", err);
-    goto done;
-  }
-  gram_dialect *d = gram_load(dialect, &arena);
-  if (!d) goto done;
-  if (d->elems && !(d->elems & (1u << k->data_type))) {
-    fprintf(stderr, "uplift explore: dialect %s has no %s element type\n", d->name,
-            ir_elem_mlir_name(k->data_type));
-    goto done;
-  }
+  pipe_inputs in;
+  pipe_error pe = pipe_inputs_load(inputs, dialect, &arena, &store, &in, err, sizeof err);
+  if (pe == PIPE_ERR_INPUTS) cli_usage_error("explore", "--inputs: %s", err);
+  if (pe == PIPE_ERR_ELEM) fprintf(stderr, "uplift explore: %s\n", err);
+  if (pe != PIPE_OK) goto done;
+  const gram_dialect *d = in.d;
   t = ir_calloc(1, sizeof *t);
-  t->k = k;
+  t->k = in.k;
   t->max_ops = eo.max_ops;
   enum_explore_hooks h = {on_keep, on_equal, on_level, t};
   enum_stats st;
-  int r = enum_explore(k, d, args, nargs, &eo, &h, &store, &st);
+  int r = enum_explore(in.k, d, in.args, in.nargs, &eo, &h, &store, &st);
   if (r < 0) {
     fprintf(stderr, "uplift explore: internal error\n");
     status = IR_EXIT_MISMATCH;

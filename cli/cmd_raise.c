@@ -13,10 +13,8 @@
 
 #include "cli/cli.h"
 #include "emit/emit.h"
-#include "enumerator/enumerator.h"
 #include "interp/interp.h"
-#include "polyhedral/polyhedral.h"
-#include "verify/verify.h"
+#include "pipeline/pipeline.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -54,98 +52,15 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_DIALECT = 0x200, OPT_MAXOPS, OPT_TIMEOUT, OPT_MEMORY, OPT_THREADS,
-       OPT_SEED, OPT_JSON, OPT_CHECK,
-       OPT_SHAPES, OPT_EMIT };
+enum { OPT_DIALECT = 0x200, OPT_MEMORY, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT };
 
-/* The verification callback is cli_verify_cb (verify_glue.c), shared with
- * `uplift verify`. */
-
-/* Compare the raised program with the natively compiled original at two
- * size assignments no example used and at one representative of every
- * size case of the kernel and the program's masks (poly_size_cases_build),
- * those within VERIFY_MAX_ELEMS elements.  Returns 0 if they agree. */
-static int check_native(const ir_kernel *k, const char *path, const fe_options *fe,
-                        const enum_result *r, uint64_t seed) {
-  interp_native_result nres;
-  interp_native *nat = interp_native_compile(k, path, fe, &nres);
-  if (!nat) {
-    fprintf(stderr, "uplift raise: --check: %s\n", nres.msg);
-    return -1;
-  }
-  const ir_tnode *masks[64];
-  int nmasks = 0;
-  for (int i = 0; i < r->prog.nresults; i++)
-    nmasks = cli_tnode_masks(r->prog.results[i], masks, nmasks, 64);
-  poly_size_cases sc;
-  if (poly_size_cases_build(k, NULL, nmasks, masks, CLI_SIZE_CASES, &sc))
-    memset(&sc, 0, sizeof sc);
-  int bad = 0;
-  for (int variant = 7; variant < 9 + sc.ncases && !bad; variant++) {
-    long *sizes = ir_calloc((size_t)k->nvars, sizeof(long));
-    if (variant < 9)
-      interp_default_sizes(k, variant, sizes);
-    else
-      memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
-    if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) {
-      ir_free(sizes);
-      continue;
-    }
-    interp_env env;
-    interp_error err;
-    if (interp_env_init(&env, k, sizes, &err)) {
-      fprintf(stderr, "uplift raise: --check: %s\n", err.msg);
-      ir_free(sizes);
-      bad = 1;
-      break;
-    }
-    interp_fill_random(&env, seed + (uint64_t)variant);
-    ir_tensor *args = ir_calloc((size_t)k->nvars, sizeof(ir_tensor));
-    for (int v = 0; v < k->nvars; v++) {
-      if (!env.vals[v].data) continue;
-      args[v] = env.vals[v];
-      size_t n = ir_tensor_size(&env.vals[v]);
-      args[v].data = ir_malloc((n ? n : 1) * sizeof(double));
-      memcpy(args[v].data, env.vals[v].data, n * sizeof(double));
-      args[v].poison = NULL;
-    }
-    if (interp_native_call(nat, &env, NULL, &nres)) {
-      fprintf(stderr, "uplift raise: --check: native run: %s\n", nres.msg);
-      bad = 1;
-    }
-    double rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
-    if (k->data_type == IR_F32) rtol = 1e-4;
-    for (int i = 0; i < r->prog.nresults && !bad; i++) {
-      ir_tensor got;
-      interp_err ierr;
-      int v = r->result_vars[i];
-      if (enum_eval_node(r->prog.results[i], args, k->nvars, sizes, &got, &ierr)) {
-        fprintf(stderr, "uplift raise: --check: evaluating %s: %s\n", k->vars[v]->name,
-                ierr.msg);
-        bad = 1;
-        break;
-      }
-      size_t n = ir_tensor_size(&got);
-      for (size_t j = 0; j < n && !bad; j++) {
-        if (!interp_values_agree(env.vals[v].data[j], got.data[j], rtol) ||
-            (got.poison && got.poison[j])) {
-          fprintf(stderr,
-                  "uplift raise: --check: %s element %zu: native %.17g, raised %.17g\n",
-                  k->vars[v]->name, j, env.vals[v].data[j], got.data[j]);
-          bad = 1;
-        }
-      }
-      interp_tensor_free(&got);
-    }
-    for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
-    ir_free(args);
-    interp_env_free(&env);
-    ir_free(sizes);
-  }
-  poly_size_cases_free(&sc);
-  interp_native_free(nat);
-  return bad ? -1 : 0;
-}
+/* The options of one `uplift raise`. */
+typedef struct raise_cli {
+  pipe_raise_opts po;
+  fe_options fe;
+  const char *path, *outpath;
+  int json, check, quiet, dynamic, emit_c;
+} raise_cli;
 
 /* The text report on stderr: one line per task output. */
 static void print_summary(const ir_kernel *k, const enum_result *r) {
@@ -216,15 +131,14 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   return root;
 }
 
-int cli_cmd_raise(int argc, char **argv) {
+/* Parse argv into o.  Returns 0 to go on, or 1 with *status set (help
+ * printed, or a usage error reported). */
+static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},
       {"dialect", required_argument, NULL, OPT_DIALECT},
-      {"max-ops", required_argument, NULL, OPT_MAXOPS},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
+      CLI_SEARCH_LONGOPTS,
       {"memory", required_argument, NULL, OPT_MEMORY},
-      {"threads", required_argument, NULL, OPT_THREADS},
-      {"seed", required_argument, NULL, OPT_SEED},
       {"json", no_argument, NULL, OPT_JSON},
       {"emit", required_argument, NULL, OPT_EMIT},
       {"check", no_argument, NULL, OPT_CHECK},
@@ -233,155 +147,151 @@ int cli_cmd_raise(int argc, char **argv) {
       {"shapes", required_argument, NULL, OPT_SHAPES},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
-  fe_options fe;
-  memset(&fe, 0, sizeof fe);
-  enum_options eo;
-  enum_default_options(&eo);
-  const char *dialect = "hlo", *outpath = NULL;
-  int json = 0, check = 0, quiet = 0, dynamic = 0, emit_c = 0;
-  verify_options vo;
-  verify_options_default(&vo);
-  optind = 1;
-  opterr = 0;
   int c;
   long v;
+  *status = IR_EXIT_BAD_INPUT;
+  optind = 1;
+  opterr = 0;
   while ((c = getopt_long(argc, argv, "hqo:" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
-    int r = cli_frontend_option("raise", c, optarg, &fe);
-    if (!r) r = cli_verify_option("raise", c, optarg, &vo, 1);
-    if (r < 0) goto usage_fail;
+    int r = cli_frontend_option("raise", c, optarg, &o->fe);
+    if (!r) r = cli_verify_option("raise", c, optarg, &o->po.verify, 1);
+    if (!r) r = cli_search_option("raise", c, optarg, 1, 12, &o->po.search);
+    if (r < 0) return 1;
     if (r > 0) continue;
     switch (c) {
     case 'h':
-      cli_frontend_options_free(&fe);
       usage(stdout);
-      return IR_EXIT_OK;
-    case 'o': outpath = optarg; break;
-    case 'q': quiet = 1; break;
-    case OPT_DIALECT: dialect = optarg; break;
-    case OPT_MAXOPS:
-      if (cli_parse_long("raise", "--max-ops", optarg, 1, 12, &v)) goto usage_fail;
-      eo.max_ops = (int)v;
-      break;
-    case OPT_TIMEOUT:
-      if (cli_parse_long("raise", "--timeout", optarg, 1, 86400, &v)) goto usage_fail;
-      eo.timeout = (double)v;
-      break;
+      *status = IR_EXIT_OK;
+      return 1;
+    case 'o': o->outpath = optarg; break;
+    case 'q': o->quiet = 1; break;
+    case OPT_DIALECT: o->po.dialect = optarg; break;
     case OPT_MEMORY:
-      if (cli_parse_long("raise", "--memory", optarg, 16, 1 << 20, &v)) goto usage_fail;
-      eo.memory_mb = v;
+      if (cli_parse_long("raise", "--memory", optarg, 16, 1 << 20, &v)) return 1;
+      o->po.search.memory_mb = v;
       break;
-    case OPT_THREADS:
-      if (cli_parse_long("raise", "--threads", optarg, 1, 256, &v)) goto usage_fail;
-      eo.threads = (int)v;
-      break;
-    case OPT_SEED:
-      if (cli_parse_long("raise", "--seed", optarg, 0, 1L << 40, &v)) goto usage_fail;
-      eo.seed = (uint64_t)v;
-      break;
-    case OPT_JSON: json = 1; break;
+    case OPT_JSON: o->json = 1; break;
     case OPT_SHAPES:
       if (strcmp(optarg, "static") && strcmp(optarg, "dynamic")) {
-        cli_frontend_options_free(&fe);
-        return cli_usage_error("raise", "--shapes expects static or dynamic, not '%s'", optarg);
+        cli_usage_error("raise", "--shapes expects static or dynamic, not '%s'", optarg);
+        return 1;
       }
-      dynamic = !strcmp(optarg, "dynamic");
+      o->dynamic = !strcmp(optarg, "dynamic");
       break;
     case OPT_EMIT:
       if (strcmp(optarg, "mlir") && strcmp(optarg, "c")) {
         cli_usage_error("raise", "--emit expects mlir or c, not '%s'", optarg);
-        goto usage_fail;
+        return 1;
       }
-      emit_c = !strcmp(optarg, "c");
+      o->emit_c = !strcmp(optarg, "c");
       break;
-    case OPT_CHECK: check = 1; break;
-    default:
-      cli_frontend_options_free(&fe);
-      if (c == '?' && optopt)
-        return cli_usage_error("raise", "unknown option '-%c' or missing value", optopt);
-      return cli_usage_error("raise", "unknown option '%s' or missing value",
-                             argv[optind - 1]);
+    case OPT_CHECK: o->check = 1; break;
+    default: cli_unknown_option("raise", c, argv); return 1;
     }
   }
   if (argc - optind != 1) {
-    cli_frontend_options_free(&fe);
-    return cli_usage_error("raise", argc == optind ? "missing FILE.c" : "expects one FILE.c");
+    cli_usage_error("raise", argc == optind ? "missing FILE.c" : "expects one FILE.c");
+    return 1;
   }
-  eo.progress = isatty(2);
-  const char *path = argv[optind];
-  ir_arena arena;
-  ir_arena_init(&arena);
-  ir_tp_store store;
-  ir_tp_store_init(&store, &arena);
-  int status = IR_EXIT_BAD_INPUT;
-  FILE *out = stdout;
-  ir_kernel *k = fe_parse_file(path, &fe, &arena);
-  gram_dialect *d = k ? gram_load(dialect, &arena) : NULL;
-  if (!k || !d) goto done;
-  poly_analysis *a = poly_analyze(k, &arena);
-  enum_result res;
-  cli_verify_state vs;
-  memset(&vs, 0, sizeof vs);
-  if (vo.mode != VERIFY_NONE) vs.v = verify_new(&vo);
-  int r = enum_raise(a, d, &eo, vs.v ? cli_verify_cb : NULL, &vs, &store, &arena, &res);
-  cli_verify_state_free(&vs);
-  if (vs.v) verify_free(vs.v);
-  if (r < 0) {
-    fprintf(stderr, "uplift raise: internal error\n");
-    status = IR_EXIT_MISMATCH;
-    goto done;
+  o->path = argv[optind];
+  return 0;
+}
+
+/* The raised program of pr as MLIR or C on out.  Returns an exit status. */
+static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
+  const ir_kernel *k = pr->a->kernel;
+  if (o->emit_c) {
+    char err[256];
+    if (emit_c_func(pr->d, &pr->res.prog, k, out, err, sizeof err)) {
+      fprintf(stderr, "uplift raise: --emit c: %s\n", err);
+      return IR_EXIT_MISMATCH;
+    }
+    return IR_EXIT_OK;
   }
-  if (outpath && !(out = fopen(outpath, "w"))) {
-    fprintf(stderr, "uplift raise: cannot write %s\n", outpath);
-    out = stdout;
-    goto done;
-  }
-  if (json) {
-    cJSON *root = report_json(a->kernel, d, &res);
+  long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
+  interp_default_sizes(k, 0, sizes);
+  emit_opts eopts = {k->name, sizes, k->nvars, o->dynamic};
+  return emit_mlir_func(pr->d, &pr->res.prog, &eopts, out) ? IR_EXIT_MISMATCH : IR_EXIT_OK;
+}
+
+/* Report every task output not proved; IR_EXIT_MISMATCH if there is one. */
+static int report_unproved(const pipe_raised *pr) {
+  const enum_result *res = &pr->res;
+  int status = IR_EXIT_OK;
+  for (int t = 0; t < res->ntasks; t++)
+    for (int o = 0; o < res->tasks[t].noutputs; o++)
+      if (res->tasks[t].outputs[o].verify.verdict != ENUM_PROVED) {
+        fprintf(stderr, "uplift raise: task %d (output %s): not proved: %s\n", t,
+                pr->a->kernel->vars[res->tasks[t].outputs[o].var]->name,
+                enum_verdict_name(res->tasks[t].outputs[o].verify.verdict));
+        status = IR_EXIT_MISMATCH;
+      }
+  return status;
+}
+
+/* Print what pr raised to out (JSON, MLIR or C) and the reports on stderr;
+ * run --check.  Returns the exit status. */
+static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
+  if (o->json) {
+    cJSON *root = report_json(pr->a->kernel, pr->d, &pr->res);
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);
     cJSON_Delete(root);
   }
-  if (!res.raised) {
-    fprintf(stderr, "uplift raise: %s: not raised: %s\n", path, res.reason);
-    status = IR_EXIT_NOT_RAISED;
-    goto done;
+  if (!pr->res.raised) {
+    fprintf(stderr, "uplift raise: %s: not raised: %s\n", o->path, pr->res.reason);
+    return IR_EXIT_NOT_RAISED;
   }
-  if (!json && emit_c) {
-    char err[256];
-    if (emit_c_func(d, &res.prog, a->kernel, out, err, sizeof err)) {
-      fprintf(stderr, "uplift raise: --emit c: %s\n", err);
-      status = IR_EXIT_MISMATCH;
-      goto done;
-    }
-  } else if (!json) {
-    long *sizes = ir_arena_alloc(&arena, (size_t)a->kernel->nvars * sizeof(long));
-    interp_default_sizes(a->kernel, 0, sizes);
-    emit_opts opts = {a->kernel->name, sizes, a->kernel->nvars, dynamic};
-    if (emit_mlir_func(d, &res.prog, &opts, out)) {
-      status = IR_EXIT_MISMATCH;
-      goto done;
-    }
+  if (!o->json) {
+    int st = emit_program(o, pr, out, arena);
+    if (st) return st;
+    if (!o->quiet) print_summary(pr->a->kernel, &pr->res);
   }
-  if (!json && !quiet) print_summary(a->kernel, &res);
-  status = IR_EXIT_OK;
-  if (vo.mode != VERIFY_NONE)
-    for (int t = 0; t < res.ntasks; t++)
-      for (int o = 0; o < res.tasks[t].noutputs; o++)
-        if (res.tasks[t].outputs[o].verify.verdict != ENUM_PROVED) {
-          fprintf(stderr, "uplift raise: task %d (output %s): not proved: %s\n", t,
-                  a->kernel->vars[res.tasks[t].outputs[o].var]->name,
-                  enum_verdict_name(res.tasks[t].outputs[o].verify.verdict));
-          status = IR_EXIT_MISMATCH;
-        }
-  if (check && check_native(a->kernel, path, &fe, &res, eo.seed + 17)) status = IR_EXIT_MISMATCH;
-done:
+  int status = IR_EXIT_OK;
+  if (o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
+  char msg[1024];
+  if (o->check && pipe_check_native(pr->a->kernel, o->path, &o->fe, &pr->res,
+                                    o->po.search.seed + 17, msg, sizeof msg)) {
+    fprintf(stderr, "uplift raise: --check: %s\n", msg);
+    status = IR_EXIT_MISMATCH;
+  }
+  return status;
+}
+
+int cli_cmd_raise(int argc, char **argv) {
+  raise_cli o;
+  memset(&o, 0, sizeof o);
+  o.po.dialect = "hlo";
+  enum_default_options(&o.po.search);
+  verify_options_default(&o.po.verify);
+  int status;
+  if (parse_args(argc, argv, &o, &status)) {
+    pipe_fe_options_free(&o.fe);
+    return status;
+  }
+  o.po.fe = &o.fe;
+  o.po.search.progress = isatty(2);
+  ir_arena arena;
+  ir_arena_init(&arena);
+  ir_tp_store store;
+  ir_tp_store_init(&store, &arena);
+  pipe_raised pr;
+  char msg[256];
+  FILE *out = stdout;
+  pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, msg, sizeof msg);
+  status = pipe_exit_status(pe);
+  if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", msg);
+  if (pe == PIPE_OK && o.outpath && !(out = fopen(o.outpath, "w"))) {
+    fprintf(stderr, "uplift raise: cannot write %s\n", o.outpath);
+    out = stdout;
+    status = IR_EXIT_BAD_INPUT;
+    pe = PIPE_ERR_SOURCE;
+  }
+  if (pe == PIPE_OK) status = report(&o, &pr, out, &arena);
   if (out != stdout) fclose(out);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
-  cli_frontend_options_free(&fe);
+  pipe_fe_options_free(&o.fe);
   return status;
-usage_fail:
-  cli_frontend_options_free(&fe);
-  return IR_EXIT_BAD_INPUT;
 }

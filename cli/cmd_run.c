@@ -9,34 +9,21 @@
  * compiled once and called for every pair.  With --native-source F
  * --against-native, F (e.g. the `uplift raise --emit c` output) is compared
  * with the natively compiled original instead of the interpreter, which is
- * how the adversarial tests check raised programs against real C.
+ * how the adversarial tests check raised programs against real C.  The
+ * value sets, the tolerances and the native compilation are pipeline/'s
+ * (pipeline/run.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
-#include <limits.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "frontend/frontend.h"
 #include "interp/interp.h"
 
 #define CMD "run"
 #define MAX_SIZE 100000L
 #define MAX_RUNS 64 /* --sizes occurrences */
-
-/* The input value sets of --values (docs/run.md, "Inputs"). */
-typedef enum run_values {
-  RUN_VALUES_INT,     /* integers in -4..4, scalars 2..5 (the default) */
-  RUN_VALUES_REAL,    /* non-integers, negatives, -0, moderate magnitudes */
-  RUN_VALUES_SPECIAL, /* REAL mixed with NaN, +inf, -inf */
-  RUN_VALUES_HUGE,    /* REAL mixed with 1e300, 3.5e38, subnormals, 2^24+1 */
-  RUN_VALUES_COUNT
-} run_values;
-
-static const char *const values_names[RUN_VALUES_COUNT] = {"int", "real", "special",
-                                                           "huge"};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -134,80 +121,26 @@ static int parse_sizes(const ir_kernel *k, const char *text, long *sizes) {
 }
 
 /* "int,special": set sets[0..*n-1]; each name at most once. */
-static int parse_values(const char *text, run_values *sets, int *n) {
+static int parse_values(const char *text, pipe_values *sets, int *n) {
   char *copy = ir_strdup(text), *save = NULL;
   int rc = 0;
   *n = 0;
   for (char *item = strtok_r(copy, ",", &save); item && !rc;
        item = strtok_r(NULL, ",", &save)) {
     int s = 0;
-    while (s < RUN_VALUES_COUNT && strcmp(item, values_names[s])) s++;
-    if (s == RUN_VALUES_COUNT) {
+    while (s < PIPE_VALUES_COUNT && strcmp(item, pipe_values_name((pipe_values)s))) s++;
+    if (s == PIPE_VALUES_COUNT) {
       rc = cli_usage_error(CMD, "--values: unknown value set '%s' (int, real, special, huge)",
                            item);
       break;
     }
     for (int j = 0; j < *n; j++)
-      if (sets[j] == (run_values)s) rc = cli_usage_error(CMD, "--values: '%s' given twice", item);
-    if (!rc) sets[(*n)++] = (run_values)s;
+      if (sets[j] == (pipe_values)s) rc = cli_usage_error(CMD, "--values: '%s' given twice", item);
+    if (!rc) sets[(*n)++] = (pipe_values)s;
   }
   if (!rc && !*n) rc = cli_usage_error(CMD, "--values needs at least one value set");
   ir_free(copy);
   return rc;
-}
-
-/* One value of set s (not RUN_VALUES_INT) for an element of type elem.
- * A quarter (REAL) or a third (SPECIAL, HUGE) of the draws come from the
- * set's pool of telling values, the rest are non-integers in -4..4. */
-static double draw_value(interp_rng *r, run_values s, ir_elem elem) {
-  static const double real_pool[] = {0.1, -0.1, 0.5, -2.5, 3.75, -0.0, 0.0, 1, -1};
-  static const double special_pool[] = {NAN, INFINITY, -INFINITY, -0.0, NAN, 0.1};
-  static const double huge_pool[] = {1e300,  -1e300,   3.5e38,    -3.5e38,
-                                     1e-310, 1e-40,    16777217.0, -16777219.0,
-                                     0.1,    1e-320};
-  /* int data: no NaN in an int; values that change when rounded to float
-   * (2^24 + 1) and near the int product limit (46340^2 fits, 46341^2 does
-   * not: products of two pool values may overflow, undefined in C) */
-  static const double int_pool[] = {0, 1, -1, 7, -46341, 46340, 16777217, -16777219};
-#define POOL(p) (p)[interp_rng_range(r, 0, (long)(sizeof(p) / sizeof(p)[0]) - 1)]
-  if (elem == IR_I32)
-    return interp_rng_range(r, 0, 2) ? (double)interp_rng_range(r, -9, 9) : POOL(int_pool);
-  if (elem == IR_I1) return (double)interp_rng_range(r, 0, 1);
-  switch (s) {
-  case RUN_VALUES_SPECIAL:
-    if (!interp_rng_range(r, 0, 2)) return POOL(special_pool);
-    break;
-  case RUN_VALUES_HUGE:
-    if (!interp_rng_range(r, 0, 2)) return POOL(huge_pool);
-    break;
-  default: break;
-  }
-  if (!interp_rng_range(r, 0, 3)) return POOL(real_pool);
-  return (double)interp_rng_range(r, -4000, 4000) / 1000.0;
-#undef POOL
-}
-
-/* Fill every scalar and array parameter of env from value set s, seeded,
- * in signature order, row-major (values converted to the element type as
- * C converts them). */
-static void fill_values(interp_env *env, run_values s, uint64_t seed) {
-  if (s == RUN_VALUES_INT) {
-    interp_fill_random(env, seed);
-    return;
-  }
-  const ir_kernel *k = env->k;
-  interp_rng r;
-  interp_rng_seed(&r, seed);
-  for (int p = 0; p < k->nparams; p++) {
-    int v = k->params[p];
-    const ir_var *var = k->vars[v];
-    if (var->kind != IR_VAR_SCALAR && var->kind != IR_VAR_ARRAY) continue;
-    size_t n = ir_tensor_size(&env->vals[v]);
-    double *vals = ir_calloc(n ? n : 1, sizeof *vals);
-    for (size_t i = 0; i < n; i++) vals[i] = draw_value(&r, s, var->elem);
-    interp_set_values(env, v, vals);
-    ir_free(vals);
-  }
 }
 
 static void print_shape(FILE *out, const ir_tensor *t) {
@@ -222,7 +155,7 @@ typedef struct run_opts {
   int nsizes;
   long size_set;
   long seed;
-  run_values values[RUN_VALUES_COUNT];
+  pipe_values values[PIPE_VALUES_COUNT];
   int nvalues;
   int native;
   const char *native_source; /* compile this instead of file (or NULL) */
@@ -242,21 +175,6 @@ typedef struct run_natives {
   int tried;
 } run_natives;
 
-/* Compile `path` with the words of --native-cflags as extra cc arguments.
- * NULL on failure (res says why). */
-static interp_native *compile_path(const run_opts *o, const ir_kernel *k, const char *path,
-                                   interp_native_result *res) {
-  char *words = ir_strdup(o->native_cflags ? o->native_cflags : "");
-  const char *extra[64];
-  int nx = 0;
-  for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
-    extra[nx++] = w;
-  extra[nx] = NULL;
-  interp_native *nat = interp_native_compile_with(k, path, &o->fe, extra, res);
-  ir_free(words);
-  return nat;
-}
-
 /* Compile the native code once: the file or --native-source, and with
  * --against-native the file too; set the limits of a call (--timeout).
  * Returns 0, or -1 with res saying why. */
@@ -264,8 +182,10 @@ static int compile_natives(const run_opts *o, const ir_kernel *k, run_natives *n
                            interp_native_result *res) {
   if (!nv->tried) {
     nv->tried = 1;
-    nv->nat = compile_path(o, k, o->native_source ? o->native_source : o->file, res);
-    if (nv->nat && o->against_native) nv->orig = compile_path(o, k, o->file, res);
+    nv->nat = pipe_native_compile(k, o->native_source ? o->native_source : o->file, &o->fe,
+                                  o->native_cflags, res);
+    if (nv->nat && o->against_native)
+      nv->orig = pipe_native_compile(k, o->file, &o->fe, o->native_cflags, res);
     interp_native_default_limits(&nv->lim);
     nv->lim.cpu_seconds = (double)o->timeout;
     nv->lim.wall_seconds = 2 * nv->lim.cpu_seconds + 5;
@@ -313,29 +233,10 @@ static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *
   return rc;
 }
 
-/* The bytes the interpreter's env needs at these sizes (values and poison
- * masks of every array and scalar: 9 bytes an element); a negative dim
- * counts 0 (interp_env_init reports it). */
-static double env_bytes(const ir_kernel *k, const long *sizes) {
-  long n = ir_kernel_elements(k, sizes, LONG_MAX / 16);
-  return n < 0 ? 0 : (double)n * (sizeof(double) + 1);
-}
-
-/* The tolerance of a comparison: the kernel's (interp_kernel_tolerance)
- * on integer inputs; on the other value sets, whose rounding depends on the
- * order of operations, 1e-9 (double) or 1e-4 (float data) relative. */
-static double run_tolerance(const ir_kernel *k, run_values s) {
-  double tol = interp_kernel_tolerance(k);
-  if (s == RUN_VALUES_INT) return tol;
-  for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->elem == IR_F32) return 1e-4;
-  return 1e-9;
-}
-
 /* Call the native code on nenv (and with --against-native the original on
  * oenv) and compare with the reference: the interpreter's env, or oenv.
  * Returns an exit status. */
-static int native_compare(const run_opts *o, const ir_kernel *k, run_values s,
+static int native_compare(const run_opts *o, const ir_kernel *k, pipe_values s,
                           const interp_env *env, interp_env *nenv, interp_env *oenv,
                           const unsigned char *written, run_natives *nv) {
   interp_native_result res;
@@ -352,7 +253,7 @@ static int native_compare(const run_opts *o, const ir_kernel *k, run_values s,
   const interp_env *ref = o->against_native ? oenv : env;
   const char *refname = o->against_native ? "native original" : "interpreter";
   const char *gotname = o->native_source ? "native source" : "native run";
-  double tol = run_tolerance(k, s);
+  double tol = pipe_run_tolerance(k, s);
   interp_mismatch mm;
   long compared = 0;
   long diffs = interp_compare(ref, nenv, written, tol, &mm, &compared);
@@ -377,7 +278,7 @@ static int native_compare(const run_opts *o, const ir_kernel *k, run_values s,
 
 /* One run: the interpreter at `sizes` on value set s, its report, and with
  * --native the comparison.  Returns an exit status. */
-static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, run_values s,
+static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pipe_values s,
                    const ir_source *src, run_natives *nv) {
   unsigned char *written = ir_calloc((size_t)k->nvars + 1, 1);
   interp_env env, nenv, oenv;
@@ -390,7 +291,7 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, run
     goto done;
   }
   have_env = 1;
-  fill_values(&env, s, (uint64_t)o->seed);
+  pipe_fill_values(&env, s, (uint64_t)o->seed);
   if (o->native) {
     if (interp_env_init(&nenv, k, sizes, &err)) UNREACHABLE();
     have_nenv = 1;
@@ -419,7 +320,7 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, run
     if (k->vars[v]->kind == IR_VAR_SIZE) printf(" %s=%ld", k->vars[v]->name, sizes[v]);
   }
   printf(" seed=%ld", o->seed);
-  if (s != RUN_VALUES_INT) printf(" values=%s", values_names[s]);
+  if (s != PIPE_VALUES_INT) printf(" values=%s", pipe_values_name(s));
   printf("\n");
   interp_written_vars(k, NULL, written);
   for (int v = 0; v < k->nvars; v++) /* outputs: array parameters only */
@@ -492,7 +393,7 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     } else {
       interp_default_sizes(k, (int)o->size_set, sizes);
     }
-    double need = env_bytes(k, sizes) * (o->native ? 2 : 1) * (o->against_native ? 1.5 : 1) /
+    double need = pipe_env_bytes(k, sizes) * (o->native ? 2 : 1) * (o->against_native ? 1.5 : 1) /
                   (1024.0 * 1024.0);
     if (need > (double)o->memory_mb) {
       fprintf(stderr,
@@ -535,7 +436,7 @@ int cli_cmd_run(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.seed = 1;
   o.timeout = 10;
-  o.values[0] = RUN_VALUES_INT;
+  o.values[0] = PIPE_VALUES_INT;
   o.nvalues = 1;
   o.memory_mb = 4096;
   int rc = IR_EXIT_OK, c;
@@ -580,7 +481,7 @@ int cli_cmd_run(int argc, char **argv) {
       break;
     case 'h':
       usage(stdout);
-      cli_frontend_options_free(&o.fe);
+      pipe_fe_options_free(&o.fe);
       return IR_EXIT_OK;
     case ':':
       rc = cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -609,6 +510,6 @@ int cli_cmd_run(int argc, char **argv) {
     rc = k ? run_kernel(&o, k) : IR_EXIT_BAD_INPUT;
     ir_arena_free(&arena);
   }
-  cli_frontend_options_free(&o.fe);
+  pipe_fe_options_free(&o.fe);
   return rc;
 }

@@ -3,7 +3,7 @@
  * report.  The kernel is parsed and analysed again; each task entry of the
  * report ("task", "outputs", "program") is rebuilt into a tensor program
  * over the task's input leaves (ir_tp_parse with the report's dialect) and
- * checked with the same glue as `uplift raise` (cli_verify_cb).  Prints the
+ * checked with the same callback as `uplift raise` (pipe_verify_cb).  Prints the
  * verdict, mode, bound and seconds per task (or a JSON document).
  */
 #include <errno.h>
@@ -14,9 +14,6 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
-#include "enumerator/enumerator.h"
-#include "polyhedral/polyhedral.h"
-#include "verify/verify.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -43,9 +40,6 @@ static void usage(FILE *out) {
 }
 
 enum { OPT_JSON = 0x200, OPT_TIMEOUT };
-
-/* Distinct terms of a report's program at most (raised programs have tens). */
-enum { VERIFY_MAX_TERMS = 10000 };
 
 /* A report error: "uplift verify: REPORT: message", status 2. */
 static int report_error(const char *path, const char *fmt, ...)
@@ -116,193 +110,204 @@ static int read_entries(const char *path, const cJSON *root, const poly_analysis
   return i;
 }
 
-static int run(const char *path, const char *rpath, const fe_options *fe,
-               const verify_options *vo, int json) {
+/* One `uplift verify`: the kernel, the report, and what was rebuilt. */
+typedef struct vjob {
+  const char *path, *rpath;
   ir_arena arena;
-  ir_arena_init(&arena);
   ir_tp_store store;
-  ir_tp_store_init(&store, &arena);
-  cJSON *root = NULL, *out = NULL;
-  verify_ctx *v = NULL;
-  cli_verify_state vs;
-  memset(&vs, 0, sizeof vs);
-  int status = IR_EXIT_BAD_INPUT;
+  cJSON *root;
+  const gram_dialect *d;
+  poly_analysis *a;
+  int nents;
+  entry *ents;
+  pipe_task_setup *setups; /* per task of a */
+  const ir_tnode **progs;  /* per entry; NULL: no program */
+} vjob;
+
+/* Read the report at j->rpath into j->root; returns 0 or an exit status
+ * after reporting the problem. */
+static int load_report(vjob *j, const ir_kernel *k) {
   ir_source rep;
-  int have_rep = 0;
-  ir_kernel *k = fe_parse_file(path, fe, &arena);
-  if (!k) goto done;
-  if (ir_source_read(&rep, rpath)) {
-    report_error(rpath, "cannot read: %s", ir_read_error(errno));
-    goto done;
-  }
-  have_rep = 1;
-  root = cJSON_Parse(rep.text);
-  if (!root || !cJSON_IsObject(root)) {
+  if (ir_source_read(&rep, j->rpath))
+    return report_error(j->rpath, "cannot read: %s", ir_read_error(errno));
+  j->root = cJSON_Parse(rep.text);
+  int status = 0;
+  if (!j->root || !cJSON_IsObject(j->root)) {
     const char *at = cJSON_GetErrorPtr();
     int line = 1;
     for (const char *c = rep.text; at && c < at && *c; c++) line += *c == '\n';
-    report_error(rpath, "not a JSON report (malformed near line %d)", line);
-    goto done;
+    status = report_error(j->rpath, "not a JSON report (malformed near line %d)", line);
   }
-  const cJSON *jk = cJSON_GetObjectItemCaseSensitive(root, "kernel");
-  const cJSON *jd = cJSON_GetObjectItemCaseSensitive(root, "dialect");
-  if (!cJSON_IsString(jk) || !cJSON_IsString(jd)) {
-    report_error(rpath, "no \"kernel\" and \"dialect\" strings: not a report of uplift raise --json");
-    goto done;
+  ir_source_free(&rep);
+  if (status) return status;
+  const cJSON *jk = cJSON_GetObjectItemCaseSensitive(j->root, "kernel");
+  const cJSON *jd = cJSON_GetObjectItemCaseSensitive(j->root, "dialect");
+  if (!cJSON_IsString(jk) || !cJSON_IsString(jd))
+    return report_error(j->rpath,
+                        "no \"kernel\" and \"dialect\" strings: not a report of uplift raise --json");
+  if (strcmp(jk->valuestring, k->name))
+    return report_error(j->rpath, "a report for %s, but %s has %s", jk->valuestring, j->path,
+                        k->name);
+  if (!(j->d = gram_load(jd->valuestring, &j->arena))) return IR_EXIT_BAD_INPUT;
+  return 0;
+}
+
+/* Parse the kernel and the report, analyse, and rebuild every program of
+ * the report (a bad report is reported before any check).  Returns 0 or
+ * an exit status after reporting the problem. */
+static int load(vjob *j, const fe_options *fe) {
+  ir_kernel *k = fe_parse_file(j->path, fe, &j->arena);
+  if (!k) return IR_EXIT_BAD_INPUT;
+  int status = load_report(j, k);
+  if (status) return status;
+  j->a = poly_analyze(k, &j->arena);
+  if (j->a->error) {
+    fprintf(stderr, "uplift verify: %s: %s\n", j->path, j->a->error);
+    return IR_EXIT_BAD_INPUT;
   }
-  if (strcmp(jk->valuestring, k->name)) {
-    report_error(rpath, "a report for %s, but %s has %s", jk->valuestring, path, k->name);
-    goto done;
+  j->nents = read_entries(j->rpath, j->root, j->a, &j->arena, &j->ents);
+  if (j->nents < 0) return IR_EXIT_BAD_INPUT;
+  j->setups = IR_NEW_N(&j->arena, pipe_task_setup, j->a->ntasks + 1);
+  for (int ti = 0; ti < j->a->ntasks; ti++)
+    if (pipe_task_setup_make(j->a, ti, &j->store, &j->arena, &j->setups[ti]))
+      return report_error(j->rpath, "task %d: an input has dims that are not size parameters",
+                          ti);
+  j->progs = IR_NEW_N(&j->arena, const ir_tnode *, j->nents + 1);
+  for (int i = 0; i < j->nents; i++) {
+    const entry *e = &j->ents[i];
+    char msg[1024];
+    if (!e->program) continue;
+    j->progs[i] = pipe_program_parse(j->a, j->d, &j->setups[e->task], e->task, e->var,
+                                     e->program, &j->store, msg, sizeof msg);
+    if (!j->progs[i]) return report_error(j->rpath, "%s", msg);
   }
-  gram_dialect *d = gram_load(jd->valuestring, &arena);
-  if (!d) goto done;
-  poly_analysis *a = poly_analyze(k, &arena);
-  if (a->error) {
-    fprintf(stderr, "uplift verify: %s: %s\n", path, a->error);
-    goto done;
+  return 0;
+}
+
+/* The result of entry i (checked when it has a program) as JSON or text. */
+static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON *jtasks) {
+  const ir_kernel *ak = j->a->kernel;
+  const entry *e = &j->ents[i];
+  const verify_result *vr = vs->last;
+  if (!jtasks) {
+    printf("task %d (%s): ", e->task, ak->vars[e->var]->name);
+    if (j->progs[i]) verify_result_print(vr, ak, stdout);
+    else printf("no program in the report\n");
+    return;
   }
-  const ir_kernel *ak = a->kernel;
-  entry *ents;
-  int nents = read_entries(rpath, root, a, &arena, &ents);
-  if (nents < 0) goto done;
-  ir_tp_syntax syn;
-  gram_term_syntax(d, &syn);
-  /* rebuild every program first: a bad report is reported before any check */
-  cli_task_setup *setups = IR_NEW_N(&arena, cli_task_setup, a->ntasks + 1);
-  for (int ti = 0; ti < a->ntasks; ti++)
-    if (cli_task_setup_make(a, ti, &store, &arena, &setups[ti])) {
-      report_error(rpath, "task %d: an input has dims that are not size parameters", ti);
-      goto done;
+  cJSON *jt = cJSON_CreateObject();
+  cJSON_AddNumberToObject(jt, "task", e->task);
+  cJSON *outs = cJSON_AddArrayToObject(jt, "outputs");
+  cJSON_AddItemToArray(outs, cJSON_CreateString(ak->vars[e->var]->name));
+  if (e->program) cJSON_AddStringToObject(jt, "program", e->program);
+  else cJSON_AddNullToObject(jt, "program");
+  cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
+  if (j->progs[i]) {
+    cJSON_AddStringToObject(jv, "verdict", verify_verdict_name(vr->verdict));
+    cJSON_AddStringToObject(jv, "mode", verify_mode_name(vr->mode));
+    cJSON_AddNumberToObject(jv, "bound", vr->bound);
+    cJSON_AddNumberToObject(jv, "size_cases", (double)vr->size_cases);
+    cJSON_AddNumberToObject(jv, "cases_left_out", (double)vr->cases_left_out);
+    cJSON *as = cJSON_AddArrayToObject(jv, "assumes");
+    if (vr->verdict == VERIFY_PROVED && (vr->assumes & VERIFY_ASSUMES_MASKED_ZERO))
+      cJSON_AddItemToArray(as, cJSON_CreateString(VERIFY_MASKED_ZERO_JSON));
+    cJSON_AddNumberToObject(jv, "seconds", vr->seconds);
+    if (vr->reason[0]) cJSON_AddStringToObject(jv, "reason", vr->reason);
+  } else {
+    cJSON_AddStringToObject(jv, "verdict", "missing");
+  }
+  cJSON_AddItemToArray(jtasks, jt);
+}
+
+/* Report every task output the report does not cover; returns how many. */
+static int print_missing(const vjob *j, cJSON *jtasks) {
+  const ir_kernel *ak = j->a->kernel;
+  int missing = 0;
+  for (int ti = 0; ti < j->a->ntasks; ti++)
+    for (int o = 0; o < j->a->tasks[ti].noutputs; o++) {
+      int var = j->a->tasks[ti].outputs[o].var, found = 0;
+      for (int i = 0; i < j->nents; i++) found |= j->ents[i].task == ti && j->ents[i].var == var;
+      if (found) continue;
+      missing++;
+      if (!jtasks) {
+        printf("task %d (%s): missing from the report\n", ti, ak->vars[var]->name);
+        continue;
+      }
+      cJSON *jt = cJSON_CreateObject();
+      cJSON_AddNumberToObject(jt, "task", ti);
+      cJSON *outs = cJSON_AddArrayToObject(jt, "outputs");
+      cJSON_AddItemToArray(outs, cJSON_CreateString(ak->vars[var]->name));
+      cJSON_AddNullToObject(jt, "program");
+      cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
+      cJSON_AddStringToObject(jv, "verdict", "missing");
+      cJSON_AddItemToArray(jtasks, jt);
     }
-  const ir_tnode **progs = IR_NEW_N(&arena, const ir_tnode *, nents + 1);
-  const ir_tnode **topo = IR_NEW_N(&arena, const ir_tnode *, VERIFY_MAX_TERMS);
-  for (int i = 0; i < nents; i++) {
-    if (!ents[i].program) continue;
-    char err[512];
-    const cli_task_setup *ts = &setups[ents[i].task];
-    progs[i] = ir_tp_parse(&store, ents[i].program, ak, ts->in_args, ts->nin, &syn, err,
-                           sizeof err);
-    if (!progs[i]) {
-      report_error(rpath, "task %d (%s): program: %s\n  %s", ents[i].task,
-                   ak->vars[ents[i].var]->name, err, ents[i].program);
-      goto done;
-    }
-    /* a huge program would only make a huge query: refused (docs/verify.md) */
-    if (ir_tp_topo(&progs[i], 1, topo, VERIFY_MAX_TERMS) < 0) {
-      report_error(rpath, "task %d (%s): the program has more than %d distinct terms "
-                   "(the limit of uplift verify)", ents[i].task, ak->vars[ents[i].var]->name,
-                   VERIFY_MAX_TERMS);
-      goto done;
-    }
-    ir_type want;
-    if (!enum_var_type(ak, ents[i].var, &want) && !ir_type_equal(&want, &progs[i]->type)) {
-      char b1[128], b2[128];
-      report_error(rpath, "task %d (%s): the program has type %s, the output is %s",
-                   ents[i].task, ak->vars[ents[i].var]->name,
-                   ir_type_str(&progs[i]->type, ak, b1, sizeof b1),
-                   ir_type_str(&want, ak, b2, sizeof b2));
-      goto done;
-    }
-  }
-  v = verify_new(vo);
-  if (!v) {
-    fprintf(stderr, "uplift verify: cannot set up Z3\n");
-    status = IR_EXIT_MISMATCH;
-    goto done;
-  }
-  vs.v = v;
-  status = IR_EXIT_OK;
-  int nproved = 0, nchecked = 0;
-  cJSON *jtasks = NULL;
+  return missing;
+}
+
+/* Check every rebuilt program with vs and print the results.  Returns the
+ * exit status. */
+static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options *vo, int json) {
+  const ir_kernel *ak = j->a->kernel;
+  cJSON *out = NULL, *jtasks = NULL;
   if (json) {
     out = cJSON_CreateObject();
     cJSON_AddStringToObject(out, "kernel", ak->name);
-    cJSON_AddStringToObject(out, "file", path);
-    cJSON_AddStringToObject(out, "report", rpath);
-    cJSON_AddStringToObject(out, "dialect", d->name);
+    cJSON_AddStringToObject(out, "file", j->path);
+    cJSON_AddStringToObject(out, "report", j->rpath);
+    cJSON_AddStringToObject(out, "dialect", j->d->name);
     jtasks = cJSON_AddArrayToObject(out, "tasks");
   }
-  for (int i = 0; i < nents; i++) {
-    const cli_task_setup *ts = &setups[ents[i].task];
-    const char *oname = ak->vars[ents[i].var]->name;
-    nchecked++;
+  int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
+  for (int i = 0; i < j->nents; i++) {
+    const entry *e = &j->ents[i];
     enum_verify_result r;
     memset(&r, 0, sizeof r);
-    if (progs[i]) {
-      enum_query q = {ak, a, ents[i].task, ts->mask, ts->nin, ts->in_vars, ts->in_args,
-                      ents[i].var, progs[i], d};
-      cli_verify_cb(&vs, &q, &r);
-    }
-    int proved = progs[i] && r.verdict == ENUM_PROVED;
+    nchecked++;
+    if (j->progs[i])
+      pipe_verify_program(vs, j->a, j->d, &j->setups[e->task], e->task, e->var, j->progs[i], &r);
+    int proved = j->progs[i] && r.verdict == ENUM_PROVED;
     nproved += proved;
     if (!proved) status = IR_EXIT_MISMATCH;
-    if (json) {
-      cJSON *jt = cJSON_CreateObject();
-      cJSON_AddNumberToObject(jt, "task", ents[i].task);
-      cJSON *outs = cJSON_AddArrayToObject(jt, "outputs");
-      cJSON_AddItemToArray(outs, cJSON_CreateString(oname));
-      if (ents[i].program) cJSON_AddStringToObject(jt, "program", ents[i].program);
-      else cJSON_AddNullToObject(jt, "program");
-      cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
-      if (progs[i]) {
-        cJSON_AddStringToObject(jv, "verdict", verify_verdict_name(vs.last->verdict));
-        cJSON_AddStringToObject(jv, "mode", verify_mode_name(vs.last->mode));
-        cJSON_AddNumberToObject(jv, "bound", vs.last->bound);
-        cJSON_AddNumberToObject(jv, "size_cases", (double)vs.last->size_cases);
-        cJSON_AddNumberToObject(jv, "cases_left_out", (double)vs.last->cases_left_out);
-        cJSON *as = cJSON_AddArrayToObject(jv, "assumes");
-        if (vs.last->verdict == VERIFY_PROVED && (vs.last->assumes & VERIFY_ASSUMES_MASKED_ZERO))
-          cJSON_AddItemToArray(as, cJSON_CreateString(VERIFY_MASKED_ZERO_JSON));
-        cJSON_AddNumberToObject(jv, "seconds", vs.last->seconds);
-        if (vs.last->reason[0]) cJSON_AddStringToObject(jv, "reason", vs.last->reason);
-      } else {
-        cJSON_AddStringToObject(jv, "verdict", "missing");
-      }
-      cJSON_AddItemToArray(jtasks, jt);
-    } else {
-      printf("task %d (%s): ", ents[i].task, oname);
-      if (progs[i]) verify_result_print(vs.last, ak, stdout);
-      else printf("no program in the report\n");
-    }
+    print_entry(j, i, vs, jtasks);
   }
-  /* every output of every task must be covered by the report */
-  for (int ti = 0; ti < a->ntasks; ti++)
-    for (int o = 0; o < a->tasks[ti].noutputs; o++) {
-      int var = a->tasks[ti].outputs[o].var, found = 0;
-      for (int i = 0; i < nents; i++) found |= ents[i].task == ti && ents[i].var == var;
-      if (found) continue;
-      status = IR_EXIT_MISMATCH;
-      nchecked++;
-      if (json) {
-        cJSON *jt = cJSON_CreateObject();
-        cJSON_AddNumberToObject(jt, "task", ti);
-        cJSON *outs = cJSON_AddArrayToObject(jt, "outputs");
-        cJSON_AddItemToArray(outs, cJSON_CreateString(ak->vars[var]->name));
-        cJSON_AddNullToObject(jt, "program");
-        cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
-        cJSON_AddStringToObject(jv, "verdict", "missing");
-        cJSON_AddItemToArray(jtasks, jt);
-      } else {
-        printf("task %d (%s): missing from the report\n", ti, ak->vars[var]->name);
-      }
-    }
+  int missing = print_missing(j, jtasks);
+  nchecked += missing;
+  if (missing) status = IR_EXIT_MISMATCH;
   if (json) {
     cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK);
     char *text = cJSON_Print(out);
     printf("%s\n", text);
     cJSON_free(text);
+    cJSON_Delete(out);
   } else {
     printf("%s: %d of %d task outputs proved (%s, bound %d)\n", ak->name, nproved, nchecked,
            verify_mode_name(vo->mode), vo->bound);
   }
-done:
-  cli_verify_state_free(&vs);
-  if (v) verify_free(v);
-  cJSON_Delete(out);
-  cJSON_Delete(root);
-  if (have_rep) ir_source_free(&rep);
-  ir_tp_store_free(&store);
-  ir_arena_free(&arena);
+  return status;
+}
+
+static int run(const char *path, const char *rpath, const fe_options *fe,
+               const verify_options *vo, int json) {
+  vjob j;
+  memset(&j, 0, sizeof j);
+  j.path = path;
+  j.rpath = rpath;
+  ir_arena_init(&j.arena);
+  ir_tp_store_init(&j.store, &j.arena);
+  pipe_verify_state vs;
+  memset(&vs, 0, sizeof vs);
+  int status = load(&j, fe);
+  if (!status && !(vs.v = verify_new(vo))) {
+    fprintf(stderr, "uplift verify: cannot set up Z3\n");
+    status = IR_EXIT_MISMATCH;
+  }
+  if (!status) status = check_all(&j, &vs, vo, json);
+  pipe_verify_state_free(&vs);
+  if (vs.v) verify_free(vs.v);
+  cJSON_Delete(j.root);
+  ir_tp_store_free(&j.store);
+  ir_arena_free(&j.arena);
   return status;
 }
 
@@ -329,7 +334,7 @@ int cli_cmd_verify(int argc, char **argv) {
     if (r > 0) continue;
     switch (c) {
     case 'h':
-      cli_frontend_options_free(&fe);
+      pipe_fe_options_free(&fe);
       usage(stdout);
       return IR_EXIT_OK;
     case OPT_JSON: json = 1; break;
@@ -340,21 +345,18 @@ int cli_cmd_verify(int argc, char **argv) {
       break;
     }
     default:
-      cli_frontend_options_free(&fe);
-      if (c == '?' && optopt)
-        return cli_usage_error("verify", "unknown option '-%c' or missing value", optopt);
-      return cli_usage_error("verify", "unknown option '%s' or missing value",
-                             argv[optind - 1]);
+      pipe_fe_options_free(&fe);
+      return cli_unknown_option("verify", c, argv);
     }
   }
   if (argc - optind != 2) {
-    cli_frontend_options_free(&fe);
+    pipe_fe_options_free(&fe);
     return cli_usage_error("verify", "expects FILE.c and REPORT.json");
   }
   int status = run(argv[optind], argv[optind + 1], &fe, &vo, json);
-  cli_frontend_options_free(&fe);
+  pipe_fe_options_free(&fe);
   return status;
 usage_fail:
-  cli_frontend_options_free(&fe);
+  pipe_fe_options_free(&fe);
   return IR_EXIT_BAD_INPUT;
 }

@@ -1,5 +1,6 @@
 /*
- * common.c - helpers shared by the commands: usage errors and option values.
+ * common.c - helpers shared by the commands: usage errors, option values,
+ * and the option groups several commands take (search, verification).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -28,5 +29,61 @@ int cli_parse_long(const char *cmd, const char *opt, const char *text,
     return -1;
   }
   *out = v;
+  return 0;
+}
+
+int cli_unknown_option(const char *cmd, int c, char **argv) {
+  if (c == '?' && optopt)
+    return cli_usage_error(cmd, "unknown option '-%c' or missing value", optopt);
+  return cli_usage_error(cmd, "unknown option '%s' or missing value", argv[optind - 1]);
+}
+
+int cli_search_option(const char *cmd, int c, const char *arg, long max_ops_lo,
+                      long max_ops_hi, enum_options *eo) {
+  long v;
+  switch (c) {
+  case CLI_OPT_MAX_OPS:
+    if (cli_parse_long(cmd, "--max-ops", arg, max_ops_lo, max_ops_hi, &v)) return -1;
+    eo->max_ops = (int)v;
+    return 1;
+  case CLI_OPT_THREADS:
+    if (cli_parse_long(cmd, "--threads", arg, 1, 256, &v)) return -1;
+    eo->threads = (int)v;
+    return 1;
+  case CLI_OPT_SEED:
+    if (cli_parse_long(cmd, "--seed", arg, 0, 1L << 40, &v)) return -1;
+    eo->seed = (uint64_t)v;
+    return 1;
+  case CLI_OPT_TIMEOUT:
+    if (cli_parse_long(cmd, "--timeout", arg, 1, 86400, &v)) return -1;
+    eo->timeout = (double)v;
+    return 1;
+  }
+  return 0;
+}
+
+int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *vo,
+                      int allow_none) {
+  long v;
+  switch (c) {
+  case CLI_OPT_VERIFY: {
+    int m = verify_mode_parse(arg);
+    if (m < 0 || (m == VERIFY_NONE && !allow_none)) {
+      cli_usage_error(cmd, "--verify expects %s, not '%s'",
+                      allow_none ? "real, fp or none" : "real or fp", arg);
+      return -1;
+    }
+    vo->mode = (verify_mode)m;
+    return 1;
+  }
+  case CLI_OPT_BOUND:
+    if (cli_parse_long(cmd, "--bound", arg, 1, 8, &v)) return -1;
+    vo->bound = (int)v;
+    return 1;
+  case CLI_OPT_SMT_TIMEOUT:
+    if (cli_parse_long(cmd, "--smt-timeout", arg, 1, 3600, &v)) return -1;
+    vo->timeout = (double)v;
+    return 1;
+  }
   return 0;
 }

@@ -19,12 +19,6 @@ static int is_ident_start(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static const char **push(const char **v, int *n, const char *s) {
-  v = ir_realloc(v, sizeof *v * (size_t)(*n + 1));
-  v[(*n)++] = s;
-  return v;
-}
-
 int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt) {
   switch (c) {
   case 'I':
@@ -32,14 +26,14 @@ int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt
       cli_usage_error(cmd, "-I expects a directory");
       return -1;
     }
-    opt->include_dirs = push(opt->include_dirs, &opt->ninclude, arg);
+    pipe_fe_add_include(opt, arg);
     return 1;
   case 'D':
     if (!arg || !is_ident_start(arg[0])) {
       cli_usage_error(cmd, "-D expects NAME or NAME=VALUE, not '%s'", arg ? arg : "");
       return -1;
     }
-    opt->defines = push(opt->defines, &opt->ndefine, arg);
+    pipe_fe_add_define(opt, arg);
     return 1;
   case CLI_FE_OPT_FUNCTION:
     if (!arg || !*arg) {
@@ -51,10 +45,4 @@ int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt
   default:
     return 0;
   }
-}
-
-void cli_frontend_options_free(fe_options *opt) {
-  ir_free(opt->include_dirs);
-  ir_free(opt->defines);
-  memset(opt, 0, sizeof *opt);
 }

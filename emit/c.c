@@ -1,5 +1,5 @@
 /*
- * c.c - the C+BLAS writer (design.md section 9): a raised tensor program
+ * c.c - the C+BLAS writer (docs/architecture.md section 9): a raised tensor program
  * becomes one C99 function with the ORIGINAL kernel's signature (same name,
  * parameter order and types, VLA array parameters), so that it can replace
  * the original at link time.

@@ -1,5 +1,5 @@
 /*
- * emit.h - writers of raised programs (design.md section 9).
+ * emit.h - writers of raised programs (docs/architecture.md section 9).
  *
  * MLIR: an ir_tprog becomes one func.func in a dialect, written entirely
  * from the dialect file's templates (gram_op emit lines and the dialect's
@@ -89,5 +89,20 @@ void emit_tensor_free(ir_tensor *t);
  * fit the signature.  The output is then incomplete. */
 int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
                 FILE *out, char *err, size_t errn);
+
+/* ---------------------------------------------------------------- PDLL */
+
+/* A rewrite rule lhs -> rhs (terms over argument leaves, the pattern
+ * variables) and a note printed in its comment line (e.g. its verdicts). */
+typedef struct emit_pdll_rule {
+  const ir_tnode *lhs, *rhs;
+  const char *note;
+} emit_pdll_rule;
+
+/* Write rules[0..n-1] (terms of kernel k, ops of dialect d) as PDLL
+ * patterns for mlir-pdll-16, one `Pattern RuleI with benefit(lhs ops)` each
+ * (emit/pdll.c).  Borrows everything. */
+void emit_pdll(const gram_dialect *d, const ir_kernel *k, const emit_pdll_rule *rules, int n,
+               FILE *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * frontend.h - the C kernel front end: C subset to loop program (design.md
+ * frontend.h - the C kernel front end: C subset to loop program (docs/architecture.md
  * sections 3 and 4).
  *
  * The file is preprocessed with the system C preprocessor (cc -E) with

@@ -1,5 +1,5 @@
 /*
- * grammar.h - dialect descriptions and the grammar generator (design.md
+ * grammar.h - dialect descriptions and the grammar generator (docs/architecture.md
  * section 6; the file format is documented in docs/dialects.md).
  *
  * A dialect is a text file (dialects/hlo, dialects/linalg, dialects/tosa, or
@@ -190,7 +190,7 @@ typedef struct gram_prod {
   ir_type result;
 } gram_prod;
 
-/* Statistics of the static filter (design.md section 7). */
+/* Statistics of the static filter (docs/architecture.md section 7). */
 typedef struct gram_stats {
   long enumerated;  /* candidate (operand types, attribute values) tried */
   long rejected;    /* of those, rejected statically */

@@ -1,5 +1,5 @@
 /*
- * interp.h - the reference semantics of loop programs (design.md section 5):
+ * interp.h - the reference semantics of loop programs (docs/architecture.md section 5):
  * a deterministic PRNG and random inputs, the loop-program interpreter with
  * poison tracking, statement masks and runtime checks, native runs of the
  * user's original C code through libffi, and the comparison of the two.

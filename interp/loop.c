@@ -1,6 +1,6 @@
 /*
  * loop.c - the loop-program interpreter: the reference semantics of an
- * ir_kernel (design.md section 5).
+ * ir_kernel (docs/architecture.md section 5).
  *
  * interp_env_init compiles the kernel once into flat arrays (private to this
  * file): expression nodes that refer to their operands by index, statements

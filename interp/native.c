@@ -1,5 +1,5 @@
 /*
- * native.c - native runs of the user's original C kernel (design.md
+ * native.c - native runs of the user's original C kernel (docs/architecture.md
  * section 5), the only file that includes ffi.h.
  *
  * Compile: in a private mkdtemp directory, write a trampoline

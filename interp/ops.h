@@ -1,5 +1,5 @@
 /*
- * ops.h - the semantic kernels of the dialect ops (design.md section 5).
+ * ops.h - the semantic kernels of the dialect ops (docs/architecture.md section 5).
  *
  * Every tensor op a dialect file can name maps to one kernel here, found BY
  * NAME through the registry (interp_op_find).  Each kernel is written once as

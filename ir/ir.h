@@ -1,5 +1,5 @@
 /*
- * ir.h - the shared data structures of uplift (design.md section 3).
+ * ir.h - the shared data structures of uplift (docs/architecture.md section 3).
  *
  * Everything that crosses a pipeline arrow is declared here: source
  * positions and diagnostics, the arena and the counting allocator, the loop
@@ -40,7 +40,7 @@ void ir_unreachable(const char *file, int line) __attribute__((noreturn));
 void ir_assert_fail(const char *what, const char *file, int line)
     __attribute__((noreturn));
 
-/* Exit statuses of the uplift command (design.md section 9). */
+/* Exit statuses of the uplift command (docs/architecture.md section 9). */
 enum {
   IR_EXIT_OK = 0,       /* done */
   IR_EXIT_NOT_RAISED = 1, /* not raised within the budget */

@@ -1,5 +1,5 @@
 /*
- * tprog.h - the tensor program (design.md section 3): an SSA DAG of op
+ * tprog.h - the tensor program (docs/architecture.md section 3): an SSA DAG of op
  * nodes over leaves (function arguments, constants, masks), hash-consed in an
  * arena so that a subterm shared by many candidate programs is stored once.
  *

@@ -1,5 +1,5 @@
 /*
- * polyhedral.h - polyhedral analysis of a loop program with isl (design.md
+ * polyhedral.h - polyhedral analysis of a loop program with isl (docs/architecture.md
  * section 4): iteration domains, schedule and access relations, value-based
  * flow dependences, reductions, tasks (loop distribution by strongly
  * connected components of the statement graph), read and written regions as

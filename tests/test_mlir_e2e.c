@@ -21,11 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "emit/emit.h"
-#include "enumerator/enumerator.h"
 #include "interp/interp.h"
-#include "polyhedral/polyhedral.h"
+#include "pipeline/pipeline.h"
 #include "tests/harness.h"
 
 #define MAX_CASES 64
@@ -60,10 +58,14 @@ static void file_options(const char *path, fe_options *fe, ir_arena *arena) {
     /* the option values must outlive the line: copied into the arena */
     int opt = 0;
     const char *val = NULL;
-    if (!strcmp(t, "--function")) opt = CLI_FE_OPT_FUNCTION, val = strtok_r(NULL, " \t\n", &save);
+    if (!strcmp(t, "--function")) opt = 'f', val = strtok_r(NULL, " \t\n", &save);
     else if (!strcmp(t, "-D") || !strcmp(t, "-I")) opt = t[1], val = strtok_r(NULL, " \t\n", &save);
     else if (t[0] == '-' && (t[1] == 'D' || t[1] == 'I')) opt = t[1], val = t + 2;
-    if (opt && val) cli_frontend_option("test", opt, ir_arena_strdup(arena, val), fe);
+    if (!opt || !val) continue;
+    val = ir_arena_strdup(arena, val);
+    if (opt == 'f') fe->function = val;
+    else if (opt == 'D') pipe_fe_add_define(fe, val);
+    else pipe_fe_add_include(fe, val);
   }
 }
 
@@ -94,7 +96,7 @@ static void case_free(kcase *c) {
   ir_free(c->sizes);
   ir_tp_store_free(&c->store);
   ir_arena_free(&c->arena);
-  cli_frontend_options_free(&c->fe);
+  pipe_fe_options_free(&c->fe);
 }
 
 /* Run the native original at size variant `variant` on seeded random
@@ -137,20 +139,21 @@ static int case_raise(kcase *c, const char *path, const gram_dialect *d, int tos
   ir_arena_init(&c->arena);
   ir_tp_store_init(&c->store, &c->arena);
   file_options(path, &c->fe, &c->arena);
-  if (tosa && has_polybench(path)) cli_frontend_option("test", 'D', "DATA_TYPE_IS_FLOAT", &c->fe);
-  c->k = fe_parse_file(path, &c->fe, &c->arena);
-  CHECKF(c->k != NULL, "%s parses", path);
-  if (!c->k) return 0;
-  poly_analysis *a = poly_analyze(c->k, &c->arena);
-  CHECKF(a != NULL, "%s: analysis", path);
-  if (!a) return 0;
-  enum_options eo;
-  enum_default_options(&eo);
-  eo.timeout = 8;
-  eo.memory_mb = 1024;
-  int r = enum_raise(a, d, &eo, NULL, NULL, &c->store, &c->arena, &c->res);
-  CHECKF(r >= 0, "%s: %s: no internal error", path, d->name);
-  if (r != 0) {
+  if (tosa && has_polybench(path)) pipe_fe_add_define(&c->fe, "DATA_TYPE_IS_FLOAT");
+  pipe_raise_opts po = {.fe = &c->fe, .d = d, .verify = {.mode = VERIFY_NONE}};
+  enum_default_options(&po.search);
+  po.search.timeout = 8;
+  po.search.memory_mb = 1024;
+  pipe_raised pr;
+  char msg[256];
+  pipe_error pe = pipe_raise_file(path, &po, &c->arena, &c->store, &pr, msg, sizeof msg);
+  c->k = pr.k;
+  c->res = pr.res;
+  CHECKF(pe != PIPE_ERR_SOURCE, "%s parses", path);
+  if (pe == PIPE_ERR_SOURCE) return 0;
+  CHECKF(pr.a != NULL, "%s: analysis", path);
+  CHECKF(pe == PIPE_OK, "%s: %s: no internal error", path, d->name);
+  if (pe != PIPE_OK || !c->res.raised) {
     printf("skip %s (%s): %s\n", path, d->name, c->res.reason ? c->res.reason : "not raised");
     return 0;
   }

@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "enumerator/enumerator.h"
 #include "interp/interp.h"
+#include "pipeline/pipeline.h"
 #include "polyhedral/polyhedral.h"
 #include "tests/harness.h"
 #include "verify/verify.h"
@@ -43,7 +43,7 @@ typedef struct ctx {
   const gram_dialect *d;
   ir_tp_store *store;
   ir_arena *arena;
-  cli_verify_state vs;
+  pipe_verify_state vs;
   /* totals */
   int mutants, refuted, proved, unknown, errors;
 } ctx;
@@ -161,7 +161,7 @@ static void make_mutants(ctx *c, const ir_tnode *root, mlist *ml) {
 
 /* The counterexample of a refuted mutant, run here: the loop interpreter on
  * the task's statements against enum_eval_node on the mutant. */
-static int cex_differs(ctx *c, const cli_task_setup *ts, int out_var, const ir_tnode *m,
+static int cex_differs(ctx *c, const pipe_task_setup *ts, int out_var, const ir_tnode *m,
                        const verify_cex *cex) {
   const ir_kernel *k = c->k;
   interp_env env;
@@ -192,7 +192,7 @@ static int cex_differs(ctx *c, const cli_task_setup *ts, int out_var, const ir_t
 
 /* Do a and b agree on random inputs at several sizes (where a is defined
  * and finite)? */
-static int agree_random(ctx *c, const cli_task_setup *ts, const ir_tnode *a, const ir_tnode *b,
+static int agree_random(ctx *c, const pipe_task_setup *ts, const ir_tnode *a, const ir_tnode *b,
                         char *why, size_t whyn) {
   const ir_kernel *k = c->k;
   int ok = 1;
@@ -263,7 +263,7 @@ static int uses_uninterpreted(ctx *c, int ti, const ir_tnode *m) {
 }
 
 static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
-                          const cli_task_setup *ts, verify_ctx *fpv) {
+                          const pipe_task_setup *ts, verify_ctx *fpv) {
   const ir_kernel *k = c->k;
   const char *kname = k->name, *oname = k->vars[out_var]->name;
   char text[8192];
@@ -282,7 +282,7 @@ static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
   enum_verify_result r;
   verify_ctx *real = c->vs.v;
   c->vs.v = fpv;
-  cli_verify_cb(&c->vs, &q, &r);
+  pipe_verify_cb(&c->vs, &q, &r);
   c->vs.v = real;
   const verify_result *vr = c->vs.last;
   CHECKF(vr->verdict != VERIFY_ERROR, "%s task %d (%s): fp verification error: %s", kname, ti,
@@ -313,7 +313,7 @@ static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
   for (int i = 0; i < ml.n; i += stride) {
     const ir_tnode *m = ml.m[i];
     q.cand = m;
-    cli_verify_cb(&c->vs, &q, &r);
+    pipe_verify_cb(&c->vs, &q, &r);
     vr = c->vs.last;
     char mtext[8192];
     ir_tp_str(m, k, mtext, sizeof mtext);
@@ -389,7 +389,7 @@ static void run_kernel(const char *path, ctx *tot) {
   enum_default_options(&eo);
   eo.timeout = 30;
   enum_result res;
-  int r = enum_raise(a, d, &eo, cli_verify_cb, &c.vs, &store, &arena, &res);
+  int r = pipe_raise_analysed(a, d, &eo, &c.vs, &store, &arena, &res);
   if (r != 0 || !res.raised) {
     printf("  %s: not raised (%s)\n", path, res.reason ? res.reason : "?");
   } else {
@@ -398,8 +398,8 @@ static void run_kernel(const char *path, ctx *tot) {
     fo.timeout = 2;
     verify_ctx *fpv = verify_new(&fo);
     for (int t = 0; t < res.ntasks; t++) {
-      cli_task_setup ts;
-      CHECK("task setup", !cli_task_setup_make(a, t, &store, &arena, &ts));
+      pipe_task_setup ts;
+      CHECK("task setup", !pipe_task_setup_make(a, t, &store, &arena, &ts));
       for (int i = 0; i < ts.nin; i++)
         CHECKF(ts.in_args[i] == res.tasks[t].in_args[i],
                "%s task %d: the glue's input leaves are the enumerator's", path, t);
@@ -430,7 +430,7 @@ static void run_kernel(const char *path, ctx *tot) {
     tot->unknown += c.unknown;
     tot->errors += c.errors;
   }
-  cli_verify_state_free(&c.vs);
+  pipe_verify_state_free(&c.vs);
   verify_free(c.vs.v);
 done:
   ir_tp_store_free(&store);

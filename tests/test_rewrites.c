@@ -6,12 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "enumerator/enumerator.h"
+#include "rewrites/rewrites.h"
 #include "tests/harness.h"
-#include "verify/verify.h"
 
-static int holds(const cli_rules *rs, const cli_rule *r, uint64_t seed) {
+static int holds(const rw_rules *rs, const rw_rule *r, uint64_t seed) {
   const ir_kernel *k = rs->k;
   interp_rng rng;
   interp_rng_seed(&rng, seed);
@@ -57,15 +55,18 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   ir_arena_init(&arena);
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
-  cli_rewrites_opts o = {dialect, inputs, max_ops, 1, 2, 1, 10, 120, 0};
-  cli_rules rs;
+  rw_opts o = {.dialect = dialect, .inputs = inputs, .bound = 2, .smt_timeout = 10};
+  enum_default_options(&o.search);
+  o.search.max_ops = max_ops;
+  o.search.threads = 1;
+  rw_rules rs;
   char err[256];
-  int r = cli_rewrites_mine(&o, &arena, &store, &rs, err, sizeof err);
+  pipe_error r = rw_mine(&o, &arena, &store, &rs, err, sizeof err);
   CHECKF(r == 0, "%s %s: mined (%s)", dialect, inputs, r ? err : "");
   CHECKF(rs.n >= min_rules, "%s %s: %d rules (want >= %d)", dialect, inputs, rs.n, min_rules);
   int proved = 1, held = 1, smaller = 1;
   for (int i = 0; i < rs.n; i++) {
-    const cli_rule *ru = &rs.rules[i];
+    const rw_rule *ru = &rs.rules[i];
     proved &= ru->real == VERIFY_PROVED;
     smaller &= ru->rhs->size < ru->lhs->size;
     for (int s = 0; s < 4; s++)
@@ -82,7 +83,7 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   CHECKF(smaller, "%s: every rule makes the program smaller", dialect);
   for (int i = 0; i < rs.nfailed; i++)
     CHECKF(rs.failed[i].real != VERIFY_PROVED, "%s: dropped rule %d is not proved", dialect, i);
-  cli_rules_free(&rs);
+  rw_rules_free(&rs);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
 }
@@ -97,10 +98,15 @@ int main(void) {
   ir_arena_init(&arena);
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
-  cli_rewrites_opts o = {"hlo", "x:f64[n", 1, 1, 2, 1, 10, 120, 0};
-  cli_rules rs;
+  rw_opts o = {.dialect = "hlo", .inputs = "x:f64[n", .bound = 2, .smt_timeout = 10};
+  enum_default_options(&o.search);
+  o.search.max_ops = 1;
+  o.search.threads = 1;
+  rw_rules rs;
   char err[256];
-  CHECK("bad inputs rejected", cli_rewrites_mine(&o, &arena, &store, &rs, err, sizeof err) == IR_EXIT_BAD_INPUT);
+  CHECK("bad inputs rejected",
+        rw_mine(&o, &arena, &store, &rs, err, sizeof err) == PIPE_ERR_INPUTS);
+  rw_rules_free(&rs);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
   CHECKF(ir_mem_live() == live, "no leaks (%ld live)", ir_mem_live() - live);

@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "enumerator/enumerator.h"
 #include "interp/interp.h"
+#include "pipeline/pipeline.h"
 #include "polyhedral/polyhedral.h"
 #include "tests/harness.h"
 #include "verify/verify.h"
@@ -238,7 +238,7 @@ static void test_raise_table(const gram_dialect *d) {
     }
     verify_options vo;
     verify_options_default(&vo);
-    cli_verify_state vs;
+    pipe_verify_state vs;
     memset(&vs, 0, sizeof vs);
     vs.v = verify_new(&vo);
     enum_options eo;
@@ -246,7 +246,7 @@ static void test_raise_table(const gram_dialect *d) {
     eo.timeout = rt->must ? 60 : 4; /* the outcome of the others may be either */
     eo.threads = 1;
     enum_result res;
-    int r = enum_raise(a, d, &eo, cli_verify_cb, &vs, &store, &arena, &res);
+    int r = pipe_raise_analysed(a, d, &eo, &vs, &store, &arena, &res);
     int proved = r == 0 && res.raised;
     long cases = 0;
     for (int t = 0; proved && t < res.ntasks; t++)
@@ -266,7 +266,7 @@ static void test_raise_table(const gram_dialect *d) {
       }
       ir_free(sizes);
     }
-    cli_verify_state_free(&vs);
+    pipe_verify_state_free(&vs);
     verify_free(vs.v);
   next:
     ir_tp_store_free(&store);
@@ -323,8 +323,8 @@ static void test_cand_table(const gram_dialect *d) {
     poly_analysis *a = k ? poly_analyze(k, &arena) : NULL;
     CHECKF(a && !a->error && a->ntasks > ct->task, "%s: analysed", ct->name);
     if (!a || a->error || a->ntasks <= ct->task) goto next;
-    cli_task_setup ts;
-    CHECKF(!cli_task_setup_make(a, ct->task, &store, &arena, &ts), "%s: setup", ct->name);
+    pipe_task_setup ts;
+    CHECKF(!pipe_task_setup_make(a, ct->task, &store, &arena, &ts), "%s: setup", ct->name);
     char err[256];
     const ir_tnode *prog = ir_tp_parse(&store, ct->prog, a->kernel, ts.in_args, ts.nin, &syn,
                                        err, sizeof err);
@@ -332,13 +332,13 @@ static void test_cand_table(const gram_dialect *d) {
     if (!prog) goto next;
     verify_options vo;
     verify_options_default(&vo);
-    cli_verify_state vs;
+    pipe_verify_state vs;
     memset(&vs, 0, sizeof vs);
     vs.v = verify_new(&vo);
     enum_query q = {a->kernel, a, ct->task, ts.mask, ts.nin, ts.in_vars, ts.in_args,
                     a->tasks[ct->task].outputs[0].var, prog, d};
     enum_verify_result r;
-    cli_verify_cb(&vs, &q, &r);
+    pipe_verify_cb(&vs, &q, &r);
     CHECKF(vs.last->verdict == ct->want, "%s: %s (%s: %s)", ct->name,
            verify_verdict_name(ct->want), verify_verdict_name(vs.last->verdict),
            vs.last->reason);
@@ -350,7 +350,7 @@ static void test_cand_table(const gram_dialect *d) {
              "%s: a case left out, not proved", ct->name);
     CHECKF(strstr(vs.last->reason, ct->where) != NULL, "%s: at %s (%s)", ct->name, ct->where,
            vs.last->reason);
-    cli_verify_state_free(&vs);
+    pipe_verify_state_free(&vs);
     verify_free(vs.v);
   next:
     ir_tp_store_free(&store);

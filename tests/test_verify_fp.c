@@ -28,10 +28,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "enumerator/enumerator.h"
 #include "frontend/frontend.h"
 #include "grammar/grammar.h"
+#include "pipeline/pipeline.h"
 #include "polyhedral/polyhedral.h"
 #include "tests/harness.h"
 #include "verify/verify.h"
@@ -321,8 +321,8 @@ static void run_case(const vcase *c, int idx) {
          c->what);
   if (!k || !d || !a || a->error || c->task >= a->ntasks) goto done;
 
-  cli_task_setup ts;
-  CHECKF(!cli_task_setup_make(a, c->task, &store, &arena, &ts), "%s: task setup", c->what);
+  pipe_task_setup ts;
+  CHECKF(!pipe_task_setup_make(a, c->task, &store, &arena, &ts), "%s: task setup", c->what);
   const poly_task *pt = &a->tasks[c->task];
   int out_var = pt->outputs[0].var;
   ir_tp_syntax syn;
@@ -336,13 +336,13 @@ static void run_case(const vcase *c, int idx) {
   verify_options vo;
   verify_options_default(&vo); /* bound 3, the default time-out */
   vo.mode = c->mode;
-  cli_verify_state vs;
+  pipe_verify_state vs;
   memset(&vs, 0, sizeof vs);
   vs.v = verify_new(&vo);
   enum_query q = {a->kernel, a, c->task, ts.mask, ts.nin, ts.in_vars, ts.in_args,
                   out_var, prog, d};
   enum_verify_result r;
-  cli_verify_cb(&vs, &q, &r);
+  pipe_verify_cb(&vs, &q, &r);
   const verify_result *vr = vs.last;
   printf("  %-40s %-4s %s (%.2f s)%s%s\n", c->what, verify_mode_name(c->mode),
          verify_verdict_name(vr->verdict), vr->seconds, vr->reason[0] ? ": " : "", vr->reason);
@@ -356,7 +356,7 @@ static void run_case(const vcase *c, int idx) {
     CHECKF((vr->cex && vr->cex->confirmed) == c->confirmed,
            "%s: the counterexample is %sconfirmed concretely", c->what,
            c->confirmed ? "" : "not ");
-  cli_verify_state_free(&vs);
+  pipe_verify_state_free(&vs);
   verify_free(vs.v);
 done:
   unlink(path);

@@ -1,6 +1,6 @@
 /*
  * verify.h - bounded SMT equivalence of a task's loop program and a
- * candidate tensor program, with Z3 (design.md section 8).
+ * candidate tensor program, with Z3 (docs/architecture.md section 8).
  *
  * For every assignment of the size symbols the task (or the candidate) uses
  * to 0..bound, and at every size case the caller gives (verify_task.cases:

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "grammar/grammar.h"
+#include "pipeline/pipeline.h"
 #include "polyhedral/polyhedral.h"
 
 typedef struct fuzz_kernel {
@@ -124,7 +124,7 @@ typedef struct fuzz_prog {
   char *text;          /* the program text (heap) */
   ir_arena arena;
   ir_tp_store store;
-  cli_task_setup ts;   /* the task's input leaves */
+  pipe_task_setup ts;   /* the task's input leaves */
   const ir_tnode *p;   /* the program, or NULL when the text is refused */
   char err[512];
 } fuzz_prog;
@@ -136,7 +136,7 @@ static int fuzz_prog_parse(const uint8_t *data, size_t size, fuzz_prog *fp) {
   fp->k = fp->a->kernel;
   ir_arena_init(&fp->arena);
   ir_tp_store_init(&fp->store, &fp->arena);
-  if (cli_task_setup_make(fp->a, fp->task, &fp->store, &fp->arena, &fp->ts)) abort();
+  if (pipe_task_setup_make(fp->a, fp->task, &fp->store, &fp->arena, &fp->ts)) abort();
   fp->p = ir_tp_parse(&fp->store, fp->text, fp->k, fp->ts.in_args, fp->ts.nin,
                       &fuzz_w.syn[fp->dialect], fp->err, sizeof fp->err);
   return 0;

@@ -1,47 +1,39 @@
 /*
- * verify_glue.c - the bridge between the enumerator's view of a task
+ * verify.c - the bridge between the enumerator's view of a task
  * (enum_query: a candidate node over the task's input leaves) and the
  * verifier's (verify_task + a candidate as callbacks), shared by
  * `uplift raise` (the CEGIS callback), `uplift verify` (re-checking a saved
- * report) and the mutation tests, so that all three check a program the
- * same way.
+ * report) and the tests, so that all check a program the same way; and
+ * the task set-up (statement mask, input leaves) the enumerator uses.
  */
 #include <math.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "enumerator/enumerator.h"
-#include "polyhedral/polyhedral.h"
-#include "verify/verify.h"
+#include "pipeline/pipeline.h"
 
 #define MAX_CEX_INPUTS 64
 
-typedef struct vcand {
-  const enum_query *q;
-} vcand;
-
-static int cand_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs,
-                         int nin, interp_sym_tensor *outs, int nout,
-                         const interp_sym_algebra *alg, interp_err *err) {
-  const vcand *c = user;
+int pipe_cand_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs, int nin,
+                       interp_sym_tensor *outs, int nout, const interp_sym_algebra *alg,
+                       interp_err *err) {
+  const pipe_cand *c = user;
   (void)nout;
-  return enum_eval_node_sym(c->q->cand, c->q->in_vars, inputs, nin, sizes, alg, &outs[0], err);
+  return enum_eval_node_sym(c->node, c->in_vars, inputs, nin, sizes, alg, &outs[0], err);
 }
 
-static int cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int nin,
-                     ir_tensor *outs, int nout, interp_err *err) {
-  const vcand *c = user;
+int pipe_cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int nin,
+                   ir_tensor *outs, int nout, interp_err *err) {
+  const pipe_cand *c = user;
   (void)nout;
   /* arguments are numbered by var id */
-  int nvars = c->q->kernel->nvars;
-  ir_tensor *args = ir_calloc((size_t)nvars, sizeof(ir_tensor));
-  for (int i = 0; i < nin; i++) args[c->q->in_vars[i]] = inputs[i];
-  int r = enum_eval_node(c->q->cand, args, nvars, sizes, &outs[0], err);
+  ir_tensor *args = ir_calloc((size_t)c->nvars, sizeof(ir_tensor));
+  for (int i = 0; i < nin; i++) args[c->in_vars[i]] = inputs[i];
+  int r = enum_eval_node(c->node, args, c->nvars, sizes, &outs[0], err);
   ir_free(args);
   return r;
 }
 
-void cli_verify_state_free(cli_verify_state *vs) {
+void pipe_verify_state_free(pipe_verify_state *vs) {
   if (vs->last) {
     verify_result_free(vs->last);
     ir_free(vs->last);
@@ -51,7 +43,7 @@ void cli_verify_state_free(cli_verify_state *vs) {
   vs->cex_inputs = NULL;
 }
 
-int cli_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap) {
+int pipe_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap) {
   if (!n) return nout;
   if (n->kind == IR_TN_MASK) {
     for (int i = 0; i < nout; i++)
@@ -59,7 +51,7 @@ int cli_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap) 
     if (nout < cap) out[nout++] = n;
     return nout;
   }
-  for (int i = 0; i < n->nops; i++) nout = cli_tnode_masks(n->ops[i], out, nout, cap);
+  for (int i = 0; i < n->nops; i++) nout = pipe_tnode_masks(n->ops[i], out, nout, cap);
   return nout;
 }
 
@@ -117,28 +109,28 @@ static int threshold_masks(const ir_tnode *n, const ir_tnode *cmp, ir_tnode *syn
   return ns;
 }
 
-void cli_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
+void pipe_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
                     poly_size_cases *sc) {
   const ir_tnode *masks[MAX_MASKS + MAX_THRESH_MASKS];
   ir_tnode syn[MAX_THRESH_MASKS];
   ir_mask mk[MAX_THRESH_MASKS];
-  int nm = cli_tnode_masks(cand, masks, 0, MAX_MASKS);
+  int nm = pipe_tnode_masks(cand, masks, 0, MAX_MASKS);
   int ns = threshold_masks(cand, NULL, syn, mk, 0, MAX_THRESH_MASKS);
   for (int i = 0; i < ns; i++) masks[nm++] = &syn[i];
-  if (poly_size_cases_build(k, mask, nm, masks, CLI_SIZE_CASES, sc)) {
+  if (poly_size_cases_build(k, mask, nm, masks, PIPE_SIZE_CASES, sc)) {
     memset(sc, 0, sizeof *sc);
     sc->left_out = 1; /* the cases are unknown: nothing may be proved */
   }
 }
 
-void cli_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
-  cli_verify_state *vs = user;
+void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
+  pipe_verify_state *vs = user;
   if (vs->last) verify_result_free(vs->last);
   else vs->last = ir_calloc(1, sizeof *vs->last);
   if (!vs->cex_inputs) vs->cex_inputs = ir_calloc(MAX_CEX_INPUTS, sizeof(ir_tensor));
   ir_tensor *cex_inputs = vs->cex_inputs;
   poly_size_cases sc;
-  cli_size_cases(q->kernel, q->mask, q->cand, &sc);
+  pipe_size_cases(q->kernel, q->mask, q->cand, &sc);
   int nvars = q->kernel->nvars;
   unsigned char *refs = ir_calloc((size_t)nvars + 1, 1);
   int *cand_sizes = ir_calloc((size_t)nvars + 1, sizeof(int)), ncs = 0;
@@ -147,8 +139,8 @@ void cli_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
     if (refs[v] && q->kernel->vars[v]->kind == IR_VAR_SIZE) cand_sizes[ncs++] = v;
   verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var,
                    sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes};
-  vcand c = {q};
-  verify_candidate cand = {cand_eval_sym, cand_eval, &c};
+  pipe_cand c = {q->cand, q->in_vars, nvars};
+  verify_candidate cand = {pipe_cand_eval_sym, pipe_cand_eval, &c};
   memset(r, 0, sizeof *r);
   memset(vs->last, 0, sizeof *vs->last);
   verify_task_check(vs->v, &t, &cand, vs->last);
@@ -186,8 +178,8 @@ void cli_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   }
 }
 
-int cli_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir_arena *arena,
-                        cli_task_setup *out) {
+int pipe_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir_arena *arena,
+                        pipe_task_setup *out) {
   const ir_kernel *k = a->kernel;
   const poly_task *pt = &a->tasks[task];
   memset(out, 0, sizeof *out);
@@ -210,28 +202,10 @@ int cli_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir
   return 0;
 }
 
-int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *vo,
-                      int allow_none) {
-  long v;
-  switch (c) {
-  case CLI_OPT_VERIFY: {
-    int m = verify_mode_parse(arg);
-    if (m < 0 || (m == VERIFY_NONE && !allow_none)) {
-      cli_usage_error(cmd, "--verify expects %s, not '%s'",
-                      allow_none ? "real, fp or none" : "real or fp", arg);
-      return -1;
-    }
-    vo->mode = (verify_mode)m;
-    return 1;
-  }
-  case CLI_OPT_BOUND:
-    if (cli_parse_long(cmd, "--bound", arg, 1, 8, &v)) return -1;
-    vo->bound = (int)v;
-    return 1;
-  case CLI_OPT_SMT_TIMEOUT:
-    if (cli_parse_long(cmd, "--smt-timeout", arg, 1, 3600, &v)) return -1;
-    vo->timeout = (double)v;
-    return 1;
-  }
-  return 0;
+void pipe_verify_program(pipe_verify_state *vs, const poly_analysis *a, const gram_dialect *d,
+                         const pipe_task_setup *ts, int task, int var, const ir_tnode *prog,
+                         enum_verify_result *r) {
+  enum_query q = {a->kernel, a, task, ts->mask, ts->nin, ts->in_vars, ts->in_args,
+                  var, prog, d};
+  pipe_verify_cb(vs, &q, r);
 }

@@ -4,13 +4,12 @@
  * (an IR_VAR_SIZE variable per dim name, in order of appearance, then an
  * array or scalar parameter per input) and an argument leaf per input, so
  * that types print with the user's dim names and the enumerator and the
- * verifier work as on a parsed kernel.
+ * verifier work as on a parsed kernel; pipe_inputs_load adds the dialect.
  */
 #include <ctype.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "ir/tprog.h"
+#include "pipeline/pipeline.h"
 
 static int ident(const char *s, size_t *len) {
   size_t n = 0;
@@ -39,7 +38,7 @@ static ir_var *new_var(ir_arena *a, ir_var ***vars, int *nvars, int *cap, ir_var
   return v;
 }
 
-int cli_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **kout,
+int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **kout,
                      const ir_tnode **args, int cap, int *nargs, char *err, size_t errn) {
   ir_kernel *k = IR_NEW(arena, ir_kernel);
   int vcap = 16, nv = 0;
@@ -143,4 +142,19 @@ int cli_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_k
   *kout = k;
   return 0;
 #undef FAIL
+}
+
+pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
+                            ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn) {
+  memset(out, 0, sizeof *out);
+  if (pipe_inputs_parse(spec, arena, store, &out->k, out->args, PIPE_MAX_INPUTS, &out->nargs,
+                        msg, msgn))
+    return PIPE_ERR_INPUTS;
+  if (!(out->d = gram_load(dialect, arena))) return PIPE_ERR_DIALECT;
+  if (out->d->elems && !(out->d->elems & (1u << out->k->data_type))) {
+    snprintf(msg, msgn, "dialect %s has no %s element type", out->d->name,
+             ir_elem_mlir_name(out->k->data_type));
+    return PIPE_ERR_ELEM;
+  }
+  return PIPE_OK;
 }

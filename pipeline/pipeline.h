@@ -1,0 +1,248 @@
+/*
+ * pipeline.h - "C file in, raised and verified program out": the stages of
+ * uplift wired together once, for every command of the driver (cli/) and
+ * for the tests (docs/architecture.md, "The pipeline").
+ *
+ *   fe_parse_file      C file           -> ir_kernel       (frontend/)
+ *   poly_analyze       ir_kernel        -> poly_analysis   (polyhedral/)
+ *   gram_load          dialect name     -> gram_dialect    (grammar/)
+ *   enum_raise         analysis+dialect -> enum_result     (enumerator/)
+ *   pipe_verify_cb     a task's program -> verdict         (verify/)
+ *
+ * Failures are classified by a pipe_error code, never by message text.
+ * The front end and the dialect loader print their positioned diagnostics
+ * (file:line:col: error: ...) themselves; the other failures leave their
+ * message in a buffer for the caller to print with its own prefix.
+ */
+#ifndef UPLIFT_PIPELINE_H
+#define UPLIFT_PIPELINE_H
+
+#include <stddef.h>
+
+#include "enumerator/enumerator.h"
+#include "frontend/frontend.h"
+#include "grammar/grammar.h"
+#include "interp/interp.h"
+#include "ir/ir.h"
+#include "ir/tprog.h"
+#include "polyhedral/polyhedral.h"
+#include "verify/verify.h"
+
+/* ---------------------------------------------------------------- errors */
+
+typedef enum pipe_error {
+  PIPE_OK = 0,
+  PIPE_ERR_SOURCE,   /* the C file: the front end printed file:line:col */
+  PIPE_ERR_DIALECT,  /* the dialect: gram_load printed its diagnostic */
+  PIPE_ERR_INPUTS,   /* a bad --inputs specification (message) */
+  PIPE_ERR_ELEM,     /* the dialect lacks the inputs' element type (message) */
+  PIPE_ERR_PROGRAM,  /* a program text that does not fit its task (message) */
+  PIPE_ERR_SOLVER,   /* Z3 could not be set up (message) */
+  PIPE_ERR_INTERNAL, /* the enumerator failed (message) */
+  PIPE_ERR_CHECK     /* --check: the raised program disagrees (message) */
+} pipe_error;
+
+/* The exit status of the uplift command for code: IR_EXIT_BAD_INPUT for
+ * the input errors, IR_EXIT_MISMATCH for solver, internal and check
+ * failures, IR_EXIT_OK for PIPE_OK. */
+int pipe_exit_status(pipe_error code);
+
+/* ------------------------------------------------------ front-end options
+ * fe_options arrays are heap-allocated; the strings are borrowed. */
+
+void pipe_fe_add_include(fe_options *fe, const char *dir);
+void pipe_fe_add_define(fe_options *fe, const char *def); /* NAME or NAME=VALUE */
+/* Free the arrays the two functions above allocated and clear fe. */
+void pipe_fe_options_free(fe_options *fe);
+
+/* --------------------------------------------------------------- raising */
+
+struct pipe_verify_state;
+
+/* What to raise with: front-end options (may be NULL), the dialect (a
+ * loaded one in d, else a name or path in dialect), the search options,
+ * and the verification options (mode VERIFY_NONE: no verification). */
+typedef struct pipe_raise_opts {
+  const fe_options *fe;
+  const char *dialect;
+  const gram_dialect *d;
+  enum_options search;
+  verify_options verify;
+} pipe_raise_opts;
+
+/* What a raise produced: the parsed kernel, the dialect, the analysis (its
+ * kernel is the analysed one) and the enumerator's result.  Everything
+ * lives in the arena and store given to pipe_raise_file. */
+typedef struct pipe_raised {
+  ir_kernel *k;
+  const gram_dialect *d;
+  poly_analysis *a;
+  enum_result res;
+} pipe_raised;
+
+/* Parse path, load the dialect, analyse and raise, verifying every task's
+ * program when o->verify.mode is not VERIFY_NONE (when Z3 cannot be set up
+ * the tasks stay unverified, so nothing is proved).  Returns PIPE_OK (then
+ * out->res.raised says whether every output was found), PIPE_ERR_SOURCE,
+ * PIPE_ERR_DIALECT, or PIPE_ERR_INTERNAL with msg. */
+pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
+                           ir_tp_store *store, pipe_raised *out, char *msg, size_t msgn);
+
+/* Raise an analysed kernel with dialect d, checking each program with vs
+ * (NULL: no verification).  Returns enum_raise's 0 (raised), 1 (not:
+ * res->reason) or -1 (internal error). */
+int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enum_options *eo,
+                        struct pipe_verify_state *vs, ir_tp_store *store, ir_arena *arena,
+                        enum_result *res);
+
+/* Run the raised program r of kernel k (from path, parsed with fe) at two
+ * size assignments no example used and at one representative of every
+ * size case of the kernel and the program's masks (those within
+ * VERIFY_MAX_ELEMS elements), and compare it with the natively compiled
+ * original on the same seeded inputs.  Returns PIPE_OK, or PIPE_ERR_CHECK
+ * with the first problem in msg. */
+pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
+                             const enum_result *r, uint64_t seed, char *msg, size_t msgn);
+
+/* ----------------------------------------------------------- task set-up */
+
+/* A task of the analysis set up as the enumerator sets it up: the statement
+ * mask (the task's statements plus the prelude), its inputs (var ids) and
+ * their leaves in store (arguments numbered by var id, POLY_IN_CONST inputs
+ * as constants).  Everything lives in arena. */
+typedef struct pipe_task_setup {
+  unsigned char *mask;
+  int nin;
+  int *in_vars;
+  const ir_tnode **in_args;
+} pipe_task_setup;
+
+/* Returns 0, or -1 when an input's dims are not size parameters. */
+int pipe_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir_arena *arena,
+                         pipe_task_setup *out);
+
+/* Distinct terms of a program text pipe_program_parse accepts at most. */
+enum { PIPE_MAX_TERMS = 10000 };
+
+/* Rebuild the program text of task `task`, output variable var, over the
+ * task's input leaves ts (ir_tp_parse with d's term syntax) and check that
+ * it has at most PIPE_MAX_TERMS distinct terms and the output's type.
+ * Returns the node (in store), or NULL with a message
+ * "task T (NAME): ..." in msg. */
+const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d,
+                                   const pipe_task_setup *ts, int task, int var,
+                                   const char *text, ir_tp_store *store, char *msg,
+                                   size_t msgn);
+
+/* ---------------------------------------------------------- verification
+ * What `uplift raise` (the CEGIS callback), `uplift verify` (re-checking a
+ * saved report) and the tests share so that all check a program the same
+ * way. */
+
+/* The state of the verification callback: the verifier (owned by whoever
+ * made it) and the last result, whose counterexample is handed out until
+ * the next call.  Zero it, set v, and call pipe_verify_state_free at the end
+ * (it frees the last result, not v). */
+typedef struct pipe_verify_state {
+  verify_ctx *v;
+  verify_result *last; /* ir_malloc'd; NULL before the first call */
+  void *cex_inputs;    /* ir_tensor[64] for the handed-out cex */
+} pipe_verify_state;
+
+/* The enumerator's verification callback (enum_verify_fn): check q->cand
+ * for q->out_var against the task's statements (q->mask) with user's
+ * verifier and fill r (verdict, mode, bound, seconds, a confirmed
+ * counterexample over q's inputs).  user is a pipe_verify_state. */
+void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r);
+void pipe_verify_state_free(pipe_verify_state *vs);
+
+/* Check program prog for output var of task `task` (set up as ts) with vs
+ * and fill r; vs->last holds the verifier's full result afterwards. */
+void pipe_verify_program(pipe_verify_state *vs, const poly_analysis *a, const gram_dialect *d,
+                         const pipe_task_setup *ts, int task, int var, const ir_tnode *prog,
+                         enum_verify_result *r);
+
+/* A candidate node over input var ids, as verify/ evaluates it: put a
+ * pipe_cand in a verify_candidate with pipe_cand_eval_sym (and
+ * pipe_cand_eval for concrete runs; inputs numbered by var id among nvars
+ * arguments). */
+typedef struct pipe_cand {
+  const ir_tnode *node;
+  const int *in_vars;
+  int nvars; /* the kernel's variables (pipe_cand_eval only) */
+} pipe_cand;
+int pipe_cand_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs, int nin,
+                       interp_sym_tensor *outs, int nout, const interp_sym_algebra *alg,
+                       interp_err *err);
+int pipe_cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int nin,
+                   ir_tensor *outs, int nout, interp_err *err);
+
+/* The size cases of a task (statement mask over k) and a candidate (its
+ * mask leaves): poly_size_cases_build with at most PIPE_SIZE_CASES cells.
+ * On failure sc is empty with left_out 1, so nothing is proved. */
+#define PIPE_SIZE_CASES 64
+/* Append the distinct mask leaves of n to out[nout..cap-1]; returns the
+ * new count. */
+int pipe_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap);
+void pipe_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
+                     poly_size_cases *sc);
+
+/* ---------------------------------------------- --inputs (explore, rewrites)
+ * Parse "A:f64[m,k],B:f64[k,n],alpha:f64[]" (dims: names or 1; element
+ * types f64 or f32, one per run) into a synthetic kernel in arena (size
+ * variables per dim name, then a parameter per input) and an argument leaf
+ * per input in store (args[i], arg number = var id).  Returns 0, or -1
+ * with a message for people in err. */
+int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **k,
+                      const ir_tnode **args, int cap, int *nargs, char *err, size_t errn);
+
+/* The --inputs kernel and the dialect to enumerate it with. */
+#define PIPE_MAX_INPUTS 16
+typedef struct pipe_inputs {
+  ir_kernel *k;
+  const ir_tnode *args[PIPE_MAX_INPUTS];
+  int nargs;
+  const gram_dialect *d;
+} pipe_inputs;
+
+/* pipe_inputs_parse, then load dialect and check that it has the inputs'
+ * element type.  Returns PIPE_OK, PIPE_ERR_INPUTS or PIPE_ERR_ELEM (msg),
+ * or PIPE_ERR_DIALECT (gram_load printed why). */
+pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
+                            ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn);
+
+/* ------------------------------------------------------------ uplift run */
+
+/* The input value sets of --values (docs/run.md, "Inputs"). */
+typedef enum pipe_values {
+  PIPE_VALUES_INT,     /* integers in -4..4, scalars 2..5 (the default) */
+  PIPE_VALUES_REAL,    /* non-integers, negatives, -0, moderate magnitudes */
+  PIPE_VALUES_SPECIAL, /* REAL mixed with NaN, +inf, -inf */
+  PIPE_VALUES_HUGE,    /* REAL mixed with 1e300, 3.5e38, subnormals, 2^24+1 */
+  PIPE_VALUES_COUNT
+} pipe_values;
+
+/* "int", "real", "special", "huge". */
+const char *pipe_values_name(pipe_values s);
+
+/* Fill every scalar and array parameter of env from value set s, seeded,
+ * in signature order, row-major (values converted to the element type as
+ * C converts them). */
+void pipe_fill_values(interp_env *env, pipe_values s, uint64_t seed);
+
+/* The bytes the interpreter's env needs at these sizes (values and poison
+ * masks of every array and scalar); a negative dim counts 0. */
+double pipe_env_bytes(const ir_kernel *k, const long *sizes);
+
+/* The relative tolerance of comparing runs on value set s: the kernel's
+ * (interp_kernel_tolerance) on integer inputs, else 1e-9 (double) or 1e-4
+ * (float data). */
+double pipe_run_tolerance(const ir_kernel *k, pipe_values s);
+
+/* Compile the kernel k of the C file at path (front-end options fe) for
+ * native calls, with the words of cflags (split at spaces; may be NULL) as
+ * extra cc arguments.  NULL on failure (res says why). */
+interp_native *pipe_native_compile(const ir_kernel *k, const char *path, const fe_options *fe,
+                                   const char *cflags, interp_native_result *res);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * raise.c - the raise pipeline: parse the C file, load the dialect, analyse
+ * the loops, raise task by task with the verification callback
+ * (pipe_verify_cb); the native cross-check of `raise --check`; and the
+ * rebuilding of a saved program text for `uplift verify`.  Errors are
+ * pipe_error codes with a message; the front end and the dialect loader
+ * print their own positioned diagnostics.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "interp/interp.h"
+#include "pipeline/pipeline.h"
+
+int pipe_exit_status(pipe_error code) {
+  switch (code) {
+  case PIPE_OK: return IR_EXIT_OK;
+  case PIPE_ERR_SOURCE:
+  case PIPE_ERR_DIALECT:
+  case PIPE_ERR_INPUTS:
+  case PIPE_ERR_ELEM:
+  case PIPE_ERR_PROGRAM: return IR_EXIT_BAD_INPUT;
+  case PIPE_ERR_SOLVER:
+  case PIPE_ERR_INTERNAL:
+  case PIPE_ERR_CHECK: return IR_EXIT_MISMATCH;
+  }
+  UNREACHABLE();
+}
+
+/* ------------------------------------------------------ front-end options */
+
+static const char **push(const char **v, int *n, const char *s) {
+  v = ir_realloc(v, sizeof *v * (size_t)(*n + 1));
+  v[(*n)++] = s;
+  return v;
+}
+
+void pipe_fe_add_include(fe_options *fe, const char *dir) {
+  fe->include_dirs = push(fe->include_dirs, &fe->ninclude, dir);
+}
+
+void pipe_fe_add_define(fe_options *fe, const char *def) {
+  fe->defines = push(fe->defines, &fe->ndefine, def);
+}
+
+void pipe_fe_options_free(fe_options *fe) {
+  ir_free(fe->include_dirs);
+  ir_free(fe->defines);
+  memset(fe, 0, sizeof *fe);
+}
+
+/* --------------------------------------------------------------- raising */
+
+int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enum_options *eo,
+                        pipe_verify_state *vs, ir_tp_store *store, ir_arena *arena,
+                        enum_result *res) {
+  return enum_raise(a, d, eo, vs && vs->v ? pipe_verify_cb : NULL, vs, store, arena, res);
+}
+
+pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
+                           ir_tp_store *store, pipe_raised *out, char *msg, size_t msgn) {
+  fe_options none;
+  memset(&none, 0, sizeof none);
+  memset(out, 0, sizeof *out);
+  if (!(out->k = fe_parse_file(path, o->fe ? o->fe : &none, arena))) return PIPE_ERR_SOURCE;
+  out->d = o->d ? o->d : gram_load(o->dialect, arena);
+  if (!out->d) return PIPE_ERR_DIALECT;
+  out->a = poly_analyze(out->k, arena);
+  pipe_verify_state vs;
+  memset(&vs, 0, sizeof vs);
+  if (o->verify.mode != VERIFY_NONE) vs.v = verify_new(&o->verify);
+  int r = pipe_raise_analysed(out->a, out->d, &o->search, &vs, store, arena, &out->res);
+  pipe_verify_state_free(&vs);
+  if (vs.v) verify_free(vs.v);
+  if (r < 0) {
+    snprintf(msg, msgn, "internal error");
+    return PIPE_ERR_INTERNAL;
+  }
+  return PIPE_OK;
+}
+
+/* ------------------------------------------------------------ --check */
+
+/* Copies of env's arguments (values only) for the raised program. */
+static ir_tensor *copy_args(const ir_kernel *k, const interp_env *env) {
+  ir_tensor *args = ir_calloc((size_t)k->nvars, sizeof(ir_tensor));
+  for (int v = 0; v < k->nvars; v++) {
+    if (!env->vals[v].data) continue;
+    args[v] = env->vals[v];
+    size_t n = ir_tensor_size(&env->vals[v]);
+    args[v].data = ir_malloc((n ? n : 1) * sizeof(double));
+    memcpy(args[v].data, env->vals[v].data, n * sizeof(double));
+    args[v].poison = NULL;
+  }
+  return args;
+}
+
+/* Compare every result of r, evaluated on args, with the native outputs in
+ * env.  Returns 0, or -1 with the first difference in msg. */
+static int compare_results(const ir_kernel *k, const enum_result *r, const interp_env *env,
+                           const ir_tensor *args, const long *sizes, char *msg, size_t msgn) {
+  double rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+  if (k->data_type == IR_F32) rtol = 1e-4;
+  for (int i = 0; i < r->prog.nresults; i++) {
+    ir_tensor got;
+    interp_err ierr;
+    int v = r->result_vars[i], bad = 0;
+    if (enum_eval_node(r->prog.results[i], args, k->nvars, sizes, &got, &ierr)) {
+      snprintf(msg, msgn, "evaluating %s: %s", k->vars[v]->name, ierr.msg);
+      return -1;
+    }
+    size_t n = ir_tensor_size(&got);
+    for (size_t j = 0; j < n && !bad; j++) {
+      if (!interp_values_agree(env->vals[v].data[j], got.data[j], rtol) ||
+          (got.poison && got.poison[j])) {
+        snprintf(msg, msgn, "%s element %zu: native %.17g, raised %.17g", k->vars[v]->name, j,
+                 env->vals[v].data[j], got.data[j]);
+        bad = 1;
+      }
+    }
+    interp_tensor_free(&got);
+    if (bad) return -1;
+  }
+  return 0;
+}
+
+/* One --check run at sizes: native original against the raised program. */
+static int check_at(const ir_kernel *k, interp_native *nat, const enum_result *r,
+                    const long *sizes, uint64_t seed, char *msg, size_t msgn) {
+  interp_env env;
+  interp_error err;
+  interp_native_result nres;
+  if (interp_env_init(&env, k, sizes, &err)) {
+    snprintf(msg, msgn, "%s", err.msg);
+    return -1;
+  }
+  interp_fill_random(&env, seed);
+  ir_tensor *args = copy_args(k, &env);
+  int bad = 0;
+  if (interp_native_call(nat, &env, NULL, &nres)) {
+    snprintf(msg, msgn, "native run: %s", nres.msg);
+    bad = 1;
+  }
+  if (!bad) bad = compare_results(k, r, &env, args, sizes, msg, msgn) != 0;
+  for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
+  ir_free(args);
+  interp_env_free(&env);
+  return bad ? -1 : 0;
+}
+
+pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
+                             const enum_result *r, uint64_t seed, char *msg, size_t msgn) {
+  interp_native_result nres;
+  interp_native *nat = interp_native_compile(k, path, fe, &nres);
+  if (!nat) {
+    snprintf(msg, msgn, "%s", nres.msg);
+    return PIPE_ERR_CHECK;
+  }
+  const ir_tnode *masks[64];
+  int nmasks = 0;
+  for (int i = 0; i < r->prog.nresults; i++)
+    nmasks = pipe_tnode_masks(r->prog.results[i], masks, nmasks, 64);
+  poly_size_cases sc;
+  if (poly_size_cases_build(k, NULL, nmasks, masks, PIPE_SIZE_CASES, &sc))
+    memset(&sc, 0, sizeof sc);
+  int bad = 0;
+  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  for (int variant = 7; variant < 9 + sc.ncases && !bad; variant++) {
+    if (variant < 9)
+      interp_default_sizes(k, variant, sizes);
+    else
+      memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
+    if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) continue;
+    bad = check_at(k, nat, r, sizes, seed + (uint64_t)variant, msg, msgn) != 0;
+  }
+  ir_free(sizes);
+  poly_size_cases_free(&sc);
+  interp_native_free(nat);
+  return bad ? PIPE_ERR_CHECK : PIPE_OK;
+}
+
+/* ------------------------------------------------------- saved programs */
+
+const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d,
+                                   const pipe_task_setup *ts, int task, int var,
+                                   const char *text, ir_tp_store *store, char *msg,
+                                   size_t msgn) {
+  const ir_kernel *k = a->kernel;
+  const char *name = k->vars[var]->name;
+  ir_tp_syntax syn;
+  gram_term_syntax(d, &syn);
+  char err[512];
+  const ir_tnode *p = ir_tp_parse(store, text, k, ts->in_args, ts->nin, &syn, err, sizeof err);
+  if (!p) {
+    snprintf(msg, msgn, "task %d (%s): program: %s\n  %s", task, name, err, text);
+    return NULL;
+  }
+  /* a huge program would only make a huge query: refused (docs/verify.md) */
+  const ir_tnode **topo = ir_calloc(PIPE_MAX_TERMS, sizeof *topo);
+  int nterms = ir_tp_topo(&p, 1, topo, PIPE_MAX_TERMS);
+  ir_free(topo);
+  if (nterms < 0) {
+    snprintf(msg, msgn,
+             "task %d (%s): the program has more than %d distinct terms "
+             "(the limit of uplift verify)",
+             task, name, PIPE_MAX_TERMS);
+    return NULL;
+  }
+  ir_type want;
+  if (!enum_var_type(k, var, &want) && !ir_type_equal(&want, &p->type)) {
+    char b1[128], b2[128];
+    snprintf(msg, msgn, "task %d (%s): the program has type %s, the output is %s", task, name,
+             ir_type_str(&p->type, k, b1, sizeof b1), ir_type_str(&want, k, b2, sizeof b2));
+    return NULL;
+  }
+  return p;
+}

@@ -1,0 +1,102 @@
+/*
+ * run.c - what `uplift run` does beyond its options and its report: the
+ * input value sets of --values (docs/run.md, "Inputs"), the tolerance of a
+ * comparison on each, the memory an interpreter run needs, and the native
+ * compilation of a kernel with extra cc arguments.
+ */
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "pipeline/pipeline.h"
+
+const char *pipe_values_name(pipe_values s) {
+  static const char *const names[PIPE_VALUES_COUNT] = {"int", "real", "special", "huge"};
+  return s >= 0 && s < PIPE_VALUES_COUNT ? names[s] : "?";
+}
+
+/* One value of set s (not PIPE_VALUES_INT) for an element of type elem.
+ * A quarter (REAL) or a third (SPECIAL, HUGE) of the draws come from the
+ * set's pool of telling values, the rest are non-integers in -4..4. */
+static double draw_value(interp_rng *r, pipe_values s, ir_elem elem) {
+  static const double real_pool[] = {0.1, -0.1, 0.5, -2.5, 3.75, -0.0, 0.0, 1, -1};
+  static const double special_pool[] = {NAN, INFINITY, -INFINITY, -0.0, NAN, 0.1};
+  static const double huge_pool[] = {1e300,  -1e300,   3.5e38,    -3.5e38,
+                                     1e-310, 1e-40,    16777217.0, -16777219.0,
+                                     0.1,    1e-320};
+  /* int data: no NaN in an int; values that change when rounded to float
+   * (2^24 + 1) and near the int product limit (46340^2 fits, 46341^2 does
+   * not: products of two pool values may overflow, undefined in C) */
+  static const double int_pool[] = {0, 1, -1, 7, -46341, 46340, 16777217, -16777219};
+#define POOL(p) (p)[interp_rng_range(r, 0, (long)(sizeof(p) / sizeof(p)[0]) - 1)]
+  if (elem == IR_I32)
+    return interp_rng_range(r, 0, 2) ? (double)interp_rng_range(r, -9, 9) : POOL(int_pool);
+  if (elem == IR_I1) return (double)interp_rng_range(r, 0, 1);
+  switch (s) {
+  case PIPE_VALUES_SPECIAL:
+    if (!interp_rng_range(r, 0, 2)) return POOL(special_pool);
+    break;
+  case PIPE_VALUES_HUGE:
+    if (!interp_rng_range(r, 0, 2)) return POOL(huge_pool);
+    break;
+  default: break;
+  }
+  if (!interp_rng_range(r, 0, 3)) return POOL(real_pool);
+  return (double)interp_rng_range(r, -4000, 4000) / 1000.0;
+#undef POOL
+}
+
+/* Fill every scalar and array parameter of env from value set s, seeded,
+ * in signature order, row-major (values converted to the element type as
+ * C converts them). */
+void pipe_fill_values(interp_env *env, pipe_values s, uint64_t seed) {
+  if (s == PIPE_VALUES_INT) {
+    interp_fill_random(env, seed);
+    return;
+  }
+  const ir_kernel *k = env->k;
+  interp_rng r;
+  interp_rng_seed(&r, seed);
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    const ir_var *var = k->vars[v];
+    if (var->kind != IR_VAR_SCALAR && var->kind != IR_VAR_ARRAY) continue;
+    size_t n = ir_tensor_size(&env->vals[v]);
+    double *vals = ir_calloc(n ? n : 1, sizeof *vals);
+    for (size_t i = 0; i < n; i++) vals[i] = draw_value(&r, s, var->elem);
+    interp_set_values(env, v, vals);
+    ir_free(vals);
+  }
+}
+
+/* The bytes the interpreter's env needs at these sizes (values and poison
+ * masks of every array and scalar: 9 bytes an element); a negative dim
+ * counts 0 (interp_env_init reports it). */
+double pipe_env_bytes(const ir_kernel *k, const long *sizes) {
+  long n = ir_kernel_elements(k, sizes, LONG_MAX / 16);
+  return n < 0 ? 0 : (double)n * (sizeof(double) + 1);
+}
+
+/* The tolerance of a comparison: the kernel's (interp_kernel_tolerance)
+ * on integer inputs; on the other value sets, whose rounding depends on the
+ * order of operations, 1e-9 (double) or 1e-4 (float data) relative. */
+double pipe_run_tolerance(const ir_kernel *k, pipe_values s) {
+  double tol = interp_kernel_tolerance(k);
+  if (s == PIPE_VALUES_INT) return tol;
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->elem == IR_F32) return 1e-4;
+  return 1e-9;
+}
+
+interp_native *pipe_native_compile(const ir_kernel *k, const char *path, const fe_options *fe,
+                                   const char *cflags, interp_native_result *res) {
+  char *words = ir_strdup(cflags ? cflags : "");
+  const char *extra[64];
+  int nx = 0;
+  for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
+    extra[nx++] = w;
+  extra[nx] = NULL;
+  interp_native *nat = interp_native_compile_with(k, path, fe, extra, res);
+  ir_free(words);
+  return nat;
+}

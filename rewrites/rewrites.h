@@ -1,0 +1,64 @@
+/*
+ * rewrites.h - verified rewrite rules mined from a dialect, the way rule
+ * synthesizers such as Ruler do (`uplift rewrites`; docs/architecture.md).
+ *
+ * rw_mine enumerates the dialect's programs over the --inputs leaves
+ * (enum_explore); every candidate dropped because a stored one has the same
+ * values on all examples gives a proposed rule `dropped -> stored` (kept
+ * when the stored one is strictly smaller).  Rules are taken smallest
+ * first; a rule is dropped as implied when rw_normalize with the rules
+ * accepted so far rewrites both sides to the same term.  The others are
+ * checked with Z3 in real mode (accepted when proved) and then fp mode (its
+ * verdict is reported).  The PDLL writer of the rules is emit_pdll.
+ */
+#ifndef UPLIFT_REWRITES_H
+#define UPLIFT_REWRITES_H
+
+#include "pipeline/pipeline.h"
+
+typedef struct rw_rule {
+  const ir_tnode *lhs, *rhs;
+  int real, fp;    /* verify_verdict of each mode */
+  const char *why; /* reason of a real-mode failure (arena) or NULL */
+} rw_rule;
+
+typedef struct rw_rules {
+  ir_kernel *k; /* the synthetic kernel of --inputs */
+  const ir_tnode *args[PIPE_MAX_INPUTS];
+  int nargs;
+  const gram_dialect *d;
+  int n;
+  rw_rule *rules; /* accepted (proved) rules, smallest first */
+  int nfailed;
+  rw_rule *failed;        /* not proved in real mode */
+  long proposed, implied; /* candidate rules; dropped as implied (or
+                             vacuous: lhs divides by zero) */
+  int complete;           /* the enumeration was not cut short */
+} rw_rules;
+
+typedef struct rw_opts {
+  const char *dialect, *inputs;
+  enum_options search; /* max_ops: the largest left-hand side */
+  int bound;           /* verify at sizes 1..bound (0: 2) */
+  double smt_timeout;  /* seconds per solver query (0: the default) */
+  int fp;              /* also check fp mode */
+} rw_opts;
+
+/* Mine the rules of o.  Everything lives in arena/store, except the rule
+ * arrays of out (ir_malloc'd, freed by rw_rules_free, also after an
+ * error).  Returns PIPE_OK; PIPE_ERR_INPUTS or PIPE_ERR_ELEM with a message
+ * in err; PIPE_ERR_DIALECT (gram_load printed why); PIPE_ERR_INTERNAL or
+ * PIPE_ERR_SOLVER with a message. */
+pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rules *out,
+                   char *err, size_t errn);
+
+/* The normal form of n under rules[0..nr-1] (bounded rewriting; argument
+ * leaves of the rules are pattern variables that match any term of their
+ * element type and rank, renaming size symbols consistently).  New nodes
+ * go to store. */
+const ir_tnode *rw_normalize(ir_tp_store *store, const rw_rule *rules, int nr,
+                             const ir_tnode *n);
+
+void rw_rules_free(rw_rules *r);
+
+#endif
