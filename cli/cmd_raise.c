@@ -348,9 +348,9 @@ int cli_cmd_raise(int argc, char **argv) {
     goto done;
   }
   if (!json && emit_c) {
-    char err[256];
-    if (emit_c_func(d, &res.prog, a->kernel, out, err, sizeof err)) {
-      fprintf(stderr, "uplift raise: --emit c: %s\n", err);
+    ir_error err;
+    if (emit_c_func(d, &res.prog, a->kernel, out, &err)) {
+      fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
       status = IR_EXIT_MISMATCH;
       goto done;
     }

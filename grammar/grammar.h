@@ -238,9 +238,6 @@ typedef struct gram_binding {
 int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *err,
               size_t errn);
 
-/* Are the semantic kernels built in? */
-int gram_kernels_available(void);
-
 /* Print a production's attributes as "perm=(1,0) body=add" into buf. */
 char *gram_attrs_str(const gram_op *op, const ir_attr *attrs, char *buf,
                      size_t n);

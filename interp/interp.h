@@ -237,8 +237,5 @@ int interp_native_call(interp_native *nat, interp_env *env,
 
 void interp_native_free(interp_native *nat);
 
-/* The directory holding uplift's polybench.h (<tree>/frontend/include),
- * found from the executable's location; NULL if not found.  Static string. */
-const char *interp_include_dir(void);
 
 #endif
