@@ -171,7 +171,7 @@ typedef enum ir_err_code {
 typedef struct ir_error {
   ir_pos pos;
   ir_err_code code;
-  char msg[1024];
+  char msg[300]; /* longer messages are cut */
 } ir_error;
 
 /* Fill e (if not NULL) and return -1, so that `return ir_error_set(...)`
