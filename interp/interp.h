@@ -56,7 +56,7 @@ typedef struct interp_prog interp_prog; /* compiled form, private */
  * (or declaration) that failed, a code (IR_ERR_RANGE for an out-of-range
  * subscript, IR_ERR_TIMEOUT when interp_run stopped at env->time_limit)
  * and a message that names the index and the shape.  interp_error is its
- * old name, kept for the modules not yet converted (docs/architecture.md,
+ * old name, kept for the modules not yet converted (docs/util.md,
  * "Errors"). */
 typedef ir_error interp_error;
 

@@ -150,7 +150,7 @@ void ir_buf_free(ir_buf *b);
 
 /* --------------------------------------------------------------- errors */
 
-/* The error convention (docs/architecture.md, "Errors"): a function that
+/* The error convention (docs/util.md, "Errors"): a function that
  * can fail returns -1 (or NULL) and fills an ir_error * the caller passes
  * (NULL when the caller does not want the message).  pos is where in the
  * user's source the failure is (file NULL and line 0 when nowhere), code
