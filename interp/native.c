@@ -11,7 +11,8 @@
  *
  * so the (usually static) kernel function gets an exported pointer, compile
  * it with `cc -O2 -ffp-contract=off -fPIC -shared` plus the front end's
- * options, dlopen the shared object and remove the directory.  The call
+ * options (ir_run: no shell, the messages captured, a limit that stops a
+ * hung compiler), dlopen the shared object and remove the directory.  The call
  * signature (ffi_cif) is built from the parsed parameters: int sizes,
  * double/float/int scalars, pointers for arrays.
  *

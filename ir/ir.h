@@ -6,6 +6,9 @@
  * program (ir_kernel: variables, statements, expressions) that the front
  * end produces and the interpreter, the polyhedral analysis and the verifier
  * consume, and the symbolic tensor types (ir_type) of the tensor programs.
+ * Also the small utilities every module shares (ir/util.c, docs/util.md):
+ * the growable string ir_buf, the error value ir_error and its convention,
+ * the subprocess runner ir_run and the include-folder lookup.
  *
  * Ownership: an ir_kernel and everything it points to live in one ir_arena;
  * free the arena, not the nodes.  Nothing in here holds isl or Z3 objects.
