@@ -5,7 +5,7 @@
 #   make test T=name  build and run one test: a tests/test_*.c program or a
 #                     tests/e2e_*.sh script, by name (test_ir, e2e_raise)
 #   make test SAN=1   the same with AddressSanitizer + UndefinedBehaviorSanitizer
-#                     (each test has a TEST_TIMEOUT limit, default 900 s, and
+#                     (each test has a TEST_TIMEOUT limit, default 1800 s, and
 #                     its time is printed; a test that ran no check fails)
 #   make fuzz         run every libFuzzer harness (tests/fuzz/) for FUZZ_SECONDS
 #                     (default 60) each; fails on any finding (docs/fuzz.md)

@@ -8,10 +8,10 @@
 #   - exits without its report line (a crash),
 #   - exits non-zero while reporting no failure,
 #   - reports 0 passed checks (it tested nothing: a skip is a failure),
-#   - runs longer than TEST_TIMEOUT seconds (default 900; a hang guard, not
+#   - runs longer than TEST_TIMEOUT seconds (default 1800; a hang guard, not
 #     a timing assertion: the limit is far above any test's time).
 # TEST_TIMEOUT=0 turns the limit off.
-limit=${TEST_TIMEOUT:-900}
+limit=${TEST_TIMEOUT:-1800}
 total_pass=0; total_fail=0; status=0
 times=""
 now() { date +%s.%N; }
