@@ -2,7 +2,11 @@
 #
 #   make              build ./uplift (installs missing Debian packages first)
 #   make test         build and run every test; last line "N passed, N failed"
+#   make test T=name  build and run one test: a tests/test_*.c program or a
+#                     tests/e2e_*.sh script, by name (test_ir, e2e_raise)
 #   make test SAN=1   the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#                     (each test has a TEST_TIMEOUT limit, default 1800 s, and
+#                     its time is printed; a test that ran no check fails)
 #   make fuzz         run every libFuzzer harness (tests/fuzz/) for FUZZ_SECONDS
 #                     (default 60) each; fails on any finding (docs/fuzz.md)
 #   make run          raise the default example
@@ -79,8 +83,22 @@ $(UPLIFT): $(BUILD)/cli/main.o $(BUILD)/libuplift.a
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libuplift.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-test: $(UPLIFT) $(TEST_BIN)
-	@UPLIFT=$(UPLIFT) BUILD=$(BUILD) sh mk/run-tests.sh $(TEST_BIN) $(TEST_SH)
+# T=name selects one test; the tools the tests need (the MLIR tools among
+# them) are checked and installed by mk/deps.sh on every run.
+ifneq ($(T),)
+T_NAME   := $(basename $(notdir $(T)))
+TEST_RUN := $(filter $(BUILD)/tests/$(T_NAME),$(TEST_BIN)) \
+            $(filter tests/$(T_NAME).sh,$(TEST_SH))
+ifeq ($(strip $(TEST_RUN)),)
+$(error no test named '$(T)': tests are tests/test_*.c and tests/e2e_*.sh)
+endif
+else
+TEST_RUN := $(TEST_BIN) $(TEST_SH)
+endif
+
+test: $(UPLIFT) $(filter $(BUILD)/tests/%,$(TEST_RUN))
+	@sh mk/deps.sh
+	@UPLIFT=$(UPLIFT) BUILD=$(BUILD) sh mk/run-tests.sh $(TEST_RUN)
 
 # The harnesses link the library built with FUZZ=1 (build-fuzz/).
 fuzz:

@@ -201,9 +201,9 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
 static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
   const ir_kernel *k = pr->a->kernel;
   if (o->emit_c) {
-    char err[256];
-    if (emit_c_func(pr->d, &pr->res.prog, k, out, err, sizeof err)) {
-      fprintf(stderr, "uplift raise: --emit c: %s\n", err);
+    ir_error err;
+    if (emit_c_func(pr->d, &pr->res.prog, k, out, &err)) {
+      fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
       return IR_EXIT_MISMATCH;
     }
     return IR_EXIT_OK;

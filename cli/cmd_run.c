@@ -286,7 +286,7 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pip
   interp_error err;
 
   if (interp_env_init(&env, k, sizes, &err)) {
-    interp_error_print(&err, src);
+    ir_error_print(&err, src);
     rc = IR_EXIT_BAD_INPUT;
     goto done;
   }
@@ -308,8 +308,8 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pip
   }
   env.time_limit = (double)o->timeout;
   if (interp_run(&env, NULL, &err)) {
-    interp_error_print(&err, src);
-    rc = err.timed_out ? IR_EXIT_MISMATCH : IR_EXIT_BAD_INPUT;
+    ir_error_print(&err, src);
+    rc = err.code == IR_ERR_TIMEOUT ? IR_EXIT_MISMATCH : IR_EXIT_BAD_INPUT;
     goto done;
   }
 

@@ -103,8 +103,7 @@ typedef struct aread {
 typedef struct cg {
   FILE *out;
   const ir_kernel *k;
-  char *err;
-  size_t errn;
+  ir_error *err; /* may be NULL */
   /* per node: open addressing on the node pointer (node ids are store-wide
    * and may be large), hcap a power of two above twice the node count */
   const ir_tnode **hkey;
@@ -122,10 +121,11 @@ static ninfo *ni(const cg *g, const ir_tnode *n) {
   return &g->info[i];
 }
 
+static int fail(cg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(cg *g, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(g->err, g->errn, fmt, ap);
+  ir_error_vset(g->err, (ir_pos){0}, IR_ERR_INPUT, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -208,42 +208,9 @@ static void emit_loop(cg *g, const ir_type *t, const char *dst, const char *expr
 
 /* --------------------------------------------------------- expressions */
 
-/* A growable string: fused expressions have no fixed bound. */
-typedef struct sb {
-  char *s;
-  size_t len, cap;
-} sb;
-
-static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  if (b->len + (size_t)n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (b->len + (size_t)n + 1 > cap) cap *= 2;
-    b->s = ir_realloc(b->s, cap);
-    b->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
-}
-
-static const char *sb_str(const sb *b) { return b->s ? b->s : ""; }
-
-static void sb_free(sb *b) {
-  ir_free(b->s);
-  b->s = NULL;
-  b->len = b->cap = 0;
-}
-
 /* A C literal of value v as element type e: "0.5", "2.0", "(-1.0)",
  * "((float)0.5)", "HUGE_VAL". */
-static void literal(sb *s, double v, ir_elem e) {
+static void literal(ir_buf *s, double v, ir_elem e) {
   char num[64];
   if (isinf(v))
     snprintf(num, sizeof num, "%sHUGE_VAL", v < 0 ? "-" : "");
@@ -254,9 +221,9 @@ static void literal(sb *s, double v, ir_elem e) {
     if (!strpbrk(num, ".eEn")) strcat(num, ".0"); /* a double, not an int */
   }
   if (e == IR_F64)
-    sb_printf(s, num[0] == '-' ? "(%s)" : "%s", num);
+    ir_buf_printf(s, num[0] == '-' ? "(%s)" : "%s", num);
   else
-    sb_printf(s, "((%s)%s)", ctype(e), num);
+    ir_buf_printf(s, "((%s)%s)", ctype(e), num);
 }
 
 /* The indices at which kernel operand `slot` of op node n is read, when n
@@ -308,7 +275,7 @@ static void operand_vars(const cg *g, const ir_tnode *n, int slot, const int *va
     if (ot->dims[j] == IR_DIM_ONE) ovar[j] = -1;
 }
 
-static void gen(cg *g, const ir_tnode *n, const int *var, sb *s);
+static void gen(cg *g, const ir_tnode *n, const int *var, ir_buf *s);
 
 /* The type of kernel operand slot of n (a kernel constant: rank 0). */
 static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
@@ -323,7 +290,7 @@ static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
 }
 
 /* Append kernel operand `slot` of n read at ovar (its own indices). */
-static void slot_expr(cg *g, const ir_tnode *n, int slot, const int *ovar, sb *s) {
+static void slot_expr(cg *g, const ir_tnode *n, int slot, const int *ovar, ir_buf *s) {
   const gram_binding *b = &ni(g, n)->b;
   if (b->args[slot] >= 0)
     gen(g, n->ops[b->args[slot]], ovar, s);
@@ -332,7 +299,7 @@ static void slot_expr(cg *g, const ir_tnode *n, int slot, const int *ovar, sb *s
 }
 
 /* Append kernel operand `slot` of n as read when n is evaluated at var. */
-static void operand_expr(cg *g, const ir_tnode *n, int slot, const int *var, sb *s) {
+static void operand_expr(cg *g, const ir_tnode *n, int slot, const int *var, ir_buf *s) {
   ir_type ot = slot_type(g, n, slot);
   int ovar[IR_MAX_RANK];
   operand_vars(g, n, slot, var, &ot, ovar);
@@ -361,7 +328,7 @@ static const char *elem_template(const char *kn, int *arity) {
 
 /* Append the value of node n at index var, computed (not read from n's
  * buffer): the loop body of a root, or an inlined subterm. */
-static void gen_value(cg *g, const ir_tnode *n, const int *var, sb *s) {
+static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   const ir_type *t = &n->type;
   if (n->kind == IR_TN_CONST) {
     literal(s, n->value, t->elem);
@@ -369,74 +336,74 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, sb *s) {
   }
   if (n->kind == IR_TN_MASK) {
     const ir_mask *m = n->mask;
-    sb_printf(s, "(");
-    if (!m->ncons) sb_printf(s, "1");
+    ir_buf_printf(s, "(");
+    if (!m->ncons) ir_buf_printf(s, "1");
     for (int c = 0; c < m->ncons; c++) {
       const ir_mask_con *mc = &m->cons[c];
-      sb_printf(s, "%s(", c ? " && " : "");
+      ir_buf_printf(s, "%s(", c ? " && " : "");
       for (int i = 0; i < t->rank && i < IR_MAX_RANK; i++)
-        if (mc->coef[i] && var[i] >= 0) sb_printf(s, "%d*upl_i%d + ", mc->coef[i], var[i]);
+        if (mc->coef[i] && var[i] >= 0) ir_buf_printf(s, "%d*upl_i%d + ", mc->coef[i], var[i]);
       for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
         if (mc->pcoef[p]) /* symbols checked by classify() */
-          sb_printf(s, "%d*upl_%s + ", mc->pcoef[p], g->k->vars[mc->sym[p]]->name);
-      sb_printf(s, "%d %s 0)", mc->c, mc->eq ? "==" : ">=");
+          ir_buf_printf(s, "%d*upl_%s + ", mc->pcoef[p], g->k->vars[mc->sym[p]]->name);
+      ir_buf_printf(s, "%d %s 0)", mc->c, mc->eq ? "==" : ">=");
     }
-    sb_printf(s, ")");
+    ir_buf_printf(s, ")");
     return;
   }
   if (n->kind == IR_TN_ARG) { /* never computed: always read */
     char off[STR];
     offset_str(g, t, var, off);
-    sb_printf(s, "upl_v%d[%s]", n->id, off);
+    ir_buf_printf(s, "upl_v%d[%s]", n->id, off);
     return;
   }
   const ninfo *in = ni(g, n);
   const gram_binding *b = &in->b;
   const char *kn = b->kernel->name;
   if (t->elem == IR_F64)
-    sb_printf(s, "(");
+    ir_buf_printf(s, "(");
   else
-    sb_printf(s, "((%s)(", ctype(t->elem));
+    ir_buf_printf(s, "((%s)(", ctype(t->elem));
   int arity = 0;
   const char *tmpl = elem_template(kn, &arity);
   if (in->kind == NK_ELEM && tmpl) {
-    sb a[3] = {{0}, {0}, {0}};
+    ir_buf a[3] = {{0}, {0}, {0}};
     for (int i = 0; i < arity && i < b->nargs; i++) operand_expr(g, n, i, var, &a[i]);
     if (!strcmp(kn, "compare"))
-      sb_printf(s, "%s %s %s", sb_str(&a[0]), cmp_ops[b->attrs[0].v[0]], sb_str(&a[1]));
+      ir_buf_printf(s, "%s %s %s", ir_buf_str(&a[0]), cmp_ops[b->attrs[0].v[0]], ir_buf_str(&a[1]));
     else
-      sb_printf(s, tmpl, sb_str(&a[0]), sb_str(&a[1]), sb_str(&a[2]));
-    for (int i = 0; i < 3; i++) sb_free(&a[i]);
+      ir_buf_printf(s, tmpl, ir_buf_str(&a[0]), ir_buf_str(&a[1]), ir_buf_str(&a[2]));
+    for (int i = 0; i < 3; i++) ir_buf_free(&a[i]);
   } else if (in->kind == NK_OUTER) {
-    sb l = {0}, r = {0};
+    ir_buf l = {0}, r = {0};
     operand_expr(g, n, 0, var, &l);
     operand_expr(g, n, 1, var, &r);
-    sb_printf(s, "%s * %s", sb_str(&l), sb_str(&r));
-    sb_free(&l);
-    sb_free(&r);
+    ir_buf_printf(s, "%s * %s", ir_buf_str(&l), ir_buf_str(&r));
+    ir_buf_free(&l);
+    ir_buf_free(&r);
   } else if (in->kind == NK_GATHER || !strcmp(kn, "fill_scalar")) {
     operand_expr(g, n, 0, var, s);
   } else if (!strcmp(kn, "iota")) {
     int d = b->attrs[0].v[0];
     if (d >= 0 && d < t->rank && var[d] >= 0)
-      sb_printf(s, "upl_i%d", var[d]);
+      ir_buf_printf(s, "upl_i%d", var[d]);
     else
-      sb_printf(s, "0");
+      ir_buf_printf(s, "0");
   } else if (!strcmp(kn, "constant") || !strcmp(kn, "fill")) {
     literal(s, b->attrs[0].d, t->elem);
   } else { /* empty; classify() admits nothing else here */
-    sb_printf(s, "0");
+    ir_buf_printf(s, "0");
   }
-  sb_printf(s, t->elem == IR_F64 ? ")" : "))");
+  ir_buf_printf(s, t->elem == IR_F64 ? ")" : "))");
 }
 
 /* Append the value of node n at index var: a read of its buffer if it is
  * materialised, else its inlined expression. */
-static void gen(cg *g, const ir_tnode *n, const int *var, sb *s) {
+static void gen(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   if (ni(g, n)->mat) {
     char off[STR];
     offset_str(g, &n->type, var, off);
-    sb_printf(s, "upl_v%d[%s]", n->id, off);
+    ir_buf_printf(s, "upl_v%d[%s]", n->id, off);
     return;
   }
   gen_value(g, n, var, s);
@@ -614,7 +581,7 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   if (bi < 0 || bi >= 4) return fail(g, "reduce: unknown body %d", bi);
   int var[IR_MAX_RANK];
   for (int j = 0; j < x.rank; j++) var[j] = j;
-  sb acc = {0}, init = {0};
+  ir_buf acc = {0}, init = {0};
   operand_expr(g, n, 0, var, &acc);
   operand_expr(g, n, 1, var, &init);
   const char *T = ctype(n->type.elem);
@@ -626,13 +593,13 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
       dim_str(g, x.dims[j], d);
       fprintf(g->out, "    for (long upl_i%d = 0; upl_i%d < %s; upl_i%d++)\n", j, j, d, j);
     }
-    if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, sb_str(&init));
+    if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, ir_buf_str(&init));
   }
   fprintf(g->out, "      upl_acc = ");
-  fprintf(g->out, body[bi], sb_str(&acc));
+  fprintf(g->out, body[bi], ir_buf_str(&acc));
   fprintf(g->out, ";\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
-  sb_free(&acc);
-  sb_free(&init);
+  ir_buf_free(&acc);
+  ir_buf_free(&init);
   return 0;
 }
 
@@ -715,13 +682,6 @@ static int same_elems(const ir_type *a, const ir_type *b) {
   return 1;
 }
 
-static int same_type(const ir_type *a, const ir_type *b) {
-  if (a->elem != b->elem || a->rank != b->rank) return 0;
-  for (int j = 0; j < a->rank; j++)
-    if (a->dims[j] != b->dims[j]) return 0;
-  return 1;
-}
-
 /* Decide free_ and mat of n (operands decided already: topological order). */
 static void decide(cg *g, const ir_tnode *n) {
   ninfo *in = ni(g, n);
@@ -765,7 +725,7 @@ static void find_accumulation(cg *g, const ir_tnode *n) {
     if (in->b.args[s] < 0) continue;
     const ir_tnode *d = n->ops[in->b.args[s]], *m = NULL;
     const ninfo *di = ni(g, d);
-    if (!same_type(&d->type, &n->type)) continue;
+    if (!ir_type_equal(&d->type, &n->type)) continue;
     if (di->kind == NK_ELEM && !strcmp(di->b.kernel->name, "mul") && !di->mat &&
         di->users == 1) {
       int found = 0;
@@ -781,7 +741,7 @@ static void find_accumulation(cg *g, const ir_tnode *n) {
       }
       if (!found) continue;
       di = ni(g, d);
-      if (!same_type(&d->type, &n->type)) continue;
+      if (!ir_type_equal(&d->type, &n->type)) continue;
     }
     if (di->kind != NK_OTHER || strcmp(di->b.kernel->name, "dot_general") || di->users != 1 ||
         di->result || di->absorbed)
@@ -856,24 +816,24 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
   if (in->acc) {
     /* dst = the other operand; dst += alpha * dot */
     const ir_tnode *o = in->b.args[in->acc_other] >= 0 ? n->ops[in->b.args[in->acc_other]] : NULL;
-    int same = o && o->kind == IR_TN_ARG && o->arg == in->inplace && same_type(&o->type, &n->type);
+    int same = o && o->kind == IR_TN_ARG && o->arg == in->inplace && ir_type_equal(&o->type, &n->type);
     int zero = o ? o->kind == IR_TN_CONST && o->value == 0 : in->b.kconst[in->acc_other] == 0;
     if (!same && !zero) {
-      sb e = {0};
+      ir_buf e = {0};
       operand_expr(g, n, in->acc_other, var, &e);
-      emit_loop(g, &n->type, dst, sb_str(&e));
-      sb_free(&e);
+      emit_loop(g, &n->type, dst, ir_buf_str(&e));
+      ir_buf_free(&e);
     }
-    sb alpha = {0};
+    ir_buf alpha = {0};
     if (in->acc_mul) {
       const ninfo *mi = ni(g, in->acc_mul);
       int ds = mi->b.args[0] >= 0 && in->acc_mul->ops[mi->b.args[0]] == in->acc ? 0 : 1;
       int novar[IR_MAX_RANK] = {0};
       slot_expr(g, in->acc_mul, 1 - ds, novar, &alpha);
     } else
-      sb_printf(&alpha, "1");
-    int rc = emit_dot(g, in->acc, dst, sb_str(&alpha), !zero);
-    sb_free(&alpha);
+      ir_buf_printf(&alpha, "1");
+    int rc = emit_dot(g, in->acc, dst, ir_buf_str(&alpha), !zero);
+    ir_buf_free(&alpha);
     return rc;
   }
   switch (in->kind) {
@@ -889,10 +849,10 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
     }
     return 0;
   default: {
-    sb e = {0};
+    ir_buf e = {0};
     gen_value(g, n, var, &e);
-    emit_loop(g, &n->type, dst, sb_str(&e));
-    sb_free(&e);
+    emit_loop(g, &n->type, dst, ir_buf_str(&e));
+    ir_buf_free(&e);
     return 0;
   }
   }
@@ -1001,57 +961,37 @@ static int plan(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode **node
   return 0;
 }
 
-int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
-                FILE *out, char *err, size_t errn) {
-  (void)d;
-  char dummy[8];
-  cg g = {out, k, err ? err : dummy, err ? errn : sizeof dummy, NULL, NULL, 0, NULL, 0, 0};
-  g.err[0] = 0;
-  int cap = 4096;
-  const ir_tnode **nodes = ir_malloc((size_t)cap * sizeof *nodes);
-  int nn = ir_tp_topo(p->results, p->nresults, nodes, cap);
-  int rc = 0;
-  if (nn < 0) {
-    rc = fail(&g, "program too large (more than %d nodes)", cap);
-    goto done;
-  }
-  /* results: which parameter each one is written to */
-  int rvar[IR_TP_MAX_RESULTS];
+/* The results' array parameters (rvar) and the arguments of nodes[0..nn-1]
+ * checked against k's signature. */
+static int check_signature(cg *g, const ir_tprog *p, const ir_tnode **nodes, int nn, int *rvar) {
+  const ir_kernel *k = g->k;
   for (int i = 0; i < p->nresults; i++) {
     rvar[i] = p->result_names[i] ? ir_kernel_find_var(k, p->result_names[i]) : -1;
-    if (rvar[i] < 0 || k->vars[rvar[i]]->kind != IR_VAR_ARRAY) {
-      rc = fail(&g, "result %d (%s) is not an array parameter of %s", i,
-                p->result_names[i] ? p->result_names[i] : "?", k->name);
-      goto done;
-    }
+    if (rvar[i] < 0 || k->vars[rvar[i]]->kind != IR_VAR_ARRAY)
+      return fail(g, "result %d (%s) is not an array parameter of %s", i,
+                  p->result_names[i] ? p->result_names[i] : "?", k->name);
   }
   for (int i = 0; i < nn; i++) {
     const ir_tnode *n = nodes[i];
     if (n->kind != IR_TN_ARG) continue;
-    if (n->arg < 0 || n->arg >= k->nvars) {
-      rc = fail(&g, "argument %d out of range", n->arg);
-      goto done;
-    }
+    if (n->arg < 0 || n->arg >= k->nvars) return fail(g, "argument %d out of range", n->arg);
     const ir_var *v = k->vars[n->arg];
-    if (v->param_index < 0 || (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR)) {
-      rc = fail(&g, "argument %s is not a parameter of %s", v->name, k->name);
-      goto done;
-    }
-    if (v->elem != n->type.elem) {
-      rc = fail(&g, "argument %s is %s in the program, %s in C", v->name,
-                ir_elem_mlir_name(n->type.elem), ir_elem_mlir_name(v->elem));
-      goto done;
-    }
+    if (v->param_index < 0 || (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR))
+      return fail(g, "argument %s is not a parameter of %s", v->name, k->name);
+    if (v->elem != n->type.elem)
+      return fail(g, "argument %s is %s in the program, %s in C", v->name,
+                  ir_elem_mlir_name(n->type.elem), ir_elem_mlir_name(v->elem));
   }
-  g.hcap = 16;
-  while (g.hcap < 2 * (size_t)nn) g.hcap *= 2;
-  g.hkey = ir_calloc(g.hcap, sizeof *g.hkey);
-  g.info = ir_calloc(g.hcap, sizeof *g.info);
-  if ((rc = plan(&g, p, rvar, nodes, nn))) goto done;
+  return 0;
+}
 
+/* The file's comment (what the plan made of the program), the prelude and
+ * the function's signature. */
+static void write_head(cg *g, const ir_tnode **nodes, int nn) {
+  const ir_kernel *k = g->k;
   int nops = 0, nbuf = 0, nroots = 0, nacc = 0, ninpl = 0;
   for (int i = 0; i < nn; i++) {
-    const ninfo *in = ni(&g, nodes[i]);
+    const ninfo *in = ni(g, nodes[i]);
     if (nodes[i]->kind == IR_TN_OP) nops++;
     if (!in->mat || in->kind == NK_ARG || in->absorbed) continue;
     nroots++;
@@ -1059,7 +999,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
     nacc += in->acc != NULL;
     ninpl += in->inplace >= 0;
   }
-  fprintf(out,
+  fprintf(g->out,
           "/* generated by uplift: %s raised to a tensor program and written as C\n"
           " * with CBLAS calls (compile with `pkg-config --cflags --libs openblas`).\n"
           " * A drop-in replacement for %s of %s.\n"
@@ -1068,41 +1008,50 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
           " * result. */\n",
           k->name, k->name, k->file ? k->file : "the original", nops, nroots, nbuf, ninpl,
           nacc);
-  fputs(prelude, out);
-  fputc('\n', out);
-  print_signature(k, out);
-  fprintf(out, " {\n");
-  /* sizes: checked, then as longs */
+  fputs(prelude, g->out);
+  fputc('\n', g->out);
+  print_signature(k, g->out);
+  fprintf(g->out, " {\n");
+}
+
+/* The sizes: checked (a negative one aborts with a message), then as longs. */
+static void write_sizes(const ir_kernel *k, FILE *out) {
   int nsz = 0;
   for (int i = 0; i < k->nparams; i++)
     if (k->vars[k->params[i]]->kind == IR_VAR_SIZE) nsz++;
-  if (nsz) {
-    fprintf(out, "  if (");
-    int c = 0;
-    for (int i = 0; i < k->nparams; i++) {
-      const ir_var *v = k->vars[k->params[i]];
-      if (v->kind == IR_VAR_SIZE) fprintf(out, "%s%s < 0", c++ ? " || " : "", v->name);
-    }
-    fprintf(out, ") {\n    fprintf(stderr, \"%s: sizes must be >= 0:", k->name);
-    for (int i = 0; i < k->nparams; i++) {
-      const ir_var *v = k->vars[k->params[i]];
-      if (v->kind == IR_VAR_SIZE) fprintf(out, " %s=%%d", v->name);
-    }
-    fprintf(out, "\\n\"");
-    for (int i = 0; i < k->nparams; i++) {
-      const ir_var *v = k->vars[k->params[i]];
-      if (v->kind == IR_VAR_SIZE) fprintf(out, ", %s", v->name);
-    }
-    fprintf(out, ");\n    abort();\n  }\n");
-    for (int i = 0; i < k->nparams; i++) {
-      const ir_var *v = k->vars[k->params[i]];
-      if (v->kind == IR_VAR_SIZE)
-        fprintf(out, "  const long upl_%s = %s;\n  (void)upl_%s;\n", v->name, v->name, v->name);
-    }
+  if (!nsz) return;
+  fprintf(out, "  if (");
+  int c = 0;
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *v = k->vars[k->params[i]];
+    if (v->kind == IR_VAR_SIZE) fprintf(out, "%s%s < 0", c++ ? " || " : "", v->name);
   }
-  for (int i = 0; i < nn && !rc; i++) {
+  fprintf(out, ") {\n    fprintf(stderr, \"%s: sizes must be >= 0:", k->name);
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *v = k->vars[k->params[i]];
+    if (v->kind == IR_VAR_SIZE) fprintf(out, " %s=%%d", v->name);
+  }
+  fprintf(out, "\\n\"");
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *v = k->vars[k->params[i]];
+    if (v->kind == IR_VAR_SIZE) fprintf(out, ", %s", v->name);
+  }
+  fprintf(out, ");\n    abort();\n  }\n");
+  for (int i = 0; i < k->nparams; i++) {
+    const ir_var *v = k->vars[k->params[i]];
+    if (v->kind == IR_VAR_SIZE)
+      fprintf(out, "  const long upl_%s = %s;\n  (void)upl_%s;\n", v->name, v->name, v->name);
+  }
+}
+
+/* One step per materialised node: the arguments as pointers, every other
+ * root into its buffer (or its result array, in place). */
+static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
+  const ir_kernel *k = g->k;
+  FILE *out = g->out;
+  for (int i = 0; i < nn; i++) {
     const ir_tnode *n = nodes[i];
-    const ninfo *in = ni(&g, n);
+    const ninfo *in = ni(g, n);
     const ir_type *t = &n->type;
     const char *T = ctype(t->elem);
     if (n->kind == IR_TN_ARG) {
@@ -1117,33 +1066,63 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
               k->vars[in->inplace]->name);
     } else {
       char cnt[STR];
-      prod_str(&g, t->dims, t->rank, cnt);
+      prod_str(g, t->dims, t->rank, cnt);
       fprintf(out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s));\n", T, n->id, cnt, T);
     }
     char dst[64];
     snprintf(dst, sizeof dst, "upl_v%d", n->id);
-    rc = emit_root(&g, n, dst);
+    if (emit_root(g, n, dst)) return -1;
   }
-  if (rc) goto done;
-  /* copy the results out, then free the temporaries */
+  return 0;
+}
+
+/* Copy the results out (those not written in place), free the temporaries
+ * and close the function. */
+static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode **nodes, int nn) {
+  FILE *out = g->out;
   for (int i = 0; i < p->nresults; i++) {
     const ir_tnode *r = p->results[i];
-    const ir_var *v = k->vars[rvar[i]];
+    const ir_var *v = g->k->vars[rvar[i]];
     if (r->kind == IR_TN_ARG && r->arg == rvar[i]) continue; /* unchanged */
-    if (ni(&g, r)->inplace == rvar[i]) continue;            /* written already */
+    if (ni(g, r)->inplace == rvar[i]) continue;             /* written already */
     char cnt[STR];
-    prod_str(&g, r->type.dims, r->type.rank, cnt);
+    prod_str(g, r->type.dims, r->type.rank, cnt);
     fprintf(out, "  for (long upl_q = 0; upl_q < %s; upl_q++)\n", cnt);
     fprintf(out, "    ((%s *)%s)[upl_q] = (%s)upl_v%d[upl_q];\n", ctype(v->elem), v->name,
             ctype(v->elem), r->id);
   }
   for (int i = 0; i < nn; i++) {
-    const ninfo *in = ni(&g, nodes[i]);
+    const ninfo *in = ni(g, nodes[i]);
     if (in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0)
       fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
   }
   fprintf(out, "}\n");
-done:
+}
+
+int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FILE *out,
+                ir_error *err) {
+  (void)d;
+  cg g = {out, k, err, NULL, NULL, 0, NULL, 0, 0};
+  ir_error_clear(err);
+  int cap = 4096;
+  const ir_tnode **nodes = ir_malloc((size_t)cap * sizeof *nodes);
+  int nn = ir_tp_topo(p->results, p->nresults, nodes, cap);
+  int rvar[IR_TP_MAX_RESULTS]; /* results: which parameter each one is written to */
+  int rc = nn < 0 ? fail(&g, "program too large (more than %d nodes)", cap)
+                  : check_signature(&g, p, nodes, nn, rvar);
+  if (rc == 0) {
+    g.hcap = 16;
+    while (g.hcap < 2 * (size_t)nn) g.hcap *= 2;
+    g.hkey = ir_calloc(g.hcap, sizeof *g.hkey);
+    g.info = ir_calloc(g.hcap, sizeof *g.info);
+    rc = plan(&g, p, rvar, nodes, nn);
+  }
+  if (rc == 0) {
+    write_head(&g, nodes, nn);
+    write_sizes(k, out);
+    rc = write_steps(&g, nodes, nn);
+  }
+  if (rc == 0) write_tail(&g, p, rvar, nodes, nn);
   ir_free(g.hkey);
   ir_free(g.info);
   ir_free(g.reads);

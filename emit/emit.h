@@ -54,18 +54,17 @@ typedef struct emit_run {
 } emit_run;
 
 /* Emit all runs into one module, lower it with emit_mlir_pipeline() and run
- * it with mlir-cpu-runner-16, fill every run's outputs.  Returns 0, or -1
- * with a message in err (the failing tool's stderr, truncated; a failed
- * cf.assert of a dynamic run is such a failure, its message in err).  If keep is
- * not NULL the module text is also written there. */
-int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
-                  size_t errn, FILE *keep);
+ * it with mlir-cpu-runner-16 (each tool under a wall-clock limit that only
+ * stops a hung tool), fill every run's outputs.  Returns 0, or -1 with err
+ * filled (code IR_ERR_TOOL: the failing tool's stderr, truncated; a failed
+ * cf.assert of a dynamic run is such a failure, its message in err).  If
+ * keep is not NULL the module text is also written there. */
+int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *err, FILE *keep);
 
 /* Check MLIR text with mlir-opt-16 (allow_unregistered: pass
  * --allow-unregistered-dialect).  Returns 0 if it parses and verifies, else
  * -1 with the tool's messages in err. */
-int emit_mlir_check(const char *text, int allow_unregistered, char *err,
-                    size_t errn);
+int emit_mlir_check(const char *text, int allow_unregistered, ir_error *err);
 
 /* The mlir-opt-16 pass pipeline from tensors (tosa, linalg) to LLVM. */
 const char *emit_mlir_pipeline(void);
@@ -84,11 +83,11 @@ void emit_tensor_free(ir_tensor *t);
  * signature that runs the program with CBLAS calls for dot_general and plain
  * loops for the other ops (emit/c.c; docs/emit-c.md).  Ops are lowered
  * through their semantic kernels (gram_bind), so d is only informational
- * and may be NULL.  Returns 0, or -1 with a message in err (errn bytes; err
- * may be NULL) when an op's kernel has no C lowering or the program does not
- * fit the signature.  The output is then incomplete. */
-int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k,
-                FILE *out, char *err, size_t errn);
+ * and may be NULL.  Returns 0, or -1 with err filled (err may be NULL;
+ * code IR_ERR_INPUT) when an op's kernel has no C lowering or the program
+ * does not fit the signature.  The output is then incomplete. */
+int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FILE *out,
+                ir_error *err);
 
 /* ---------------------------------------------------------------- PDLL */
 

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emit/emit.h"
 
@@ -34,67 +35,32 @@ char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
   return buf;
 }
 
-/* A growable string. */
-typedef struct str {
-  char *s;
-  size_t n, cap;
-} str;
-
-static void sputn(str *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    b->cap = (b->n + n + 1) * 2;
-    b->s = ir_realloc(b->s, b->cap);
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-}
-static void sput(str *b, const char *s) { sputn(b, s, strlen(s)); }
-static void sprintf_(str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sprintf_(str *b, const char *fmt, ...) {
-  char tmp[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n < (int)sizeof tmp) {
-    sputn(b, tmp, (size_t)n);
-    return;
-  }
-  char *big = ir_malloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  sputn(b, big, (size_t)n);
-  ir_free(big);
-}
-
 /* A float literal MLIR reads back exactly (hex for non-finite values). */
-static void put_elem(str *b, ir_elem e, double v) {
+static void put_elem(ir_buf *b, ir_elem e, double v) {
   switch (e) {
-  case IR_I1: sput(b, v != 0 ? "true" : "false"); return;
-  case IR_I32: sprintf_(b, "%ld", (long)v); return;
+  case IR_I1: ir_buf_puts(b, v != 0 ? "true" : "false"); return;
+  case IR_I32: ir_buf_printf(b, "%ld", (long)v); return;
   case IR_F32:
-    if (isnan(v)) sput(b, "0x7FC00000");
-    else if (isinf(v)) sput(b, v > 0 ? "0x7F800000" : "0xFF800000");
-    else sprintf_(b, "%.9e", v);
+    if (isnan(v)) ir_buf_puts(b, "0x7FC00000");
+    else if (isinf(v)) ir_buf_puts(b, v > 0 ? "0x7F800000" : "0xFF800000");
+    else ir_buf_printf(b, "%.9e", v);
     return;
   case IR_F64:
-    if (isnan(v)) sput(b, "0x7FF8000000000000");
-    else if (isinf(v)) sput(b, v > 0 ? "0x7FF0000000000000" : "0xFFF0000000000000");
-    else sprintf_(b, "%.17e", v);
+    if (isnan(v)) ir_buf_puts(b, "0x7FF8000000000000");
+    else if (isinf(v)) ir_buf_puts(b, v > 0 ? "0x7FF0000000000000" : "0xFFF0000000000000");
+    else ir_buf_printf(b, "%.17e", v);
     return;
   }
 }
 
 /* dense<...> : TYPE for a tensor of `dims` whose element i is val(i). */
-static void put_dense(str *b, const ir_type *t, const long *dims,
+static void put_dense(ir_buf *b, const ir_type *t, const long *dims,
                       double (*val)(long i, void *u), void *u, const char *type) {
-  sput(b, "dense<");
+  ir_buf_puts(b, "dense<");
   long total = 1;
   for (int i = 0; i < t->rank; i++) total *= dims[i];
   if (t->rank == 0) put_elem(b, t->elem, val(0, u));
-  else if (total == 0) sput(b, "[]");
+  else if (total == 0) ir_buf_puts(b, "[]");
   else {
     long stride[IR_MAX_RANK];
     stride[t->rank - 1] = 1;
@@ -103,16 +69,16 @@ static void put_dense(str *b, const ir_type *t, const long *dims,
       int open = 0;
       for (int i = 0; i < t->rank; i++)
         if (idx % (stride[i] * dims[i]) == 0) open++;
-      if (idx) sput(b, ", ");
-      for (int i = 0; i < open; i++) sput(b, "[");
+      if (idx) ir_buf_puts(b, ", ");
+      for (int i = 0; i < open; i++) ir_buf_puts(b, "[");
       put_elem(b, t->elem, val(idx, u));
       int close = 0;
       for (int i = 0; i < t->rank; i++)
         if ((idx + 1) % (stride[i] * dims[i]) == 0) close++;
-      for (int i = 0; i < close; i++) sput(b, "]");
+      for (int i = 0; i < close; i++) ir_buf_puts(b, "]");
     }
   }
-  sprintf_(b, "> : %s", type);
+  ir_buf_printf(b, "> : %s", type);
 }
 
 /* ------------------------------------------------------------- emission */
@@ -122,7 +88,7 @@ static void put_dense(str *b, const ir_type *t, const long *dims,
 typedef struct ectx {
   const gram_dialect *d;
   const emit_opts *o;
-  str *b;
+  ir_buf *b;
   const ir_tnode **nodes;
   int nnodes;
   int failed;
@@ -201,13 +167,13 @@ static void use_name(ectx *c, const ir_tnode *v, char *buf, size_t len) {
 
 static void put_type(ectx *c, const ir_type *t) {
   char buf[96];
-  sput(c->b, emit_mlir_type(t, c->tsizes, c->o->nsizes, buf, sizeof buf));
+  ir_buf_puts(c->b, emit_mlir_type(t, c->tsizes, c->o->nsizes, buf, sizeof buf));
 }
 
 /* "3, 4"; a dynamic dim is written -1. */
 static void put_shape(ectx *c, const ir_type *t) {
   for (int i = 0; i < t->rank; i++)
-    sprintf_(c->b, "%s%ld", i ? ", " : "", dim_size(t->dims[i], c->tsizes, c->o->nsizes));
+    ir_buf_printf(c->b, "%s%ld", i ? ", " : "", dim_size(t->dims[i], c->tsizes, c->o->nsizes));
 }
 
 /* The `?` dims' SSA values ($x.dyn; empty with static shapes). */
@@ -217,7 +183,7 @@ static void put_dyn(ectx *c, const ir_type *t) {
   int first = 1;
   for (int i = 0; i < t->rank; i++) {
     if (t->dims[i] == IR_DIM_ONE) continue;
-    sprintf_(c->b, "%s%s", first ? "" : ", ", dim_value(c, t, i, buf, sizeof buf));
+    ir_buf_printf(c->b, "%s%s", first ? "" : ", ", dim_value(c, t, i, buf, sizeof buf));
     first = 0;
   }
 }
@@ -226,7 +192,7 @@ static void put_dyn(ectx *c, const ir_type *t) {
 static void put_dims(ectx *c, const ir_type *t) {
   char buf[64];
   for (int i = 0; i < t->rank; i++)
-    sprintf_(c->b, "%s%s", i ? ", " : "", dim_value(c, t, i, buf, sizeof buf));
+    ir_buf_printf(c->b, "%s%s", i ? ", " : "", dim_value(c, t, i, buf, sizeof buf));
 }
 
 typedef struct leafval {
@@ -254,23 +220,23 @@ static double leaf_value(long i, void *u) {
 
 /* Expand one template line for node n (n == NULL: the constant line with
  * `value` as $value). */
-static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str *value) {
+static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_buf *value) {
   const gram_op *op = n && n->kind == IR_TN_OP ? n->op->owner : NULL;
   const char *t = line->text;
-  str *b = c->b;
-  sput(b, "  ");
+  ir_buf *b = c->b;
+  ir_buf_puts(b, "  ");
   for (const char *s = t; *s;) {
     const char *name;
     int len, skip;
     int r = gram_template_next(s, &name, &len, &skip);
     if (r <= 0) {
-      sputn(b, s, 1);
+      ir_buf_add(b, s, 1);
       s++;
       continue;
     }
     s += skip;
     if (r == 2) {
-      sput(b, "$");
+      ir_buf_puts(b, "$");
       continue;
     }
     const char *dot = memchr(name, '.', (size_t)len);
@@ -280,11 +246,11 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
 #define SFX(x) (slen == (int)strlen(x) && !strncmp(sfx, x, (size_t)slen))
     char nm[64];
     if (name[0] == '%') {
-      sprintf_(b, "%%v%d_%.*s", n ? n->id : 0, len - 1, name + 1);
+      ir_buf_printf(b, "%%v%d_%.*s", n ? n->id : 0, len - 1, name + 1);
       continue;
     }
     if (len == 5 && !strncmp(name, "value", 5)) {
-      sputn(b, value->s, value->n);
+      ir_buf_add(b, value->s, value->n);
       continue;
     }
     /* a value: res or an operand */
@@ -297,11 +263,11 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
     if (v) {
       if (!dot) {
         use_name(c, v, nm, sizeof nm);
-        sput(b, nm);
+        ir_buf_puts(b, nm);
       } else if (SFX("type")) put_type(c, &v->type);
-      else if (SFX("elem")) sput(b, ir_elem_mlir_name(v->type.elem));
+      else if (SFX("elem")) ir_buf_puts(b, ir_elem_mlir_name(v->type.elem));
       else if (SFX("shape")) put_shape(c, &v->type);
-      else if (SFX("rank")) sprintf_(b, "%d", v->type.rank);
+      else if (SFX("rank")) ir_buf_printf(b, "%d", v->type.rank);
       else if (SFX("dyn")) put_dyn(c, &v->type);
       else if (SFX("dims")) put_dims(c, &v->type);
       continue;
@@ -322,12 +288,12 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
     if (a->dom == GRAM_DOM_ENUM || a->dom == GRAM_DOM_REGION) {
       if (SFX("init")) {
         put_elem(b, n->type.elem, gram_region_identity(a->vals[av->v[0]]));
-      } else if (SFX("name")) sput(b, a->vals[av->v[0]]);
-      else sput(b, a->spell[av->v[0]]);
+      } else if (SFX("name")) ir_buf_puts(b, a->vals[av->v[0]]);
+      else ir_buf_puts(b, a->spell[av->v[0]]);
       continue;
     }
     if (SFX("n")) {
-      sprintf_(b, "%d", a->dom == GRAM_DOM_PAIRS ? av->n / 2 : av->n);
+      ir_buf_printf(b, "%d", a->dom == GRAM_DOM_PAIRS ? av->n / 2 : av->n);
       continue;
     }
     if (SFX("added")) {
@@ -336,7 +302,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
         int used = 0;
         for (int k = 0; k < av->n; k++) used |= av->v[k] == i;
         if (used) continue;
-        sprintf_(b, "%s%d", first ? "" : ", ", i);
+        ir_buf_printf(b, "%s%d", first ? "" : ", ", i);
         first = 0;
       }
       continue;
@@ -345,10 +311,10 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const str 
     if (SFX("lhs")) step = 2;
     else if (SFX("rhs")) start = 1, step = 2;
     for (int i = start; i < av->n; i += step)
-      sprintf_(b, "%s%d", i == start ? "" : ", ", av->v[i]);
+      ir_buf_printf(b, "%s%d", i == start ? "" : ", ", av->v[i]);
 #undef SFX
   }
-  sput(b, "\n");
+  ir_buf_puts(b, "\n");
 }
 
 static int same_shape(const ir_type *a, const ir_type *b) {
@@ -375,7 +341,7 @@ static void mask_sym_part(ectx *c, const ir_tnode *n, int j, int sign, const cha
                           char *out, size_t on) {
   const ir_mask_con *k = &n->mask->cons[j];
   int id = n->id;
-  sprintf_(c->b, "%s%%v%d_c%d = arith.constant %d : index\n", ind, id, j, sign * k->c);
+  ir_buf_printf(c->b, "%s%%v%d_c%d = arith.constant %d : index\n", ind, id, j, sign * k->c);
   snprintf(out, on, "%%v%d_c%d", id, j);
   for (int q = 0; q < IR_MASK_MAX_SYMS; q++) {
     if (!k->pcoef[q]) continue;
@@ -385,10 +351,10 @@ static void mask_sym_part(ectx *c, const ir_tnode *n, int j, int sign, const cha
       fprintf(stderr, "uplift: error: mask uses size symbol %d, which no argument has\n", sym);
       return;
     }
-    sprintf_(c->b, "%s%%v%d_p%d_%d = arith.constant %d : index\n", ind, id, j, q, sign * k->pcoef[q]);
-    sprintf_(c->b, "%s%%v%d_pm%d_%d = arith.muli %s, %%v%d_p%d_%d : index\n", ind, id, j, q,
+    ir_buf_printf(c->b, "%s%%v%d_p%d_%d = arith.constant %d : index\n", ind, id, j, q, sign * k->pcoef[q]);
+    ir_buf_printf(c->b, "%s%%v%d_pm%d_%d = arith.muli %s, %%v%d_p%d_%d : index\n", ind, id, j, q,
              c->symssa[sym], id, j, q);
-    sprintf_(c->b, "%s%%v%d_ps%d_%d = arith.addi %s, %%v%d_pm%d_%d : index\n", ind, id, j, q, out,
+    ir_buf_printf(c->b, "%s%%v%d_ps%d_%d = arith.addi %s, %%v%d_pm%d_%d : index\n", ind, id, j, q, out,
              id, j, q);
     snprintf(out, on, "%%v%d_ps%d_%d", id, j, q);
   }
@@ -398,24 +364,24 @@ static void mask_sym_part(ectx *c, const ir_tnode *n, int j, int sign, const cha
  * values with arith ops. */
 static void mask_generic(ectx *c, const ir_tnode *n) {
   int id = n->id, r = n->type.rank;
-  str *b = c->b;
-  sprintf_(b, "  %%v%d_e = tensor.empty(", id);
+  ir_buf *b = c->b;
+  ir_buf_printf(b, "  %%v%d_e = tensor.empty(", id);
   put_dyn(c, &n->type);
-  sput(b, ") : ");
+  ir_buf_puts(b, ") : ");
   put_type(c, &n->type);
-  sprintf_(b, "\n  %%v%d = linalg.generic {indexing_maps = [affine_map<(", id);
-  for (int i = 0; i < r; i++) sprintf_(b, "%sd%d", i ? ", " : "", i);
-  sput(b, ") -> (");
-  for (int i = 0; i < r; i++) sprintf_(b, "%sd%d", i ? ", " : "", i);
-  sput(b, ")>], iterator_types = [");
-  for (int i = 0; i < r; i++) sprintf_(b, "%s\"parallel\"", i ? ", " : "");
-  sprintf_(b, "]} outs(%%v%d_e : ", id);
+  ir_buf_printf(b, "\n  %%v%d = linalg.generic {indexing_maps = [affine_map<(", id);
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%sd%d", i ? ", " : "", i);
+  ir_buf_puts(b, ") -> (");
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%sd%d", i ? ", " : "", i);
+  ir_buf_puts(b, ")>], iterator_types = [");
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%s\"parallel\"", i ? ", " : "");
+  ir_buf_printf(b, "]} outs(%%v%d_e : ", id);
   put_type(c, &n->type);
-  sprintf_(b, ") {\n  ^bb0(%%v%d_o: i1):\n", id);
+  ir_buf_printf(b, ") {\n  ^bb0(%%v%d_o: i1):\n", id);
   const char *ind = "    ";
-  for (int i = 0; i < r; i++) sprintf_(b, "%s%%v%d_i%d = linalg.index %d : index\n", ind, id, i, i);
-  sprintf_(b, "%s%%v%d_z = arith.constant 0 : index\n", ind, id);
-  sprintf_(b, "%s%%v%d_t = arith.constant true\n", ind, id);
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%s%%v%d_i%d = linalg.index %d : index\n", ind, id, i, i);
+  ir_buf_printf(b, "%s%%v%d_z = arith.constant 0 : index\n", ind, id);
+  ir_buf_printf(b, "%s%%v%d_t = arith.constant true\n", ind, id);
   char acc[48], sum[48];
   snprintf(acc, sizeof acc, "%%v%d_t", id);
   for (int j = 0; j < n->mask->ncons; j++) {
@@ -423,21 +389,21 @@ static void mask_generic(ectx *c, const ir_tnode *n) {
     mask_sym_part(c, n, j, 1, ind, sum, sizeof sum);
     for (int i = 0; i < r; i++) {
       if (!k->coef[i]) continue;
-      sprintf_(b, "%s%%v%d_k%d_%d = arith.constant %d : index\n", ind, id, j, i, k->coef[i]);
-      sprintf_(b, "%s%%v%d_m%d_%d = arith.muli %%v%d_i%d, %%v%d_k%d_%d : index\n", ind, id, j, i,
+      ir_buf_printf(b, "%s%%v%d_k%d_%d = arith.constant %d : index\n", ind, id, j, i, k->coef[i]);
+      ir_buf_printf(b, "%s%%v%d_m%d_%d = arith.muli %%v%d_i%d, %%v%d_k%d_%d : index\n", ind, id, j, i,
                id, i, id, j, i);
-      sprintf_(b, "%s%%v%d_s%d_%d = arith.addi %s, %%v%d_m%d_%d : index\n", ind, id, j, i, sum,
+      ir_buf_printf(b, "%s%%v%d_s%d_%d = arith.addi %s, %%v%d_m%d_%d : index\n", ind, id, j, i, sum,
                id, j, i);
       snprintf(sum, sizeof sum, "%%v%d_s%d_%d", id, j, i);
     }
-    sprintf_(b, "%s%%v%d_b%d = arith.cmpi %s, %s, %%v%d_z : index\n", ind, id, j,
+    ir_buf_printf(b, "%s%%v%d_b%d = arith.cmpi %s, %s, %%v%d_z : index\n", ind, id, j,
              k->eq ? "eq" : "sge", sum, id);
-    sprintf_(b, "%s%%v%d_a%d = arith.andi %s, %%v%d_b%d : i1\n", ind, id, j, acc, id, j);
+    ir_buf_printf(b, "%s%%v%d_a%d = arith.andi %s, %%v%d_b%d : i1\n", ind, id, j, acc, id, j);
     snprintf(acc, sizeof acc, "%%v%d_a%d", id, j);
   }
-  sprintf_(b, "%slinalg.yield %s : i1\n  } -> ", ind, acc);
+  ir_buf_printf(b, "%slinalg.yield %s : i1\n  } -> ", ind, acc);
   put_type(c, &n->type);
-  sput(b, "\n");
+  ir_buf_puts(b, "\n");
 }
 
 /* A mask in StableHLO: dynamic_iota per dim, the constraint's index terms
@@ -445,7 +411,7 @@ static void mask_generic(ectx *c, const ir_tnode *n) {
  * size part, the comparisons joined with stablehlo.and. */
 static void mask_iota(ectx *c, const ir_tnode *n) {
   int id = n->id, r = n->type.rank;
-  str *b = c->b;
+  ir_buf *b = c->b;
   if (r == 0) {
     fprintf(stderr, "uplift: error: a rank-0 mask of dynamic size cannot be written with iota\n");
     c->failed = 1;
@@ -459,50 +425,50 @@ static void mask_iota(ectx *c, const ir_tnode *n) {
   char *x = strstr(ity, "i32>");
   if (x) memcpy(x, "i64", 3);
   emit_mlir_type(&n->type, c->tsizes, c->o->nsizes, ty, sizeof ty);
-  sprintf_(b, "  %%v%d_shape = tensor.from_elements ", id);
+  ir_buf_printf(b, "  %%v%d_shape = tensor.from_elements ", id);
   put_dims(c, &n->type);
-  sprintf_(b, " : tensor<%dxindex>\n", r);
+  ir_buf_printf(b, " : tensor<%dxindex>\n", r);
   for (int i = 0; i < r; i++)
-    sprintf_(b, "  %%v%d_io%d = \"stablehlo.dynamic_iota\"(%%v%d_shape) {iota_dimension = %d : i64} : (tensor<%dxindex>) -> %s\n",
+    ir_buf_printf(b, "  %%v%d_io%d = \"stablehlo.dynamic_iota\"(%%v%d_shape) {iota_dimension = %d : i64} : (tensor<%dxindex>) -> %s\n",
              id, i, id, i, r, ity);
   int nc = n->mask->ncons;
   for (int j = 0; j < nc; j++) {
     const ir_mask_con *k = &n->mask->cons[j];
     char sum[48], lhs[48] = "";
     mask_sym_part(c, n, j, -1, "  ", sum, sizeof sum);
-    sprintf_(b, "  %%v%d_r%d = arith.index_cast %s : index to i64\n", id, j, sum);
-    sprintf_(b, "  %%v%d_rt%d = tensor.from_elements %%v%d_r%d : tensor<i64>\n", id, j, id, j);
+    ir_buf_printf(b, "  %%v%d_r%d = arith.index_cast %s : index to i64\n", id, j, sum);
+    ir_buf_printf(b, "  %%v%d_rt%d = tensor.from_elements %%v%d_r%d : tensor<i64>\n", id, j, id, j);
     int any = 0;
     for (int i = 0; i < r; i++) any |= k->coef[i] != 0;
     for (int i = 0; i < r; i++) {
       if (!k->coef[i] && (any || i)) continue;
-      sprintf_(b, "  %%v%d_k%d_%d = \"stablehlo.constant\"() {value = dense<%d> : tensor<i64>} : () -> tensor<i64>\n",
+      ir_buf_printf(b, "  %%v%d_k%d_%d = \"stablehlo.constant\"() {value = dense<%d> : tensor<i64>} : () -> tensor<i64>\n",
                id, j, i, k->coef[i]);
-      sprintf_(b, "  %%v%d_m%d_%d = \"chlo.broadcast_multiply\"(%%v%d_io%d, %%v%d_k%d_%d) : (%s, tensor<i64>) -> %s\n",
+      ir_buf_printf(b, "  %%v%d_m%d_%d = \"chlo.broadcast_multiply\"(%%v%d_io%d, %%v%d_k%d_%d) : (%s, tensor<i64>) -> %s\n",
                id, j, i, id, i, id, j, i, ity, ity);
       if (!lhs[0]) snprintf(lhs, sizeof lhs, "%%v%d_m%d_%d", id, j, i);
       else {
-        sprintf_(b, "  %%v%d_s%d_%d = \"stablehlo.add\"(%s, %%v%d_m%d_%d) : (%s, %s) -> %s\n", id, j,
+        ir_buf_printf(b, "  %%v%d_s%d_%d = \"stablehlo.add\"(%s, %%v%d_m%d_%d) : (%s, %s) -> %s\n", id, j,
                  i, lhs, id, j, i, ity, ity, ity);
         snprintf(lhs, sizeof lhs, "%%v%d_s%d_%d", id, j, i);
       }
     }
     /* the last comparison or conjunction is the mask itself */
-    if (nc == 1) sprintf_(b, "  %%v%d = ", id);
-    else sprintf_(b, "  %%v%d_b%d = ", id, j);
-    sprintf_(b, "\"chlo.broadcast_compare\"(%s, %%v%d_rt%d) {comparison_direction = #chlo<comparison_direction %s>} : (%s, tensor<i64>) -> %s\n",
+    if (nc == 1) ir_buf_printf(b, "  %%v%d = ", id);
+    else ir_buf_printf(b, "  %%v%d_b%d = ", id, j);
+    ir_buf_printf(b, "\"chlo.broadcast_compare\"(%s, %%v%d_rt%d) {comparison_direction = #chlo<comparison_direction %s>} : (%s, tensor<i64>) -> %s\n",
              lhs, id, j, k->eq ? "EQ" : "GE", ity, ty);
     if (j >= 1) {
       char prev[48];
       if (j == 1) snprintf(prev, sizeof prev, "%%v%d_b0", id);
       else snprintf(prev, sizeof prev, "%%v%d_a%d", id, j - 1);
-      if (j == nc - 1) sprintf_(b, "  %%v%d = ", id);
-      else sprintf_(b, "  %%v%d_a%d = ", id, j);
-      sprintf_(b, "\"stablehlo.and\"(%s, %%v%d_b%d) : (%s, %s) -> %s\n", prev, id, j, ty, ty, ty);
+      if (j == nc - 1) ir_buf_printf(b, "  %%v%d = ", id);
+      else ir_buf_printf(b, "  %%v%d_a%d = ", id, j);
+      ir_buf_printf(b, "\"stablehlo.and\"(%s, %%v%d_b%d) : (%s, %s) -> %s\n", prev, id, j, ty, ty, ty);
     }
   }
   if (nc == 0)
-    sprintf_(b, "  %%v%d = \"chlo.broadcast_compare\"(%%v%d_io0, %%v%d_io0) {comparison_direction = #chlo<comparison_direction EQ>} : (%s, %s) -> %s\n",
+    ir_buf_printf(b, "  %%v%d = \"chlo.broadcast_compare\"(%%v%d_io0, %%v%d_io0) {comparison_direction = #chlo<comparison_direction EQ>} : (%s, %s) -> %s\n",
              id, id, id, ity, ity, ty);
 }
 
@@ -516,7 +482,7 @@ static void emit_node(ectx *c, const ir_tnode *n) {
       c->failed = 1;
       return;
     }
-    str v = {0};
+    ir_buf v = {0};
     put_elem(&v, n->type.elem, n->value);
     for (int i = 0; i < c->d->nsplat; i++) expand(c, &c->d->splat[i], n, &v);
     ir_free(v.s);
@@ -537,14 +503,14 @@ static void emit_node(ectx *c, const ir_tnode *n) {
     /* static shapes: the value as a dense literal */
     leafval l = {n, {0}, c->o->sizes, c->o->nsizes};
     for (int i = 0; i < n->type.rank; i++) l.dims[i] = dim_size(n->type.dims[i], c->o->sizes, c->o->nsizes);
-    str v = {0};
+    ir_buf v = {0};
     char type[96];
     emit_mlir_type(&n->type, c->o->sizes, c->o->nsizes, type, sizeof type);
     if (n->kind == IR_TN_CONST) {
       /* a splat */
-      sput(&v, "dense<");
+      ir_buf_puts(&v, "dense<");
       put_elem(&v, n->type.elem, n->value);
-      sprintf_(&v, "> : %s", type);
+      ir_buf_printf(&v, "> : %s", type);
     } else {
       put_dense(&v, &n->type, l.dims, leaf_value, &l, type);
     }
@@ -577,7 +543,7 @@ static void sym_name(const ir_tprog *p, int sym, char *buf, size_t n) {
 /* Dynamic shapes: define each size symbol from the first argument dim bound
  * to it, and assert that every further argument dim bound to it agrees. */
 static void prologue_dims(ectx *c, const ir_tprog *p, const char *fname) {
-  str *b = c->b;
+  ir_buf *b = c->b;
   char an[64], bn[64], sn[48], ib[32];
   int nchk = 0;
   int *first = ir_calloc((size_t)c->nsyms, 2 * sizeof(int)); /* arg, dim */
@@ -592,16 +558,16 @@ static void prologue_dims(ectx *c, const ir_tprog *p, const char *fname) {
         snprintf(c->symssa[d], sizeof c->symssa[d], "%%dim_%s", sn);
         first[2 * d] = a;
         first[2 * d + 1] = i;
-        sprintf_(b, "  %s = tensor.dim %s, %s : ", c->symssa[d], an, idx_const(c, i, ib, sizeof ib));
+        ir_buf_printf(b, "  %s = tensor.dim %s, %s : ", c->symssa[d], an, idx_const(c, i, ib, sizeof ib));
         put_type(c, t);
-        sput(b, "\n");
+        ir_buf_puts(b, "\n");
         continue;
       }
       node_name(p->args[first[2 * d]], bn, sizeof bn);
-      sprintf_(b, "  %%chk%d = tensor.dim %s, %s : ", nchk, an, idx_const(c, i, ib, sizeof ib));
+      ir_buf_printf(b, "  %%chk%d = tensor.dim %s, %s : ", nchk, an, idx_const(c, i, ib, sizeof ib));
       put_type(c, t);
-      sprintf_(b, "\n  %%chk%d_eq = arith.cmpi eq, %s, %%chk%d : index\n", nchk, c->symssa[d], nchk);
-      sprintf_(b, "  cf.assert %%chk%d_eq, \"%s: size %s: dim %d of %s and dim %d of %s differ\"\n",
+      ir_buf_printf(b, "\n  %%chk%d_eq = arith.cmpi eq, %s, %%chk%d : index\n", nchk, c->symssa[d], nchk);
+      ir_buf_printf(b, "  cf.assert %%chk%d_eq, \"%s: size %s: dim %d of %s and dim %d of %s differ\"\n",
                nchk, fname, sn, first[2 * d + 1], bn + 1, i, an + 1);
       nchk++;
     }
@@ -636,23 +602,23 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
         for (int q = 0; q < IR_MASK_MAX_SYMS; q++)
           if (nodes[i]->mask->cons[j].pcoef[q] && nodes[i]->mask->cons[j].sym[q] >= nsyms)
             nsyms = nodes[i]->mask->cons[j].sym[q] + 1;
-  str b = {0}, pro = {0};
+  ir_buf b = {0}, pro = {0};
   ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0, p, 0};
   c.symssa = ir_calloc((size_t)(nsyms ? nsyms : 1), sizeof *c.symssa);
   const char *fname = o->func_name ? o->func_name : "kernel";
   char nm[64];
-  sprintf_(&b, "func.func @%s(", fname);
+  ir_buf_printf(&b, "func.func @%s(", fname);
   for (int i = 0; i < p->nargs; i++) {
     node_name(p->args[i], nm, sizeof nm);
-    sprintf_(&b, "%s%s: ", i ? ", " : "", nm);
+    ir_buf_printf(&b, "%s%s: ", i ? ", " : "", nm);
     put_type(&c, &p->args[i]->type);
   }
-  sput(&b, ") -> (");
+  ir_buf_puts(&b, ") -> (");
   for (int i = 0; i < p->nresults; i++) {
-    if (i) sput(&b, ", ");
+    if (i) ir_buf_puts(&b, ", ");
     put_type(&c, &p->results[i]->type);
   }
-  sput(&b, ") {\n");
+  ir_buf_puts(&b, ") {\n");
   size_t head = b.n;
   c.b = &pro;
   if (c.dyn) prologue_dims(&c, p, fname);
@@ -672,17 +638,17 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     if (!c.failed) emit_node(&c, nodes[i]);
     c.ndefined = i + 1;
   }
-  sput(&b, "  return ");
+  ir_buf_puts(&b, "  return ");
   for (int i = 0; i < p->nresults; i++) {
     use_name(&c, p->results[i], nm, sizeof nm);
-    sprintf_(&b, "%s%s", i ? ", " : "", nm);
+    ir_buf_printf(&b, "%s%s", i ? ", " : "", nm);
   }
-  sput(&b, " : ");
+  ir_buf_puts(&b, " : ");
   for (int i = 0; i < p->nresults; i++) {
-    if (i) sput(&b, ", ");
+    if (i) ir_buf_puts(&b, ", ");
     put_type(&c, &p->results[i]->type);
   }
-  sput(&b, "\n}\n");
+  ir_buf_puts(&b, "\n}\n");
   if (!c.failed) {
     fwrite(b.s, 1, head, out);
     for (int i = 0; i < c.nidx; i++)
@@ -738,8 +704,7 @@ const char *emit_mlir_runner_libs(void) {
 }
 
 int emit_mlir_tools_available(void) {
-  return system("command -v mlir-opt-16 >/dev/null 2>&1 && "
-                "command -v mlir-cpu-runner-16 >/dev/null 2>&1") == 0 &&
+  return ir_have_program("mlir-opt-16") && ir_have_program("mlir-cpu-runner-16") &&
          emit_mlir_runner_libs() != NULL;
 }
 
@@ -750,62 +715,97 @@ void emit_tensor_free(ir_tensor *t) {
   t->poison = NULL;
 }
 
-static char *slurp_all(const char *path) {
-  ir_source src;
-  if (ir_source_read(&src, path)) return NULL;
-  return (char *)src.text;
-}
-
 typedef struct tensval {
   const ir_tensor *t;
 } tensval;
 
 static double tensor_value(long i, void *u) { return ((const tensval *)u)->t->data[i]; }
 
-static void rm_tree(const char *dir) {
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd)) {
-    /* nothing more to do */
+/* ------------------------------------------------------ running the tools */
+
+/* The MLIR tools run under this wall-clock limit: far above any run of the
+ * benchmark kernels, it only stops a hung tool (reported as an error). */
+#define TOOL_SECONDS 600
+
+/* A private temporary folder with the module written to DIR/in.mlir. */
+typedef struct tool_dir {
+  char dir[32];
+  char in[64], low[64];
+} tool_dir;
+
+static int tool_dir_make(tool_dir *t, const char *text, ir_error *err) {
+  snprintf(t->dir, sizeof t->dir, "/tmp/uplift-mlir-XXXXXX");
+  if (!mkdtemp(t->dir))
+    return ir_error_set(err, (ir_pos){0}, IR_ERR_SYSTEM, "cannot make a temporary directory");
+  snprintf(t->in, sizeof t->in, "%s/in.mlir", t->dir);
+  snprintf(t->low, sizeof t->low, "%s/low.mlir", t->dir);
+  FILE *f = fopen(t->in, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f)) {
+    if (f) fclose(f);
+    rmdir(t->dir);
+    return ir_error_set(err, (ir_pos){0}, IR_ERR_SYSTEM, "cannot write %s", t->in);
   }
+  return 0;
 }
 
-int emit_mlir_check(const char *text, int allow_unregistered, char *err, size_t errn) {
-  char dir[] = "/tmp/uplift-mlir-XXXXXX";
-  if (!mkdtemp(dir)) {
-    snprintf(err, errn, "cannot make a temporary directory");
-    return -1;
+static void tool_dir_remove(tool_dir *t) {
+  unlink(t->in);
+  unlink(t->low);
+  rmdir(t->dir);
+}
+
+/* Run an MLIR tool; on failure fill err with "TOOL failed: ", with its last
+ * output line when last_out_line is set (a failed cf.assert's message),
+ * and its standard error. */
+static int run_tool(const char *const *argv, ir_run_result *res, int last_out_line,
+                    ir_error *err) {
+  ir_run_opts o = {.timeout = TOOL_SECONDS};
+  if (ir_run(argv, &o, res) == 0) return 0;
+  ir_buf m = {0};
+  ir_buf_printf(&m, "%s failed", argv[0]);
+  if (res->timed_out || res->signal || !res->started) {
+    ir_buf_puts(&m, " (");
+    ir_run_describe(argv, res, o.timeout, &m);
+    ir_buf_puts(&m, ")");
   }
-  char in[64], errf[64], cmd[512];
-  snprintf(in, sizeof in, "%s/in.mlir", dir);
-  snprintf(errf, sizeof errf, "%s/err", dir);
-  FILE *f = fopen(in, "w");
-  if (!f) {
-    snprintf(err, errn, "cannot write %s", in);
-    rm_tree(dir);
-    return -1;
+  ir_buf_puts(&m, ": ");
+  if (last_out_line && res->out.n) {
+    char *o2 = res->out.s;
+    size_t ol = res->out.n;
+    while (ol && o2[ol - 1] == '\n') o2[--ol] = 0;
+    char *last = strrchr(o2, '\n');
+    last = last ? last + 1 : o2;
+    if (*last) ir_buf_printf(&m, "%.512s\n", last);
   }
-  fputs(text, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd, "mlir-opt-16 %s '%s' -o /dev/null 2>'%s'",
-           allow_unregistered ? "--allow-unregistered-dialect" : "", in, errf);
-  int rc = system(cmd);
-  if (rc) ir_read_head(errf, err, errn);
-  rm_tree(dir);
-  return rc ? -1 : 0;
+  ir_buf_puts(&m, ir_buf_str(&res->err));
+  ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL, "%s", ir_buf_str(&m));
+  ir_buf_free(&m);
+  return -1;
+}
+
+int emit_mlir_check(const char *text, int allow_unregistered, ir_error *err) {
+  tool_dir t;
+  if (tool_dir_make(&t, text, err)) return -1;
+  const char *argv[] = {"mlir-opt-16", t.in, "-o", "/dev/null",
+                        allow_unregistered ? "--allow-unregistered-dialect" : NULL, NULL};
+  ir_run_result res;
+  int rc = run_tool(argv, &res, 0, err);
+  ir_run_result_free(&res);
+  tool_dir_remove(&t);
+  return rc;
 }
 
 /* Parse printMemref output: every "data =" block, integers in order (the
  * bit patterns of floats, the values of i1/i32). */
-static int parse_results(const char *text, emit_run *runs, int nruns, char *err, size_t errn) {
+static int parse_results(const char *text, emit_run *runs, int nruns, ir_error *err) {
   const char *s = text;
   for (int r = 0; r < nruns; r++)
     for (int k = 0; k < runs[r].prog->nresults; k++) {
       ir_tensor *t = &runs[r].outputs[k];
       const char *d = strstr(s, "data =");
       if (!d) {
-        snprintf(err, errn, "the runner printed fewer results than expected");
-        return -1;
+        return ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL,
+                            "the runner printed fewer results than expected");
       }
       s = d + 6;
       size_t n = ir_tensor_size(t);
@@ -816,8 +816,8 @@ static int parse_results(const char *text, emit_run *runs, int nruns, char *err,
         char *end;
         long long v = strtoll(s, &end, 10);
         if (end == s) {
-          snprintf(err, errn, "cannot parse the runner's output near '%.20s'", s);
-          return -1;
+          return ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL,
+                              "cannot parse the runner's output near '%.20s'", s);
         }
         if (t->elem == IR_F64) {
           double d;
@@ -837,25 +837,95 @@ static int parse_results(const char *text, emit_run *runs, int nruns, char *err,
   return 0;
 }
 
-int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
-                  size_t errn, FILE *keep) {
-  const char *libs = emit_mlir_runner_libs();
-  if (!libs) {
-    snprintf(err, errn, "the MLIR runner libraries are missing under %s (install libmlir-16)",
-             LLVM16_LIB);
-    return -1;
+/* The output tensors of run r: element types and dims (data comes later). */
+static void init_outputs(emit_run *run) {
+  for (int k = 0; k < run->prog->nresults; k++) {
+    const ir_type *t = &run->prog->results[k]->type;
+    ir_tensor *ot = &run->outputs[k];
+    memset(ot, 0, sizeof *ot);
+    ot->elem = t->elem;
+    ot->rank = t->rank;
+    for (int i = 0; i < t->rank; i++) ot->dims[i] = dim_size(t->dims[i], run->sizes, run->nsizes);
   }
-  char dir[] = "/tmp/uplift-mlir-XXXXXX";
-  if (!mkdtemp(dir)) {
-    snprintf(err, errn, "cannot make a temporary directory");
-    return -1;
+}
+
+/* In @main: the constants of run r's inputs, cast to the function's types. */
+static void main_inputs(ir_buf *b, const emit_run *run, int r) {
+  const ir_tprog *p = run->prog;
+  char ty[96];
+  for (int a = 0; a < p->nargs; a++) {
+    /* the input at its own dims */
+    const ir_tensor *in = &run->inputs[a];
+    ir_type st = p->args[a]->type;
+    long sz[IR_MAX_RANK];
+    for (int i = 0; i < st.rank; i++) {
+      st.dims[i] = i;
+      sz[i] = in->dims[i];
+    }
+    emit_mlir_type(&st, sz, st.rank, ty, sizeof ty);
+    tensval tv = {in};
+    ir_buf_printf(b, "  %%in%d_%d = arith.constant ", r, a);
+    put_dense(b, &st, in->dims, tensor_value, &tv, ty);
+    ir_buf_puts(b, "\n");
+    char dty[96];
+    if (run->dynamic && has_sym_dim(&p->args[a]->type))
+      emit_mlir_type(&p->args[a]->type, NULL, 0, dty, sizeof dty);
+    else
+      snprintf(dty, sizeof dty, "%s", ty);
+    ir_buf_printf(b, "  %%ind%d_%d = tensor.cast %%in%d_%d : %s to %s\n", r, a, r, a, ty, dty);
   }
-  char in[64], low[64], out[64], errf[64];
-  snprintf(in, sizeof in, "%s/in.mlir", dir);
-  snprintf(low, sizeof low, "%s/low.mlir", dir);
-  snprintf(out, sizeof out, "%s/out", dir);
-  snprintf(errf, sizeof errf, "%s/err", dir);
-  int rc = -1;
+}
+
+/* In @main: the call of run r's function @fR. */
+static void main_call(ir_buf *b, const emit_run *run, int r) {
+  const ir_tprog *p = run->prog;
+  const long *ts = run->dynamic ? NULL : run->sizes; /* for types */
+  char ty[96];
+  ir_buf_printf(b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
+  for (int a = 0; a < p->nargs; a++) ir_buf_printf(b, "%s%%ind%d_%d", a ? ", " : "", r, a);
+  ir_buf_puts(b, ") : (");
+  for (int a = 0; a < p->nargs; a++)
+    ir_buf_printf(b, "%s%s", a ? ", " : "",
+                  emit_mlir_type(&p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
+  ir_buf_puts(b, ") -> (");
+  for (int k = 0; k < p->nresults; k++)
+    ir_buf_printf(b, "%s%s", k ? ", " : "",
+                  emit_mlir_type(&p->results[k]->type, ts, run->nsizes, ty, sizeof ty));
+  ir_buf_puts(b, ")\n");
+}
+
+/* In @main: print run r's results as integers, so that every value comes
+ * back exactly: floats as their bit patterns (bitcast), i1/i32 widened to
+ * i64. */
+static void main_prints(ir_buf *b, const emit_run *run, int r) {
+  const ir_tprog *p = run->prog;
+  const long *ts = run->dynamic ? NULL : run->sizes;
+  for (int k = 0; k < p->nresults; k++) {
+    ir_type t = p->results[k]->type;
+    char ty[96], ity[96], val[32];
+    emit_mlir_type(&t, ts, run->nsizes, ty, sizeof ty);
+    snprintf(val, sizeof val, "%%r%d#%d", r, k);
+    ir_type it = t;
+    it.elem = t.elem == IR_F32 ? IR_I32 : IR_F64; /* placeholder, fixed below */
+    emit_mlir_type(&it, ts, run->nsizes, ity, sizeof ity);
+    const char *ie = t.elem == IR_F32 ? "i32" : "i64";
+    /* the integer type: same shape, element ie */
+    char *x = strrchr(ity, 'x');
+    if (x && strchr(x, '>')) sprintf(x + 1, "%s>", ie);
+    else snprintf(ity, sizeof ity, "tensor<%s>", ie);
+    const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "bitcast"
+                       : t.elem == IR_I1                   ? "extui"
+                                                           : "extsi";
+    ir_buf_printf(b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k, conv, val, ty, ity);
+    ir_buf_printf(b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
+    ir_buf_printf(b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
+                  t.elem == IR_F32 ? "I32" : "I64", r, k, ie);
+  }
+}
+
+/* The module of a batch: one function @fR per run and a @main that calls
+ * each on its inputs and prints the results. */
+static char *build_module(const gram_dialect *d, emit_run *runs, int nruns, ir_error *err) {
   char *text = NULL;
   size_t tlen = 0;
   FILE *f = open_memstream(&text, &tlen);
@@ -865,138 +935,68 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, char *err,
     emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, runs[r].dynamic};
     if (emit_mlir_func(d, runs[r].prog, &o, f)) {
       fclose(f);
-      snprintf(err, errn, "cannot emit program %d", r);
-      goto done;
+      free(text);
+      ir_error_set(err, (ir_pos){0}, IR_ERR_INTERNAL, "cannot emit program %d", r);
+      return NULL;
     }
-    for (int k = 0; k < runs[r].prog->nresults; k++) {
-      const ir_type *t = &runs[r].prog->results[k]->type;
-      ir_tensor *ot = &runs[r].outputs[k];
-      memset(ot, 0, sizeof *ot);
-      ot->elem = t->elem;
-      ot->rank = t->rank;
-      for (int i = 0; i < t->rank; i++) ot->dims[i] = dim_size(t->dims[i], runs[r].sizes, runs[r].nsizes);
-    }
+    init_outputs(&runs[r]);
   }
   fputs("func.func private @printMemrefI64(tensor<*xi64>)\n"
         "func.func private @printMemrefI32(tensor<*xi32>)\n"
         "func.func @main() {\n", f);
   for (int r = 0; r < nruns; r++) {
-    const ir_tprog *p = runs[r].prog;
-    str b = {0};
-    char ty[96];
-    const long *ts = runs[r].dynamic ? NULL : runs[r].sizes; /* for types */
-    for (int a = 0; a < p->nargs; a++) {
-      /* the input at its own dims */
-      const ir_tensor *in = &runs[r].inputs[a];
-      ir_type st = p->args[a]->type;
-      long sz[IR_MAX_RANK];
-      for (int i = 0; i < st.rank; i++) {
-        st.dims[i] = i;
-        sz[i] = in->dims[i];
-      }
-      emit_mlir_type(&st, sz, st.rank, ty, sizeof ty);
-      tensval tv = {in};
-      sprintf_(&b, "  %%in%d_%d = arith.constant ", r, a);
-      put_dense(&b, &st, in->dims, tensor_value, &tv, ty);
-      sput(&b, "\n");
-      if (runs[r].dynamic && has_sym_dim(&p->args[a]->type)) {
-        char dty[96];
-        emit_mlir_type(&p->args[a]->type, NULL, 0, dty, sizeof dty);
-        sprintf_(&b, "  %%ind%d_%d = tensor.cast %%in%d_%d : %s to %s\n", r, a, r, a, ty, dty);
-      } else {
-        sprintf_(&b, "  %%ind%d_%d = tensor.cast %%in%d_%d : %s to %s\n", r, a, r, a, ty, ty);
-      }
-    }
-    sprintf_(&b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
-    for (int a = 0; a < p->nargs; a++) sprintf_(&b, "%s%%ind%d_%d", a ? ", " : "", r, a);
-    sput(&b, ") : (");
-    for (int a = 0; a < p->nargs; a++)
-      sprintf_(&b, "%s%s", a ? ", " : "",
-               emit_mlir_type(&p->args[a]->type, ts, runs[r].nsizes, ty, sizeof ty));
-    sput(&b, ") -> (");
-    for (int k = 0; k < p->nresults; k++)
-      sprintf_(&b, "%s%s", k ? ", " : "",
-               emit_mlir_type(&p->results[k]->type, ts, runs[r].nsizes, ty, sizeof ty));
-    sput(&b, ")\n");
-    for (int k = 0; k < p->nresults; k++) {
-      ir_type t = p->results[k]->type;
-      emit_mlir_type(&t, ts, runs[r].nsizes, ty, sizeof ty);
-      char val[32];
-      snprintf(val, sizeof val, "%%r%d#%d", r, k);
-      /* printed as integers so that every value comes back exactly:
-       * floats as their bit patterns (bitcast), i1/i32 widened to i64 */
-      ir_type it = t;
-      it.elem = t.elem == IR_F32 ? IR_I32 : IR_F64; /* placeholder, fixed below */
-      char ity[96];
-      emit_mlir_type(&it, ts, runs[r].nsizes, ity, sizeof ity);
-      const char *ie = t.elem == IR_F32 ? "i32" : "i64";
-      /* the integer type: same shape, element ie */
-      char *x = strrchr(ity, 'x');
-      if (x && strchr(x, '>')) sprintf(x + 1, "%s>", ie);
-      else snprintf(ity, sizeof ity, "tensor<%s>", ie);
-      const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "bitcast"
-                         : t.elem == IR_I1                   ? "extui"
-                                                             : "extsi";
-      sprintf_(&b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k, conv, val, ty, ity);
-      sprintf_(&b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
-      sprintf_(&b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
-               t.elem == IR_F32 ? "I32" : "I64", r, k, ie);
-    }
-    fputs(b.s, f);
-    ir_free(b.s);
+    ir_buf b = {0};
+    main_inputs(&b, &runs[r], r);
+    main_call(&b, &runs[r], r);
+    main_prints(&b, &runs[r], r);
+    fputs(ir_buf_str(&b), f);
+    ir_buf_free(&b);
   }
   fputs("  return\n}\n", f);
   fclose(f);
+  return text;
+}
+
+/* Lower the module with the pipeline and run it; its printed output in out. */
+static int lower_and_run(const char *text, const char *libs, ir_buf *out, ir_error *err) {
+  tool_dir t;
+  if (tool_dir_make(&t, text, err)) return -1;
+  char pipe_arg[sizeof pipeline + 32], libs_arg[1100];
+  snprintf(pipe_arg, sizeof pipe_arg, "--pass-pipeline=%s", pipeline);
+  snprintf(libs_arg, sizeof libs_arg, "-shared-libs=%s", libs);
+  const char *opt_argv[] = {"mlir-opt-16", t.in, pipe_arg, "-o", t.low, NULL};
+  ir_run_result res;
+  int rc = run_tool(opt_argv, &res, 0, err);
+  ir_run_result_free(&res);
+  if (rc == 0) {
+    /* line-buffered stdout (stdbuf), so that the message a failed cf.assert
+     * prints (puts, then abort) reaches the pipe */
+    const char *run_argv[] = {"stdbuf", "-oL", "mlir-cpu-runner-16", t.low, "-e", "main",
+                              "-entry-point-result=void", libs_arg, NULL};
+    const char *const *argv = ir_have_program("stdbuf") ? run_argv : run_argv + 2;
+    rc = run_tool(argv, &res, 1, err);
+    if (rc == 0) ir_buf_add(out, ir_buf_str(&res.out), res.out.n);
+    ir_run_result_free(&res);
+  }
+  tool_dir_remove(&t);
+  return rc;
+}
+
+int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *err, FILE *keep) {
+  const char *libs = emit_mlir_runner_libs();
+  if (!libs)
+    return ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL,
+                        "the MLIR runner libraries are missing under %s (install libmlir-16)",
+                        LLVM16_LIB);
+  char *text = build_module(d, runs, nruns, err);
+  if (!text) return -1;
   if (keep) fputs(text, keep);
-  FILE *w = fopen(in, "w");
-  if (!w) {
-    snprintf(err, errn, "cannot write %s", in);
-    goto done;
-  }
-  fputs(text, w);
-  fclose(w);
-  size_t cl = strlen(pipeline) + strlen(libs) + 512;
-  char *cmd = ir_malloc(cl);
-  snprintf(cmd, cl, "mlir-opt-16 '%s' --pass-pipeline='%s' -o '%s' 2>'%s'", in, pipeline, low, errf);
-  if (system(cmd)) {
-    size_t k = (size_t)snprintf(err, errn, "mlir-opt-16 failed: ");
-    if (k < errn) ir_read_head(errf, err + k, errn - k);
-    ir_free(cmd);
-    goto done;
-  }
-  /* line-buffered stdout (stdbuf), so that the message a failed cf.assert
-   * prints (puts, then abort) reaches the file */
-  snprintf(cmd, cl,
-           "%smlir-cpu-runner-16 '%s' -e main -entry-point-result=void -shared-libs=%s >'%s' 2>'%s'",
-           system("command -v stdbuf >/dev/null 2>&1") == 0 ? "stdbuf -oL " : "", low, libs, out,
-           errf);
-  if (system(cmd)) {
-    size_t k = (size_t)snprintf(err, errn, "mlir-cpu-runner-16 failed: ");
-    /* the program's last output line (a runtime assertion's message) */
-    char *o = slurp_all(out);
-    if (o) {
-      size_t ol = strlen(o);
-      while (ol && o[ol - 1] == '\n') o[--ol] = 0;
-      char *last = strrchr(o, '\n');
-      last = last ? last + 1 : o;
-      if (*last && k < errn) k += (size_t)snprintf(err + k, errn - k, "%.512s\n", last);
-      ir_free(o);
-    }
-    if (k < errn) ir_read_head(errf, err + k, errn - k);
-    ir_free(cmd);
-    goto done;
-  }
-  ir_free(cmd);
-  char *res = slurp_all(out);
-  if (!res) {
-    snprintf(err, errn, "no output from mlir-cpu-runner-16");
-    goto done;
-  }
-  rc = parse_results(res, runs, nruns, err, errn);
-  ir_free(res);
-done:
+  ir_buf out = {0};
+  int rc = lower_and_run(text, libs, &out, err);
+  if (rc == 0 && !out.n) rc = ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL, "no output from mlir-cpu-runner-16");
+  if (rc == 0) rc = parse_results(ir_buf_str(&out), runs, nruns, err);
+  ir_buf_free(&out);
   free(text);
-  rm_tree(dir);
   if (rc)
     for (int r = 0; r < nruns; r++)
       for (int k = 0; k < runs[r].prog->nresults; k++) emit_tensor_free(&runs[r].outputs[k]);

@@ -1,9 +1,9 @@
 /*
  * pp.c - preprocessing and tokens.
  *
- * fe_preprocess runs the system C preprocessor directly (fork + execvp of
- * `cc -E`, no shell, so a file name cannot inject anything) and collects its
- * standard output and error through two pipes.  The include path is the
+ * fe_preprocess runs the system C preprocessor directly (ir_run: fork +
+ * execvp of `cc -E`, no shell, so a file name cannot inject anything) and
+ * collects its standard output and error.  The include path is the
  * user's -I directories, then uplift's own frontend/include (found relative
  * to the running executable: ./uplift, build-san/uplift and build/tests/x
  * all sit at most two levels below the source tree).
@@ -16,41 +16,12 @@
  * takes the column of the macro name, until the token after the macro use
  * (and its parenthesized arguments) shows up again.
  */
-#include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <limits.h>
-#include <unistd.h>
 
 #include "frontend/fe_private.h"
 
 /* ------------------------------------------------------ preprocessing */
-
-/* The directory holding uplift's polybench.h, or NULL (heap string). */
-static char *find_include_dir(void) {
-  char dir[PATH_MAX + 32];
-  if (ir_tree_dir("frontend/include/polybench.h", "frontend/include", dir, sizeof dir))
-    return NULL;
-  return ir_strdup(dir);
-}
-
-typedef struct buf {
-  char *p;
-  size_t len, cap;
-} buf;
-
-static void buf_add(buf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    b->cap = (b->len + n + 1) * 2;
-    b->p = ir_realloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = 0;
-}
 
 /* Print cc's diagnostics in uplift's form: "fatal error:" becomes "error:",
  * "compilation terminated." is dropped. */
@@ -94,7 +65,7 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
     argv[ac++] = "-D";
     argv[ac++] = opt->defines[i];
   }
-  char *inc = find_include_dir();
+  const char *inc = ir_include_dir();
   if (inc) {
     argv[ac++] = "-I";
     argv[ac++] = inc;
@@ -105,85 +76,24 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
   argv[ac++] = file;
   argv[ac] = NULL;
 
-  int po[2], pe[2];
+  /* no shell (ir_run: fork + execvp), so a file name cannot inject anything */
+  static const char *const env[] = {"LC_ALL=C", NULL};
+  ir_run_opts ro = {.env = env};
+  ir_run_result res;
   int rc = -1;
-  const char *sys_err = NULL;
-  buf o = {0}, e = {0};
-  if (pipe(po) < 0) {
-    sys_err = strerror(errno);
-    goto done;
+  int ok = ir_run(argv, &ro, &res) == 0;
+  if (res.err.n) print_cc_messages(res.err.s);
+  if (!res.started)
+    fprintf(stderr, "%s: error: cannot run the C preprocessor\n", path);
+  else if (!ok && !res.err.n)
+    fprintf(stderr, "%s: error: the C preprocessor failed\n", path);
+  if (ok) {
+    *out = ir_buf_take(&res.out);
+    *main_name = ir_strdup(file);
+    rc = 0;
   }
-  if (pipe(pe) < 0) {
-    sys_err = strerror(errno);
-    close(po[0]);
-    close(po[1]);
-    goto done;
-  }
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    sys_err = strerror(errno);
-    close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
-    goto done;
-  }
-  if (pid == 0) {
-    dup2(po[1], 1);
-    dup2(pe[1], 2);
-    close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
-    setenv("LC_ALL", "C", 1);
-    execvp(argv[0], (char *const *)argv);
-    fprintf(stderr, "%s: error: cannot run the C preprocessor 'cc': %s\n",
-            path, strerror(errno));
-    _exit(127);
-  }
-  close(po[1]);
-  close(pe[1]);
-  struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-  int open_fds = 2;
-  char chunk[65536];
-  while (open_fds > 0) {
-    if (poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int i = 0; i < 2; i++) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        continue;
-      ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
-      if (n > 0) {
-        buf_add(i == 0 ? &o : &e, chunk, (size_t)n);
-      } else if (n == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        open_fds--;
-      }
-    }
-  }
-  for (int i = 0; i < 2; i++)
-    if (fds[i].fd >= 0) close(fds[i].fd);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (e.len) print_cc_messages(e.p);
-  if (!ok) {
-    if (!e.len)
-      fprintf(stderr, "%s: error: the C preprocessor failed\n", path);
-    goto done;
-  }
-  *out = o.p ? o.p : ir_strdup("");
-  o.p = NULL;
-  *main_name = ir_strdup(file);
-  rc = 0;
-done:
-  if (sys_err)
-    fprintf(stderr, "%s: error: cannot run the C preprocessor: %s\n", path,
-            sys_err);
-  ir_free(o.p);
-  ir_free(e.p);
+  ir_run_result_free(&res);
   ir_free(file);
-  ir_free(inc);
   ir_free(argv);
   return rc;
 }
@@ -410,8 +320,7 @@ static int line_marker(const char *p, int *line, char **name) {
   while (*p == ' ' || *p == '\t') p++;
   if (*p != '"') return 0;
   p++;
-  buf b = {0};
-  buf_add(&b, "", 0);
+  ir_buf b = {0};
   while (*p && *p != '"' && *p != '\n') {
     if (*p == '\\' && p[1] && p[1] != '\n') {
       p++;
@@ -419,14 +328,14 @@ static int line_marker(const char *p, int *line, char **name) {
         int v = 0;
         for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++) v = v * 8 + (*p++ - '0');
         char c = (char)v;
-        buf_add(&b, &c, 1);
+        ir_buf_add(&b, &c, 1);
         continue;
       }
     }
-    buf_add(&b, p, 1);
+    ir_buf_add(&b, p, 1);
     p++;
   }
-  *name = b.p;
+  *name = ir_buf_take(&b);
   return 1;
 }
 

@@ -149,4 +149,3 @@ int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *arg
   }
   return 0;
 }
-int gram_kernels_available(void) { return 1; }

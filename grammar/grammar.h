@@ -260,9 +260,6 @@ void gram_binding_args(const gram_binding *b, const ir_tensor *ops, int nops, ir
 int gram_binding_eval(const gram_binding *b, const ir_tensor *ops, int nops, ir_tensor *out,
                       interp_err *err);
 
-/* Are the semantic kernels built in? */
-int gram_kernels_available(void);
-
 /* Print a production's attributes as "perm=(1,0) body=add" into buf. */
 char *gram_attrs_str(const gram_op *op, const ir_attr *attrs, char *buf,
                      size_t n);

@@ -52,13 +52,13 @@ long interp_rng_range(interp_rng *r, long lo, long hi);
 
 typedef struct interp_prog interp_prog; /* compiled form, private */
 
-/* A runtime error: the position of the statement (or declaration) that
- * failed and a message that names the index and the shape. */
-typedef struct interp_error {
-  ir_pos pos;
-  char msg[320];
-  int timed_out; /* interp_run stopped at env->time_limit */
-} interp_error;
+/* A runtime error is an ir_error (ir/ir.h): the position of the statement
+ * (or declaration) that failed, a code (IR_ERR_RANGE for an out-of-range
+ * subscript, IR_ERR_TIMEOUT when interp_run stopped at env->time_limit)
+ * and a message that names the index and the shape.  interp_error is its
+ * old name, kept for the modules not yet converted (docs/util.md,
+ * "Errors"). */
+typedef ir_error interp_error;
 
 /* The state of one run: a tensor per variable (by var id).  Arrays, scalar
  * parameters, local scalars and local arrays have a tensor (scalars rank 0);
@@ -124,10 +124,6 @@ void interp_env_copy(interp_env *dst, const interp_env *src);
  * Returns 0, or -1 with *err filled (out-of-range subscript: the statement
  * position, the index and the shape); env then holds a partial result. */
 int interp_run(interp_env *env, const unsigned char *mask, interp_error *err);
-
-/* Print err as "file:line:col: error: MESSAGE" with the source line and a
- * caret (src may be NULL). */
-void interp_error_print(const interp_error *err, const ir_source *src);
 
 /* written[var id] = 1 for every variable that a selected assignment writes
  * (mask as for interp_run), else 0.  written has k->nvars entries. */
@@ -237,8 +233,5 @@ int interp_native_call(interp_native *nat, interp_env *env,
 
 void interp_native_free(interp_native *nat);
 
-/* The directory holding uplift's polybench.h (<tree>/frontend/include),
- * found from the executable's location; NULL if not found.  Static string. */
-const char *interp_include_dir(void);
 
 #endif

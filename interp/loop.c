@@ -353,11 +353,9 @@ int interp_env_init(interp_env *env, const ir_kernel *k, const long *sizes,
     for (int d = 0; d < t->rank; d++) {
       long n = ir_expr_eval_int(var->dims[d], env->ivals);
       if (n < 0 || (n && total > MAX_ELEMS / n)) {
-        err->pos = var->pos;
-        snprintf(err->msg, sizeof err->msg,
-                 "%s: dimension %d of array '%s' is %ld at these sizes",
-                 n < 0 ? "negative array size" : "array too large", d + 1,
-                 var->name, n);
+        ir_error_set(err, var->pos, IR_ERR_RANGE,
+                     "%s: dimension %d of array '%s' is %ld at these sizes",
+                     n < 0 ? "negative array size" : "array too large", d + 1, var->name, n);
         interp_env_free(env);
         return -1;
       }
@@ -467,14 +465,15 @@ static double mono_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The position of the statement running (the kernel's file if none). */
+static ir_pos here(const run *c) { return c->cur ? c->cur->pos : (ir_pos){c->k->file, 0, 0}; }
+
 /* Every 65536 loop iterations: stop the run past its deadline. */
 static void tick(run *c, double limit) {
   if (c->deadline <= 0 || (++c->ticks & 0xffff) || mono_seconds() < c->deadline) return;
   c->failed = 1;
-  c->err->timed_out = 1;
-  c->err->pos = c->cur ? c->cur->pos : (ir_pos){c->k->file, 0, 0};
-  snprintf(c->err->msg, sizeof c->err->msg,
-           "the run took longer than its time limit (%g s) in this loop", limit);
+  ir_error_set(c->err, here(c), IR_ERR_TIMEOUT,
+               "the run took longer than its time limit (%g s) in this loop", limit);
 }
 
 static double ev(run *c, int n, int *p);
@@ -493,13 +492,11 @@ static void range_error(run *c, int var, const long *idx, int nsub, int bad) {
     b += (size_t)snprintf(sb + b, b < sizeof sb ? sizeof sb - b : 0, "[%ld]", t->dims[d]);
     if (b >= sizeof sb) b = sizeof sb - 1;
   }
-  c->err->pos = c->cur ? c->cur->pos : (ir_pos){c->k->file, 0, 0};
   if (bad < 0)
-    snprintf(c->err->msg, sizeof c->err->msg,
-             "subscript of '%s' depends on an uninitialized value",
-             c->k->vars[var]->name);
+    ir_error_set(c->err, here(c), IR_ERR_INPUT,
+                 "subscript of '%s' depends on an uninitialized value", c->k->vars[var]->name);
   else
-    snprintf(c->err->msg, sizeof c->err->msg,
+    ir_error_set(c->err, here(c), IR_ERR_RANGE,
              "out-of-range subscript in statement S%d: %s%s, but '%s' has "
              "shape %s (subscript %d must be in 0..%ld)",
              c->cur ? c->cur->id : -1, c->k->vars[var]->name, ib,
@@ -572,10 +569,8 @@ static double arith(run *c, ir_expr_kind op, ir_elem type, double a, double b) {
       if (b == 0) {
         if (!c->failed) {
           c->failed = 1;
-          c->err->pos = c->cur ? c->cur->pos : (ir_pos){c->k->file, 0, 0};
-          snprintf(c->err->msg, sizeof c->err->msg,
-                   "integer division by zero in statement S%d",
-                   c->cur ? c->cur->id : -1);
+          ir_error_set(c->err, here(c), IR_ERR_RANGE, "integer division by zero in statement S%d",
+                       c->cur ? c->cur->id : -1);
         }
         return 0;
       }
@@ -742,7 +737,7 @@ int interp_run(interp_env *env, const unsigned char *mask, interp_error *err) {
   interp_error dummy;
   run c = {k, env->prog, env->ivals, env->vals, mask, 0, 0, NULL,
            err ? err : &dummy, 0, 0, 0};
-  c.err->timed_out = 0;
+  ir_error_clear(c.err);
   if (env->time_limit > 0) {
     c.limit = env->time_limit;
     c.deadline = mono_seconds() + env->time_limit;
@@ -758,9 +753,6 @@ int interp_run(interp_env *env, const unsigned char *mask, interp_error *err) {
   return c.failed ? -1 : 0;
 }
 
-void interp_error_print(const interp_error *err, const ir_source *src) {
-  ir_diag_error(src, err->pos, NULL, "%s", err->msg);
-}
 
 /* ------------------------------------------------------- written vars */
 

@@ -89,14 +89,13 @@ const char *interp_attr_kind_name(interp_attr_kind kind) {
 
 /* ---------------------------------------------------------------- errors */
 
+/* Shapes, attributes and element types that do not fit: IR_ERR_SHAPE. */
 __attribute__((format(printf, 2, 3))) static int fail(interp_err *err,
                                                       const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  ir_error_vset(err, (ir_pos){0}, IR_ERR_SHAPE, fmt, ap);
+  va_end(ap);
   return -1;
 }
 
@@ -825,48 +824,62 @@ int interp_op_type(const interp_op *op, const interp_attr *attrs,
 
 /* ---------------------------------------------------------------- wrappers */
 
-/* Shapes of the operands and, for GIVEN_SHAPE ops, the wanted result. */
-static int wrapper_shape(const interp_op *op, const interp_attr *attrs,
-                         int nargs, const int *ranks, const long (*dims)[IR_MAX_RANK],
-                         interp_shape *res, interp_err *err) {
+/* The concrete and the symbolic tensors share their leading fields (elem,
+ * rank, dims), so one function reads the shapes of either. */
+_Static_assert(offsetof(ir_tensor, rank) == offsetof(interp_sym_tensor, rank) &&
+                   offsetof(ir_tensor, dims) == offsetof(interp_sym_tensor, dims),
+               "ir_tensor and interp_sym_tensor share elem, rank and dims");
+
+static const ir_tensor *shape_view(const void *tensors, size_t stride, int k) {
+  return (const ir_tensor *)((const char *)tensors + (size_t)k * stride);
+}
+
+/* The result shape of op on args (op->nargs tensors, `stride` bytes apart)
+ * and, for GIVEN_SHAPE ops, the wanted result out. */
+static int eval_shape(const interp_op *op, const interp_attr *attrs, const void *args,
+                      size_t stride, const void *out, interp_shape *rs, interp_err *err) {
   interp_shape sh[INTERP_MAX_ARGS];
-  for (int k = 0; k < nargs; k++) {
-    sh[k].rank = ranks[k];
-    if (ranks[k] < 0 || ranks[k] > IR_MAX_RANK)
+  for (int k = 0; k < op->nargs; k++) {
+    const ir_tensor *t = shape_view(args, stride, k);
+    sh[k].rank = t->rank;
+    if (t->rank < 0 || t->rank > IR_MAX_RANK)
       return fail(err, "%s: operand %d has rank %d outside 0..%d", op->name,
-                  k, ranks[k], IR_MAX_RANK);
-    memcpy(sh[k].dims, dims[k], sizeof sh[k].dims);
+                  k, t->rank, IR_MAX_RANK);
+    memcpy(sh[k].dims, t->dims, sizeof sh[k].dims);
   }
-  return interp_op_shape(op, attrs, sh, res, err);
+  rs->rank = 0;
+  memset(rs->dims, 0, sizeof rs->dims);
+  if (op->flags & INTERP_OP_GIVEN_SHAPE) {
+    const ir_tensor *o = shape_view(out, stride, 0);
+    rs->rank = o->rank;
+    memcpy(rs->dims, o->dims, sizeof rs->dims);
+  }
+  return interp_op_shape(op, attrs, sh, rs, err);
+}
+
+/* After a run into freshly allocated data and poison mask pbuf: on failure
+ * both are freed (returns 1: the caller clears its pointers); a run that
+ * dropped the mask (no poison) leaves pbuf to free here. */
+static int run_failed(int rc, void *data, const void *poison, void *pbuf) {
+  if (rc) {
+    ir_free(data);
+    ir_free(pbuf);
+    return 1;
+  }
+  if (!poison) ir_free(pbuf);
+  return 0;
 }
 
 int interp_op_eval(const interp_op *op, const interp_attr *attrs,
                    const ir_tensor *args, ir_tensor *out, interp_err *err) {
-  int ranks[INTERP_MAX_ARGS];
-  long dims[INTERP_MAX_ARGS][IR_MAX_RANK];
-  for (int k = 0; k < op->nargs; k++) {
-    ranks[k] = args[k].rank;
-    memcpy(dims[k], args[k].dims, sizeof dims[k]);
-  }
-  interp_shape rs = {0, {0}};
-  if (op->flags & INTERP_OP_GIVEN_SHAPE) {
-    rs.rank = out->rank;
-    memcpy(rs.dims, out->dims, sizeof rs.dims);
-  }
-  if (wrapper_shape(op, attrs, op->nargs, ranks, dims, &rs, err)) return -1;
+  interp_shape rs;
+  if (eval_shape(op, attrs, args, sizeof *args, out, &rs, err)) return -1;
   size_t n = (size_t)shape_numel(&rs);
   out->data = ir_malloc(n * sizeof(double));
-  unsigned char *pbuf = ir_malloc(n);
-  out->poison = pbuf;
-  if (op->run(op, attrs, args, out, err)) {
-    ir_free(out->data);
-    ir_free(pbuf);
-    out->data = NULL;
-    out->poison = NULL;
-    return -1;
-  }
-  if (!out->poison) ir_free(pbuf);
-  return 0;
+  unsigned char *pbuf = out->poison = ir_malloc(n);
+  int rc = op->run(op, attrs, args, out, err);
+  if (run_failed(rc, out->data, out->poison, pbuf)) out->data = NULL, out->poison = NULL;
+  return rc ? -1 : 0;
 }
 
 void interp_tensor_free(ir_tensor *t) {
@@ -879,31 +892,14 @@ void interp_tensor_free(ir_tensor *t) {
 int interp_op_eval_sym(const interp_op *op, const interp_attr *attrs,
                        const interp_sym_tensor *args, interp_sym_tensor *out,
                        const interp_sym_algebra *alg, interp_err *err) {
-  int ranks[INTERP_MAX_ARGS];
-  long dims[INTERP_MAX_ARGS][IR_MAX_RANK];
-  for (int k = 0; k < op->nargs; k++) {
-    ranks[k] = args[k].rank;
-    memcpy(dims[k], args[k].dims, sizeof dims[k]);
-  }
-  interp_shape rs = {0, {0}};
-  if (op->flags & INTERP_OP_GIVEN_SHAPE) {
-    rs.rank = out->rank;
-    memcpy(rs.dims, out->dims, sizeof rs.dims);
-  }
-  if (wrapper_shape(op, attrs, op->nargs, ranks, dims, &rs, err)) return -1;
+  interp_shape rs;
+  if (eval_shape(op, attrs, args, sizeof *args, out, &rs, err)) return -1;
   size_t n = (size_t)shape_numel(&rs);
   out->data = ir_malloc(n * sizeof(interp_term));
-  interp_term *pbuf = ir_malloc(n * sizeof(interp_term));
-  out->poison = pbuf;
-  if (op->run_sym(op, attrs, args, out, alg, err)) {
-    ir_free(out->data);
-    ir_free(pbuf);
-    out->data = NULL;
-    out->poison = NULL;
-    return -1;
-  }
-  if (!out->poison) ir_free(pbuf);
-  return 0;
+  interp_term *pbuf = out->poison = ir_malloc(n * sizeof(interp_term));
+  int rc = op->run_sym(op, attrs, args, out, alg, err);
+  if (run_failed(rc, out->data, out->poison, pbuf)) out->data = NULL, out->poison = NULL;
+  return rc ? -1 : 0;
 }
 
 void interp_sym_tensor_free(interp_sym_tensor *t) {

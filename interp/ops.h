@@ -95,9 +95,7 @@ const char *interp_attr_kind_name(interp_attr_kind kind); /* "ints", ... */
  * what was expected, e.g. "dot_general: lhs [3,5] and rhs [4,7]: contracting
  * dims lhs 1 (size 5) and rhs 0 (size 4) differ".  Every function taking an
  * interp_err * accepts NULL (then no message is written). */
-typedef struct interp_err {
-  char msg[256];
-} interp_err;
+typedef ir_error interp_err; /* the old name of ir_error (ir/ir.h) */
 
 /* ---------------------------------------------------------------- shapes */
 

@@ -203,15 +203,14 @@ int ir_source_read(ir_source *src, const char *path) {
   }
   FILE *f = fopen(path, "rb");
   if (!f) return -1;
-  size_t cap = 4096, len = 0;
-  char *buf = ir_malloc(cap);
+  ir_buf b = {0};
+  char chunk[65536];
   int big = 0;
   for (;;) {
-    if (cap - len < 4096) buf = ir_realloc(buf, cap *= 2);
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
+    size_t got = fread(chunk, 1, sizeof chunk, f);
+    ir_buf_add(&b, chunk, got);
     if (got == 0) break;
-    if (len > IR_SOURCE_MAX) { /* /dev/zero, a huge file: stop early */
+    if (b.n > IR_SOURCE_MAX) { /* /dev/zero, a huge file: stop early */
       big = 1;
       break;
     }
@@ -219,13 +218,12 @@ int ir_source_read(ir_source *src, const char *path) {
   int err = ferror(f);
   fclose(f);
   if (err || big) {
-    ir_free(buf);
+    ir_buf_free(&b);
     errno = big ? EFBIG : err ? EIO : 0;
     return -1;
   }
-  buf[len] = 0;
-  src->text = buf;
-  src->len = len;
+  src->len = b.n;
+  src->text = ir_buf_take(&b);
   return 0;
 }
 

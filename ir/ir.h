@@ -6,6 +6,9 @@
  * program (ir_kernel: variables, statements, expressions) that the front
  * end produces and the interpreter, the polyhedral analysis and the verifier
  * consume, and the symbolic tensor types (ir_type) of the tensor programs.
+ * Also the small utilities every module shares (ir/util.c, docs/util.md):
+ * the growable string ir_buf, the error value ir_error and its convention,
+ * the subprocess runner ir_run and the include-folder lookup.
  *
  * Ownership: an ir_kernel and everything it points to live in one ir_arena;
  * free the arena, not the nodes.  Nothing in here holds isl or Z3 objects.
@@ -127,6 +130,99 @@ void ir_source_free(ir_source *src);
 /* Read at most n-1 bytes of the file at path into buf, NUL-terminated (an
  * empty string if it cannot be read): for quoting a tool's log. */
 void ir_read_head(const char *path, char *buf, size_t n);
+
+/* -------------------------------------------------------------- strings */
+
+/* A growable string (ir/util.c).  A zeroed ir_buf is empty; s is NULL until
+ * something is added, then NUL-terminated; n is its length.  The buffer
+ * owns s: ir_buf_free releases it, ir_buf_take hands it to the caller
+ * (ir_free) and leaves the buffer empty. */
+typedef struct ir_buf {
+  char *s;
+  size_t n, cap;
+} ir_buf;
+
+void ir_buf_add(ir_buf *b, const char *s, size_t n);
+void ir_buf_puts(ir_buf *b, const char *s);
+void ir_buf_printf(ir_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ir_buf_vprintf(ir_buf *b, const char *fmt, va_list ap);
+const char *ir_buf_str(const ir_buf *b); /* "" when empty; never NULL */
+void ir_buf_reset(ir_buf *b);            /* empty, keeping the memory */
+char *ir_buf_take(ir_buf *b);
+void ir_buf_free(ir_buf *b);
+
+/* --------------------------------------------------------------- errors */
+
+/* The error convention (docs/util.md, "Errors"): a function that
+ * can fail returns -1 (or NULL) and fills an ir_error * the caller passes
+ * (NULL when the caller does not want the message).  pos is where in the
+ * user's source the failure is (file NULL and line 0 when nowhere), code
+ * what kind of failure it is, so callers decide by code and never by
+ * comparing message text; msg says it for people, without the position
+ * (ir_error_print adds "file:line:col: error:" and the source line). */
+typedef enum ir_err_code {
+  IR_ERR_NONE,    /* no error */
+  IR_ERR_INPUT,   /* the input is wrong or outside what is supported */
+  IR_ERR_SHAPE,   /* types or shapes that do not fit together */
+  IR_ERR_RANGE,   /* a subscript or value out of its range */
+  IR_ERR_TIMEOUT, /* a time budget ran out */
+  IR_ERR_TOOL,    /* an external tool (cc, mlir-opt-16) failed */
+  IR_ERR_SYSTEM,  /* the system refused (files, processes, memory maps) */
+  IR_ERR_INTERNAL /* a bug of uplift's */
+} ir_err_code;
+
+typedef struct ir_error {
+  ir_pos pos;
+  ir_err_code code;
+  char msg[300]; /* longer messages are cut */
+} ir_error;
+
+/* Fill e (if not NULL) and return -1, so that `return ir_error_set(...)`
+ * reports and fails in one statement. */
+int ir_error_set(ir_error *e, ir_pos pos, ir_err_code code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int ir_error_vset(ir_error *e, ir_pos pos, ir_err_code code, const char *fmt, va_list ap);
+void ir_error_clear(ir_error *e); /* no error; e may be NULL */
+/* Print e as a user error (ir_diag_error: position, message, source line). */
+void ir_error_print(const ir_error *e, const ir_source *src);
+const char *ir_err_code_name(ir_err_code c); /* "timeout", "tool", ... */
+
+/* ----------------------------------------------------------- subprocesses */
+
+/* How ir_run runs a program.  A zeroed ir_run_opts: no time limit, output
+ * and error captured separately, the environment inherited. */
+typedef struct ir_run_opts {
+  double timeout;          /* wall-clock seconds; 0: none.  At the limit the
+                              child's process group is killed */
+  const char *out_file;    /* standard output to this file, not captured */
+  int merge_err;           /* standard error goes where standard output goes */
+  const char *const *env;  /* "NAME=VALUE" entries set in the child, or NULL */
+} ir_run_opts;
+
+/* What happened.  out and err hold what was captured (owned; free with
+ * ir_run_result_free, also after a failure). */
+typedef struct ir_run_result {
+  int started;   /* the child was forked (an exec failure exits 127) */
+  int status;    /* exit status, -1 if it did not exit */
+  int signal;    /* the signal that ended it, or 0 */
+  int timed_out; /* killed at opt->timeout */
+  ir_buf out, err;
+} ir_run_result;
+
+/* Run argv[0] (searched on PATH, no shell) with the arguments argv[1..]
+ * (NULL-terminated).  Returns 0 when it exited with status 0, else -1. */
+int ir_run(const char *const *argv, const ir_run_opts *opt, ir_run_result *res);
+/* Append "ARGV0 exited with status 3" (or was killed, timed out, could not
+ * start) to b. */
+void ir_run_describe(const char *const *argv, const ir_run_result *res, double timeout,
+                     ir_buf *b);
+void ir_run_result_free(ir_run_result *res);
+/* Is there an executable `name` on PATH (a name with a '/': that file)? */
+int ir_have_program(const char *name);
+
+/* uplift's own frontend/include folder (polybench.h), found once with
+ * ir_tree_dir; NULL if it is not found.  The string is static. */
+const char *ir_include_dir(void);
 
 /* ---------------------------------------------------------- element types */
 

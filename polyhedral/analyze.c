@@ -44,38 +44,12 @@
 
 /* ---------------------------------------------------------- string builder */
 
-typedef struct sb {
-  char *s;
-  size_t n, cap;
-} sb;
-
-static void sb_add(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sb *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (b->n + (size_t)len + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 128;
-    while (cap < b->n + (size_t)len + 1) cap *= 2;
-    b->s = ir_realloc(b->s, cap);
-    b->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->n, (size_t)len + 1, fmt, ap);
-  va_end(ap);
-  b->n += (size_t)len;
-}
-static const char *sb_str(sb *b) { return b->s ? b->s : ""; }
-static void sb_reset(sb *b) {
-  b->n = 0;
-  if (b->s) b->s[0] = 0;
-}
-static void sb_free(sb *b) {
-  ir_free(b->s);
-  b->s = NULL;
-  b->n = b->cap = 0;
-}
+/* ir/'s growable string (ir_buf), under this file's short names. */
+typedef ir_buf sb;
+#define sb_add ir_buf_printf
+#define sb_str ir_buf_str
+#define sb_reset ir_buf_reset
+#define sb_free ir_buf_free
 
 /* ---------------------------------------------------- affine expressions */
 

@@ -2,6 +2,9 @@
  * harness.h - the tiny test harness: CHECK(description, condition) counts a
  * pass or prints the failure with file and line; TEST_REPORT() prints
  * "N passed, N failed" and returns the exit status (non-zero on failure).
+ * There is no skip: a missing prerequisite (a tool mk/deps.sh installs) is
+ * a failed CHECK, and mk/run-tests.sh fails a test that reports 0 passed
+ * (docs/testing.md).
  */
 #ifndef UPLIFT_HARNESS_H
 #define UPLIFT_HARNESS_H

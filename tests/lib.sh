@@ -2,6 +2,7 @@
 # check DESC CMD...: passes when CMD exits 0.
 # expect_status N DESC CMD...: passes when CMD exits with status N.
 # report: prints "N passed, N failed" and exits non-zero on failure.
+# There is no skip: a script that runs no check fails (docs/testing.md).
 UPLIFT=${UPLIFT:-./uplift}
 PASS=0; FAIL=0
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT

@@ -132,9 +132,9 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
     runs[r].nsizes = NSYMS;
     runs[r].inputs = ins[r];
   }
-  char err[4096];
-  int rc = emit_mlir_run(d, runs, n, err, sizeof err, NULL);
-  CHECKF(rc == 0, "%s: %d programs lower and run: %s", d->name, n, err);
+  ir_error err = {0};
+  int rc = emit_mlir_run(d, runs, n, &err, NULL);
+  CHECKF(rc == 0, "%s: %d programs lower and run: %s", d->name, n, err.msg);
   for (int r = 0; r < n && rc == 0; r++) {
     const gram_op *op = cs[r].prod.op;
     ir_tensor want;
@@ -210,25 +210,22 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
       test_undefined(d, &s, &all[i]);
       break;
     }
-  char err[4096];
-  int rc = emit_mlir_check(text, !registered, err, sizeof err);
+  ir_error err = {0};
+  int rc = emit_mlir_check(text, !registered, &err);
   CHECKF(rc == 0, "%s: %d one-op functions pass mlir-opt-16%s:\n%s", name, nfuncs,
-         registered ? "" : " --allow-unregistered-dialect", err);
+         registered ? "" : " --allow-unregistered-dialect", err.msg);
   if (rc) fprintf(stderr, "%s\n", text);
   free(text);
   if (registered && rc == 0) {
-    if (!gram_kernels_available()) printf("%s: semantic kernels not built in: run comparison skipped\n", name);
-    else if (!emit_mlir_tools_available()) printf("%s: mlir-cpu-runner-16 or its libraries missing: run comparison skipped\n", name);
-    else compare_runs(d, all, progs, nfuncs);
+    CHECKF(emit_mlir_tools_available(), "%s: mlir-cpu-runner-16 and its libraries are installed (mk/deps.sh)", name);
+    if (emit_mlir_tools_available()) compare_runs(d, all, progs, nfuncs);
   }
   ir_tp_store_free(&s);
 }
 
 int main(void) {
-  if (system("command -v mlir-opt-16 >/dev/null 2>&1")) {
-    printf("mlir-opt-16 missing: skipped\n");
-    return TEST_REPORT();
-  }
+  CHECK("mlir-opt-16 is installed (mk/deps.sh)", emit_mlir_tools_available());
+  if (!emit_mlir_tools_available()) return TEST_REPORT();
   ir_arena a;
   ir_arena_init(&a);
   test_dialect("hlo", IR_F64, 0, &a);

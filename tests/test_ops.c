@@ -40,7 +40,7 @@ static int eval_ok(const char *what, const char *name, const interp_attr *attrs,
                    const long *dims, const double *expect,
                    const unsigned char *epoison) {
   const interp_op *op = interp_op_find(name);
-  interp_err err = {{0}};
+  interp_err err = {0};
   if (!op) {
     CHECKF(0, "%s: kernel %s not found", what, name);
     return 0;
@@ -93,7 +93,7 @@ static void expect_error(const char *what, const char *name,
                          const interp_attr *attrs, const ir_tensor *args,
                          ir_tensor *out, const char *want) {
   const interp_op *op = interp_op_find(name);
-  interp_err err = {{0}};
+  interp_err err = {0};
   long live = ir_mem_live();
   int rc = interp_op_eval(op, attrs, args, out, &err);
   CHECKF(rc != 0, "%s: %s should fail", what, name);

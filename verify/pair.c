@@ -45,7 +45,7 @@ static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_
     for (long j = 0; j < n; j++) t->data[j] = vx_fresh(&q->x, v->name);
   }
   for (int j = 0; j < 2; j++) {
-    interp_err e = {{0}};
+    interp_err e = {0};
     if (c[j]->eval_sym(c[j]->user, sizes, q->ins, nin, &q->out[j], 1, &q->x.alg, &e)) {
       snprintf(err, errn, "%s: %s", j ? "rhs" : "lhs", e.msg);
       return -1;

@@ -231,7 +231,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   }
   q->couts = ir_calloc((size_t)t->noutputs + 1, sizeof(interp_sym_tensor));
   q->ncouts = t->noutputs;
-  interp_err cerr = {{0}};
+  interp_err cerr = {0};
   q->x.cand = 1; /* the candidate is a tensor program (IEEE identities) */
   if (q->cand->eval_sym(q->cand->user, q->sizes, ins, t->ninputs, q->couts, t->noutputs,
                         &q->x.alg, &cerr)) {
@@ -530,7 +530,7 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
       for (ci = 0; ci < cex->nvars && cex->vars[ci] != t->inputs[i]; ci++) {}
       ins[i] = ci < cex->nvars ? cex->values[ci] : (ir_tensor){0};
     }
-    interp_err err = {{0}};
+    interp_err err = {0};
     if (cand->eval(cand->user, cex->sizes, ins, t->ninputs, outs, t->noutputs, &err)) {
       interp_env_free(&env);
       query_release(&q);
