@@ -70,6 +70,26 @@ typedef struct name_map {
   size_t cap, n;
 } name_map;
 
+/* A C type as the front end sees it: the IR element type plus, for
+ * integers, the width and signedness the C code asked for (sizes and
+ * iterators of any integer type are IR_I32; integer element data other
+ * than int is refused, see elem_type). */
+typedef struct ctype {
+  ir_elem elem;    /* IR_F64, IR_F32, IR_I32 (every integer), IR_I1 (void) */
+  int bits;        /* integers: 8, 16, 32 or 64 */
+  int is_unsigned; /* integers */
+  const char *name; /* the spelling for messages ("uint8_t", "int") */
+  const char *bad;  /* typedefs only: why the type is unsupported, or NULL */
+} ctype;
+
+/* The file's typedefs (typedef float real_t; glibc's uint32_t, size_t):
+ * names to ctypes, collected from the whole translation unit. */
+typedef struct typedefs {
+  name_map map; /* name -> index in types */
+  ctype *types;
+  int n;
+} typedefs;
+
 typedef struct parser {
   const ir_source *src;
   ir_arena *a;      /* the kernel's arena */
@@ -80,6 +100,7 @@ typedef struct parser {
   ir_var **vars;
   int nvars, capvars;
   unsigned char *active; /* per var: an iterator bound by an enclosing loop */
+  unsigned char *ptr;    /* per var: a pointer parameter (shape from its uses) */
   sym *syms;
   int nsyms, capsyms, scope_start;
   name_map scope;   /* name -> its innermost sym, or -1 */
@@ -90,6 +111,10 @@ typedef struct parser {
   const char *ctx; /* "subscript", "loop bound", "array size" or NULL */
   int nest;        /* expression nesting so far (see enter) */
   int snest;       /* statement nesting so far */
+  typedefs td;     /* the translation unit's typedef names */
+  int *dims_at;    /* per parameter: its first '[' token, or -1 (heap) */
+  struct ptr_access *acs, *mine; /* delinearize's accesses (heap, see there) */
+  int nacs;
 } parser;
 
 /* ------------------------------------------------------------- errors */
@@ -260,6 +285,154 @@ static void pop_syms(parser *p, int n) {
   }
 }
 
+/* ---------------------------------------------------------- C types */
+
+static int typedef_find(typedefs *td, const char *name) {
+  int *v = map_slot(&td->map, name, 0);
+  return v ? *v : -1;
+}
+
+static int word_is(const fe_tok *t, const char *const *w, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(t->text, w[i])) return 1;
+  return 0;
+}
+
+/* Scan the type specifiers and qualifiers at t[0..n-1] into *ct and return
+ * how many tokens they take.  A typedef name counts when no other
+ * specifier came before it and (p not NULL) no variable in scope shadows
+ * it.  On an unsupported type sets *err (a message) and *errtok. */
+static int scan_type(const fe_tok *t, int n, typedefs *td, parser *p, ir_arena *a,
+                     ctype *ct, const fe_tok **errtok, const char **err) {
+  static const char *const quals[] = {"const", "__const", "restrict", "__restrict",
+                                      "__restrict__", "volatile", "register",
+                                      "__extension__"};
+  int nlong = 0, nshort = 0, nchar = 0, nint = 0, nsigned = 0, nunsigned = 0;
+  int ndouble = 0, nfloat = 0, nvoid = 0, nbool = 0, i = 0;
+  const ctype *named = NULL;
+  const fe_tok *first = t, *lng = NULL;
+  memset(ct, 0, sizeof *ct);
+  *err = NULL;
+  for (; i < n && t[i].kind == FE_TK_IDENT; i++) {
+    const fe_tok *w = &t[i];
+    const char *s = w->text;
+    *errtok = w;
+    if (word_is(w, quals, sizeof quals / sizeof quals[0])) continue;
+    if (!strcmp(s, "struct") || !strcmp(s, "union") || !strcmp(s, "enum")) {
+      *err = !strcmp(s, "struct") ? "struct types are not supported"
+             : !strcmp(s, "union") ? "union types are not supported"
+                                   : "enum types are not supported";
+      return i;
+    }
+    if (!strcmp(s, "_Complex") || !strcmp(s, "__complex__")) {
+      *err = "complex types are not supported";
+      return i;
+    }
+    if (!strcmp(s, "static") || !strcmp(s, "extern") || !strcmp(s, "auto") ||
+        !strcmp(s, "_Atomic")) {
+      *err = ir_arena_printf(a, "'%s' is not supported", s);
+      return i;
+    }
+    if (!strcmp(s, "long")) { nlong++; lng = w; }
+    else if (!strcmp(s, "short")) nshort++;
+    else if (!strcmp(s, "char")) nchar++;
+    else if (!strcmp(s, "int")) nint++;
+    else if (!strcmp(s, "signed") || !strcmp(s, "__signed__")) nsigned++;
+    else if (!strcmp(s, "unsigned")) nunsigned++;
+    else if (!strcmp(s, "double")) ndouble++;
+    else if (!strcmp(s, "float")) nfloat++;
+    else if (!strcmp(s, "void")) nvoid++;
+    else if (!strcmp(s, "_Bool")) nbool++;
+    else {
+      int k = typedef_find(td, s);
+      int any = nlong + nshort + nchar + nint + nsigned + nunsigned + ndouble + nfloat +
+                nvoid + nbool;
+      if (k < 0 || any || named || (p && lookup(p, s) >= 0)) break;
+      named = &td->types[k];
+      if (named->bad) {
+        *err = named->bad;
+        return i;
+      }
+    }
+  }
+  *errtok = first;
+  if (named) {
+    *ct = *named;
+    return i;
+  }
+  int nint_words = nlong + nshort + nchar + nint + nsigned + nunsigned + nbool;
+  if (ndouble + nfloat + nvoid > 1 || (nint_words && ndouble + nfloat + nvoid > 0 &&
+                                       !(ndouble && nlong == 1 && nint_words == 1))) {
+    *err = "invalid combination of type specifiers";
+    return i;
+  }
+  if (ndouble && nlong) {
+    *errtok = lng;
+    *err = "long double is not supported";
+    return i;
+  }
+  if (ndouble) { ct->elem = IR_F64; ct->name = "double"; return i; }
+  if (nfloat) { ct->elem = IR_F32; ct->name = "float"; return i; }
+  if (nvoid) { ct->elem = IR_I1; ct->name = "void"; return i; }
+  if (!nint_words) {
+    if (i < n && t[i].kind == FE_TK_IDENT && i + 1 < n && t[i + 1].kind == FE_TK_IDENT) {
+      *errtok = &t[i];
+      *err = ir_arena_printf(a, "unsupported type '%s'", t[i].text);
+    } else {
+      *err = ir_arena_printf(a, "expected a type before '%s'",
+                             t[0].kind == FE_TK_EOF ? "end of file" : t[0].text);
+    }
+    return i;
+  }
+  ct->elem = IR_I32;
+  ct->is_unsigned = nunsigned > 0 || nbool > 0;
+  ct->bits = nbool ? 8 : nchar ? 8 : nshort ? 16 : nlong ? 64 : 32;
+  static const char *const names[2][4] = {{"signed char", "short", "int", "long"},
+                                          {"unsigned char", "unsigned short",
+                                           "unsigned int", "unsigned long"}};
+  int w = ct->bits == 8 ? 0 : ct->bits == 16 ? 1 : ct->bits == 32 ? 2 : 3;
+  ct->name = nbool ? "_Bool" : names[ct->is_unsigned][w];
+  return i;
+}
+
+/* Collect the typedefs at file scope of the whole translation unit (headers
+ * included) into td: `typedef SPECIFIERS NAME;` gets the specifiers' type,
+ * any other typedef (struct, array, pointer, function) a type that is
+ * refused with a reason when the kernel uses it.  Names are arena copies. */
+static void typedefs_collect(typedefs *td, const fe_tok *t, int n, ir_arena *a) {
+  int depth = 0, cap = 0;
+  for (int i = 0; i < n; i++) {
+    if (tok_is(&t[i], "{")) depth++;
+    if (tok_is(&t[i], "}") && depth > 0) depth--;
+    if (depth || !tok_is(&t[i], "typedef")) continue;
+    int end = i + 1, d = 0;
+    while (end < n && !(d == 0 && tok_is(&t[end], ";"))) {
+      if (tok_is(&t[end], "{") || tok_is(&t[end], "(") || tok_is(&t[end], "[")) d++;
+      if (tok_is(&t[end], "}") || tok_is(&t[end], ")") || tok_is(&t[end], "]")) d--;
+      end++;
+    }
+    if (end >= n || end - 1 <= i || t[end - 1].kind != FE_TK_IDENT) continue;
+    const fe_tok *name = &t[end - 1];
+    ctype ct;
+    const fe_tok *errtok;
+    const char *err;
+    int used = scan_type(t + i + 1, end - 1 - (i + 1), td, NULL, a, &ct, &errtok, &err);
+    if (err || i + 1 + used != end - 1 || ct.elem == IR_I1) {
+      memset(&ct, 0, sizeof ct);
+      ct.bad = ir_arena_printf(a, "the type '%s' is not supported (it is not a "
+                                  "floating or integer type)", name->text);
+    }
+    if (ct.elem == IR_I32 || ct.bad) ct.name = ir_arena_strdup(a, name->text);
+    if (td->n == cap) {
+      cap = cap ? 2 * cap : 64;
+      td->types = ir_realloc(td->types, sizeof *td->types * (size_t)cap);
+    }
+    td->types[td->n] = ct;
+    *map_slot(&td->map, ir_arena_strdup(a, name->text), 1) = td->n++;
+    i = end;
+  }
+}
+
 static int name_used(parser *p, const char *name) {
   return map_slot(&p->names, name, 0) != NULL;
 }
@@ -271,6 +444,7 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
     p->capvars = p->capvars ? 2 * p->capvars : 32;
     p->vars = ir_realloc(p->vars, sizeof *p->vars * (size_t)p->capvars);
     p->active = ir_realloc(p->active, (size_t)p->capvars);
+    p->ptr = ir_realloc(p->ptr, (size_t)p->capvars);
   }
   ir_var *v = IR_NEW(p->a, ir_var);
   v->kind = kind;
@@ -283,6 +457,7 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
   v->param_index = -1;
   v->pos = tpos(p, t);
   p->active[p->nvars] = 0;
+  p->ptr[p->nvars] = 0;
   p->vars[p->nvars++] = v;
   p->k->vars = p->vars;
   p->k->nvars = p->nvars;
@@ -526,9 +701,34 @@ static ir_expr *parse_expr(parser *p);
 static ir_expr *parse_cond(parser *p);
 static ir_expr *parse_cast(parser *p);
 
+/* pointer-subscript: '[' expr ']'  (one flat integer index, kept as written
+ * until delinearize() gives the pointer its shape) */
+static ir_expr *parse_flat_subscript(parser *p, int var, const fe_tok *name) {
+  ir_var *v = p->vars[var];
+  ir_expr *e = mk(p, IR_EX_ELEM, v->elem, tpos(p, name), 1, NULL, NULL, NULL);
+  e->var = var;
+  if (!is(p, "["))
+    error_tok(p, tok(p), "pointer elements such as x[i] or a[i*n + j]",
+              "the pointer '%s' is used without a subscript", v->name);
+  next(p);
+  const char *old = p->ctx;
+  p->ctx = "subscript";
+  ir_expr *s = parse_expr(p);
+  p->ctx = old;
+  if (s->type != IR_I32)
+    need_affine(p, s, 0, "subscript", &(aff){0});
+  e->args[0] = s;
+  expect(p, "]");
+  if (is(p, "["))
+    error_tok(p, tok(p), "one subscript on a pointer (a[i*n + j])",
+              "too many subscripts: '%s' is a pointer", v->name);
+  return e;
+}
+
 /* subscripts: ('[' expr ']')^rank, each affine */
 static ir_expr *parse_subscripts(parser *p, int var, const fe_tok *name) {
   ir_var *v = p->vars[var];
+  if (p->ptr[var]) return parse_flat_subscript(p, var, name);
   ir_expr *e = mk(p, IR_EX_ELEM, v->elem, tpos(p, name), v->rank, NULL, NULL, NULL);
   e->var = var;
   for (int d = 0; d < v->rank; d++) {
@@ -656,7 +856,7 @@ static ir_expr *parse_primary(parser *p) {
   if (v->kind == IR_VAR_ITER && !p->active[var])
     error_tok(p, t, "loop iterators used inside their loop",
               "loop iterator '%s' is used outside a loop over it", t->text);
-  if (v->rank > 0) return parse_subscripts(p, var, t);
+  if (v->rank > 0 || p->ptr[var]) return parse_subscripts(p, var, t);
   if (is(p, "["))
     error_tok(p, tok(p), NULL, "'%s' is not an array", t->text);
   return mk_var(p, var, tpos(p, t));
@@ -705,7 +905,7 @@ static ir_expr *parse_unary(parser *p) {
   return parse_postfix(p);
 }
 
-static int is_type_start(const fe_tok *t);
+static int is_type_start(parser *p, const fe_tok *t);
 static ir_elem parse_type(parser *p, int allow_void);
 
 static ir_expr *parse_cast_at(parser *p);
@@ -727,7 +927,7 @@ static ir_expr *parse_cast(parser *p) {
 }
 
 static ir_expr *parse_cast_at(parser *p) {
-  if (is(p, "(") && is_type_start(peek(p, 1))) {
+  if (is(p, "(") && is_type_start(p, peek(p, 1))) {
     const fe_tok *t = next(p);
     const fe_tok *ty = tok(p);
     ir_elem e = parse_type(p, 0);
@@ -918,7 +1118,9 @@ static ir_expr *parse_expr(parser *p) {
 
 /* ----------------------------------------------------------------- types */
 
-static int is_type_start(const fe_tok *t) {
+/* Is t the start of a type: a type keyword or a typedef name that no
+ * variable in scope shadows. */
+static int is_type_start(parser *p, const fe_tok *t) {
   static const char *const w[] = {
       "int", "double", "float", "char", "long", "short", "unsigned", "signed",
       "void", "const", "restrict", "volatile", "struct", "union", "enum",
@@ -927,65 +1129,29 @@ static int is_type_start(const fe_tok *t) {
   if (t->kind != FE_TK_IDENT) return 0;
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
     if (!strcmp(t->text, w[i])) return 1;
-  return 0;
+  return typedef_find(&p->td, t->text) >= 0 && lookup(p, t->text) < 0;
 }
 
-/* type: qualifier* ('int' | 'double' | 'float') qualifier*
- * (qualifiers: const restrict volatile register; anything else is reported) */
+/* type: qualifier* specifier+ qualifier*  (specifiers: void, the floating
+ * and integer keywords, or one typedef name; qualifiers: const restrict
+ * volatile register) into *ct; the tokens are consumed. */
+static void parse_ctype(parser *p, int allow_void, ctype *ct) {
+  const fe_tok *errtok = NULL;
+  const char *err = NULL;
+  int n = scan_type(p->t + p->i, p->n - p->i, &p->td, p, p->a, ct,
+                    &errtok, &err);
+  if (err) error_tok(p, errtok, SUP_TYPE, "%s", err);
+  p->i += n;
+  if (ct->elem == IR_I1 && !allow_void)
+    error_tok(p, &p->t[p->i - 1], SUP_TYPE, "'void' is not supported here");
+}
+
+/* The element type of a type (any integer type is IR_I32; void is IR_I1,
+ * with allow_void only). */
 static ir_elem parse_type(parser *p, int allow_void) {
-  const fe_tok *first = tok(p), *base = NULL, *lng = NULL;
-  int nint = 0, ndouble = 0, nfloat = 0, nvoid = 0;
-  for (;;) {
-    const fe_tok *t = tok(p);
-    if (t->kind != FE_TK_IDENT) break;
-    const char *s = t->text;
-    if (!strcmp(s, "const") || !strcmp(s, "__const") || !strcmp(s, "restrict") ||
-        !strcmp(s, "__restrict") || !strcmp(s, "__restrict__") ||
-        !strcmp(s, "volatile") || !strcmp(s, "register")) {
-      next(p);
-      continue;
-    }
-    if (!strcmp(s, "struct") || !strcmp(s, "union") || !strcmp(s, "enum"))
-      error_tok(p, t, SUP_TYPE, "%s types are not supported", s);
-    if (!strcmp(s, "_Complex") || !strcmp(s, "__complex__"))
-      error_tok(p, t, SUP_TYPE, "complex types are not supported");
-    if (!strcmp(s, "long")) {
-      lng = t;
-    } else if (!strcmp(s, "int") || !strcmp(s, "signed")) {
-      nint++;
-      base = base ? base : t;
-    } else if (!strcmp(s, "double")) {
-      ndouble++;
-      base = t;
-    } else if (!strcmp(s, "float")) {
-      nfloat++;
-      base = t;
-    } else if (!strcmp(s, "void")) {
-      nvoid++;
-      base = t;
-    } else if (!strcmp(s, "char") || !strcmp(s, "short") || !strcmp(s, "unsigned") ||
-               !strcmp(s, "_Bool") || !strcmp(s, "static") || !strcmp(s, "extern") ||
-               !strcmp(s, "auto") || !strcmp(s, "_Atomic")) {
-      error_tok(p, t, SUP_TYPE, "'%s' is not supported", s);
-    } else {
-      break;
-    }
-    next(p);
-  }
-  if (lng) {
-    if (ndouble) error_tok(p, lng, SUP_TYPE, "long double is not supported");
-    error_tok(p, lng, SUP_TYPE, "long integers are not supported");
-  }
-  if (ndouble + nfloat + nvoid > 1 || (nint && ndouble + nfloat + nvoid))
-    error_tok(p, first, SUP_TYPE, "invalid combination of type specifiers");
-  if (nvoid && !allow_void) error_tok(p, base, SUP_TYPE, "'void' is not supported here");
-  if (ndouble) return IR_F64;
-  if (nfloat) return IR_F32;
-  if (nint) return IR_I32;
-  if (nvoid) return IR_I1; /* only with allow_void: the caller checks */
-  if (tok(p)->kind == FE_TK_IDENT && peek(p, 1)->kind == FE_TK_IDENT)
-    error_tok(p, tok(p), SUP_TYPE, "unsupported type '%s'", tok(p)->text);
-  error_tok(p, first, SUP_TYPE, "expected a type before '%s'", describe(first));
+  ctype ct;
+  parse_ctype(p, allow_void, &ct);
+  return ct.elem;
 }
 
 /* dims: ('[' qualifier* expr ']')*  each affine in size parameters */
@@ -1043,11 +1209,15 @@ static ir_stmt *append(ir_stmt *list, ir_stmt *more) {
 }
 
 static ir_stmt *parse_stmt(parser *p);
+static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t);
 
 /* local-decl: type init-declarator (',' init-declarator)* ';'
  * init-declarator: ident dims ('=' expr)? */
 static ir_stmt *parse_decl(parser *p) {
-  ir_elem elem = parse_type(p, 0);
+  ctype ct;
+  const fe_tok *ty = tok(p);
+  parse_ctype(p, 0, &ct);
+  ir_elem elem = ct.elem;
   ir_stmt *out = NULL;
   do {
     if (is(p, "*"))
@@ -1055,7 +1225,7 @@ static ir_stmt *parse_decl(parser *p) {
     const fe_tok *name = expect_ident(p, "a variable name");
     if (is(p, "(")) error_tok(p, tok(p), NULL, "function declarations are not supported");
     if (is(p, "[")) {
-      int var = new_var(p, IR_VAR_LOCAL_ARRAY, name, elem);
+      int var = new_var(p, IR_VAR_LOCAL_ARRAY, name, elem_type(p, &ct, ty));
       parse_dims(p, var, name, 0);
       declare(p, name, var);
       if (is(p, "="))
@@ -1124,7 +1294,7 @@ static ir_expr *parse_lvalue(parser *p) {
     break;
   }
   next(p);
-  if (v->rank > 0) {
+  if (v->rank > 0 || p->ptr[var]) {
     if (!is(p, "["))
       error_tok(p, t, "assignments to array elements",
                 "cannot assign to the whole array '%s'", t->text);
@@ -1208,7 +1378,7 @@ static ir_stmt *parse_for(parser *p) {
   int save_scope = p->scope_start;
   p->scope_start = p->nsyms;
   const fe_tok *it;
-  if (is_type_start(tok(p))) {
+  if (is_type_start(p, tok(p))) {
     const fe_tok *ty = tok(p);
     if (parse_type(p, 0) != IR_I32)
       error_tok(p, ty, SUP_FOR, "loop iterators must be declared int");
@@ -1394,7 +1564,7 @@ static ir_stmt *parse_items(parser *p) {
   ir_stmt *list = NULL, *tail = NULL; /* the tail: linear in the items */
   while (!is(p, "}")) {
     if (tok(p)->kind == FE_TK_EOF) expect(p, "}");
-    ir_stmt *more = is_type_start(tok(p)) ? parse_decl(p) : parse_stmt(p);
+    ir_stmt *more = is_type_start(p, tok(p)) ? parse_decl(p) : parse_stmt(p);
     tail = append(tail, more);
     if (!list) list = tail;
     while (tail && tail->next) tail = tail->next;
@@ -1442,31 +1612,375 @@ static ir_stmt *parse_stmt_at(parser *p) {
     next(p);
     return NULL;
   }
-  if (is_type_start(t))
+  if (is_type_start(p, t))
     error_tok(p, t, SUP_STMT, "a declaration is not allowed here; put it inside { }");
   return parse_assign(p);
 }
 
 /* ---------------------------------------------------------- the kernel */
 
-/* param: type ident dims */
-static void parse_param(parser *p) {
-  ir_elem elem = parse_type(p, 1);
-  if (elem == IR_I1)
+static int match_bracket(const fe_tok *t, int n, int i, const char *open,
+                         const char *close, int dir);
+
+/* The element type of an array or pointer of C type ct declared at t:
+ * integer element data other than int is refused. */
+static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t) {
+  if (ct->elem == IR_I32 && (ct->bits != 32 || ct->is_unsigned))
+    error_tok(p, t, "double and float element data (and int arrays)",
+              "integer element data of type '%s' is not yet supported", ct->name);
+  return ct->elem;
+}
+
+/* param: type ('*' qualifier*)? ident dims
+ * The dims are skipped here (dims_at is set to their first token, or -1)
+ * and parsed once every parameter is declared, so that sizes may follow
+ * the arrays they size. */
+static void parse_param(parser *p, int *dims_at) {
+  ctype ct;
+  const fe_tok *ty = tok(p);
+  parse_ctype(p, 1, &ct);
+  if (ct.elem == IR_I1)
     error_tok(p, &p->t[p->i - 1], SUP_PARAM, "'void' parameters are not supported");
-  if (is(p, "*"))
-    error_tok(p, tok(p), SUP_PARAM, "pointer parameters are not supported");
+  int nstar = 0;
+  while (is(p, "*")) {
+    if (++nstar > 1)
+      error_tok(p, tok(p), SUP_PARAM, "pointers to pointers are not supported");
+    next(p);
+    while (is(p, "const") || is(p, "restrict") || is(p, "__restrict") ||
+           is(p, "__restrict__") || is(p, "volatile"))
+      next(p);
+  }
   const fe_tok *name = expect_ident(p, "a parameter name");
   if (is(p, "("))
     error_tok(p, tok(p), SUP_PARAM, "function parameters are not supported");
-  int var = new_var(p, IR_VAR_SCALAR, name, elem);
-  int rank = parse_dims(p, var, name, 1);
+  int var = new_var(p, IR_VAR_SCALAR, name, ct.elem);
   ir_var *v = p->vars[var];
-  v->kind = rank ? IR_VAR_ARRAY : elem == IR_I32 ? IR_VAR_SIZE : IR_VAR_SCALAR;
+  *dims_at = -1;
+  if (is(p, "[")) {
+    if (nstar)
+      error_tok(p, tok(p), SUP_PARAM, "arrays of pointers are not supported");
+    *dims_at = p->i;
+    while (is(p, "[")) {
+      int close = match_bracket(p->t, p->n, p->i, "[", "]", 1);
+      if (close < 0) expect(p, "]");
+      p->i = close + 1;
+    }
+  }
+  if (nstar || *dims_at >= 0) {
+    v->kind = IR_VAR_ARRAY;
+    v->elem = elem_type(p, &ct, ty);
+    p->ptr[var] = nstar > 0;
+  } else {
+    v->kind = ct.elem == IR_I32 ? IR_VAR_SIZE : IR_VAR_SCALAR;
+  }
   v->param_index = p->nparams;
   declare(p, name, var);
   p->params = ir_realloc(p->params, sizeof *p->params * (size_t)(p->nparams + 1));
   p->params[p->nparams++] = var;
+}
+
+/* ------------------------------------------------- pointer shapes */
+
+/* A polynomial of degree at most 2 over size parameters and iterators: the
+ * flat index of a pointer access (a[i*n + j]). */
+typedef struct poly {
+  aff lin;            /* constant and degree-1 terms */
+  int n2;             /* degree-2 terms coef2[k] * va[k] * vb[k] */
+  int va[AFF_MAX], vb[AFF_MAX];
+  long coef2[AFF_MAX];
+} poly;
+
+static void poly_term2(poly *f, int a, int b, long c) {
+  if (a > b) { int t = a; a = b; b = t; }
+  for (int i = 0; i < f->n2; i++)
+    if (f->va[i] == a && f->vb[i] == b) {
+      f->coef2[i] += c;
+      return;
+    }
+  if (f->n2 < AFF_MAX) {
+    f->va[f->n2] = a;
+    f->vb[f->n2] = b;
+    f->coef2[f->n2++] = c;
+  }
+}
+
+static void poly_addf(poly *f, const poly *g, long s) {
+  aff_addf(&f->lin, &g->lin, s);
+  for (int i = 0; i < g->n2; i++) poly_term2(f, g->va[i], g->vb[i], s * g->coef2[i]);
+}
+
+static int poly_is_const(const poly *f) {
+  for (int i = 0; i < f->n2; i++)
+    if (f->coef2[i]) return 0;
+  return aff_is_const(&f->lin);
+}
+
+/* The polynomial of integer expression e; on failure (degree above 2, a
+ * variable that is neither a size nor an iterator, division) returns the
+ * offending node. */
+static const ir_expr *poly_of(parser *p, const ir_expr *e, poly *out) {
+  memset(out, 0, sizeof *out);
+  poly a, b;
+  const ir_expr *bad;
+  switch (e->kind) {
+  case IR_EX_NEG:
+    if ((bad = poly_of(p, e->args[0], &a))) return bad;
+    poly_addf(out, &a, -1);
+    return NULL;
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+    if ((bad = poly_of(p, e->args[0], &a)) || (bad = poly_of(p, e->args[1], &b)))
+      return bad;
+    poly_addf(out, &a, 1);
+    poly_addf(out, &b, e->kind == IR_EX_ADD ? 1 : -1);
+    return NULL;
+  case IR_EX_MUL:
+    if ((bad = poly_of(p, e->args[0], &a)) || (bad = poly_of(p, e->args[1], &b)))
+      return bad;
+    if (poly_is_const(&a) || poly_is_const(&b)) {
+      const poly *c = poly_is_const(&a) ? &a : &b, *o = c == &a ? &b : &a;
+      poly_addf(out, o, c->lin.c);
+      return NULL;
+    }
+    if (a.n2 || b.n2) return e;
+    out->lin.c = a.lin.c * b.lin.c;
+    for (int i = 0; i < a.lin.n; i++) aff_term(&out->lin, a.lin.var[i], a.lin.coef[i] * b.lin.c);
+    for (int j = 0; j < b.lin.n; j++) aff_term(&out->lin, b.lin.var[j], b.lin.coef[j] * a.lin.c);
+    for (int i = 0; i < a.lin.n; i++)
+      for (int j = 0; j < b.lin.n; j++)
+        poly_term2(out, a.lin.var[i], b.lin.var[j], a.lin.coef[i] * b.lin.coef[j]);
+    return NULL;
+  default:
+    if ((bad = aff_of(p, e, 0, &out->lin))) return bad;
+    return NULL;
+  }
+}
+
+/* The loops around one pointer access. */
+typedef struct ptr_access {
+  ir_expr *e;             /* the IR_EX_ELEM, args[0] the flat index */
+  const ir_stmt **loops;  /* outermost first (a copy, scratch heap) */
+  int depth;
+} ptr_access;
+
+/* The largest (sign 1) or smallest (sign -1) value of f over the loops'
+ * iteration domain, as an affine form in size parameters: each iterator,
+ * innermost first, is replaced by the bound that pushes f that way.  A
+ * bound with min/max gives 0 (the caller reports it); otherwise 1. */
+static int aff_extreme(parser *p, const aff *f, const ptr_access *ac, int sign, aff *out) {
+  *out = *f;
+  for (int d = ac->depth - 1; d >= 0; d--) {
+    const ir_stmt *l = ac->loops[d];
+    long c = aff_coef(out, l->iter);
+    if (!c) continue;
+    const ir_expr *b = (c * sign > 0) ? l->hi : l->lo;
+    aff bf;
+    if (aff_of(p, b, 0, &bf)) return 0;
+    aff_term(out, l->iter, -c);
+    aff_addf(out, &bf, c);
+  }
+  return 1;
+}
+
+/* Fold x into the running maximum *m (have: *m is set); 0 if the two are
+ * not comparable (their difference is not a constant). */
+static int aff_fold_max(aff *m, int *have, const aff *x) {
+  if (!*have) {
+    *m = *x;
+    *have = 1;
+    return 1;
+  }
+  aff d = {0};
+  aff_addf(&d, x, 1);
+  aff_addf(&d, m, -1);
+  if (!aff_is_const(&d)) return 0;
+  if (d.c > 0) *m = *x;
+  return 1;
+}
+
+static const char *aff_str(parser *p, const aff *f) {
+  return expr_str(p, aff_build(p, f, (ir_pos){0}));
+}
+
+/* Check that the index form f of access ac is at least 0 everywhere. */
+static void need_nonneg(parser *p, const ptr_access *ac, const aff *f, const char *what) {
+  aff lo;
+  if (!aff_extreme(p, f, ac, -1, &lo))
+    error_pos(p, ac->e->pos, "loop bounds without min/max around pointer accesses",
+              "cannot recover the shape of '%s' from loop bounds with min or max",
+              p->vars[ac->e->var]->name);
+  if (!aff_is_const(&lo) || lo.c < 0)
+    error_pos(p, ac->e->pos, "pointer subscripts that stay at or above 0 in every loop",
+              "the %s of '%s' may be negative (its smallest value is %s)", what,
+              p->vars[ac->e->var]->name, aff_str(p, &lo));
+}
+
+/* Give pointer parameter var a shape from its accesses acs[0..n-1]
+ * (delinearization, as polyhedral compilers do for parametric sizes):
+ * flat indices affine in the loops give a 1-D array of extent max + 1;
+ * indices s*Q + R with one size parameter s as the stride (a[i*n + j])
+ * give a 2-D array [M][s], M = max Q + 1, each access becoming [Q][R].
+ * R must stay below s: when its extent K is not provably at most s (a
+ * leading dimension lda with j < K, a stride x[i*incx]) the shape needs
+ * the assumption K <= s, which the later stages cannot carry yet, and the
+ * access is refused with that assumption named. */
+static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
+  ir_var *v = p->vars[var];
+  if (!n)
+    error_pos(p, v->pos, "pointer parameters that the kernel accesses",
+              "cannot recover the shape of the pointer '%s': the kernel never "
+              "accesses it", v->name);
+  int stride = -1;
+  poly *pf = ir_calloc((size_t)n, sizeof *pf);
+  for (int k = 0; k < n; k++) {
+    const ir_expr *bad = poly_of(p, acs[k].e->args[0], &pf[k]);
+    if (bad) {
+      ir_free(pf);
+      error_pos(p, bad->pos, "flat subscripts such as a[i*n + j], affine in loop "
+                "iterators apart from one size parameter as the row length",
+                "non-affine subscript: '%s' in the flat index of '%s'",
+                expr_str(p, bad), v->name);
+    }
+    for (int t = 0; t < pf[k].n2; t++) {
+      if (!pf[k].coef2[t]) continue;
+      int a = pf[k].va[t], b = pf[k].vb[t];
+      int sa = p->vars[a]->kind == IR_VAR_SIZE, sb = p->vars[b]->kind == IR_VAR_SIZE;
+      int s = sa && !sb ? a : sb && !sa ? b : -1;
+      if (s < 0 || (stride >= 0 && s != stride)) {
+        ir_free(pf);
+        error_pos(p, acs[k].e->pos, "flat subscripts a[i*n + j] with one size "
+                  "parameter as the row length",
+                  s < 0 ? "non-affine subscript: the flat index of '%s' multiplies "
+                          "two %s"
+                        : "the flat indices of '%s' use two different row lengths",
+                  v->name, sa ? "size parameters" : "loop iterators");
+      }
+      stride = s;
+    }
+  }
+  aff ext_q = {0}, ext_r = {0};
+  int have_q = 0, have_r = 0;
+  for (int k = 0; k < n; k++) {
+    aff q = {0}, r = pf[k].lin, hi;
+    if (stride >= 0) {
+      q.c = aff_coef(&r, stride);
+      aff_term(&r, stride, -q.c);
+      for (int t = 0; t < pf[k].n2; t++)
+        if (pf[k].coef2[t])
+          aff_term(&q, pf[k].va[t] == stride ? pf[k].vb[t] : pf[k].va[t], pf[k].coef2[t]);
+      need_nonneg(p, &acs[k], &q, "row index");
+      if (!aff_extreme(p, &q, &acs[k], 1, &hi) || !aff_fold_max(&ext_q, &have_q, &hi)) {
+        ir_free(pf);
+        error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+                  "cannot recover one row count for '%s' from its accesses", v->name);
+      }
+    }
+    need_nonneg(p, &acs[k], &r, stride >= 0 ? "column index" : "subscript");
+    if (!aff_extreme(p, &r, &acs[k], 1, &hi) || !aff_fold_max(&ext_r, &have_r, &hi)) {
+      ir_free(pf);
+      error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+                "cannot recover one extent for '%s' from its accesses (one reaches %s)",
+                v->name, aff_str(p, &hi));
+    }
+    ir_expr *e = acs[k].e;
+    ir_pos pos = e->args[0]->pos;
+    if (stride >= 0) {
+      e->args = IR_NEW_N(p->a, ir_expr *, 2);
+      e->nargs = 2;
+      e->args[0] = aff_build(p, &q, pos);
+      e->args[1] = aff_build(p, &r, pos);
+    } else {
+      e->args[0] = aff_build(p, &r, pos);
+    }
+  }
+  ext_r.c += 1; /* extents: largest index + 1 */
+  ext_q.c += 1;
+  if (stride >= 0) {
+    aff s = {0}, d = {0};
+    aff_term(&s, stride, 1);
+    aff_addf(&d, &ext_r, 1);
+    aff_addf(&d, &s, -1);
+    if (!aff_is_const(&d) || d.c > 0) {
+      const char *k = aff_str(p, &ext_r);
+      ir_free(pf);
+      error_pos(p, acs[0].e->pos, "flat subscripts a[i*n + j] whose column index "
+                "stays below the row length n",
+                "the flat index of '%s' is delinearized to shape [%s][%s] only "
+                "under the assumption %s <= %s, and assumptions on sizes are not "
+                "yet supported", v->name, aff_str(p, &ext_q),
+                p->vars[stride]->name, k, p->vars[stride]->name);
+    }
+    v->rank = 2;
+    v->dims[0] = aff_build(p, &ext_q, v->pos);
+    v->dims[1] = aff_build(p, &s, v->pos);
+  } else {
+    v->rank = 1;
+    v->dims[0] = aff_build(p, &ext_r, v->pos);
+  }
+  ir_free(pf);
+}
+
+/* Collect the accesses to pointer parameters under statement list s, with
+ * the loops around them (stack[0..depth-1]). */
+static void collect_accesses(parser *p, ir_expr *e, const ir_stmt **stack, int depth,
+                             ptr_access **acs, int *n, int *cap) {
+  if (!e) return;
+  for (int i = 0; i < e->nargs; i++) collect_accesses(p, e->args[i], stack, depth, acs, n, cap);
+  if (e->kind != IR_EX_ELEM || !p->ptr[e->var]) return;
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 16;
+    *acs = ir_realloc(*acs, sizeof **acs * (size_t)*cap);
+  }
+  ptr_access *a = &(*acs)[(*n)++];
+  a->e = e;
+  a->depth = depth;
+  a->loops = ir_malloc(sizeof *a->loops * (size_t)(depth ? depth : 1));
+  if (depth) memcpy(a->loops, stack, sizeof *stack * (size_t)depth);
+}
+
+static void collect_stmts(parser *p, const ir_stmt *s, const ir_stmt **stack, int depth,
+                          ptr_access **acs, int *n, int *cap) {
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case IR_ST_FOR:
+      stack[depth] = s;
+      collect_stmts(p, s->body, stack, depth + 1, acs, n, cap);
+      break;
+    case IR_ST_IF:
+      collect_accesses(p, s->cond, stack, depth, acs, n, cap);
+      collect_stmts(p, s->then_body, stack, depth, acs, n, cap);
+      collect_stmts(p, s->else_body, stack, depth, acs, n, cap);
+      break;
+    case IR_ST_ASSIGN:
+      collect_accesses(p, s->lhs, stack, depth, acs, n, cap);
+      collect_accesses(p, s->rhs, stack, depth, acs, n, cap);
+      break;
+    }
+  }
+}
+
+/* Give every pointer parameter its shape from the kernel's accesses. */
+static void delinearize(parser *p) {
+  const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
+  ptr_access *acs = NULL;
+  int n = 0, cap = 0;
+  collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
+  /* Errors longjmp out: the accesses are kept in p->scratch_acs to be
+   * freed by the caller. */
+  p->acs = acs;
+  p->nacs = n;
+  for (int var = 0; var < p->nvars; var++) {
+    if (!p->ptr[var]) continue;
+    int m = 0;
+    ptr_access *mine = ir_malloc(sizeof *mine * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++)
+      if (acs[k].e->var == var) mine[m++] = acs[k];
+    p->mine = mine;
+    shape_pointer(p, var, mine, m);
+    ir_free(mine);
+    p->mine = NULL;
+    p->ptr[var] = 0;
+  }
 }
 
 static void skip_attributes(parser *p) {
@@ -1506,25 +2020,38 @@ static void parse_kernel(parser *p, const fe_tok *name) {
   next(p);
   expect(p, "(");
   if (is(p, "void") && tok_is(peek(p, 1), ")")) next(p);
+  int *dims_at = NULL;
   if (!is(p, ")")) {
     do {
       if (is(p, "..."))
         error_tok(p, tok(p), SUP_PARAM, "variadic kernels are not supported");
-      parse_param(p);
+      dims_at = ir_realloc(dims_at, sizeof *dims_at * (size_t)(p->nparams + 1));
+      p->dims_at = dims_at;
+      parse_param(p, &dims_at[p->nparams]);
     } while (accept(p, ","));
   }
+  int after = p->i;
+  for (int i = 0; i < p->nparams; i++)
+    if (dims_at[i] >= 0) {
+      p->i = dims_at[i];
+      const fe_tok *name = &p->t[dims_at[i] - 1];
+      parse_dims(p, p->params[i], name, 1);
+    }
+  p->i = after;
   expect(p, ")");
   skip_attributes(p);
   expect(p, "{");
   p->k->body = parse_items(p);
   expect(p, "}");
+  delinearize(p);
 }
 
 /* ------------------------------------------------------ finding the kernel */
 
 typedef struct fndef {
   int name, open;
-  int start; /* first token of the definition */
+  int start;     /* first token of the definition */
+  int has_loops; /* its body has a for, while or do loop */
 } fndef;
 
 /* Index of the token matching the bracket at i (forward or backward),
@@ -1564,8 +2091,11 @@ static fndef *find_functions(const fe_tok *t, int n, int *count) {
              !tok_is(&t[start - 1], "{"))
         start--;
       if (t[o - 1].in_main) {
+        int close = match_bracket(t, n, i, "{", "}", 1), loops = 0;
+        for (int k = i; k < (close < 0 ? n : close) && !loops; k++)
+          loops = tok_is(&t[k], "for") || tok_is(&t[k], "while") || tok_is(&t[k], "do");
         defs = ir_realloc(defs, sizeof *defs * (size_t)(nd + 1));
-        defs[nd++] = (fndef){o - 1, i, start};
+        defs[nd++] = (fndef){o - 1, i, start, loops};
       }
       break;
     }
@@ -1620,10 +2150,24 @@ static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *def
     found = i;
   }
   if (found >= 0) return found;
-  if (nd)
+  /* No kernel_*: the only function with loops (main excepted). */
+  int nloops = 0;
+  for (int i = 0; i < nd; i++)
+    if (defs[i].has_loops && strcmp(t[defs[i].name].text, "main")) {
+      found = i;
+      nloops++;
+    }
+  if (nloops == 1) return found;
+  if (nloops > 1)
+    ir_diag_error(src, t[defs[found].name].pos, "--function NAME to choose one",
+                  "no kernel function: no function is named kernel_* and several "
+                  "functions have loops (functions defined here: %s); choose one "
+                  "with --function NAME", list);
+  else if (nd)
     ir_diag_error(src, first, "a function named kernel_*, or --function NAME",
-                  "no kernel function: no function named kernel_* is defined "
-                  "in this file (functions defined here: %s)", list);
+                  "no kernel function: no function named kernel_* and no function "
+                  "with loops is defined in this file (functions defined here: %s)",
+                  list);
   else
     ir_diag_error(src, none, "a function named kernel_*, or --function NAME",
                   "no kernel function: this file defines no function");
@@ -1768,6 +2312,7 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   ir_kernel *result = NULL;
   parser p;
   memset(&p, 0, sizeof p);
+  typedefs_collect(&p.td, toks, ntok, &scratch);
   int which = choose_kernel(&src, toks, defs, nd, opt ? opt->function : NULL);
   if (which >= 0) {
     fndef d = defs[which];
@@ -1803,10 +2348,17 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   }
   ir_free(p.vars);
   ir_free(p.active);
+  ir_free(p.ptr);
   ir_free(p.syms);
   map_free(&p.scope);
   map_free(&p.names);
+  map_free(&p.td.map);
+  ir_free(p.td.types);
   ir_free(p.params);
+  ir_free(p.dims_at);
+  for (int i = 0; i < p.nacs; i++) ir_free(p.acs[i].loops);
+  ir_free(p.acs);
+  ir_free(p.mine);
   ir_free(defs);
   ir_arena_free(&scratch);
   return result;
