@@ -59,6 +59,7 @@ typedef struct sym {
   int var;     /* index in vars, or -1 while pending */
   int pending; /* an int local that is not (yet) an iterator */
   int prev;    /* the sym this one shadows (same name), or -1 */
+  struct ir_expr *alias; /* int idx = i*n;: the initializer, used in its place */
 } sym;
 
 /* Names to ints, open addressing (keys live in the kernel's arena), so
@@ -112,6 +113,7 @@ typedef struct parser {
   int nest;        /* expression nesting so far (see enter) */
   int snest;       /* statement nesting so far */
   typedefs td;     /* the translation unit's typedef names */
+  name_map globals; /* names of the user file's file-scope variables */
   int *dims_at;    /* per parameter: its first '[' token, or -1 (heap) */
   struct ptr_access *acs, *mine; /* delinearize's accesses (heap, see there) */
   int nacs;
@@ -273,7 +275,7 @@ static void declare(parser *p, const fe_tok *t, int var) {
     p->syms = ir_realloc(p->syms, sizeof *p->syms * (size_t)p->capsyms);
   }
   const char *name = ir_arena_strdup(p->a, t->text);
-  p->syms[p->nsyms] = (sym){name, var, var < 0, shadowed};
+  p->syms[p->nsyms] = (sym){name, var, var < 0, shadowed, NULL};
   *map_slot(&p->scope, name, 1) = p->nsyms++;
 }
 
@@ -825,6 +827,17 @@ static ir_expr *parse_number(parser *p) {
   return mk_const(p, (double)v, 1, IR_I32, pos);
 }
 
+/* Report an unknown identifier at t (a file-scope variable gets its own
+ * message). */
+static void __attribute__((noreturn)) unknown_ident(parser *p, const fe_tok *t) {
+  if (map_slot(&p->globals, t->text, 0))
+    error_tok(p, t, "arrays and scalars passed as parameters",
+              "the file-scope variable '%s' is used by the kernel: file-scope "
+              "arrays as operands are not yet supported (pass it as a parameter)",
+              t->text);
+  error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+}
+
 /* primary: number | ident | ident subscripts | call | '(' expr ')' */
 static ir_expr *parse_primary(parser *p) {
   const fe_tok *t = tok(p);
@@ -847,10 +860,13 @@ static ir_expr *parse_primary(parser *p) {
   }
   next(p);
   int s = lookup(p, t->text);
-  if (s < 0) error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+  if (s < 0) unknown_ident(p, t);
+  if (p->syms[s].alias) return p->syms[s].alias;
   if (p->syms[s].pending)
-    error_tok(p, t, "int locals as loop iterators, used inside their loop",
+    error_tok(p, t, "int locals as loop iterators, used inside their loop, and int "
+              "locals initialized once with an index expression (int idx = i*n;)",
               "the int local '%s' is not the iterator of an enclosing loop", t->text);
+
   int var = p->syms[s].var;
   ir_var *v = p->vars[var];
   if (v->kind == IR_VAR_ITER && !p->active[var])
@@ -1106,13 +1122,18 @@ static int is_assign_op(const fe_tok *t) {
   return 0;
 }
 
-/* expr: cond  (the comma operator and nested assignments are rejected) */
-static ir_expr *parse_expr(parser *p) {
-  ir_expr *e = parse_cond(p);
+/* What may not follow an expression: the comma operator, an assignment. */
+static void parse_expr_tail(parser *p) {
   if (is(p, ","))
     error_tok(p, tok(p), SUP_EXPR, "the comma operator is not supported");
   if (is_assign_op(tok(p)))
     error_tok(p, tok(p), SUP_STMT, "assignments inside expressions are not supported");
+}
+
+/* expr: cond  (the comma operator and nested assignments are rejected) */
+static ir_expr *parse_expr(parser *p) {
+  ir_expr *e = parse_cond(p);
+  parse_expr_tail(p);
   return e;
 }
 
@@ -1211,6 +1232,35 @@ static ir_stmt *append(ir_stmt *list, ir_stmt *more) {
 static ir_stmt *parse_stmt(parser *p);
 static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t);
 
+/* Check that init, the initializer of the int local at name, is an index
+ * expression: integer constants, size parameters and iterators under + - *.
+ * Anything else makes the local integer data. */
+static void need_index_expr(parser *p, const ir_expr *init, const fe_tok *name) {
+  switch (init->kind) {
+  case IR_EX_CONST:
+    if (init->type == IR_I32) return;
+    break;
+  case IR_EX_VAR: {
+    ir_var_kind k = p->vars[init->var]->kind;
+    if (k == IR_VAR_SIZE || k == IR_VAR_ITER) return;
+    break;
+  }
+  case IR_EX_NEG:
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL:
+    for (int i = 0; i < init->nargs; i++) need_index_expr(p, init->args[i], name);
+    if (init->type == IR_I32) return;
+    break;
+  default:
+    break;
+  }
+  error_pos(p, init->pos, "int locals initialized with an index expression of "
+            "iterators and sizes (int idx = i*n;)",
+            "the int local '%s' holds integer data ('%s'): integer element data is "
+            "not yet supported", name->text, expr_str(p, init));
+}
+
 /* local-decl: type init-declarator (',' init-declarator)* ';'
  * init-declarator: ident dims ('=' expr)? */
 static ir_stmt *parse_decl(parser *p) {
@@ -1232,11 +1282,13 @@ static ir_stmt *parse_decl(parser *p) {
         error_tok(p, tok(p), "local arrays without initializer",
                   "initializers of local arrays are not supported");
     } else if (elem == IR_I32) {
-      if (is(p, "="))
-        error_tok(p, name, "int locals only as loop iterators (for (i = ...))",
-                  "integer local '%s' with an initializer: integer locals that "
-                  "are not loop iterators are not supported", name->text);
+      ir_expr *init = NULL;
+      if (accept(p, "=")) {
+        init = parse_cond(p);
+        need_index_expr(p, init, name);
+      }
       declare(p, name, -1);
+      p->syms[p->nsyms - 1].alias = init;
     } else {
       int var = new_var(p, IR_VAR_LOCAL, name, elem);
       declare(p, name, var);
@@ -1271,8 +1323,13 @@ static ir_expr *parse_lvalue(parser *p) {
       error_tok(p, t, SUP_STMT, "labels are not supported");
     if (peek(p, 1)->kind == FE_TK_IDENT || tok_is(peek(p, 1), "*"))
       error_tok(p, t, SUP_TYPE, "unsupported type '%s'", t->text);
-    error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+    unknown_ident(p, t);
   }
+  if (p->syms[s].alias)
+    error_tok(p, t, "int locals initialized once with an index expression (int idx = i*n;)",
+              "assignment to the int local '%s' after its initialization: int "
+              "locals that change (accumulators, counters) are integer data, and "
+              "integer element data is not yet supported", t->text);
   if (p->syms[s].pending)
     error_tok(p, t, "int locals only as loop iterators (for (i = ...))",
               "assignment to the integer local '%s': integer locals that are "
@@ -1302,6 +1359,27 @@ static ir_expr *parse_lvalue(parser *p) {
   }
   if (is(p, "[")) error_tok(p, tok(p), NULL, "'%s' is not an array", t->text);
   return mk_var(p, var, tpos(p, t));
+}
+
+/* chain: expr | lvalue '=' chain   (a = b = e: b = e comes first, then a
+ * takes b).  Returns the value of the right-hand side; the inner
+ * assignments, in execution order, go to *stmts. */
+static ir_expr *parse_chain(parser *p, const fe_tok *start, ir_stmt **stmts) {
+  const fe_tok *at = tok(p);
+  ir_expr *e = parse_cond(p);
+  if (!is(p, "=")) {
+    if (is(p, ",") || is_assign_op(tok(p))) parse_expr_tail(p);
+    return e;
+  }
+  int var_ok = e->kind == IR_EX_VAR && p->vars[e->var]->kind == IR_VAR_LOCAL;
+  int elem_ok = e->kind == IR_EX_ELEM;
+  if (!var_ok && !elem_ok)
+    error_tok(p, at, SUP_STMT, "'%s' cannot be assigned in a chained assignment",
+              expr_str(p, e));
+  next(p);
+  ir_expr *rhs = parse_chain(p, start, stmts);
+  *stmts = append(*stmts, mk_assign(p, tpos(p, at), e, IR_ASSIGN, rhs));
+  return e;
 }
 
 /* assign: lvalue ('=' | '+=' | '-=' | '*=' | '/=') expr ';'
@@ -1340,14 +1418,18 @@ static ir_stmt *parse_assign(parser *p) {
     error_tok(p, op, NULL, "expected an assignment operator before '%s'", describe(op));
   if (aop == IR_ASSIGN_DIV && lhs->type == IR_I32)
     error_tok(p, op, "'/' on floating-point values", "integer division is not supported");
-  ir_expr *rhs = parse_expr(p);
+  ir_stmt *chain = NULL;
+  ir_expr *rhs = aop == IR_ASSIGN ? parse_chain(p, start, &chain) : parse_expr(p);
   expect(p, ";");
-  return mk_assign(p, tpos(p, start), lhs, aop, rhs);
+  return append(chain, mk_assign(p, tpos(p, start), lhs, aop, rhs));
 }
 
 /* The iterator variable for the int name at symbol s (first use in a for
  * header): an inactive iterator of the same name is reused. */
 static int iter_var(parser *p, int s, const fe_tok *t) {
+  if (p->syms[s].alias)
+    error_tok(p, t, SUP_FOR, "the int local '%s' has an initializer and cannot be "
+              "a loop iterator", t->text);
   if (!p->syms[s].pending) {
     int var = p->syms[s].var;
     if (p->active[var])
@@ -1605,7 +1687,8 @@ static ir_stmt *parse_stmt_at(parser *p) {
   if (is(p, "else")) error_tok(p, t, NULL, "'else' without a previous 'if'");
   if (is(p, "return")) {
     if (!tok_is(peek(p, 1), ";"))
-      error_tok(p, t, SUP_STMT, "return with a value is not supported (the kernel returns void)");
+      error_tok(p, t, SUP_STMT, "return with a value is not yet supported: store the "
+                "result through a pointer or array parameter");
     if (p->i + 2 != p->n - 1)
       error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
     next(p);
@@ -2011,12 +2094,16 @@ static void parse_kernel(parser *p, const fe_tok *name) {
       skip_attributes(p);
     } else {
       error_tok(p, t, "void kernel functions",
-                "the kernel function '%s' must return void", name->text);
+                "the kernel function '%s' must return void: returning a value "
+                "(return sum;) is not yet supported; store the result through a "
+                "pointer or array parameter", name->text);
     }
   }
   if (!has_void)
-    error_tok(p, name, "void kernel functions", "the kernel function '%s' must return void",
-              name->text);
+    error_tok(p, name, "void kernel functions",
+              "the kernel function '%s' must return void: returning a value (return "
+              "sum;) is not yet supported; store the result through a pointer or "
+              "array parameter", name->text);
   next(p);
   expect(p, "(");
   if (is(p, "void") && tok_is(peek(p, 1), ")")) next(p);
@@ -2174,6 +2261,28 @@ static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *def
   return -1;
 }
 
+/* The names of the variables declared at file scope in the user's file
+ * (float a[LEN], b[LEN]; double s = 0;), for a message when the kernel
+ * uses one: an identifier outside braces and parentheses followed by '[',
+ * '=', ',' or ';', in a declaration that is not a typedef. */
+static void globals_collect(name_map *m, const fe_tok *t, int n, ir_arena *a) {
+  int depth = 0, paren = 0, in_typedef = 0;
+  for (int i = 0; i < n; i++) {
+    if (tok_is(&t[i], "{")) depth++;
+    if (tok_is(&t[i], "}") && depth > 0) depth--;
+    if (tok_is(&t[i], "(")) paren++;
+    if (tok_is(&t[i], ")") && paren > 0) paren--;
+    if (depth || paren) continue;
+    if (tok_is(&t[i], "typedef")) in_typedef = 1;
+    if (tok_is(&t[i], ";")) in_typedef = 0;
+    if (in_typedef || !t[i].in_main || t[i].kind != FE_TK_IDENT || is_keyword(&t[i]))
+      continue;
+    const fe_tok *nx = &t[i + 1 < n ? i + 1 : n];
+    if (tok_is(nx, "[") || tok_is(nx, "=") || tok_is(nx, ",") || tok_is(nx, ";"))
+      map_slot(m, ir_arena_strdup(a, t[i].text), 1);
+  }
+}
+
 /* ---------------------------------------------------------- input checks */
 
 /* Reject empty and binary files (NUL bytes, control characters, invalid
@@ -2313,6 +2422,7 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   parser p;
   memset(&p, 0, sizeof p);
   typedefs_collect(&p.td, toks, ntok, &scratch);
+  globals_collect(&p.globals, toks, ntok, &scratch);
   int which = choose_kernel(&src, toks, defs, nd, opt ? opt->function : NULL);
   if (which >= 0) {
     fndef d = defs[which];
@@ -2353,6 +2463,7 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   map_free(&p.scope);
   map_free(&p.names);
   map_free(&p.td.map);
+  map_free(&p.globals);
   ir_free(p.td.types);
   ir_free(p.params);
   ir_free(p.dims_at);
