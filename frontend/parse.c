@@ -117,6 +117,22 @@ typedef struct parser {
   int *dims_at;    /* per parameter: its first '[' token, or -1 (heap) */
   struct ptr_access *acs, *mine; /* delinearize's accesses (heap, see there) */
   int nacs;
+  /* Pointer walks (*p++): per pointer parameter, the offset reached so far
+   * (wbase) and the increments so far in the current iteration of the
+   * walking loop (wcount); the accesses inside that loop wait in wpend
+   * (with the increments before them in wpend_j) until its end.  All heap,
+   * indexed by var id (parameters only). */
+  struct aff *wbase;
+  long *wcount;
+  ir_expr **wpend;
+  long *wpend_j;
+  int nwpend, capwpend;
+  int loop_depth;  /* loops around the statement being parsed */
+  int cond_depth;  /* ifs around it inside the walking loop */
+  int wloop;       /* a loop at depth 1 is open: walks are allowed */
+  int counter;     /* sym of a while loop's counter, or -1 */
+  int counter_step, counter_seen, counter_depth;
+  unsigned char *dead; /* per var: a size used up as a while loop counter */
 } parser;
 
 /* ------------------------------------------------------------- errors */
@@ -447,6 +463,7 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
     p->vars = ir_realloc(p->vars, sizeof *p->vars * (size_t)p->capvars);
     p->active = ir_realloc(p->active, (size_t)p->capvars);
     p->ptr = ir_realloc(p->ptr, (size_t)p->capvars);
+    p->dead = ir_realloc(p->dead, (size_t)p->capvars);
   }
   ir_var *v = IR_NEW(p->a, ir_var);
   v->kind = kind;
@@ -460,6 +477,7 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
   v->pos = tpos(p, t);
   p->active[p->nvars] = 0;
   p->ptr[p->nvars] = 0;
+  p->dead[p->nvars] = 0;
   p->vars[p->nvars++] = v;
   p->k->vars = p->vars;
   p->k->nvars = p->nvars;
@@ -703,6 +721,110 @@ static ir_expr *parse_expr(parser *p);
 static ir_expr *parse_cond(parser *p);
 static ir_expr *parse_cast(parser *p);
 
+/* The pointer access e (its args[0] the index as written) moved by the
+ * pointer's walk so far: outside a walking loop the offset is added now;
+ * inside one the access waits for the loop's end (walk_end), when the
+ * increments per iteration are known. */
+static ir_expr *walk_access(parser *p, ir_expr *e) {
+  int var = e->var;
+  if (p->wloop) {
+    if (p->nwpend == p->capwpend) {
+      p->capwpend = p->capwpend ? 2 * p->capwpend : 16;
+      p->wpend = ir_realloc(p->wpend, sizeof *p->wpend * (size_t)p->capwpend);
+      p->wpend_j = ir_realloc(p->wpend_j, sizeof *p->wpend_j * (size_t)p->capwpend);
+    }
+    p->wpend[p->nwpend] = e;
+    p->wpend_j[p->nwpend++] = p->wcount[var];
+    return e;
+  }
+  const aff *b = &p->wbase[var];
+  if (!aff_is_const(b) || b->c)
+    e->args[0] = mk(p, IR_EX_ADD, IR_I32, e->pos, 2, e->args[0], aff_build(p, b, e->pos), NULL);
+  return e;
+}
+
+/* The pointer parameter named by t moves by d elements (p++, *p++, p += 2). */
+static void walk_step(parser *p, const fe_tok *t, int var, long d) {
+  if (p->loop_depth > 1 || (p->loop_depth == 1 && (!p->wloop || p->cond_depth)))
+    error_tok(p, t, "pointer increments in a loop that is not nested in another "
+              "and not under an if (while (n--) *y++ = *x++;)",
+              "the pointer '%s' is incremented %s", p->vars[var]->name,
+              p->cond_depth ? "under an if" : "in a nested loop");
+  if (p->loop_depth) p->wcount[var] += d;
+  else p->wbase[var].c += d;
+}
+
+/* deref: '*' ident ('++')?  |  '*' '(' ident '+' expr ')'  : an element of a
+ * pointer parameter (*p is p[0]; *p++ also moves p on by one). */
+static ir_expr *parse_deref(parser *p) {
+  const fe_tok *star = next(p);
+  int paren = accept(p, "(");
+  const fe_tok *t = tok(p);
+  int s = t->kind == FE_TK_IDENT ? lookup(p, t->text) : -1;
+  if (s < 0 || p->syms[s].var < 0 || !p->ptr[p->syms[s].var])
+    error_tok(p, star, "*p, *p++ and *(p + i) on pointer parameters",
+              "pointer dereference is supported only on pointer parameters");
+  int var = p->syms[s].var;
+  next(p);
+  ir_expr *idx = mk_const(p, 0, 1, IR_I32, tpos(p, t));
+  if (paren) {
+    if (accept(p, "+")) {
+      const char *old = p->ctx;
+      p->ctx = "subscript";
+      idx = parse_expr(p);
+      p->ctx = old;
+      if (idx->type != IR_I32) need_affine(p, idx, 0, "subscript", &(aff){0});
+    }
+    expect(p, ")");
+  }
+  ir_expr *e = mk(p, IR_EX_ELEM, p->vars[var]->elem, tpos(p, t), 1, idx, NULL, NULL);
+  e->var = var;
+  e = walk_access(p, e);
+  if (!paren && is(p, "++")) {
+    walk_step(p, tok(p), var, 1);
+    next(p);
+  }
+  return e;
+}
+
+/* At the end of the walking loop l (at depth 1, iterator from lo upward):
+ * every access waiting in it gets offset wbase + K * (iter - lo) + j, K the
+ * pointer's increments per iteration; then wbase moves on by K * trips. */
+static void walk_end(parser *p, const ir_stmt *l) {
+  aff lo, hi;
+  int any = 0;
+  for (int v = 0; v < p->nparams; v++) any |= p->wcount[p->params[v]] != 0;
+  if (p->nwpend == 0 && !any) return;
+  const ir_expr *bad = aff_of(p, l->lo, 1, &lo);
+  if (!bad) bad = aff_of(p, l->hi, 1, &hi);
+  if (bad && any)
+    error_pos(p, l->pos, "pointer walks in loops whose bounds are affine in sizes",
+              "cannot count the iterations of a loop that walks a pointer");
+  for (int k = 0; k < p->nwpend; k++) {
+    ir_expr *e = p->wpend[k];
+    aff off = p->wbase[e->var];
+    long K = p->wcount[e->var];
+    off.c += p->wpend_j[k];
+    if (K) {
+      aff_term(&off, l->iter, K);
+      aff_addf(&off, &lo, -K);
+    }
+    if (!aff_is_const(&off) || off.c)
+      e->args[0] = mk(p, IR_EX_ADD, IR_I32, e->pos, 2, e->args[0], aff_build(p, &off, e->pos),
+                      NULL);
+  }
+  p->nwpend = 0;
+  for (int v = 0; v < p->nparams; v++) {
+    int var = p->params[v];
+    long K = p->wcount[var];
+    if (!K) continue;
+    aff_addf(&p->wbase[var], &hi, K);
+    aff_addf(&p->wbase[var], &lo, -K);
+    p->wbase[var].c += K;
+    p->wcount[var] = 0;
+  }
+}
+
 /* pointer-subscript: '[' expr ']'  (one flat integer index, kept as written
  * until delinearize() gives the pointer its shape) */
 static ir_expr *parse_flat_subscript(parser *p, int var, const fe_tok *name) {
@@ -724,7 +846,7 @@ static ir_expr *parse_flat_subscript(parser *p, int var, const fe_tok *name) {
   if (is(p, "["))
     error_tok(p, tok(p), "one subscript on a pointer (a[i*n + j])",
               "too many subscripts: '%s' is a pointer", v->name);
-  return e;
+  return walk_access(p, e);
 }
 
 /* subscripts: ('[' expr ']')^rank, each affine */
@@ -869,6 +991,10 @@ static ir_expr *parse_primary(parser *p) {
 
   int var = p->syms[s].var;
   ir_var *v = p->vars[var];
+  if (p->dead[var])
+    error_tok(p, t, "sizes used as while loop counters only before the loop",
+              "the size '%s' was counted down by a while loop above: its value "
+              "here is not kept", t->text);
   if (v->kind == IR_VAR_ITER && !p->active[var])
     error_tok(p, t, "loop iterators used inside their loop",
               "loop iterator '%s' is used outside a loop over it", t->text);
@@ -910,8 +1036,7 @@ static ir_expr *parse_unary(parser *p) {
   }
   if (is(p, "&"))
     error_tok(p, t, SUP_EXPR, "taking an address with '&' is not supported");
-  if (is(p, "*"))
-    error_tok(p, t, SUP_EXPR, "pointer dereference with '*' is not supported");
+  if (is(p, "*")) return parse_deref(p);
   if (is(p, "~"))
     error_tok(p, t, SUP_EXPR, "bitwise operators are not supported");
   if (is(p, "++") || is(p, "--"))
@@ -1230,6 +1355,7 @@ static ir_stmt *append(ir_stmt *list, ir_stmt *more) {
 }
 
 static ir_stmt *parse_stmt(parser *p);
+static int counter_update(parser *p);
 static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t);
 
 /* Check that init, the initializer of the int local at name, is an index
@@ -1393,11 +1519,31 @@ static ir_stmt *parse_assign(parser *p) {
     return mk_assign(p, tpos(p, start), lhs, op->text[0] == '+' ? IR_ASSIGN_ADD : IR_ASSIGN_SUB,
                      mk_const(p, 1, 1, IR_I32, tpos(p, op)));
   }
-  if (is(p, "*"))
-    error_tok(p, start, SUP_STMT, "pointer dereference with '*' is not supported");
+  if (counter_update(p)) return NULL;
+  if (start->kind == FE_TK_IDENT && (tok_is(peek(p, 1), "++") || tok_is(peek(p, 1), "+="))) {
+    int s = lookup(p, start->text);
+    if (s >= 0 && p->syms[s].var >= 0 && p->ptr[p->syms[s].var]) {
+      int var = p->syms[s].var;
+      next(p);
+      long d = 1;
+      if (accept(p, "+=")) {
+        ir_expr *e = parse_expr(p);
+        if (e->kind != IR_EX_CONST || !e->is_int || e->value < 0)
+          error_pos(p, e->pos, "p++ and p += constant on pointer parameters",
+                    "a pointer may move on only by a constant");
+        d = (long)e->value;
+      } else {
+        next(p);
+      }
+      walk_step(p, start, var, d);
+      expect(p, ";");
+      return NULL;
+    }
+  }
+  ir_expr *lhs0 = is(p, "*") ? parse_deref(p) : NULL;
   if (is(p, "("))
     error_tok(p, start, SUP_STMT, "expected an assignment to an array element or a local scalar");
-  ir_expr *lhs = parse_lvalue(p);
+  ir_expr *lhs = lhs0 ? lhs0 : parse_lvalue(p);
   const fe_tok *op = tok(p);
   if (is(p, "++") || is(p, "--")) {
     next(p);
@@ -1451,6 +1597,162 @@ static int iter_var(parser *p, int s, const fe_tok *t) {
 static ir_expr *bound_join(parser *p, ir_expr_kind kind, ir_expr *acc, ir_expr *b) {
   if (!acc) return b;
   return mk(p, kind, IR_I32, b->pos, 2, acc, b, NULL);
+}
+
+/* Parse the body of loop l (upward, iterator active) and close a pointer
+ * walk that it makes at depth 1. */
+static void loop_body(parser *p, ir_stmt *l) {
+  int outer = ++p->loop_depth == 1;
+  if (outer) {
+    p->wloop = l->step == 1;
+    p->cond_depth = 0;
+  }
+  l->body = parse_stmt(p);
+  if (outer) {
+    p->wloop = 0;
+    walk_end(p, l);
+  }
+  p->loop_depth--;
+}
+
+static ir_expr *bound_join(parser *p, ir_expr_kind kind, ir_expr *acc, ir_expr *b);
+
+/* while: 'while' '(' counted ')' stmt, a counted loop in disguise, made a
+ * for loop:
+ *   while (c--) S;  while (c-- > 0) S;  while (c-- != 0) S;
+ *   while (c > 0) { S; c--; }  while (c != 0) { S; c--; }
+ * with c a size parameter or an int local standing for a size expression
+ * (uint32_t cnt = n;): a loop over a fresh iterator from 0 to c - 1, after
+ * which c is used up; and
+ *   while (i < e) { S; i++; }   (also <=)
+ * with i an int local initialized with an index expression: a loop over i
+ * from its initializer.  The counter's update must be the last statement
+ * of the body. */
+static ir_stmt *parse_while(parser *p) {
+  const fe_tok *kw = next(p);
+  expect(p, "(");
+  const fe_tok *x = tok(p);
+  int s = x->kind == FE_TK_IDENT ? lookup(p, x->text) : -1;
+  int var = s >= 0 ? p->syms[s].var : -1;
+  int is_size = var >= 0 && p->vars[var]->kind == IR_VAR_SIZE && !p->dead[var];
+  if (s < 0 || (!p->syms[s].alias && !is_size))
+    error_tok(p, x, "counted while loops: while (n--), while (n > 0) { ...; n--; }, "
+              "while (i < n) { ...; i++; } on a size or an int local",
+              "unsupported while loop: its condition must test a size parameter or "
+              "an initialized int local");
+  next(p);
+  const char *old = p->ctx;
+  p->ctx = "loop bound";
+  ir_expr *val = p->syms[s].alias ? p->syms[s].alias : mk_var(p, var, tpos(p, x));
+  int up = 0, postdec = 0;
+  ir_expr *limit = NULL;
+  if (accept(p, "--")) {
+    postdec = 1;
+    if (accept(p, ">") || accept(p, "!=")) {
+      ir_expr *z = parse_expr(p);
+      if (z->kind != IR_EX_CONST || z->value != 0)
+        error_pos(p, z->pos, NULL, "a while loop counting down must stop at 0");
+    }
+  } else if (is(p, ">") || is(p, "!=")) {
+    next(p);
+    ir_expr *z = parse_expr(p);
+    if (z->kind != IR_EX_CONST || z->value != 0)
+      error_pos(p, z->pos, NULL, "a while loop counting down must stop at 0");
+  } else if (is(p, "<") || is(p, "<=")) {
+    int le = is(p, "<=");
+    next(p);
+    up = 1;
+    limit = parse_expr(p);
+    if (le) limit = mk(p, IR_EX_ADD, IR_I32, limit->pos, 2, limit,
+                       mk_const(p, 1, 1, IR_I32, limit->pos), NULL);
+  } else {
+    error_tok(p, tok(p), NULL, "unsupported while loop condition");
+  }
+  expect(p, ")");
+  aff fv, fl;
+  need_affine(p, val, 1, "loop bound", &fv);
+  if (limit) need_affine(p, limit, up ? 0 : 1, "loop bound", &fl);
+  p->ctx = old;
+
+  ir_stmt *l = IR_NEW(p->a, ir_stmt);
+  l->kind = IR_ST_FOR;
+  l->pos = tpos(p, kw);
+  l->step = 1;
+  int it = new_var(p, IR_VAR_ITER, x, IR_I32);
+  l->iter = it;
+  if (up) {
+    l->lo = aff_build(p, &fv, val->pos);
+    fl.c -= 1;
+    l->hi = aff_build(p, &fl, limit->pos);
+  } else {
+    l->lo = mk_const(p, 0, 1, IR_I32, tpos(p, x));
+    fv.c -= 1;
+    l->hi = aff_build(p, &fv, val->pos);
+  }
+  /* the counter: the iterator itself (counting up), else unusable */
+  sym saved = p->syms[s];
+  if (up) {
+    p->syms[s].var = it;
+    p->syms[s].pending = 0;
+  } else {
+    p->syms[s].var = -1;
+    p->syms[s].pending = 1;
+  }
+  p->syms[s].alias = NULL;
+  if (is_size) p->dead[var] = 1;
+  p->active[it] = 1;
+  int save_counter = p->counter, save_step = p->counter_step, save_seen = p->counter_seen;
+  int save_cd = p->counter_depth;
+  p->counter = postdec ? -1 : s;
+  p->counter_step = up ? 1 : -1;
+  p->counter_seen = 0;
+  p->counter_depth = p->loop_depth + 1;
+  loop_body(p, l);
+  if (!postdec && !p->counter_seen)
+    error_tok(p, x, "the counter's update (n--; or i++;) as the last statement of "
+              "the loop body", "the while loop does not update its counter '%s' as "
+              "its last statement", x->text);
+  p->counter = save_counter;
+  p->counter_step = save_step;
+  p->counter_seen = save_seen;
+  p->counter_depth = save_cd;
+  p->active[it] = 0;
+  /* after the loop the counter is used up (its value there is not kept) */
+  p->syms[s] = saved;
+  p->syms[s].alias = NULL;
+  p->syms[s].pending = 1;
+  if (!is_size && saved.var >= 0) p->syms[s].var = saved.var;
+  if (is_size) {
+    p->syms[s].pending = 0;
+    p->syms[s].var = var;
+  }
+  return l;
+}
+
+/* The update of the enclosing while loop's counter, if the statement at the
+ * cursor is one (c--; --c; c -= 1; i++; ++i; i += 1;) and the last of the
+ * loop body: consumed, returns 1. */
+static int counter_update(parser *p) {
+  if (p->counter < 0 || p->loop_depth != p->counter_depth) return 0;
+  int pre = is(p, "++") || is(p, "--");
+  const fe_tok *x = peek(p, pre);
+  if (x->kind != FE_TK_IDENT || lookup(p, x->text) != p->counter) return 0;
+  const fe_tok *op = pre ? tok(p) : peek(p, 1);
+  int d = 0, n = 2;
+  if (tok_is(op, "++")) d = 1;
+  else if (tok_is(op, "--")) d = -1;
+  else if ((tok_is(op, "+=") || tok_is(op, "-=")) && tok_is(peek(p, 2), "1")) {
+    d = op->text[0] == '+' ? 1 : -1;
+    n = 3;
+  }
+  if (d != p->counter_step || !tok_is(peek(p, n), ";")) return 0;
+  if (!tok_is(peek(p, n + 1), "}"))
+    error_tok(p, x, "the counter's update as the last statement of the loop body",
+              "the while loop's counter '%s' must be updated by the last statement "
+              "of its body", x->text);
+  p->i += n + 1;
+  p->counter_seen = 1;
+  return 1;
 }
 
 /* for: 'for' '(' ('int')? ident '=' expr ';' bound ('&&' bound)* ';' step ')' stmt */
@@ -1607,7 +1909,7 @@ static ir_stmt *parse_for(parser *p) {
   }
   int save2 = p->scope_start;
   p->scope_start = p->nsyms;
-  s_for->body = parse_stmt(p);
+  loop_body(p, s_for);
   pop_syms(p, p->scope_start);
   p->scope_start = save2;
   p->active[var] = 0;
@@ -1636,8 +1938,10 @@ static ir_stmt *parse_if(parser *p) {
   s->kind = IR_ST_IF;
   s->pos = tpos(p, kw);
   s->cond = c;
+  p->cond_depth++;
   s->then_body = parse_scoped(p);
   if (accept(p, "else")) s->else_body = parse_scoped(p);
+  p->cond_depth--;
   return s;
 }
 
@@ -1678,8 +1982,9 @@ static ir_stmt *parse_stmt_at(parser *p) {
   }
   if (accept(p, ";")) return NULL;
   if (is(p, "for")) return parse_for(p);
+  if (is(p, "while")) return parse_while(p);
   if (is(p, "if")) return parse_if(p);
-  static const char *const unsupported[] = {"while", "do", "goto", "switch", "case",
+  static const char *const unsupported[] = {"do", "goto", "switch", "case",
                                             "default", "break", "continue"};
   for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
     if (is(p, unsupported[i]))
@@ -2126,6 +2431,9 @@ static void parse_kernel(parser *p, const fe_tok *name) {
     }
   p->i = after;
   expect(p, ")");
+  p->wbase = ir_calloc((size_t)p->nvars + 1, sizeof *p->wbase);
+  p->wcount = ir_calloc((size_t)p->nvars + 1, sizeof *p->wcount);
+  p->counter = -1;
   skip_attributes(p);
   expect(p, "{");
   p->k->body = parse_items(p);
@@ -2470,6 +2778,11 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   for (int i = 0; i < p.nacs; i++) ir_free(p.acs[i].loops);
   ir_free(p.acs);
   ir_free(p.mine);
+  ir_free(p.wbase);
+  ir_free(p.wcount);
+  ir_free(p.wpend);
+  ir_free(p.wpend_j);
+  ir_free(p.dead);
   ir_free(defs);
   ir_arena_free(&scratch);
   return result;
