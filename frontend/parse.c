@@ -117,6 +117,7 @@ typedef struct parser {
   int *dims_at;    /* per parameter: its first '[' token, or -1 (heap) */
   struct ptr_access *acs, *mine; /* delinearize's accesses (heap, see there) */
   int nacs;
+  int all_arrays;  /* collect_accesses: every array, not only pointers */
   /* Pointer walks (*p++): per pointer parameter, the offset reached so far
    * (wbase) and the increments so far in the current iteration of the
    * walking loop (wcount); the accesses inside that loop wait in wpend
@@ -2314,7 +2315,7 @@ static void collect_accesses(parser *p, ir_expr *e, const ir_stmt **stack, int d
                              ptr_access **acs, int *n, int *cap) {
   if (!e) return;
   for (int i = 0; i < e->nargs; i++) collect_accesses(p, e->args[i], stack, depth, acs, n, cap);
-  if (e->kind != IR_EX_ELEM || !p->ptr[e->var]) return;
+  if (e->kind != IR_EX_ELEM || (!p->ptr[e->var] && !p->all_arrays)) return;
   if (*n == *cap) {
     *cap = *cap ? 2 * *cap : 16;
     *acs = ir_realloc(*acs, sizeof **acs * (size_t)*cap);
@@ -2368,6 +2369,57 @@ static void delinearize(parser *p) {
     ir_free(mine);
     p->mine = NULL;
     p->ptr[var] = 0;
+  }
+  for (int k = 0; k < n; k++) ir_free(acs[k].loops);
+  ir_free(acs);
+  p->acs = NULL;
+  p->nacs = 0;
+}
+
+/* Check that every subscript stays inside its array's extent for all
+ * sizes, as far as the loop bounds tell: when the largest value of a
+ * subscript and the extent differ by more than a constant (loops up to a
+ * constant N over an array of extent n, or up to m over an extent n), the
+ * access is inside the array only under an assumption on the sizes
+ * (N <= n), which the later stages cannot carry yet: refused, naming it.
+ * Subscripts under min/max bounds, and local arrays, are left to the
+ * run-time checks. */
+static void check_extents(parser *p) {
+  const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
+  ptr_access *acs = NULL;
+  int n = 0, cap = 0;
+  p->all_arrays = 1;
+  collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
+  p->all_arrays = 0;
+  p->acs = acs;
+  p->nacs = n;
+  for (int k = 0; k < n; k++) {
+    const ir_expr *e = acs[k].e;
+    const ir_var *v = p->vars[e->var];
+    if (v->kind != IR_VAR_ARRAY) continue; /* local scratch: run-time checks */
+    for (int d = 0; d < e->nargs && d < v->rank; d++) {
+      aff f, hi, dim, diff = {0};
+      if (aff_of(p, e->args[d], 0, &f) || aff_of(p, v->dims[d], 1, &dim) ||
+          !aff_extreme(p, &f, &acs[k], 1, &hi))
+        continue;
+      aff_addf(&diff, &hi, 1);
+      aff_addf(&diff, &dim, -1);
+      diff.c += 1; /* hi - (dim - 1) <= 0 is needed; sizes are at least 1 */
+      long most = diff.c;
+      int pos = 0;
+      for (int t = 0; t < diff.n; t++) {
+        pos |= diff.coef[t] > 0;
+        most += diff.coef[t];
+      }
+      if (aff_is_const(&diff) || (!pos && most <= 0)) continue;
+      hi.c += 1;
+      error_pos(p, e->args[d]->pos, "subscripts that the loop bounds keep inside "
+                "the array's extent for all sizes",
+                "subscript %d of '%s' stays inside its extent %s only under the "
+                "assumption %s <= %s (its loops reach %s), and assumptions on sizes "
+                "are not yet supported", d + 1, v->name, aff_str(p, &dim),
+                aff_str(p, &hi), aff_str(p, &dim), aff_str(p, &hi));
+    }
   }
 }
 
@@ -2439,6 +2491,7 @@ static void parse_kernel(parser *p, const fe_tok *name) {
   p->k->body = parse_items(p);
   expect(p, "}");
   delinearize(p);
+  check_extents(p);
 }
 
 /* ------------------------------------------------------ finding the kernel */
