@@ -2171,8 +2171,23 @@ static int aff_extreme(parser *p, const aff *f, const ptr_access *ac, int sign, 
   return 1;
 }
 
+/* The sign of affine form d for all sizes at least 1 (as the later stages
+ * assume): 1 if d >= 0 always, -1 if d <= 0 always, 0 if it depends. */
+static int aff_sign(const aff *d) {
+  long least = d->c;
+  int pos = 0, neg = 0;
+  for (int t = 0; t < d->n; t++) {
+    pos |= d->coef[t] > 0;
+    neg |= d->coef[t] < 0;
+    least += d->coef[t]; /* the value with every size at 1 */
+  }
+  if (!neg && least >= 0) return 1;
+  if (!pos && least <= 0) return -1;
+  return 0;
+}
+
 /* Fold x into the running maximum *m (have: *m is set); 0 if the two are
- * not comparable (their difference is not a constant). */
+ * not comparable (which is larger depends on the sizes). */
 static int aff_fold_max(aff *m, int *have, const aff *x) {
   if (!*have) {
     *m = *x;
@@ -2182,9 +2197,9 @@ static int aff_fold_max(aff *m, int *have, const aff *x) {
   aff d = {0};
   aff_addf(&d, x, 1);
   aff_addf(&d, m, -1);
-  if (!aff_is_const(&d)) return 0;
-  if (d.c > 0) *m = *x;
-  return 1;
+  int sign = aff_sign(&d);
+  if (sign > 0) *m = *x;
+  return sign != 0;
 }
 
 static const char *aff_str(parser *p, const aff *f) {
@@ -2404,14 +2419,8 @@ static void check_extents(parser *p) {
         continue;
       aff_addf(&diff, &hi, 1);
       aff_addf(&diff, &dim, -1);
-      diff.c += 1; /* hi - (dim - 1) <= 0 is needed; sizes are at least 1 */
-      long most = diff.c;
-      int pos = 0;
-      for (int t = 0; t < diff.n; t++) {
-        pos |= diff.coef[t] > 0;
-        most += diff.coef[t];
-      }
-      if (aff_is_const(&diff) || (!pos && most <= 0)) continue;
+      diff.c += 1; /* hi - (dim - 1) <= 0 is needed */
+      if (aff_is_const(&diff) || aff_sign(&diff) < 0) continue;
       hi.c += 1;
       error_pos(p, e->args[d]->pos, "subscripts that the loop bounds keep inside "
                 "the array's extent for all sizes",
