@@ -116,6 +116,7 @@ typedef struct parser {
   name_map globals; /* names of the user file's file-scope variables */
   int *dims_at;    /* per parameter: its first '[' token, or -1 (heap) */
   struct ptr_access *acs, *mine; /* delinearize's accesses (heap, see there) */
+  struct poly *pf;                /* shape_pointer's index forms (heap) */
   int nacs;
   int all_arrays;  /* collect_accesses: every array, not only pointers */
   /* Pointer walks (*p++): per pointer parameter, the offset reached so far
@@ -2213,7 +2214,7 @@ static void need_nonneg(parser *p, const ptr_access *ac, const aff *f, const cha
     error_pos(p, ac->e->pos, "loop bounds without min/max around pointer accesses",
               "cannot recover the shape of '%s' from loop bounds with min or max",
               p->vars[ac->e->var]->name);
-  if (!aff_is_const(&lo) || lo.c < 0)
+  if (aff_sign(&lo) <= 0 && !(aff_is_const(&lo) && lo.c == 0))
     error_pos(p, ac->e->pos, "pointer subscripts that stay at or above 0 in every loop",
               "the %s of '%s' may be negative (its smallest value is %s)", what,
               p->vars[ac->e->var]->name, aff_str(p, &lo));
@@ -2236,10 +2237,10 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
               "accesses it", v->name);
   int stride = -1;
   poly *pf = ir_calloc((size_t)n, sizeof *pf);
+  p->pf = pf; /* freed by the caller, also when an error longjmps out */
   for (int k = 0; k < n; k++) {
     const ir_expr *bad = poly_of(p, acs[k].e->args[0], &pf[k]);
     if (bad) {
-      ir_free(pf);
       error_pos(p, bad->pos, "flat subscripts such as a[i*n + j], affine in loop "
                 "iterators apart from one size parameter as the row length",
                 "non-affine subscript: '%s' in the flat index of '%s'",
@@ -2251,8 +2252,7 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
       int sa = p->vars[a]->kind == IR_VAR_SIZE, sb = p->vars[b]->kind == IR_VAR_SIZE;
       int s = sa && !sb ? a : sb && !sa ? b : -1;
       if (s < 0 || (stride >= 0 && s != stride)) {
-        ir_free(pf);
-        error_pos(p, acs[k].e->pos, "flat subscripts a[i*n + j] with one size "
+          error_pos(p, acs[k].e->pos, "flat subscripts a[i*n + j] with one size "
                   "parameter as the row length",
                   s < 0 ? "non-affine subscript: the flat index of '%s' multiplies "
                           "two %s"
@@ -2274,14 +2274,12 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
           aff_term(&q, pf[k].va[t] == stride ? pf[k].vb[t] : pf[k].va[t], pf[k].coef2[t]);
       need_nonneg(p, &acs[k], &q, "row index");
       if (!aff_extreme(p, &q, &acs[k], 1, &hi) || !aff_fold_max(&ext_q, &have_q, &hi)) {
-        ir_free(pf);
-        error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+          error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
                   "cannot recover one row count for '%s' from its accesses", v->name);
       }
     }
     need_nonneg(p, &acs[k], &r, stride >= 0 ? "column index" : "subscript");
     if (!aff_extreme(p, &r, &acs[k], 1, &hi) || !aff_fold_max(&ext_r, &have_r, &hi)) {
-      ir_free(pf);
       error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
                 "cannot recover one extent for '%s' from its accesses (one reaches %s)",
                 v->name, aff_str(p, &hi));
@@ -2306,7 +2304,6 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
     aff_addf(&d, &s, -1);
     if (!aff_is_const(&d) || d.c > 0) {
       const char *k = aff_str(p, &ext_r);
-      ir_free(pf);
       error_pos(p, acs[0].e->pos, "flat subscripts a[i*n + j] whose column index "
                 "stays below the row length n",
                 "the flat index of '%s' is delinearized to shape [%s][%s] only "
@@ -2322,6 +2319,7 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
     v->dims[0] = aff_build(p, &ext_r, v->pos);
   }
   ir_free(pf);
+  p->pf = NULL;
 }
 
 /* Collect the accesses to pointer parameters under statement list s, with
@@ -2840,6 +2838,7 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   for (int i = 0; i < p.nacs; i++) ir_free(p.acs[i].loops);
   ir_free(p.acs);
   ir_free(p.mine);
+  ir_free(p.pf);
   ir_free(p.wbase);
   ir_free(p.wcount);
   ir_free(p.wpend);
