@@ -5,8 +5,22 @@
  * tokenize with positions in the original file (pp.c); find the kernel's
  * definition among the top-level functions of the user's file (brace
  * matching, so headers and other functions are skipped without being
- * parsed); parse the kernel with a recursive-descent parser, one function
- * per grammar rule with its production above it.
+ * parsed; the kernel_* function, --function, or the only one with loops);
+ * collect the translation unit's typedefs (typedef float real_t; <stdint.h>)
+ * and file-scope variable names; parse the kernel with a recursive-descent
+ * parser, one function per grammar rule with its production above it; give
+ * pointer parameters their shapes (delinearize); check that parameter
+ * arrays' subscripts stay in their extents for all sizes (check_extents).
+ *
+ * Pointer parameters (float *x) are parsed with one flat index per access;
+ * once the body is parsed, each pointer's accesses decide its shape: affine
+ * indices give a 1-D array, indices s*Q + R with a size parameter s give
+ * [M][s] with accesses [Q][R].  Shapes that would need a relation between
+ * sizes (k <= lda) are refused, naming it.  Counted while loops become for
+ * loops, and pointer walks (*y++ = *x++) become offsets in the flat index,
+ * fixed at the end of the walking loop when its increments are known.  An
+ * int local initialized with an index expression (int row = i*n;) stands
+ * for that expression wherever it is used.
  *
  * Every expression is typed as it is built (usual arithmetic conversions:
  * int < float < double; integer constants in a floating context take the
@@ -32,12 +46,13 @@
 #include "frontend/fe_private.h"
 
 #define SUP_STMT                                                             \
-  "for loops, if/else, { } blocks, declarations of double/float locals and " \
-  "int loop iterators, assignments (=, +=, -=, *=, /=) to array elements "   \
-  "and local scalars, and a final `return;`"
-#define SUP_TYPE                                                  \
-  "int (size parameters, loop iterators), double and float (scalars " \
-  "and arrays), int arrays"
+  "for loops, counted while loops, if/else, { } blocks, declarations of "    \
+  "double/float locals, int loop iterators and int index locals, "          \
+  "assignments (=, +=, -=, *=, /=, chained a = b = e) to array elements, "  \
+  "*p++ and local scalars, and a final `return;`"
+#define SUP_TYPE                                                          \
+  "integer types (size parameters, loop iterators, index locals), double " \
+  "and float (scalars, arrays, pointers), typedef names of these, int arrays"
 #define SUP_EXPR                                                             \
   "+ - * on numbers, / on floating values, unary -, comparisons, && || !, " \
   "?:, casts (double) and (float), calls to sqrt exp pow fabs fmax fmin "    \
@@ -49,9 +64,10 @@
   "for (i = lo; i < hi; i++) with conditions <, <=, >, >= on the iterator " \
   "(several joined by &&) and steps i++, ++i, i += 1, i = i + 1, i--, "     \
   "--i, i -= 1"
-#define SUP_PARAM                                                        \
-  "int size parameters, double/float scalars, and arrays with a size in " \
-  "every dimension such as double A[n][m] (const and restrict allowed)"
+#define SUP_PARAM                                                          \
+  "integer size parameters, double/float scalars, arrays with a size in "   \
+  "every dimension such as double A[n][m], and pointers such as const "     \
+  "float *restrict x (const and restrict allowed)"
 
 /* A name in scope: a variable, or an `int k;` not yet used as an iterator. */
 typedef struct sym {
@@ -130,7 +146,8 @@ typedef struct parser {
   long *wpend_j;
   int nwpend, capwpend;
   int loop_depth;  /* loops around the statement being parsed */
-  int cond_depth;  /* ifs around it inside the walking loop */
+  int cond_depth;  /* ifs around it */
+  int shortc;      /* operands of && || ?: around it that may be skipped */
   int wloop;       /* a loop at depth 1 is open: walks are allowed */
   int counter;     /* sym of a while loop's counter, or -1 */
   int counter_step, counter_seen, counter_depth;
@@ -747,11 +764,14 @@ static ir_expr *walk_access(parser *p, ir_expr *e) {
 
 /* The pointer parameter named by t moves by d elements (p++, *p++, p += 2). */
 static void walk_step(parser *p, const fe_tok *t, int var, long d) {
-  if (p->loop_depth > 1 || (p->loop_depth == 1 && (!p->wloop || p->cond_depth)))
+  if (p->cond_depth || p->shortc || p->loop_depth > 1 || (p->loop_depth == 1 && !p->wloop))
     error_tok(p, t, "pointer increments in a loop that is not nested in another "
               "and not under an if (while (n--) *y++ = *x++;)",
               "the pointer '%s' is incremented %s", p->vars[var]->name,
-              p->cond_depth ? "under an if" : "in a nested loop");
+              p->cond_depth ? "under an if"
+              : p->shortc   ? "in an operand of &&, || or ?: that may not be evaluated"
+              : p->loop_depth > 1 ? "in a nested loop"
+                                  : "in a downward loop");
   if (p->loop_depth) p->wcount[var] += d;
   else p->wbase[var].c += d;
 }
@@ -1197,7 +1217,9 @@ static ir_expr *parse_land_chain(parser *p) {
   while (is(p, "&&")) {
     const fe_tok *t = next(p);
     enter(p, t);
+    p->shortc++;
     ir_expr *b = parse_eq(p);
+    p->shortc--;
     e = mk(p, IR_EX_AND, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
   }
   return e;
@@ -1216,7 +1238,9 @@ static ir_expr *parse_lor_chain(parser *p) {
   while (is(p, "||")) {
     const fe_tok *t = next(p);
     enter(p, t);
+    p->shortc++;
     ir_expr *b = parse_land(p);
+    p->shortc--;
     e = mk(p, IR_EX_OR, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
   }
   return e;
@@ -1232,9 +1256,11 @@ static ir_expr *parse_cond(parser *p) {
     return c;
   }
   const fe_tok *t = next(p);
+  p->shortc++;
   ir_expr *a = parse_expr(p);
   expect(p, ":");
   ir_expr *b = parse_cond(p);
+  p->shortc--;
   p->nest = save;
   ir_elem ty = a->type == IR_I1 && b->type == IR_I1 ? IR_I1 : arith_type(a, b);
   return mk(p, IR_EX_SELECT, ty, tpos(p, t), 3, to_bool(p, c), convert(p, a, ty),
@@ -1605,10 +1631,7 @@ static ir_expr *bound_join(parser *p, ir_expr_kind kind, ir_expr *acc, ir_expr *
  * walk that it makes at depth 1. */
 static void loop_body(parser *p, ir_stmt *l) {
   int outer = ++p->loop_depth == 1;
-  if (outer) {
-    p->wloop = l->step == 1;
-    p->cond_depth = 0;
-  }
+  if (outer) p->wloop = l->step == 1;
   l->body = parse_stmt(p);
   if (outer) {
     p->wloop = 0;
@@ -2395,8 +2418,8 @@ static void delinearize(parser *p) {
  * constant N over an array of extent n, or up to m over an extent n), the
  * access is inside the array only under an assumption on the sizes
  * (N <= n), which the later stages cannot carry yet: refused, naming it.
- * Subscripts under min/max bounds, and local arrays, are left to the
- * run-time checks. */
+ * Subscripts under min/max bounds, constant subscripts (A[i][1] needs
+ * m >= 2) and local arrays are left to the run-time checks. */
 static void check_extents(parser *p) {
   const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
   ptr_access *acs = NULL;
@@ -2415,6 +2438,10 @@ static void check_extents(parser *p) {
       if (aff_of(p, e->args[d], 0, &f) || aff_of(p, v->dims[d], 1, &dim) ||
           !aff_extreme(p, &f, &acs[k], 1, &hi))
         continue;
+      int through_loops = 0; /* a constant subscript (A[i][1]) is left alone */
+      for (int t = 0; t < f.n; t++)
+        through_loops |= f.coef[t] && p->vars[f.var[t]]->kind == IR_VAR_ITER;
+      if (!through_loops) continue;
       aff_addf(&diff, &hi, 1);
       aff_addf(&diff, &dim, -1);
       diff.c += 1; /* hi - (dim - 1) <= 0 is needed */
