@@ -3,12 +3,13 @@
  * sections 3 and 4).
  *
  * The file is preprocessed with the system C preprocessor (cc -E) with
- * -DPOLYBENCH_USE_C99_PROTO -DPOLYBENCH_USE_SCALAR_LB, the user's -I and -D
+ * -DPOLYBENCH_USE_C99_PROTO, the user's -I and -D
  * options, and uplift's own polybench.h directory last on the include path
  * (frontend/include/), so that unmodified Polybench/C 4.2.1 files and plain
- * C99 kernels both work.  The kernel function (the only kernel_* function, or
- * the one named by --function) is parsed into an ir_kernel; everything else
- * in the translation unit is skipped.
+ * C99 kernels both work.  The kernel function (the only kernel_* function,
+ * the one named by --function, or else the only function with loops) is
+ * parsed into an ir_kernel; everything else in the translation unit is
+ * skipped.
  */
 #ifndef UPLIFT_FRONTEND_H
 #define UPLIFT_FRONTEND_H

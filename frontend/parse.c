@@ -5,8 +5,22 @@
  * tokenize with positions in the original file (pp.c); find the kernel's
  * definition among the top-level functions of the user's file (brace
  * matching, so headers and other functions are skipped without being
- * parsed); parse the kernel with a recursive-descent parser, one function
- * per grammar rule with its production above it.
+ * parsed; the kernel_* function, --function, or the only one with loops);
+ * collect the translation unit's typedefs (typedef float real_t; <stdint.h>)
+ * and file-scope variable names; parse the kernel with a recursive-descent
+ * parser, one function per grammar rule with its production above it; give
+ * pointer parameters their shapes (delinearize); check that parameter
+ * arrays' subscripts stay in their extents for all sizes (check_extents).
+ *
+ * Pointer parameters (float *x) are parsed with one flat index per access;
+ * once the body is parsed, each pointer's accesses decide its shape: affine
+ * indices give a 1-D array, indices s*Q + R with a size parameter s give
+ * [M][s] with accesses [Q][R].  Shapes that would need a relation between
+ * sizes (k <= lda) are refused, naming it.  Counted while loops become for
+ * loops, and pointer walks (*y++ = *x++) become offsets in the flat index,
+ * fixed at the end of the walking loop when its increments are known.  An
+ * int local initialized with an index expression (int row = i*n;) stands
+ * for that expression wherever it is used.
  *
  * Every expression is typed as it is built (usual arithmetic conversions:
  * int < float < double; integer constants in a floating context take the
@@ -32,12 +46,13 @@
 #include "frontend/fe_private.h"
 
 #define SUP_STMT                                                             \
-  "for loops, if/else, { } blocks, declarations of double/float locals and " \
-  "int loop iterators, assignments (=, +=, -=, *=, /=) to array elements "   \
-  "and local scalars, and a final `return;`"
-#define SUP_TYPE                                                  \
-  "int (size parameters, loop iterators), double and float (scalars " \
-  "and arrays), int arrays"
+  "for loops, counted while loops, if/else, { } blocks, declarations of "    \
+  "double/float locals, int loop iterators and int index locals, "          \
+  "assignments (=, +=, -=, *=, /=, chained a = b = e) to array elements, "  \
+  "*p++ and local scalars, and a final `return;`"
+#define SUP_TYPE                                                          \
+  "integer types (size parameters, loop iterators, index locals), double " \
+  "and float (scalars, arrays, pointers), typedef names of these, int arrays"
 #define SUP_EXPR                                                             \
   "+ - * on numbers, / on floating values, unary -, comparisons, && || !, " \
   "?:, casts (double) and (float), calls to sqrt exp pow fabs fmax fmin "    \
@@ -49,9 +64,10 @@
   "for (i = lo; i < hi; i++) with conditions <, <=, >, >= on the iterator " \
   "(several joined by &&) and steps i++, ++i, i += 1, i = i + 1, i--, "     \
   "--i, i -= 1"
-#define SUP_PARAM                                                        \
-  "int size parameters, double/float scalars, and arrays with a size in " \
-  "every dimension such as double A[n][m] (const and restrict allowed)"
+#define SUP_PARAM                                                          \
+  "integer size parameters, double/float scalars, arrays with a size in "   \
+  "every dimension such as double A[n][m], and pointers such as const "     \
+  "float *restrict x (const and restrict allowed)"
 
 /* A name in scope: a variable, or an `int k;` not yet used as an iterator. */
 typedef struct sym {
@@ -59,6 +75,7 @@ typedef struct sym {
   int var;     /* index in vars, or -1 while pending */
   int pending; /* an int local that is not (yet) an iterator */
   int prev;    /* the sym this one shadows (same name), or -1 */
+  struct ir_expr *alias; /* int idx = i*n;: the initializer, used in its place */
 } sym;
 
 /* Names to ints, open addressing (keys live in the kernel's arena), so
@@ -70,6 +87,26 @@ typedef struct name_map {
   size_t cap, n;
 } name_map;
 
+/* A C type as the front end sees it: the IR element type plus, for
+ * integers, the width and signedness the C code asked for (sizes and
+ * iterators of any integer type are IR_I32; integer element data other
+ * than int is refused, see elem_type). */
+typedef struct ctype {
+  ir_elem elem;    /* IR_F64, IR_F32, IR_I32 (every integer), IR_I1 (void) */
+  int bits;        /* integers: 8, 16, 32 or 64 */
+  int is_unsigned; /* integers */
+  const char *name; /* the spelling for messages ("uint8_t", "int") */
+  const char *bad;  /* typedefs only: why the type is unsupported, or NULL */
+} ctype;
+
+/* The file's typedefs (typedef float real_t; glibc's uint32_t, size_t):
+ * names to ctypes, collected from the whole translation unit. */
+typedef struct typedefs {
+  name_map map; /* name -> index in types */
+  ctype *types;
+  int n;
+} typedefs;
+
 typedef struct parser {
   const ir_source *src;
   ir_arena *a;      /* the kernel's arena */
@@ -80,6 +117,7 @@ typedef struct parser {
   ir_var **vars;
   int nvars, capvars;
   unsigned char *active; /* per var: an iterator bound by an enclosing loop */
+  unsigned char *ptr;    /* per var: a pointer parameter (shape from its uses) */
   sym *syms;
   int nsyms, capsyms, scope_start;
   name_map scope;   /* name -> its innermost sym, or -1 */
@@ -90,6 +128,30 @@ typedef struct parser {
   const char *ctx; /* "subscript", "loop bound", "array size" or NULL */
   int nest;        /* expression nesting so far (see enter) */
   int snest;       /* statement nesting so far */
+  typedefs td;     /* the translation unit's typedef names */
+  name_map globals; /* names of the user file's file-scope variables */
+  int *dims_at;    /* per parameter: its first '[' token, or -1 (heap) */
+  struct ptr_access *acs, *mine; /* delinearize's accesses (heap, see there) */
+  struct poly *pf;                /* shape_pointer's index forms (heap) */
+  int nacs;
+  int all_arrays;  /* collect_accesses: every array, not only pointers */
+  /* Pointer walks (*p++): per pointer parameter, the offset reached so far
+   * (wbase) and the increments so far in the current iteration of the
+   * walking loop (wcount); the accesses inside that loop wait in wpend
+   * (with the increments before them in wpend_j) until its end.  All heap,
+   * indexed by var id (parameters only). */
+  struct aff *wbase;
+  long *wcount;
+  ir_expr **wpend;
+  long *wpend_j;
+  int nwpend, capwpend;
+  int loop_depth;  /* loops around the statement being parsed */
+  int cond_depth;  /* ifs around it */
+  int shortc;      /* operands of && || ?: around it that may be skipped */
+  int wloop;       /* a loop at depth 1 is open: walks are allowed */
+  int counter;     /* sym of a while loop's counter, or -1 */
+  int counter_step, counter_seen, counter_depth;
+  unsigned char *dead; /* per var: a size used up as a while loop counter */
 } parser;
 
 /* ------------------------------------------------------------- errors */
@@ -248,7 +310,7 @@ static void declare(parser *p, const fe_tok *t, int var) {
     p->syms = ir_realloc(p->syms, sizeof *p->syms * (size_t)p->capsyms);
   }
   const char *name = ir_arena_strdup(p->a, t->text);
-  p->syms[p->nsyms] = (sym){name, var, var < 0, shadowed};
+  p->syms[p->nsyms] = (sym){name, var, var < 0, shadowed, NULL};
   *map_slot(&p->scope, name, 1) = p->nsyms++;
 }
 
@@ -257,6 +319,154 @@ static void pop_syms(parser *p, int n) {
   while (p->nsyms > n) {
     sym *s = &p->syms[--p->nsyms];
     *map_slot(&p->scope, s->name, 0) = s->prev;
+  }
+}
+
+/* ---------------------------------------------------------- C types */
+
+static int typedef_find(typedefs *td, const char *name) {
+  int *v = map_slot(&td->map, name, 0);
+  return v ? *v : -1;
+}
+
+static int word_is(const fe_tok *t, const char *const *w, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(t->text, w[i])) return 1;
+  return 0;
+}
+
+/* Scan the type specifiers and qualifiers at t[0..n-1] into *ct and return
+ * how many tokens they take.  A typedef name counts when no other
+ * specifier came before it and (p not NULL) no variable in scope shadows
+ * it.  On an unsupported type sets *err (a message) and *errtok. */
+static int scan_type(const fe_tok *t, int n, typedefs *td, parser *p, ir_arena *a,
+                     ctype *ct, const fe_tok **errtok, const char **err) {
+  static const char *const quals[] = {"const", "__const", "restrict", "__restrict",
+                                      "__restrict__", "volatile", "register",
+                                      "__extension__"};
+  int nlong = 0, nshort = 0, nchar = 0, nint = 0, nsigned = 0, nunsigned = 0;
+  int ndouble = 0, nfloat = 0, nvoid = 0, nbool = 0, i = 0;
+  const ctype *named = NULL;
+  const fe_tok *first = t, *lng = NULL;
+  memset(ct, 0, sizeof *ct);
+  *err = NULL;
+  for (; i < n && t[i].kind == FE_TK_IDENT; i++) {
+    const fe_tok *w = &t[i];
+    const char *s = w->text;
+    *errtok = w;
+    if (word_is(w, quals, sizeof quals / sizeof quals[0])) continue;
+    if (!strcmp(s, "struct") || !strcmp(s, "union") || !strcmp(s, "enum")) {
+      *err = !strcmp(s, "struct") ? "struct types are not supported"
+             : !strcmp(s, "union") ? "union types are not supported"
+                                   : "enum types are not supported";
+      return i;
+    }
+    if (!strcmp(s, "_Complex") || !strcmp(s, "__complex__")) {
+      *err = "complex types are not supported";
+      return i;
+    }
+    if (!strcmp(s, "static") || !strcmp(s, "extern") || !strcmp(s, "auto") ||
+        !strcmp(s, "_Atomic")) {
+      *err = ir_arena_printf(a, "'%s' is not supported", s);
+      return i;
+    }
+    if (!strcmp(s, "long")) { nlong++; lng = w; }
+    else if (!strcmp(s, "short")) nshort++;
+    else if (!strcmp(s, "char")) nchar++;
+    else if (!strcmp(s, "int")) nint++;
+    else if (!strcmp(s, "signed") || !strcmp(s, "__signed__")) nsigned++;
+    else if (!strcmp(s, "unsigned")) nunsigned++;
+    else if (!strcmp(s, "double")) ndouble++;
+    else if (!strcmp(s, "float")) nfloat++;
+    else if (!strcmp(s, "void")) nvoid++;
+    else if (!strcmp(s, "_Bool")) nbool++;
+    else {
+      int k = typedef_find(td, s);
+      int any = nlong + nshort + nchar + nint + nsigned + nunsigned + ndouble + nfloat +
+                nvoid + nbool;
+      if (k < 0 || any || named || (p && lookup(p, s) >= 0)) break;
+      named = &td->types[k];
+      if (named->bad) {
+        *err = named->bad;
+        return i;
+      }
+    }
+  }
+  *errtok = first;
+  if (named) {
+    *ct = *named;
+    return i;
+  }
+  int nint_words = nlong + nshort + nchar + nint + nsigned + nunsigned + nbool;
+  if (ndouble + nfloat + nvoid > 1 || (nint_words && ndouble + nfloat + nvoid > 0 &&
+                                       !(ndouble && nlong == 1 && nint_words == 1))) {
+    *err = "invalid combination of type specifiers";
+    return i;
+  }
+  if (ndouble && nlong) {
+    *errtok = lng;
+    *err = "long double is not supported";
+    return i;
+  }
+  if (ndouble) { ct->elem = IR_F64; ct->name = "double"; return i; }
+  if (nfloat) { ct->elem = IR_F32; ct->name = "float"; return i; }
+  if (nvoid) { ct->elem = IR_I1; ct->name = "void"; return i; }
+  if (!nint_words) {
+    if (i < n && t[i].kind == FE_TK_IDENT && i + 1 < n && t[i + 1].kind == FE_TK_IDENT) {
+      *errtok = &t[i];
+      *err = ir_arena_printf(a, "unsupported type '%s'", t[i].text);
+    } else {
+      *err = ir_arena_printf(a, "expected a type before '%s'",
+                             t[0].kind == FE_TK_EOF ? "end of file" : t[0].text);
+    }
+    return i;
+  }
+  ct->elem = IR_I32;
+  ct->is_unsigned = nunsigned > 0 || nbool > 0;
+  ct->bits = nbool ? 8 : nchar ? 8 : nshort ? 16 : nlong ? 64 : 32;
+  static const char *const names[2][4] = {{"signed char", "short", "int", "long"},
+                                          {"unsigned char", "unsigned short",
+                                           "unsigned int", "unsigned long"}};
+  int w = ct->bits == 8 ? 0 : ct->bits == 16 ? 1 : ct->bits == 32 ? 2 : 3;
+  ct->name = nbool ? "_Bool" : names[ct->is_unsigned][w];
+  return i;
+}
+
+/* Collect the typedefs at file scope of the whole translation unit (headers
+ * included) into td: `typedef SPECIFIERS NAME;` gets the specifiers' type,
+ * any other typedef (struct, array, pointer, function) a type that is
+ * refused with a reason when the kernel uses it.  Names are arena copies. */
+static void typedefs_collect(typedefs *td, const fe_tok *t, int n, ir_arena *a) {
+  int depth = 0, cap = 0;
+  for (int i = 0; i < n; i++) {
+    if (tok_is(&t[i], "{")) depth++;
+    if (tok_is(&t[i], "}") && depth > 0) depth--;
+    if (depth || !tok_is(&t[i], "typedef")) continue;
+    int end = i + 1, d = 0;
+    while (end < n && !(d == 0 && tok_is(&t[end], ";"))) {
+      if (tok_is(&t[end], "{") || tok_is(&t[end], "(") || tok_is(&t[end], "[")) d++;
+      if (tok_is(&t[end], "}") || tok_is(&t[end], ")") || tok_is(&t[end], "]")) d--;
+      end++;
+    }
+    if (end >= n || end - 1 <= i || t[end - 1].kind != FE_TK_IDENT) continue;
+    const fe_tok *name = &t[end - 1];
+    ctype ct;
+    const fe_tok *errtok;
+    const char *err;
+    int used = scan_type(t + i + 1, end - 1 - (i + 1), td, NULL, a, &ct, &errtok, &err);
+    if (err || i + 1 + used != end - 1 || ct.elem == IR_I1) {
+      memset(&ct, 0, sizeof ct);
+      ct.bad = ir_arena_printf(a, "the type '%s' is not supported (it is not a "
+                                  "floating or integer type)", name->text);
+    }
+    if (ct.elem == IR_I32 || ct.bad) ct.name = ir_arena_strdup(a, name->text);
+    if (td->n == cap) {
+      cap = cap ? 2 * cap : 64;
+      td->types = ir_realloc(td->types, sizeof *td->types * (size_t)cap);
+    }
+    td->types[td->n] = ct;
+    *map_slot(&td->map, ir_arena_strdup(a, name->text), 1) = td->n++;
+    i = end;
   }
 }
 
@@ -271,6 +481,8 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
     p->capvars = p->capvars ? 2 * p->capvars : 32;
     p->vars = ir_realloc(p->vars, sizeof *p->vars * (size_t)p->capvars);
     p->active = ir_realloc(p->active, (size_t)p->capvars);
+    p->ptr = ir_realloc(p->ptr, (size_t)p->capvars);
+    p->dead = ir_realloc(p->dead, (size_t)p->capvars);
   }
   ir_var *v = IR_NEW(p->a, ir_var);
   v->kind = kind;
@@ -283,6 +495,8 @@ static int new_var(parser *p, ir_var_kind kind, const fe_tok *t, ir_elem elem) {
   v->param_index = -1;
   v->pos = tpos(p, t);
   p->active[p->nvars] = 0;
+  p->ptr[p->nvars] = 0;
+  p->dead[p->nvars] = 0;
   p->vars[p->nvars++] = v;
   p->k->vars = p->vars;
   p->k->nvars = p->nvars;
@@ -526,9 +740,141 @@ static ir_expr *parse_expr(parser *p);
 static ir_expr *parse_cond(parser *p);
 static ir_expr *parse_cast(parser *p);
 
+/* The pointer access e (its args[0] the index as written) moved by the
+ * pointer's walk so far: outside a walking loop the offset is added now;
+ * inside one the access waits for the loop's end (walk_end), when the
+ * increments per iteration are known. */
+static ir_expr *walk_access(parser *p, ir_expr *e) {
+  int var = e->var;
+  if (p->wloop) {
+    if (p->nwpend == p->capwpend) {
+      p->capwpend = p->capwpend ? 2 * p->capwpend : 16;
+      p->wpend = ir_realloc(p->wpend, sizeof *p->wpend * (size_t)p->capwpend);
+      p->wpend_j = ir_realloc(p->wpend_j, sizeof *p->wpend_j * (size_t)p->capwpend);
+    }
+    p->wpend[p->nwpend] = e;
+    p->wpend_j[p->nwpend++] = p->wcount[var];
+    return e;
+  }
+  const aff *b = &p->wbase[var];
+  if (!aff_is_const(b) || b->c)
+    e->args[0] = mk(p, IR_EX_ADD, IR_I32, e->pos, 2, e->args[0], aff_build(p, b, e->pos), NULL);
+  return e;
+}
+
+/* The pointer parameter named by t moves by d elements (p++, *p++, p += 2). */
+static void walk_step(parser *p, const fe_tok *t, int var, long d) {
+  if (p->cond_depth || p->shortc || p->loop_depth > 1 || (p->loop_depth == 1 && !p->wloop))
+    error_tok(p, t, "pointer increments in a loop that is not nested in another "
+              "and not under an if (while (n--) *y++ = *x++;)",
+              "the pointer '%s' is incremented %s", p->vars[var]->name,
+              p->cond_depth ? "under an if"
+              : p->shortc   ? "in an operand of &&, || or ?: that may not be evaluated"
+              : p->loop_depth > 1 ? "in a nested loop"
+                                  : "in a downward loop");
+  if (p->loop_depth) p->wcount[var] += d;
+  else p->wbase[var].c += d;
+}
+
+/* deref: '*' ident ('++')?  |  '*' '(' ident '+' expr ')'  : an element of a
+ * pointer parameter (*p is p[0]; *p++ also moves p on by one). */
+static ir_expr *parse_deref(parser *p) {
+  const fe_tok *star = next(p);
+  int paren = accept(p, "(");
+  const fe_tok *t = tok(p);
+  int s = t->kind == FE_TK_IDENT ? lookup(p, t->text) : -1;
+  if (s < 0 || p->syms[s].var < 0 || !p->ptr[p->syms[s].var])
+    error_tok(p, star, "*p, *p++ and *(p + i) on pointer parameters",
+              "pointer dereference is supported only on pointer parameters");
+  int var = p->syms[s].var;
+  next(p);
+  ir_expr *idx = mk_const(p, 0, 1, IR_I32, tpos(p, t));
+  if (paren) {
+    if (accept(p, "+")) {
+      const char *old = p->ctx;
+      p->ctx = "subscript";
+      idx = parse_expr(p);
+      p->ctx = old;
+      if (idx->type != IR_I32) need_affine(p, idx, 0, "subscript", &(aff){0});
+    }
+    expect(p, ")");
+  }
+  ir_expr *e = mk(p, IR_EX_ELEM, p->vars[var]->elem, tpos(p, t), 1, idx, NULL, NULL);
+  e->var = var;
+  e = walk_access(p, e);
+  if (!paren && is(p, "++")) {
+    walk_step(p, tok(p), var, 1);
+    next(p);
+  }
+  return e;
+}
+
+/* At the end of the walking loop l (at depth 1, iterator from lo upward):
+ * every access waiting in it gets offset wbase + K * (iter - lo) + j, K the
+ * pointer's increments per iteration; then wbase moves on by K * trips. */
+static void walk_end(parser *p, const ir_stmt *l) {
+  aff lo, hi;
+  int any = 0;
+  for (int v = 0; v < p->nparams; v++) any |= p->wcount[p->params[v]] != 0;
+  if (p->nwpend == 0 && !any) return;
+  const ir_expr *bad = aff_of(p, l->lo, 1, &lo);
+  if (!bad) bad = aff_of(p, l->hi, 1, &hi);
+  if (bad && any)
+    error_pos(p, l->pos, "pointer walks in loops whose bounds are affine in sizes",
+              "cannot count the iterations of a loop that walks a pointer");
+  for (int k = 0; k < p->nwpend; k++) {
+    ir_expr *e = p->wpend[k];
+    aff off = p->wbase[e->var];
+    long K = p->wcount[e->var];
+    off.c += p->wpend_j[k];
+    if (K) {
+      aff_term(&off, l->iter, K);
+      aff_addf(&off, &lo, -K);
+    }
+    if (!aff_is_const(&off) || off.c)
+      e->args[0] = mk(p, IR_EX_ADD, IR_I32, e->pos, 2, e->args[0], aff_build(p, &off, e->pos),
+                      NULL);
+  }
+  p->nwpend = 0;
+  for (int v = 0; v < p->nparams; v++) {
+    int var = p->params[v];
+    long K = p->wcount[var];
+    if (!K) continue;
+    aff_addf(&p->wbase[var], &hi, K);
+    aff_addf(&p->wbase[var], &lo, -K);
+    p->wbase[var].c += K;
+    p->wcount[var] = 0;
+  }
+}
+
+/* pointer-subscript: '[' expr ']'  (one flat integer index, kept as written
+ * until delinearize() gives the pointer its shape) */
+static ir_expr *parse_flat_subscript(parser *p, int var, const fe_tok *name) {
+  ir_var *v = p->vars[var];
+  ir_expr *e = mk(p, IR_EX_ELEM, v->elem, tpos(p, name), 1, NULL, NULL, NULL);
+  e->var = var;
+  if (!is(p, "["))
+    error_tok(p, tok(p), "pointer elements such as x[i] or a[i*n + j]",
+              "the pointer '%s' is used without a subscript", v->name);
+  next(p);
+  const char *old = p->ctx;
+  p->ctx = "subscript";
+  ir_expr *s = parse_expr(p);
+  p->ctx = old;
+  if (s->type != IR_I32)
+    need_affine(p, s, 0, "subscript", &(aff){0});
+  e->args[0] = s;
+  expect(p, "]");
+  if (is(p, "["))
+    error_tok(p, tok(p), "one subscript on a pointer (a[i*n + j])",
+              "too many subscripts: '%s' is a pointer", v->name);
+  return walk_access(p, e);
+}
+
 /* subscripts: ('[' expr ']')^rank, each affine */
 static ir_expr *parse_subscripts(parser *p, int var, const fe_tok *name) {
   ir_var *v = p->vars[var];
+  if (p->ptr[var]) return parse_flat_subscript(p, var, name);
   ir_expr *e = mk(p, IR_EX_ELEM, v->elem, tpos(p, name), v->rank, NULL, NULL, NULL);
   e->var = var;
   for (int d = 0; d < v->rank; d++) {
@@ -625,6 +971,17 @@ static ir_expr *parse_number(parser *p) {
   return mk_const(p, (double)v, 1, IR_I32, pos);
 }
 
+/* Report an unknown identifier at t (a file-scope variable gets its own
+ * message). */
+static void __attribute__((noreturn)) unknown_ident(parser *p, const fe_tok *t) {
+  if (map_slot(&p->globals, t->text, 0))
+    error_tok(p, t, "arrays and scalars passed as parameters",
+              "the file-scope variable '%s' is used by the kernel: file-scope "
+              "arrays as operands are not yet supported (pass it as a parameter)",
+              t->text);
+  error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+}
+
 /* primary: number | ident | ident subscripts | call | '(' expr ')' */
 static ir_expr *parse_primary(parser *p) {
   const fe_tok *t = tok(p);
@@ -647,16 +1004,23 @@ static ir_expr *parse_primary(parser *p) {
   }
   next(p);
   int s = lookup(p, t->text);
-  if (s < 0) error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+  if (s < 0) unknown_ident(p, t);
+  if (p->syms[s].alias) return p->syms[s].alias;
   if (p->syms[s].pending)
-    error_tok(p, t, "int locals as loop iterators, used inside their loop",
+    error_tok(p, t, "int locals as loop iterators, used inside their loop, and int "
+              "locals initialized once with an index expression (int idx = i*n;)",
               "the int local '%s' is not the iterator of an enclosing loop", t->text);
+
   int var = p->syms[s].var;
   ir_var *v = p->vars[var];
+  if (p->dead[var])
+    error_tok(p, t, "sizes used as while loop counters only before the loop",
+              "the size '%s' was counted down by a while loop above: its value "
+              "here is not kept", t->text);
   if (v->kind == IR_VAR_ITER && !p->active[var])
     error_tok(p, t, "loop iterators used inside their loop",
               "loop iterator '%s' is used outside a loop over it", t->text);
-  if (v->rank > 0) return parse_subscripts(p, var, t);
+  if (v->rank > 0 || p->ptr[var]) return parse_subscripts(p, var, t);
   if (is(p, "["))
     error_tok(p, tok(p), NULL, "'%s' is not an array", t->text);
   return mk_var(p, var, tpos(p, t));
@@ -694,8 +1058,7 @@ static ir_expr *parse_unary(parser *p) {
   }
   if (is(p, "&"))
     error_tok(p, t, SUP_EXPR, "taking an address with '&' is not supported");
-  if (is(p, "*"))
-    error_tok(p, t, SUP_EXPR, "pointer dereference with '*' is not supported");
+  if (is(p, "*")) return parse_deref(p);
   if (is(p, "~"))
     error_tok(p, t, SUP_EXPR, "bitwise operators are not supported");
   if (is(p, "++") || is(p, "--"))
@@ -705,7 +1068,7 @@ static ir_expr *parse_unary(parser *p) {
   return parse_postfix(p);
 }
 
-static int is_type_start(const fe_tok *t);
+static int is_type_start(parser *p, const fe_tok *t);
 static ir_elem parse_type(parser *p, int allow_void);
 
 static ir_expr *parse_cast_at(parser *p);
@@ -727,7 +1090,7 @@ static ir_expr *parse_cast(parser *p) {
 }
 
 static ir_expr *parse_cast_at(parser *p) {
-  if (is(p, "(") && is_type_start(peek(p, 1))) {
+  if (is(p, "(") && is_type_start(p, peek(p, 1))) {
     const fe_tok *t = next(p);
     const fe_tok *ty = tok(p);
     ir_elem e = parse_type(p, 0);
@@ -854,7 +1217,9 @@ static ir_expr *parse_land_chain(parser *p) {
   while (is(p, "&&")) {
     const fe_tok *t = next(p);
     enter(p, t);
+    p->shortc++;
     ir_expr *b = parse_eq(p);
+    p->shortc--;
     e = mk(p, IR_EX_AND, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
   }
   return e;
@@ -873,7 +1238,9 @@ static ir_expr *parse_lor_chain(parser *p) {
   while (is(p, "||")) {
     const fe_tok *t = next(p);
     enter(p, t);
+    p->shortc++;
     ir_expr *b = parse_land(p);
+    p->shortc--;
     e = mk(p, IR_EX_OR, IR_I1, tpos(p, t), 2, to_bool(p, e), to_bool(p, b), NULL);
   }
   return e;
@@ -889,9 +1256,11 @@ static ir_expr *parse_cond(parser *p) {
     return c;
   }
   const fe_tok *t = next(p);
+  p->shortc++;
   ir_expr *a = parse_expr(p);
   expect(p, ":");
   ir_expr *b = parse_cond(p);
+  p->shortc--;
   p->nest = save;
   ir_elem ty = a->type == IR_I1 && b->type == IR_I1 ? IR_I1 : arith_type(a, b);
   return mk(p, IR_EX_SELECT, ty, tpos(p, t), 3, to_bool(p, c), convert(p, a, ty),
@@ -906,19 +1275,26 @@ static int is_assign_op(const fe_tok *t) {
   return 0;
 }
 
-/* expr: cond  (the comma operator and nested assignments are rejected) */
-static ir_expr *parse_expr(parser *p) {
-  ir_expr *e = parse_cond(p);
+/* What may not follow an expression: the comma operator, an assignment. */
+static void parse_expr_tail(parser *p) {
   if (is(p, ","))
     error_tok(p, tok(p), SUP_EXPR, "the comma operator is not supported");
   if (is_assign_op(tok(p)))
     error_tok(p, tok(p), SUP_STMT, "assignments inside expressions are not supported");
+}
+
+/* expr: cond  (the comma operator and nested assignments are rejected) */
+static ir_expr *parse_expr(parser *p) {
+  ir_expr *e = parse_cond(p);
+  parse_expr_tail(p);
   return e;
 }
 
 /* ----------------------------------------------------------------- types */
 
-static int is_type_start(const fe_tok *t) {
+/* Is t the start of a type: a type keyword or a typedef name that no
+ * variable in scope shadows. */
+static int is_type_start(parser *p, const fe_tok *t) {
   static const char *const w[] = {
       "int", "double", "float", "char", "long", "short", "unsigned", "signed",
       "void", "const", "restrict", "volatile", "struct", "union", "enum",
@@ -927,65 +1303,29 @@ static int is_type_start(const fe_tok *t) {
   if (t->kind != FE_TK_IDENT) return 0;
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
     if (!strcmp(t->text, w[i])) return 1;
-  return 0;
+  return typedef_find(&p->td, t->text) >= 0 && lookup(p, t->text) < 0;
 }
 
-/* type: qualifier* ('int' | 'double' | 'float') qualifier*
- * (qualifiers: const restrict volatile register; anything else is reported) */
+/* type: qualifier* specifier+ qualifier*  (specifiers: void, the floating
+ * and integer keywords, or one typedef name; qualifiers: const restrict
+ * volatile register) into *ct; the tokens are consumed. */
+static void parse_ctype(parser *p, int allow_void, ctype *ct) {
+  const fe_tok *errtok = NULL;
+  const char *err = NULL;
+  int n = scan_type(p->t + p->i, p->n - p->i, &p->td, p, p->a, ct,
+                    &errtok, &err);
+  if (err) error_tok(p, errtok, SUP_TYPE, "%s", err);
+  p->i += n;
+  if (ct->elem == IR_I1 && !allow_void)
+    error_tok(p, &p->t[p->i - 1], SUP_TYPE, "'void' is not supported here");
+}
+
+/* The element type of a type (any integer type is IR_I32; void is IR_I1,
+ * with allow_void only). */
 static ir_elem parse_type(parser *p, int allow_void) {
-  const fe_tok *first = tok(p), *base = NULL, *lng = NULL;
-  int nint = 0, ndouble = 0, nfloat = 0, nvoid = 0;
-  for (;;) {
-    const fe_tok *t = tok(p);
-    if (t->kind != FE_TK_IDENT) break;
-    const char *s = t->text;
-    if (!strcmp(s, "const") || !strcmp(s, "__const") || !strcmp(s, "restrict") ||
-        !strcmp(s, "__restrict") || !strcmp(s, "__restrict__") ||
-        !strcmp(s, "volatile") || !strcmp(s, "register")) {
-      next(p);
-      continue;
-    }
-    if (!strcmp(s, "struct") || !strcmp(s, "union") || !strcmp(s, "enum"))
-      error_tok(p, t, SUP_TYPE, "%s types are not supported", s);
-    if (!strcmp(s, "_Complex") || !strcmp(s, "__complex__"))
-      error_tok(p, t, SUP_TYPE, "complex types are not supported");
-    if (!strcmp(s, "long")) {
-      lng = t;
-    } else if (!strcmp(s, "int") || !strcmp(s, "signed")) {
-      nint++;
-      base = base ? base : t;
-    } else if (!strcmp(s, "double")) {
-      ndouble++;
-      base = t;
-    } else if (!strcmp(s, "float")) {
-      nfloat++;
-      base = t;
-    } else if (!strcmp(s, "void")) {
-      nvoid++;
-      base = t;
-    } else if (!strcmp(s, "char") || !strcmp(s, "short") || !strcmp(s, "unsigned") ||
-               !strcmp(s, "_Bool") || !strcmp(s, "static") || !strcmp(s, "extern") ||
-               !strcmp(s, "auto") || !strcmp(s, "_Atomic")) {
-      error_tok(p, t, SUP_TYPE, "'%s' is not supported", s);
-    } else {
-      break;
-    }
-    next(p);
-  }
-  if (lng) {
-    if (ndouble) error_tok(p, lng, SUP_TYPE, "long double is not supported");
-    error_tok(p, lng, SUP_TYPE, "long integers are not supported");
-  }
-  if (ndouble + nfloat + nvoid > 1 || (nint && ndouble + nfloat + nvoid))
-    error_tok(p, first, SUP_TYPE, "invalid combination of type specifiers");
-  if (nvoid && !allow_void) error_tok(p, base, SUP_TYPE, "'void' is not supported here");
-  if (ndouble) return IR_F64;
-  if (nfloat) return IR_F32;
-  if (nint) return IR_I32;
-  if (nvoid) return IR_I1; /* only with allow_void: the caller checks */
-  if (tok(p)->kind == FE_TK_IDENT && peek(p, 1)->kind == FE_TK_IDENT)
-    error_tok(p, tok(p), SUP_TYPE, "unsupported type '%s'", tok(p)->text);
-  error_tok(p, first, SUP_TYPE, "expected a type before '%s'", describe(first));
+  ctype ct;
+  parse_ctype(p, allow_void, &ct);
+  return ct.elem;
 }
 
 /* dims: ('[' qualifier* expr ']')*  each affine in size parameters */
@@ -1043,11 +1383,45 @@ static ir_stmt *append(ir_stmt *list, ir_stmt *more) {
 }
 
 static ir_stmt *parse_stmt(parser *p);
+static int counter_update(parser *p);
+static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t);
+
+/* Check that init, the initializer of the int local at name, is an index
+ * expression: integer constants, size parameters and iterators under + - *.
+ * Anything else makes the local integer data. */
+static void need_index_expr(parser *p, const ir_expr *init, const fe_tok *name) {
+  switch (init->kind) {
+  case IR_EX_CONST:
+    if (init->type == IR_I32) return;
+    break;
+  case IR_EX_VAR: {
+    ir_var_kind k = p->vars[init->var]->kind;
+    if (k == IR_VAR_SIZE || k == IR_VAR_ITER) return;
+    break;
+  }
+  case IR_EX_NEG:
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL:
+    for (int i = 0; i < init->nargs; i++) need_index_expr(p, init->args[i], name);
+    if (init->type == IR_I32) return;
+    break;
+  default:
+    break;
+  }
+  error_pos(p, init->pos, "int locals initialized with an index expression of "
+            "iterators and sizes (int idx = i*n;)",
+            "the int local '%s' holds integer data ('%s'): integer element data is "
+            "not yet supported", name->text, expr_str(p, init));
+}
 
 /* local-decl: type init-declarator (',' init-declarator)* ';'
  * init-declarator: ident dims ('=' expr)? */
 static ir_stmt *parse_decl(parser *p) {
-  ir_elem elem = parse_type(p, 0);
+  ctype ct;
+  const fe_tok *ty = tok(p);
+  parse_ctype(p, 0, &ct);
+  ir_elem elem = ct.elem;
   ir_stmt *out = NULL;
   do {
     if (is(p, "*"))
@@ -1055,18 +1429,20 @@ static ir_stmt *parse_decl(parser *p) {
     const fe_tok *name = expect_ident(p, "a variable name");
     if (is(p, "(")) error_tok(p, tok(p), NULL, "function declarations are not supported");
     if (is(p, "[")) {
-      int var = new_var(p, IR_VAR_LOCAL_ARRAY, name, elem);
+      int var = new_var(p, IR_VAR_LOCAL_ARRAY, name, elem_type(p, &ct, ty));
       parse_dims(p, var, name, 0);
       declare(p, name, var);
       if (is(p, "="))
         error_tok(p, tok(p), "local arrays without initializer",
                   "initializers of local arrays are not supported");
     } else if (elem == IR_I32) {
-      if (is(p, "="))
-        error_tok(p, name, "int locals only as loop iterators (for (i = ...))",
-                  "integer local '%s' with an initializer: integer locals that "
-                  "are not loop iterators are not supported", name->text);
+      ir_expr *init = NULL;
+      if (accept(p, "=")) {
+        init = parse_cond(p);
+        need_index_expr(p, init, name);
+      }
       declare(p, name, -1);
+      p->syms[p->nsyms - 1].alias = init;
     } else {
       int var = new_var(p, IR_VAR_LOCAL, name, elem);
       declare(p, name, var);
@@ -1101,8 +1477,13 @@ static ir_expr *parse_lvalue(parser *p) {
       error_tok(p, t, SUP_STMT, "labels are not supported");
     if (peek(p, 1)->kind == FE_TK_IDENT || tok_is(peek(p, 1), "*"))
       error_tok(p, t, SUP_TYPE, "unsupported type '%s'", t->text);
-    error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
+    unknown_ident(p, t);
   }
+  if (p->syms[s].alias)
+    error_tok(p, t, "int locals initialized once with an index expression (int idx = i*n;)",
+              "assignment to the int local '%s' after its initialization: int "
+              "locals that change (accumulators, counters) are integer data, and "
+              "integer element data is not yet supported", t->text);
   if (p->syms[s].pending)
     error_tok(p, t, "int locals only as loop iterators (for (i = ...))",
               "assignment to the integer local '%s': integer locals that are "
@@ -1124,7 +1505,7 @@ static ir_expr *parse_lvalue(parser *p) {
     break;
   }
   next(p);
-  if (v->rank > 0) {
+  if (v->rank > 0 || p->ptr[var]) {
     if (!is(p, "["))
       error_tok(p, t, "assignments to array elements",
                 "cannot assign to the whole array '%s'", t->text);
@@ -1132,6 +1513,27 @@ static ir_expr *parse_lvalue(parser *p) {
   }
   if (is(p, "[")) error_tok(p, tok(p), NULL, "'%s' is not an array", t->text);
   return mk_var(p, var, tpos(p, t));
+}
+
+/* chain: expr | lvalue '=' chain   (a = b = e: b = e comes first, then a
+ * takes b).  Returns the value of the right-hand side; the inner
+ * assignments, in execution order, go to *stmts. */
+static ir_expr *parse_chain(parser *p, const fe_tok *start, ir_stmt **stmts) {
+  const fe_tok *at = tok(p);
+  ir_expr *e = parse_cond(p);
+  if (!is(p, "=")) {
+    if (is(p, ",") || is_assign_op(tok(p))) parse_expr_tail(p);
+    return e;
+  }
+  int var_ok = e->kind == IR_EX_VAR && p->vars[e->var]->kind == IR_VAR_LOCAL;
+  int elem_ok = e->kind == IR_EX_ELEM;
+  if (!var_ok && !elem_ok)
+    error_tok(p, at, SUP_STMT, "'%s' cannot be assigned in a chained assignment",
+              expr_str(p, e));
+  next(p);
+  ir_expr *rhs = parse_chain(p, start, stmts);
+  *stmts = append(*stmts, mk_assign(p, tpos(p, at), e, IR_ASSIGN, rhs));
+  return e;
 }
 
 /* assign: lvalue ('=' | '+=' | '-=' | '*=' | '/=') expr ';'
@@ -1145,11 +1547,31 @@ static ir_stmt *parse_assign(parser *p) {
     return mk_assign(p, tpos(p, start), lhs, op->text[0] == '+' ? IR_ASSIGN_ADD : IR_ASSIGN_SUB,
                      mk_const(p, 1, 1, IR_I32, tpos(p, op)));
   }
-  if (is(p, "*"))
-    error_tok(p, start, SUP_STMT, "pointer dereference with '*' is not supported");
+  if (counter_update(p)) return NULL;
+  if (start->kind == FE_TK_IDENT && (tok_is(peek(p, 1), "++") || tok_is(peek(p, 1), "+="))) {
+    int s = lookup(p, start->text);
+    if (s >= 0 && p->syms[s].var >= 0 && p->ptr[p->syms[s].var]) {
+      int var = p->syms[s].var;
+      next(p);
+      long d = 1;
+      if (accept(p, "+=")) {
+        ir_expr *e = parse_expr(p);
+        if (e->kind != IR_EX_CONST || !e->is_int || e->value < 0)
+          error_pos(p, e->pos, "p++ and p += constant on pointer parameters",
+                    "a pointer may move on only by a constant");
+        d = (long)e->value;
+      } else {
+        next(p);
+      }
+      walk_step(p, start, var, d);
+      expect(p, ";");
+      return NULL;
+    }
+  }
+  ir_expr *lhs0 = is(p, "*") ? parse_deref(p) : NULL;
   if (is(p, "("))
     error_tok(p, start, SUP_STMT, "expected an assignment to an array element or a local scalar");
-  ir_expr *lhs = parse_lvalue(p);
+  ir_expr *lhs = lhs0 ? lhs0 : parse_lvalue(p);
   const fe_tok *op = tok(p);
   if (is(p, "++") || is(p, "--")) {
     next(p);
@@ -1170,14 +1592,18 @@ static ir_stmt *parse_assign(parser *p) {
     error_tok(p, op, NULL, "expected an assignment operator before '%s'", describe(op));
   if (aop == IR_ASSIGN_DIV && lhs->type == IR_I32)
     error_tok(p, op, "'/' on floating-point values", "integer division is not supported");
-  ir_expr *rhs = parse_expr(p);
+  ir_stmt *chain = NULL;
+  ir_expr *rhs = aop == IR_ASSIGN ? parse_chain(p, start, &chain) : parse_expr(p);
   expect(p, ";");
-  return mk_assign(p, tpos(p, start), lhs, aop, rhs);
+  return append(chain, mk_assign(p, tpos(p, start), lhs, aop, rhs));
 }
 
 /* The iterator variable for the int name at symbol s (first use in a for
  * header): an inactive iterator of the same name is reused. */
 static int iter_var(parser *p, int s, const fe_tok *t) {
+  if (p->syms[s].alias)
+    error_tok(p, t, SUP_FOR, "the int local '%s' has an initializer and cannot be "
+              "a loop iterator", t->text);
   if (!p->syms[s].pending) {
     int var = p->syms[s].var;
     if (p->active[var])
@@ -1201,6 +1627,159 @@ static ir_expr *bound_join(parser *p, ir_expr_kind kind, ir_expr *acc, ir_expr *
   return mk(p, kind, IR_I32, b->pos, 2, acc, b, NULL);
 }
 
+/* Parse the body of loop l (upward, iterator active) and close a pointer
+ * walk that it makes at depth 1. */
+static void loop_body(parser *p, ir_stmt *l) {
+  int outer = ++p->loop_depth == 1;
+  if (outer) p->wloop = l->step == 1;
+  l->body = parse_stmt(p);
+  if (outer) {
+    p->wloop = 0;
+    walk_end(p, l);
+  }
+  p->loop_depth--;
+}
+
+static ir_expr *bound_join(parser *p, ir_expr_kind kind, ir_expr *acc, ir_expr *b);
+
+/* while: 'while' '(' counted ')' stmt, a counted loop in disguise, made a
+ * for loop:
+ *   while (c--) S;  while (c-- > 0) S;  while (c-- != 0) S;
+ *   while (c > 0) { S; c--; }  while (c != 0) { S; c--; }
+ * with c a size parameter or an int local standing for a size expression
+ * (uint32_t cnt = n;): a loop over a fresh iterator from 0 to c - 1, after
+ * which c is used up; and
+ *   while (i < e) { S; i++; }   (also <=)
+ * with i an int local initialized with an index expression: a loop over i
+ * from its initializer.  The counter's update must be the last statement
+ * of the body. */
+static ir_stmt *parse_while(parser *p) {
+  const fe_tok *kw = next(p);
+  expect(p, "(");
+  const fe_tok *x = tok(p);
+  int s = x->kind == FE_TK_IDENT ? lookup(p, x->text) : -1;
+  int var = s >= 0 ? p->syms[s].var : -1;
+  int is_size = var >= 0 && p->vars[var]->kind == IR_VAR_SIZE && !p->dead[var];
+  if (s < 0 || (!p->syms[s].alias && !is_size))
+    error_tok(p, x, "counted while loops: while (n--), while (n > 0) { ...; n--; }, "
+              "while (i < n) { ...; i++; } on a size or an int local",
+              "unsupported while loop: its condition must test a size parameter or "
+              "an initialized int local");
+  next(p);
+  const char *old = p->ctx;
+  p->ctx = "loop bound";
+  ir_expr *val = p->syms[s].alias ? p->syms[s].alias : mk_var(p, var, tpos(p, x));
+  int up = 0, postdec = 0;
+  ir_expr *limit = NULL;
+  if (accept(p, "--")) {
+    postdec = 1;
+    if (accept(p, ">") || accept(p, "!=")) {
+      ir_expr *z = parse_expr(p);
+      if (z->kind != IR_EX_CONST || z->value != 0)
+        error_pos(p, z->pos, NULL, "a while loop counting down must stop at 0");
+    }
+  } else if (is(p, ">") || is(p, "!=")) {
+    next(p);
+    ir_expr *z = parse_expr(p);
+    if (z->kind != IR_EX_CONST || z->value != 0)
+      error_pos(p, z->pos, NULL, "a while loop counting down must stop at 0");
+  } else if (is(p, "<") || is(p, "<=")) {
+    int le = is(p, "<=");
+    next(p);
+    up = 1;
+    limit = parse_expr(p);
+    if (le) limit = mk(p, IR_EX_ADD, IR_I32, limit->pos, 2, limit,
+                       mk_const(p, 1, 1, IR_I32, limit->pos), NULL);
+  } else {
+    error_tok(p, tok(p), NULL, "unsupported while loop condition");
+  }
+  expect(p, ")");
+  aff fv, fl;
+  need_affine(p, val, 1, "loop bound", &fv);
+  if (limit) need_affine(p, limit, up ? 0 : 1, "loop bound", &fl);
+  p->ctx = old;
+
+  ir_stmt *l = IR_NEW(p->a, ir_stmt);
+  l->kind = IR_ST_FOR;
+  l->pos = tpos(p, kw);
+  l->step = 1;
+  int it = new_var(p, IR_VAR_ITER, x, IR_I32);
+  l->iter = it;
+  if (up) {
+    l->lo = aff_build(p, &fv, val->pos);
+    fl.c -= 1;
+    l->hi = aff_build(p, &fl, limit->pos);
+  } else {
+    l->lo = mk_const(p, 0, 1, IR_I32, tpos(p, x));
+    fv.c -= 1;
+    l->hi = aff_build(p, &fv, val->pos);
+  }
+  /* the counter: the iterator itself (counting up), else unusable */
+  sym saved = p->syms[s];
+  if (up) {
+    p->syms[s].var = it;
+    p->syms[s].pending = 0;
+  } else {
+    p->syms[s].var = -1;
+    p->syms[s].pending = 1;
+  }
+  p->syms[s].alias = NULL;
+  if (is_size) p->dead[var] = 1;
+  p->active[it] = 1;
+  int save_counter = p->counter, save_step = p->counter_step, save_seen = p->counter_seen;
+  int save_cd = p->counter_depth;
+  p->counter = postdec ? -1 : s;
+  p->counter_step = up ? 1 : -1;
+  p->counter_seen = 0;
+  p->counter_depth = p->loop_depth + 1;
+  loop_body(p, l);
+  if (!postdec && !p->counter_seen)
+    error_tok(p, x, "the counter's update (n--; or i++;) as the last statement of "
+              "the loop body", "the while loop does not update its counter '%s' as "
+              "its last statement", x->text);
+  p->counter = save_counter;
+  p->counter_step = save_step;
+  p->counter_seen = save_seen;
+  p->counter_depth = save_cd;
+  p->active[it] = 0;
+  /* after the loop the counter is used up (its value there is not kept) */
+  p->syms[s] = saved;
+  p->syms[s].alias = NULL;
+  p->syms[s].pending = 1;
+  if (!is_size && saved.var >= 0) p->syms[s].var = saved.var;
+  if (is_size) {
+    p->syms[s].pending = 0;
+    p->syms[s].var = var;
+  }
+  return l;
+}
+
+/* The update of the enclosing while loop's counter, if the statement at the
+ * cursor is one (c--; --c; c -= 1; i++; ++i; i += 1;) and the last of the
+ * loop body: consumed, returns 1. */
+static int counter_update(parser *p) {
+  if (p->counter < 0 || p->loop_depth != p->counter_depth) return 0;
+  int pre = is(p, "++") || is(p, "--");
+  const fe_tok *x = peek(p, pre);
+  if (x->kind != FE_TK_IDENT || lookup(p, x->text) != p->counter) return 0;
+  const fe_tok *op = pre ? tok(p) : peek(p, 1);
+  int d = 0, n = 2;
+  if (tok_is(op, "++")) d = 1;
+  else if (tok_is(op, "--")) d = -1;
+  else if ((tok_is(op, "+=") || tok_is(op, "-=")) && tok_is(peek(p, 2), "1")) {
+    d = op->text[0] == '+' ? 1 : -1;
+    n = 3;
+  }
+  if (d != p->counter_step || !tok_is(peek(p, n), ";")) return 0;
+  if (!tok_is(peek(p, n + 1), "}"))
+    error_tok(p, x, "the counter's update as the last statement of the loop body",
+              "the while loop's counter '%s' must be updated by the last statement "
+              "of its body", x->text);
+  p->i += n + 1;
+  p->counter_seen = 1;
+  return 1;
+}
+
 /* for: 'for' '(' ('int')? ident '=' expr ';' bound ('&&' bound)* ';' step ')' stmt */
 static ir_stmt *parse_for(parser *p) {
   const fe_tok *kw = next(p);
@@ -1208,7 +1787,7 @@ static ir_stmt *parse_for(parser *p) {
   int save_scope = p->scope_start;
   p->scope_start = p->nsyms;
   const fe_tok *it;
-  if (is_type_start(tok(p))) {
+  if (is_type_start(p, tok(p))) {
     const fe_tok *ty = tok(p);
     if (parse_type(p, 0) != IR_I32)
       error_tok(p, ty, SUP_FOR, "loop iterators must be declared int");
@@ -1355,7 +1934,7 @@ static ir_stmt *parse_for(parser *p) {
   }
   int save2 = p->scope_start;
   p->scope_start = p->nsyms;
-  s_for->body = parse_stmt(p);
+  loop_body(p, s_for);
   pop_syms(p, p->scope_start);
   p->scope_start = save2;
   p->active[var] = 0;
@@ -1384,8 +1963,10 @@ static ir_stmt *parse_if(parser *p) {
   s->kind = IR_ST_IF;
   s->pos = tpos(p, kw);
   s->cond = c;
+  p->cond_depth++;
   s->then_body = parse_scoped(p);
   if (accept(p, "else")) s->else_body = parse_scoped(p);
+  p->cond_depth--;
   return s;
 }
 
@@ -1394,7 +1975,7 @@ static ir_stmt *parse_items(parser *p) {
   ir_stmt *list = NULL, *tail = NULL; /* the tail: linear in the items */
   while (!is(p, "}")) {
     if (tok(p)->kind == FE_TK_EOF) expect(p, "}");
-    ir_stmt *more = is_type_start(tok(p)) ? parse_decl(p) : parse_stmt(p);
+    ir_stmt *more = is_type_start(p, tok(p)) ? parse_decl(p) : parse_stmt(p);
     tail = append(tail, more);
     if (!list) list = tail;
     while (tail && tail->next) tail = tail->next;
@@ -1426,8 +2007,9 @@ static ir_stmt *parse_stmt_at(parser *p) {
   }
   if (accept(p, ";")) return NULL;
   if (is(p, "for")) return parse_for(p);
+  if (is(p, "while")) return parse_while(p);
   if (is(p, "if")) return parse_if(p);
-  static const char *const unsupported[] = {"while", "do", "goto", "switch", "case",
+  static const char *const unsupported[] = {"do", "goto", "switch", "case",
                                             "default", "break", "continue"};
   for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
     if (is(p, unsupported[i]))
@@ -1435,38 +2017,444 @@ static ir_stmt *parse_stmt_at(parser *p) {
   if (is(p, "else")) error_tok(p, t, NULL, "'else' without a previous 'if'");
   if (is(p, "return")) {
     if (!tok_is(peek(p, 1), ";"))
-      error_tok(p, t, SUP_STMT, "return with a value is not supported (the kernel returns void)");
+      error_tok(p, t, SUP_STMT, "return with a value is not yet supported: store the "
+                "result through a pointer or array parameter");
     if (p->i + 2 != p->n - 1)
       error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
     next(p);
     next(p);
     return NULL;
   }
-  if (is_type_start(t))
+  if (is_type_start(p, t))
     error_tok(p, t, SUP_STMT, "a declaration is not allowed here; put it inside { }");
   return parse_assign(p);
 }
 
 /* ---------------------------------------------------------- the kernel */
 
-/* param: type ident dims */
-static void parse_param(parser *p) {
-  ir_elem elem = parse_type(p, 1);
-  if (elem == IR_I1)
+static int match_bracket(const fe_tok *t, int n, int i, const char *open,
+                         const char *close, int dir);
+
+/* The element type of an array or pointer of C type ct declared at t:
+ * integer element data other than int is refused. */
+static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t) {
+  if (ct->elem == IR_I32 && (ct->bits != 32 || ct->is_unsigned))
+    error_tok(p, t, "double and float element data (and int arrays)",
+              "integer element data of type '%s' is not yet supported", ct->name);
+  return ct->elem;
+}
+
+/* param: type ('*' qualifier*)? ident dims
+ * The dims are skipped here (dims_at is set to their first token, or -1)
+ * and parsed once every parameter is declared, so that sizes may follow
+ * the arrays they size. */
+static void parse_param(parser *p, int *dims_at) {
+  ctype ct;
+  const fe_tok *ty = tok(p);
+  parse_ctype(p, 1, &ct);
+  if (ct.elem == IR_I1)
     error_tok(p, &p->t[p->i - 1], SUP_PARAM, "'void' parameters are not supported");
-  if (is(p, "*"))
-    error_tok(p, tok(p), SUP_PARAM, "pointer parameters are not supported");
+  int nstar = 0;
+  while (is(p, "*")) {
+    if (++nstar > 1)
+      error_tok(p, tok(p), SUP_PARAM, "pointers to pointers are not supported");
+    next(p);
+    while (is(p, "const") || is(p, "restrict") || is(p, "__restrict") ||
+           is(p, "__restrict__") || is(p, "volatile"))
+      next(p);
+  }
   const fe_tok *name = expect_ident(p, "a parameter name");
   if (is(p, "("))
     error_tok(p, tok(p), SUP_PARAM, "function parameters are not supported");
-  int var = new_var(p, IR_VAR_SCALAR, name, elem);
-  int rank = parse_dims(p, var, name, 1);
+  int var = new_var(p, IR_VAR_SCALAR, name, ct.elem);
   ir_var *v = p->vars[var];
-  v->kind = rank ? IR_VAR_ARRAY : elem == IR_I32 ? IR_VAR_SIZE : IR_VAR_SCALAR;
+  *dims_at = -1;
+  if (is(p, "[")) {
+    if (nstar)
+      error_tok(p, tok(p), SUP_PARAM, "arrays of pointers are not supported");
+    *dims_at = p->i;
+    while (is(p, "[")) {
+      int close = match_bracket(p->t, p->n, p->i, "[", "]", 1);
+      if (close < 0) expect(p, "]");
+      p->i = close + 1;
+    }
+  }
+  if (nstar || *dims_at >= 0) {
+    v->kind = IR_VAR_ARRAY;
+    v->elem = elem_type(p, &ct, ty);
+    p->ptr[var] = nstar > 0;
+  } else {
+    v->kind = ct.elem == IR_I32 ? IR_VAR_SIZE : IR_VAR_SCALAR;
+  }
   v->param_index = p->nparams;
   declare(p, name, var);
   p->params = ir_realloc(p->params, sizeof *p->params * (size_t)(p->nparams + 1));
   p->params[p->nparams++] = var;
+}
+
+/* ------------------------------------------------- pointer shapes */
+
+/* A polynomial of degree at most 2 over size parameters and iterators: the
+ * flat index of a pointer access (a[i*n + j]). */
+typedef struct poly {
+  aff lin;            /* constant and degree-1 terms */
+  int n2;             /* degree-2 terms coef2[k] * va[k] * vb[k] */
+  int va[AFF_MAX], vb[AFF_MAX];
+  long coef2[AFF_MAX];
+} poly;
+
+static void poly_term2(poly *f, int a, int b, long c) {
+  if (a > b) { int t = a; a = b; b = t; }
+  for (int i = 0; i < f->n2; i++)
+    if (f->va[i] == a && f->vb[i] == b) {
+      f->coef2[i] += c;
+      return;
+    }
+  if (f->n2 < AFF_MAX) {
+    f->va[f->n2] = a;
+    f->vb[f->n2] = b;
+    f->coef2[f->n2++] = c;
+  }
+}
+
+static void poly_addf(poly *f, const poly *g, long s) {
+  aff_addf(&f->lin, &g->lin, s);
+  for (int i = 0; i < g->n2; i++) poly_term2(f, g->va[i], g->vb[i], s * g->coef2[i]);
+}
+
+static int poly_is_const(const poly *f) {
+  for (int i = 0; i < f->n2; i++)
+    if (f->coef2[i]) return 0;
+  return aff_is_const(&f->lin);
+}
+
+/* The polynomial of integer expression e; on failure (degree above 2, a
+ * variable that is neither a size nor an iterator, division) returns the
+ * offending node. */
+static const ir_expr *poly_of(parser *p, const ir_expr *e, poly *out) {
+  memset(out, 0, sizeof *out);
+  poly a, b;
+  const ir_expr *bad;
+  switch (e->kind) {
+  case IR_EX_NEG:
+    if ((bad = poly_of(p, e->args[0], &a))) return bad;
+    poly_addf(out, &a, -1);
+    return NULL;
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+    if ((bad = poly_of(p, e->args[0], &a)) || (bad = poly_of(p, e->args[1], &b)))
+      return bad;
+    poly_addf(out, &a, 1);
+    poly_addf(out, &b, e->kind == IR_EX_ADD ? 1 : -1);
+    return NULL;
+  case IR_EX_MUL:
+    if ((bad = poly_of(p, e->args[0], &a)) || (bad = poly_of(p, e->args[1], &b)))
+      return bad;
+    if (poly_is_const(&a) || poly_is_const(&b)) {
+      const poly *c = poly_is_const(&a) ? &a : &b, *o = c == &a ? &b : &a;
+      poly_addf(out, o, c->lin.c);
+      return NULL;
+    }
+    if (a.n2 || b.n2) return e;
+    out->lin.c = a.lin.c * b.lin.c;
+    for (int i = 0; i < a.lin.n; i++) aff_term(&out->lin, a.lin.var[i], a.lin.coef[i] * b.lin.c);
+    for (int j = 0; j < b.lin.n; j++) aff_term(&out->lin, b.lin.var[j], b.lin.coef[j] * a.lin.c);
+    for (int i = 0; i < a.lin.n; i++)
+      for (int j = 0; j < b.lin.n; j++)
+        poly_term2(out, a.lin.var[i], b.lin.var[j], a.lin.coef[i] * b.lin.coef[j]);
+    return NULL;
+  default:
+    if ((bad = aff_of(p, e, 0, &out->lin))) return bad;
+    return NULL;
+  }
+}
+
+/* The loops around one pointer access. */
+typedef struct ptr_access {
+  ir_expr *e;             /* the IR_EX_ELEM, args[0] the flat index */
+  const ir_stmt **loops;  /* outermost first (a copy, scratch heap) */
+  int depth;
+} ptr_access;
+
+/* The largest (sign 1) or smallest (sign -1) value of f over the loops'
+ * iteration domain, as an affine form in size parameters: each iterator,
+ * innermost first, is replaced by the bound that pushes f that way.  A
+ * bound with min/max gives 0 (the caller reports it); otherwise 1. */
+static int aff_extreme(parser *p, const aff *f, const ptr_access *ac, int sign, aff *out) {
+  *out = *f;
+  for (int d = ac->depth - 1; d >= 0; d--) {
+    const ir_stmt *l = ac->loops[d];
+    long c = aff_coef(out, l->iter);
+    if (!c) continue;
+    const ir_expr *b = (c * sign > 0) ? l->hi : l->lo;
+    aff bf;
+    if (aff_of(p, b, 0, &bf)) return 0;
+    aff_term(out, l->iter, -c);
+    aff_addf(out, &bf, c);
+  }
+  return 1;
+}
+
+/* The sign of affine form d for all sizes at least 1 (as the later stages
+ * assume): 1 if d >= 0 always, -1 if d <= 0 always, 0 if it depends. */
+static int aff_sign(const aff *d) {
+  long least = d->c;
+  int pos = 0, neg = 0;
+  for (int t = 0; t < d->n; t++) {
+    pos |= d->coef[t] > 0;
+    neg |= d->coef[t] < 0;
+    least += d->coef[t]; /* the value with every size at 1 */
+  }
+  if (!neg && least >= 0) return 1;
+  if (!pos && least <= 0) return -1;
+  return 0;
+}
+
+/* Fold x into the running maximum *m (have: *m is set); 0 if the two are
+ * not comparable (which is larger depends on the sizes). */
+static int aff_fold_max(aff *m, int *have, const aff *x) {
+  if (!*have) {
+    *m = *x;
+    *have = 1;
+    return 1;
+  }
+  aff d = {0};
+  aff_addf(&d, x, 1);
+  aff_addf(&d, m, -1);
+  int sign = aff_sign(&d);
+  if (sign > 0) *m = *x;
+  return sign != 0;
+}
+
+static const char *aff_str(parser *p, const aff *f) {
+  return expr_str(p, aff_build(p, f, (ir_pos){0}));
+}
+
+/* Check that the index form f of access ac is at least 0 everywhere. */
+static void need_nonneg(parser *p, const ptr_access *ac, const aff *f, const char *what) {
+  aff lo;
+  if (!aff_extreme(p, f, ac, -1, &lo))
+    error_pos(p, ac->e->pos, "loop bounds without min/max around pointer accesses",
+              "cannot recover the shape of '%s' from loop bounds with min or max",
+              p->vars[ac->e->var]->name);
+  if (aff_sign(&lo) <= 0 && !(aff_is_const(&lo) && lo.c == 0))
+    error_pos(p, ac->e->pos, "pointer subscripts that stay at or above 0 in every loop",
+              "the %s of '%s' may be negative (its smallest value is %s)", what,
+              p->vars[ac->e->var]->name, aff_str(p, &lo));
+}
+
+/* Give pointer parameter var a shape from its accesses acs[0..n-1]
+ * (delinearization, as polyhedral compilers do for parametric sizes):
+ * flat indices affine in the loops give a 1-D array of extent max + 1;
+ * indices s*Q + R with one size parameter s as the stride (a[i*n + j])
+ * give a 2-D array [M][s], M = max Q + 1, each access becoming [Q][R].
+ * R must stay below s: when its extent K is not provably at most s (a
+ * leading dimension lda with j < K, a stride x[i*incx]) the shape needs
+ * the assumption K <= s, which the later stages cannot carry yet, and the
+ * access is refused with that assumption named. */
+static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
+  ir_var *v = p->vars[var];
+  if (!n)
+    error_pos(p, v->pos, "pointer parameters that the kernel accesses",
+              "cannot recover the shape of the pointer '%s': the kernel never "
+              "accesses it", v->name);
+  int stride = -1;
+  poly *pf = ir_calloc((size_t)n, sizeof *pf);
+  p->pf = pf; /* freed by the caller, also when an error longjmps out */
+  for (int k = 0; k < n; k++) {
+    const ir_expr *bad = poly_of(p, acs[k].e->args[0], &pf[k]);
+    if (bad) {
+      error_pos(p, bad->pos, "flat subscripts such as a[i*n + j], affine in loop "
+                "iterators apart from one size parameter as the row length",
+                "non-affine subscript: '%s' in the flat index of '%s'",
+                expr_str(p, bad), v->name);
+    }
+    for (int t = 0; t < pf[k].n2; t++) {
+      if (!pf[k].coef2[t]) continue;
+      int a = pf[k].va[t], b = pf[k].vb[t];
+      int sa = p->vars[a]->kind == IR_VAR_SIZE, sb = p->vars[b]->kind == IR_VAR_SIZE;
+      int s = sa && !sb ? a : sb && !sa ? b : -1;
+      if (s < 0 || (stride >= 0 && s != stride)) {
+          error_pos(p, acs[k].e->pos, "flat subscripts a[i*n + j] with one size "
+                  "parameter as the row length",
+                  s < 0 ? "non-affine subscript: the flat index of '%s' multiplies "
+                          "two %s"
+                        : "the flat indices of '%s' use two different row lengths",
+                  v->name, sa ? "size parameters" : "loop iterators");
+      }
+      stride = s;
+    }
+  }
+  aff ext_q = {0}, ext_r = {0};
+  int have_q = 0, have_r = 0;
+  for (int k = 0; k < n; k++) {
+    aff q = {0}, r = pf[k].lin, hi;
+    if (stride >= 0) {
+      q.c = aff_coef(&r, stride);
+      aff_term(&r, stride, -q.c);
+      for (int t = 0; t < pf[k].n2; t++)
+        if (pf[k].coef2[t])
+          aff_term(&q, pf[k].va[t] == stride ? pf[k].vb[t] : pf[k].va[t], pf[k].coef2[t]);
+      need_nonneg(p, &acs[k], &q, "row index");
+      if (!aff_extreme(p, &q, &acs[k], 1, &hi) || !aff_fold_max(&ext_q, &have_q, &hi)) {
+          error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+                  "cannot recover one row count for '%s' from its accesses", v->name);
+      }
+    }
+    need_nonneg(p, &acs[k], &r, stride >= 0 ? "column index" : "subscript");
+    if (!aff_extreme(p, &r, &acs[k], 1, &hi) || !aff_fold_max(&ext_r, &have_r, &hi)) {
+      error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+                "cannot recover one extent for '%s' from its accesses (one reaches %s)",
+                v->name, aff_str(p, &hi));
+    }
+    ir_expr *e = acs[k].e;
+    ir_pos pos = e->args[0]->pos;
+    if (stride >= 0) {
+      e->args = IR_NEW_N(p->a, ir_expr *, 2);
+      e->nargs = 2;
+      e->args[0] = aff_build(p, &q, pos);
+      e->args[1] = aff_build(p, &r, pos);
+    } else {
+      e->args[0] = aff_build(p, &r, pos);
+    }
+  }
+  ext_r.c += 1; /* extents: largest index + 1 */
+  ext_q.c += 1;
+  if (stride >= 0) {
+    aff s = {0}, d = {0};
+    aff_term(&s, stride, 1);
+    aff_addf(&d, &ext_r, 1);
+    aff_addf(&d, &s, -1);
+    if (!aff_is_const(&d) || d.c > 0) {
+      const char *k = aff_str(p, &ext_r);
+      error_pos(p, acs[0].e->pos, "flat subscripts a[i*n + j] whose column index "
+                "stays below the row length n",
+                "the flat index of '%s' is delinearized to shape [%s][%s] only "
+                "under the assumption %s <= %s, and assumptions on sizes are not "
+                "yet supported", v->name, aff_str(p, &ext_q),
+                p->vars[stride]->name, k, p->vars[stride]->name);
+    }
+    v->rank = 2;
+    v->dims[0] = aff_build(p, &ext_q, v->pos);
+    v->dims[1] = aff_build(p, &s, v->pos);
+  } else {
+    v->rank = 1;
+    v->dims[0] = aff_build(p, &ext_r, v->pos);
+  }
+  ir_free(pf);
+  p->pf = NULL;
+}
+
+/* Collect the accesses to pointer parameters under statement list s, with
+ * the loops around them (stack[0..depth-1]). */
+static void collect_accesses(parser *p, ir_expr *e, const ir_stmt **stack, int depth,
+                             ptr_access **acs, int *n, int *cap) {
+  if (!e) return;
+  for (int i = 0; i < e->nargs; i++) collect_accesses(p, e->args[i], stack, depth, acs, n, cap);
+  if (e->kind != IR_EX_ELEM || (!p->ptr[e->var] && !p->all_arrays)) return;
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 16;
+    *acs = ir_realloc(*acs, sizeof **acs * (size_t)*cap);
+  }
+  ptr_access *a = &(*acs)[(*n)++];
+  a->e = e;
+  a->depth = depth;
+  a->loops = ir_malloc(sizeof *a->loops * (size_t)(depth ? depth : 1));
+  if (depth) memcpy(a->loops, stack, sizeof *stack * (size_t)depth);
+}
+
+static void collect_stmts(parser *p, const ir_stmt *s, const ir_stmt **stack, int depth,
+                          ptr_access **acs, int *n, int *cap) {
+  for (; s; s = s->next) {
+    switch (s->kind) {
+    case IR_ST_FOR:
+      stack[depth] = s;
+      collect_stmts(p, s->body, stack, depth + 1, acs, n, cap);
+      break;
+    case IR_ST_IF:
+      collect_accesses(p, s->cond, stack, depth, acs, n, cap);
+      collect_stmts(p, s->then_body, stack, depth, acs, n, cap);
+      collect_stmts(p, s->else_body, stack, depth, acs, n, cap);
+      break;
+    case IR_ST_ASSIGN:
+      collect_accesses(p, s->lhs, stack, depth, acs, n, cap);
+      collect_accesses(p, s->rhs, stack, depth, acs, n, cap);
+      break;
+    }
+  }
+}
+
+/* Give every pointer parameter its shape from the kernel's accesses. */
+static void delinearize(parser *p) {
+  const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
+  ptr_access *acs = NULL;
+  int n = 0, cap = 0;
+  collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
+  /* Errors longjmp out: the accesses are kept in p->scratch_acs to be
+   * freed by the caller. */
+  p->acs = acs;
+  p->nacs = n;
+  for (int var = 0; var < p->nvars; var++) {
+    if (!p->ptr[var]) continue;
+    int m = 0;
+    ptr_access *mine = ir_malloc(sizeof *mine * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++)
+      if (acs[k].e->var == var) mine[m++] = acs[k];
+    p->mine = mine;
+    shape_pointer(p, var, mine, m);
+    ir_free(mine);
+    p->mine = NULL;
+    p->ptr[var] = 0;
+  }
+  for (int k = 0; k < n; k++) ir_free(acs[k].loops);
+  ir_free(acs);
+  p->acs = NULL;
+  p->nacs = 0;
+}
+
+/* Check that every subscript stays inside its array's extent for all
+ * sizes, as far as the loop bounds tell: when the largest value of a
+ * subscript and the extent differ by more than a constant (loops up to a
+ * constant N over an array of extent n, or up to m over an extent n), the
+ * access is inside the array only under an assumption on the sizes
+ * (N <= n), which the later stages cannot carry yet: refused, naming it.
+ * Subscripts under min/max bounds, constant subscripts (A[i][1] needs
+ * m >= 2) and local arrays are left to the run-time checks. */
+static void check_extents(parser *p) {
+  const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
+  ptr_access *acs = NULL;
+  int n = 0, cap = 0;
+  p->all_arrays = 1;
+  collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
+  p->all_arrays = 0;
+  p->acs = acs;
+  p->nacs = n;
+  for (int k = 0; k < n; k++) {
+    const ir_expr *e = acs[k].e;
+    const ir_var *v = p->vars[e->var];
+    if (v->kind != IR_VAR_ARRAY) continue; /* local scratch: run-time checks */
+    for (int d = 0; d < e->nargs && d < v->rank; d++) {
+      aff f, hi, dim, diff = {0};
+      if (aff_of(p, e->args[d], 0, &f) || aff_of(p, v->dims[d], 1, &dim) ||
+          !aff_extreme(p, &f, &acs[k], 1, &hi))
+        continue;
+      int through_loops = 0; /* a constant subscript (A[i][1]) is left alone */
+      for (int t = 0; t < f.n; t++)
+        through_loops |= f.coef[t] && p->vars[f.var[t]]->kind == IR_VAR_ITER;
+      if (!through_loops) continue;
+      aff_addf(&diff, &hi, 1);
+      aff_addf(&diff, &dim, -1);
+      diff.c += 1; /* hi - (dim - 1) <= 0 is needed */
+      if (aff_is_const(&diff) || aff_sign(&diff) < 0) continue;
+      hi.c += 1;
+      error_pos(p, e->args[d]->pos, "subscripts that the loop bounds keep inside "
+                "the array's extent for all sizes",
+                "subscript %d of '%s' stays inside its extent %s only under the "
+                "assumption %s <= %s (its loops reach %s), and assumptions on sizes "
+                "are not yet supported", d + 1, v->name, aff_str(p, &dim),
+                aff_str(p, &hi), aff_str(p, &dim), aff_str(p, &hi));
+    }
+  }
 }
 
 static void skip_attributes(parser *p) {
@@ -1497,34 +2485,55 @@ static void parse_kernel(parser *p, const fe_tok *name) {
       skip_attributes(p);
     } else {
       error_tok(p, t, "void kernel functions",
-                "the kernel function '%s' must return void", name->text);
+                "the kernel function '%s' must return void: returning a value "
+                "(return sum;) is not yet supported; store the result through a "
+                "pointer or array parameter", name->text);
     }
   }
   if (!has_void)
-    error_tok(p, name, "void kernel functions", "the kernel function '%s' must return void",
-              name->text);
+    error_tok(p, name, "void kernel functions",
+              "the kernel function '%s' must return void: returning a value (return "
+              "sum;) is not yet supported; store the result through a pointer or "
+              "array parameter", name->text);
   next(p);
   expect(p, "(");
   if (is(p, "void") && tok_is(peek(p, 1), ")")) next(p);
+  int *dims_at = NULL;
   if (!is(p, ")")) {
     do {
       if (is(p, "..."))
         error_tok(p, tok(p), SUP_PARAM, "variadic kernels are not supported");
-      parse_param(p);
+      dims_at = ir_realloc(dims_at, sizeof *dims_at * (size_t)(p->nparams + 1));
+      p->dims_at = dims_at;
+      parse_param(p, &dims_at[p->nparams]);
     } while (accept(p, ","));
   }
+  int after = p->i;
+  for (int i = 0; i < p->nparams; i++)
+    if (dims_at[i] >= 0) {
+      p->i = dims_at[i];
+      const fe_tok *name = &p->t[dims_at[i] - 1];
+      parse_dims(p, p->params[i], name, 1);
+    }
+  p->i = after;
   expect(p, ")");
+  p->wbase = ir_calloc((size_t)p->nvars + 1, sizeof *p->wbase);
+  p->wcount = ir_calloc((size_t)p->nvars + 1, sizeof *p->wcount);
+  p->counter = -1;
   skip_attributes(p);
   expect(p, "{");
   p->k->body = parse_items(p);
   expect(p, "}");
+  delinearize(p);
+  check_extents(p);
 }
 
 /* ------------------------------------------------------ finding the kernel */
 
 typedef struct fndef {
   int name, open;
-  int start; /* first token of the definition */
+  int start;     /* first token of the definition */
+  int has_loops; /* its body has a for, while or do loop */
 } fndef;
 
 /* Index of the token matching the bracket at i (forward or backward),
@@ -1564,8 +2573,11 @@ static fndef *find_functions(const fe_tok *t, int n, int *count) {
              !tok_is(&t[start - 1], "{"))
         start--;
       if (t[o - 1].in_main) {
+        int close = match_bracket(t, n, i, "{", "}", 1), loops = 0;
+        for (int k = i; k < (close < 0 ? n : close) && !loops; k++)
+          loops = tok_is(&t[k], "for") || tok_is(&t[k], "while") || tok_is(&t[k], "do");
         defs = ir_realloc(defs, sizeof *defs * (size_t)(nd + 1));
-        defs[nd++] = (fndef){o - 1, i, start};
+        defs[nd++] = (fndef){o - 1, i, start, loops};
       }
       break;
     }
@@ -1620,14 +2632,50 @@ static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *def
     found = i;
   }
   if (found >= 0) return found;
-  if (nd)
+  /* No kernel_*: the only function with loops (main excepted). */
+  int nloops = 0;
+  for (int i = 0; i < nd; i++)
+    if (defs[i].has_loops && strcmp(t[defs[i].name].text, "main")) {
+      found = i;
+      nloops++;
+    }
+  if (nloops == 1) return found;
+  if (nloops > 1)
+    ir_diag_error(src, t[defs[found].name].pos, "--function NAME to choose one",
+                  "no kernel function: no function is named kernel_* and several "
+                  "functions have loops (functions defined here: %s); choose one "
+                  "with --function NAME", list);
+  else if (nd)
     ir_diag_error(src, first, "a function named kernel_*, or --function NAME",
-                  "no kernel function: no function named kernel_* is defined "
-                  "in this file (functions defined here: %s)", list);
+                  "no kernel function: no function named kernel_* and no function "
+                  "with loops is defined in this file (functions defined here: %s)",
+                  list);
   else
     ir_diag_error(src, none, "a function named kernel_*, or --function NAME",
                   "no kernel function: this file defines no function");
   return -1;
+}
+
+/* The names of the variables declared at file scope in the user's file
+ * (float a[LEN], b[LEN]; double s = 0;), for a message when the kernel
+ * uses one: an identifier outside braces and parentheses followed by '[',
+ * '=', ',' or ';', in a declaration that is not a typedef. */
+static void globals_collect(name_map *m, const fe_tok *t, int n, ir_arena *a) {
+  int depth = 0, paren = 0, in_typedef = 0;
+  for (int i = 0; i < n; i++) {
+    if (tok_is(&t[i], "{")) depth++;
+    if (tok_is(&t[i], "}") && depth > 0) depth--;
+    if (tok_is(&t[i], "(")) paren++;
+    if (tok_is(&t[i], ")") && paren > 0) paren--;
+    if (depth || paren) continue;
+    if (tok_is(&t[i], "typedef")) in_typedef = 1;
+    if (tok_is(&t[i], ";")) in_typedef = 0;
+    if (in_typedef || !t[i].in_main || t[i].kind != FE_TK_IDENT || is_keyword(&t[i]))
+      continue;
+    const fe_tok *nx = &t[i + 1 < n ? i + 1 : n];
+    if (tok_is(nx, "[") || tok_is(nx, "=") || tok_is(nx, ",") || tok_is(nx, ";"))
+      map_slot(m, ir_arena_strdup(a, t[i].text), 1);
+  }
 }
 
 /* ---------------------------------------------------------- input checks */
@@ -1768,6 +2816,8 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   ir_kernel *result = NULL;
   parser p;
   memset(&p, 0, sizeof p);
+  typedefs_collect(&p.td, toks, ntok, &scratch);
+  globals_collect(&p.globals, toks, ntok, &scratch);
   int which = choose_kernel(&src, toks, defs, nd, opt ? opt->function : NULL);
   if (which >= 0) {
     fndef d = defs[which];
@@ -1803,10 +2853,24 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   }
   ir_free(p.vars);
   ir_free(p.active);
+  ir_free(p.ptr);
   ir_free(p.syms);
   map_free(&p.scope);
   map_free(&p.names);
+  map_free(&p.td.map);
+  map_free(&p.globals);
+  ir_free(p.td.types);
   ir_free(p.params);
+  ir_free(p.dims_at);
+  for (int i = 0; i < p.nacs; i++) ir_free(p.acs[i].loops);
+  ir_free(p.acs);
+  ir_free(p.mine);
+  ir_free(p.pf);
+  ir_free(p.wbase);
+  ir_free(p.wcount);
+  ir_free(p.wpend);
+  ir_free(p.wpend_j);
+  ir_free(p.dead);
   ir_free(defs);
   ir_arena_free(&scratch);
   return result;

@@ -56,7 +56,6 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
   argv[ac++] = "-x";
   argv[ac++] = "c";
   argv[ac++] = "-DPOLYBENCH_USE_C99_PROTO";
-  argv[ac++] = "-DPOLYBENCH_USE_SCALAR_LB";
   for (int i = 0; opt && i < opt->ninclude; i++) {
     argv[ac++] = "-I";
     argv[ac++] = opt->include_dirs[i];

@@ -202,7 +202,7 @@ typedef struct interp_native_result {
 /* Compile the C file at `path` (the one k was parsed from, with the same
  * front-end options opt: -I, -D) with
  *   cc -O2 -ffp-contract=off -fPIC -shared -DPOLYBENCH_USE_C99_PROTO
- *      -DPOLYBENCH_USE_SCALAR_LB -D... -I... -I<uplift>/frontend/include
+ *      -D... -I... -I<uplift>/frontend/include
  * together with a generated trampoline exporting the kernel function k->name,
  * in a private temporary directory (removed before returning), and load it.
  * Returns the handle (owned by the caller: interp_native_free), or NULL with

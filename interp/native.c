@@ -135,7 +135,6 @@ static int compile_so(const char *tramp, const char *so, const char *path,
   argv[argc++] = so;
   argv[argc++] = tramp;
   argv[argc++] = "-DPOLYBENCH_USE_C99_PROTO";
-  argv[argc++] = "-DPOLYBENCH_USE_SCALAR_LB";
   for (int i = 0; opt && i < opt->ndefine; i++) {
     size_t n = strlen(opt->defines[i]) + 3;
     char *d = owned[nowned++] = ir_malloc(n);

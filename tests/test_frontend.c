@@ -159,6 +159,63 @@ static const fcase cases[] = {
      "  return;\n"
      "}\n",
      1, 0, 1, {"for (i = max(0, m); i <= n - 1; i++)"}},
+    {"no kernel_*: the only function with loops; sizes after arrays",
+     "static float sq(float v) { return v * v; }\n"
+     "void scale(float *y, const float *restrict x, float a, int n) {\n"
+     "  for (int i = 0; i < n; i++) y[i] = a * x[i];\n"
+     "}\n",
+     1, 0, 1, {"void scale(float y[n], float x[n], float a, int n)", "y[i] = a * x[i]"}},
+    {"typedefs, size_t, uint32_t sizes and iterators",
+     "#include <stddef.h>\n#include <stdint.h>\ntypedef double real_t;\n"
+     "void kernel_t(size_t n, uint32_t m, real_t A[n][m]) {\n"
+     "  for (size_t i = 0; i < n; i++)\n"
+     "    for (uint32_t j = 0; j < m; j++) A[i][j] = 0;\n"
+     "}\n",
+     2, 0, 1, {"void kernel_t(int n, int m, double A[n][m])", "A[i][j] = 0"}},
+    {"flat subscripts delinearized, one row length per pointer",
+     "void kernel_g(int m, int n, int k, const float *a, const float *b, float *c) {\n"
+     "  for (int i = 0; i < m; i++)\n"
+     "    for (int j = 0; j < n; j++)\n"
+     "      for (int p = 0; p < k; p++)\n"
+     "        c[i * n + j] += a[i * k + p] * b[p * n + j];\n"
+     "}\n",
+     3, 0, 1, {"float a[m][k]", "float b[k][n]", "float c[m][n]",
+               "c[i][j] += a[i][p] * b[p][j]"}},
+    {"an int local standing for a row offset; x[0] and x[i] give x[n]",
+     "void kernel_r(int m, int n, const double *x, const double *w, double *y) {\n"
+     "  for (int i = 0; i < m; i++) {\n"
+     "    int row = i * n;\n"
+     "    y[i] = x[0];\n"
+     "    for (int j = 0; j < n; j++) y[i] += w[row + j] * x[j];\n"
+     "  }\n"
+     "}\n",
+     2, 0, 2, {"double x[n]", "double w[m][n]", "y[i] += w[i][j] * x[j]"}},
+    {"counted while loop with pointer walks",
+     "void kernel_w(const float *a, const float *b, float *d, unsigned cnt) {\n"
+     "  unsigned blk = cnt;\n"
+     "  while (blk > 0U) {\n"
+     "    *d++ = *a++ + *b++;\n"
+     "    blk--;\n"
+     "  }\n"
+     "}\n",
+     1, 0, 1, {"float a[cnt]", "for (blk = 0; blk <= cnt - 1; blk++)",
+               "d[blk] = a[blk] + b[blk]"}},
+    {"while (n--) walk, then the pointer's offset moves on",
+     "void kernel_w2(int n, const double *x, double *y) {\n"
+     "  int c = n;\n"
+     "  while (c--) *y++ = *x++;\n"
+     "  y[0] = 1.0;\n"
+     "}\n",
+     1, 0, 2, {"double y[n + 1]", "y[c] = x[c]", "y[n] = 1.0"}},
+    {"while (i < n) { ...; i++; } over an int local; chained assignment",
+     "void kernel_w3(int n, double *a, double *b) {\n"
+     "  int i = 0;\n"
+     "  while (i < n) {\n"
+     "    a[i] = b[i] = 0.5;\n"
+     "    i++;\n"
+     "  }\n"
+     "}\n",
+     1, 0, 2, {"for (i = 0; i <= n - 1; i++)", "b[i] = 0.5", "a[i] = b[i]"}},
 };
 
 static void test_table(void) {
@@ -353,12 +410,35 @@ static void test_details(void) {
     CHECK("one iterator for both", k->body->iter == k->body->next->iter && k->nvars == 3);
 
   /* errors return NULL */
-  CHECK("while is rejected",
+  CHECK("a while loop that is not counted is rejected",
         !parse_quiet("void kernel_k(int n, double A[n]) { while (1) A[0] = 1; }\n", &a));
   CHECK("non-affine subscript is rejected",
         !parse_quiet("void kernel_k(int n, double A[n]) {\n"
                      " for (int i = 0; i < n; i++) A[i * i] = 1; }\n", &a));
   CHECK("missing kernel is rejected", !parse_quiet("void f(void) { }\n", &a));
+  CHECK("a leading dimension is refused (assumption k <= lda)",
+        !parse_quiet("void f(int m, int k, int lda, double *a, double *y) {\n"
+                     " for (int i = 0; i < m; i++) for (int j = 0; j < k; j++)\n"
+                     "  y[i] += a[i * lda + j]; }\n", &a));
+  CHECK("a stride is refused (assumption 1 <= incx)",
+        !parse_quiet("void f(int n, int incx, double *x) {\n"
+                     " for (int i = 0; i < n; i++) x[i * incx] = 0; }\n", &a));
+  CHECK("uint8_t element data is refused",
+        !parse_quiet("#include <stdint.h>\nvoid f(int n, uint8_t *x) {\n"
+                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", &a));
+  CHECK("an int accumulator is refused",
+        !parse_quiet("void f(int n, double *x) { int t = 0;\n"
+                     " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", &a));
+  CHECK("a returned value is refused",
+        !parse_quiet("double f(int n, double *x) { double s = 0;\n"
+                     " for (int i = 0; i < n; i++) s += x[i]; return s; }\n", &a));
+  CHECK("constant loop bounds over a parameter extent are refused",
+        !parse_quiet("void f(int n, double *y, double x[n]) {\n"
+                     " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", &a));
+  CHECK("two functions with loops and no kernel_* are ambiguous",
+        !parse_quiet("void f(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 0; }\n"
+                     "void g(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 1; }\n",
+                     &a));
   CHECK("empty file is rejected", !parse_quiet("", &a));
   ir_arena_free(&a);
 }

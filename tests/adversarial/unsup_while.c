@@ -1,4 +1,4 @@
-/* unsup_while.c - while loops are outside the subset. */
+/* unsup_while.c - a counted while loop (once outside the subset; now made a for loop). */
 void kernel_unsup_while(int n, double A[n])
 {
   int i = 0;

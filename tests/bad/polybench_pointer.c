@@ -1,4 +1,4 @@
-// expect: 6:72 pointer parameters
+// expect: 6:73 never accesses it
 #include <polybench.h>
 #define N 20
 #define _PB_N POLYBENCH_LOOP_BOUND(N, n)

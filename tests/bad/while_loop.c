@@ -1,4 +1,4 @@
-// expect: 5:3 'while' is not supported
+// expect: 5:10 unsupported while loop
 void kernel_w(int n, double A[n]) {
   double x;
   x = 0;

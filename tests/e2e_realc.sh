@@ -1,0 +1,81 @@
+#!/bin/sh
+# e2e_realc.sh - the corpus of real-C kernels (tests/realc, issue 13) end to
+# end: every row of tests/realc/expect.txt is checked.  A `proved` row must
+# raise in each listed dialect with every task proved (hlo with --check,
+# which runs the raised program against the natively compiled original), be
+# refused for its element type by the other dialects, dump, and agree with
+# the native original under `uplift run --native`.  A `refused` row must
+# fail with its message.  The search budget per raise is small (--timeout);
+# the script prints how many raisable kernels raise and prove as written.
+. tests/lib.sh
+DIR=tests/realc
+BUDGET=${REALC_TIMEOUT:-8}
+
+nproved=0; nraisable=0; nrows=0; nfiles=0
+for f in "$DIR"/*.c; do
+  nfiles=$((nfiles + 1))
+  b=$(basename "$f")
+  grep -q "^$b *|" "$DIR/expect.txt" || { FAIL=$((FAIL + 1)); echo "FAIL: $b has no row in expect.txt"; }
+done
+
+# raise_ok FILE DIALECT ARGS...: raised, every task proved, none unknown
+raise_ok() {
+  file=$1; d=$2; shift 2
+  # shellcheck disable=SC2086
+  "$UPLIFT" raise --dialect "$d" --timeout "$BUDGET" "$@" "$file" >"$TMP/out" 2>"$TMP/err" || return 1
+  nt=$(grep -c '^task' "$TMP/err"); np=$(grep -c '^task.*; proved' "$TMP/err")
+  [ "$nt" -gt 0 ] && [ "$nt" -eq "$np" ] && [ -s "$TMP/out" ]
+}
+
+while IFS='|' read -r file outcome detail args; do
+  file=$(echo "$file" | tr -d ' '); outcome=$(echo "$outcome" | tr -d ' ')
+  case "$file" in ''|'#'*) continue ;; esac
+  detail=$(echo "$detail" | sed 's/^ *//; s/ *$//')
+  path="$DIR/$file"
+  nrows=$((nrows + 1))
+  case "$outcome" in
+  proved)
+    nraisable=$((nraisable + 1)); ok=1
+    # shellcheck disable=SC2086
+    check "$file $args: dumps" "$UPLIFT" dump $args "$path"
+    for d in hlo linalg tosa; do
+      case " $detail " in
+      *" $d "*)
+        extra=""; [ "$d" = hlo ] && extra="--check"
+        # shellcheck disable=SC2086
+        if raise_ok "$path" "$d" $extra $args; then PASS=$((PASS + 1)); else
+          ok=0; FAIL=$((FAIL + 1)); echo "FAIL: $file $args: not raised and proved in $d"
+          sed 's/^/  /' "$TMP/err" | grep -v '^  task\|^    ' | head -n 4; fi ;;
+      *)
+        # shellcheck disable=SC2086
+        "$UPLIFT" raise --dialect "$d" --timeout "$BUDGET" $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?
+        if [ "$got" -eq 1 ] && grep -q "dialect $d has no .* element type" "$TMP/err"; then
+          PASS=$((PASS + 1)); else
+          FAIL=$((FAIL + 1)); echo "FAIL: $file: $d should refuse for the element type (exit $got)"; fi ;;
+      esac
+    done
+    # shellcheck disable=SC2086
+    "$UPLIFT" run --native $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?
+    if [ "$got" -eq 0 ] && grep -q '^native: agrees' "$TMP/out"; then PASS=$((PASS + 1)); else
+      ok=0; FAIL=$((FAIL + 1)); echo "FAIL: $file $args: run --native does not agree (exit $got)"
+      sed 's/^/  /' "$TMP/err" | head -n 4; fi
+    [ "$ok" -eq 1 ] && nproved=$((nproved + 1)) ;;
+  refused)
+    # shellcheck disable=SC2086
+    "$UPLIFT" raise --timeout "$BUDGET" $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?
+    if [ "$got" -ne 0 ] && grep -qF -- "$detail" "$TMP/err"; then PASS=$((PASS + 1)); else
+      FAIL=$((FAIL + 1)); echo "FAIL: $file $args: want refused with '$detail' (exit $got)"
+      sed 's/^/  /' "$TMP/err" | grep -v '^  task\|^    ' | head -n 4; fi
+    # a front-end refusal is positioned, with a caret
+    if [ "$got" -eq 2 ]; then
+      if grep -q "^$path:[0-9]*:[0-9]*: error:" "$TMP/err" && grep -Eq '^[[:space:]]*\^' "$TMP/err"; then
+        PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); echo "FAIL: $file: refusal is not positioned"; fi
+    fi ;;
+  *) FAIL=$((FAIL + 1)); echo "FAIL: bad row for $file: '$outcome'" ;;
+  esac
+done <"$DIR/expect.txt"
+
+check "at least 40 kernels in tests/realc" [ "$nfiles" -ge 40 ]
+echo "realc: $nproved of $nraisable raisable rows raised and proved as written ($nrows rows, $nfiles kernels)"
+check "every raisable row raised and proved" [ "$nproved" -eq "$nraisable" ]
+report

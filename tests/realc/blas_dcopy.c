@@ -1,0 +1,5 @@
+/* y = x. */
+void dcopy(unsigned n, const double *x, double *y) {
+  for (unsigned i = 0; i < n; i++)
+    y[i] = x[i];
+}
