@@ -1780,6 +1780,110 @@ static int counter_update(parser *p) {
   return 1;
 }
 
+/* The iterator of a for loop: 'int'? ident, declared or an existing int
+ * local; returns its variable, with its token in *it. */
+static int for_iterator(parser *p, const fe_tok **it) {
+  if (is_type_start(p, tok(p))) {
+    const fe_tok *ty = tok(p);
+    if (parse_type(p, 0) != IR_I32)
+      error_tok(p, ty, SUP_FOR, "loop iterators must be declared int");
+    *it = expect_ident(p, "a loop iterator");
+    declare(p, *it, -1);
+  } else {
+    if (is(p, ";"))
+      error_tok(p, tok(p), SUP_FOR, "a for loop needs an initialization 'i = lower bound'");
+    *it = expect_ident(p, "a loop iterator");
+  }
+  int s = lookup(p, (*it)->text);
+  if (s < 0) error_tok(p, *it, NULL, "unknown identifier '%s'", (*it)->text);
+  if (!p->syms[s].pending) {
+    ir_var *v = p->vars[p->syms[s].var];
+    if (v->kind == IR_VAR_SIZE)
+      error_tok(p, *it, SUP_FOR, "cannot use the size parameter '%s' as a loop iterator",
+                (*it)->text);
+    if (v->kind != IR_VAR_ITER)
+      error_tok(p, *it, SUP_FOR, "the loop iterator '%s' must be an int local", (*it)->text);
+  }
+  return iter_var(p, s, *it);
+}
+
+/* One conjunct c of a loop condition: a comparison bounding the iterator
+ * var from below (joined into *lowers) or above (*uppers). */
+static void for_conjunct(parser *p, ir_expr *c, int var, const fe_tok *it, ir_expr **lowers,
+                         ir_expr **uppers) {
+  if (c->kind == IR_EX_AND) { /* depth is bounded by the expression nesting limit */
+    for_conjunct(p, c->args[0], var, it, lowers, uppers);
+    for_conjunct(p, c->args[1], var, it, lowers, uppers);
+    return;
+  }
+  if (c->kind == IR_EX_OR || c->kind == IR_EX_EQ || c->kind == IR_EX_NE ||
+      !(c->kind >= IR_EX_LT && c->kind <= IR_EX_GE))
+    error_pos(p, c->pos, SUP_FOR,
+              "unsupported loop condition: use comparisons <, <=, >, >= of "
+              "the iterator joined by &&");
+  aff l, r, f = {0};
+  need_affine(p, c->args[0], 0, "loop bound", &l);
+  need_affine(p, c->args[1], 0, "loop bound", &r);
+  /* f >= 0 */
+  switch (c->kind) {
+  case IR_EX_LT: aff_addf(&f, &r, 1); aff_addf(&f, &l, -1); f.c -= 1; break;
+  case IR_EX_LE: aff_addf(&f, &r, 1); aff_addf(&f, &l, -1); break;
+  case IR_EX_GT: aff_addf(&f, &l, 1); aff_addf(&f, &r, -1); f.c -= 1; break;
+  default: aff_addf(&f, &l, 1); aff_addf(&f, &r, -1); break;
+  }
+  long ci = aff_coef(&f, var);
+  if (ci != 1 && ci != -1)
+    error_pos(p, c->pos, SUP_FOR,
+              ci == 0 ? "loop condition does not bound the iterator '%s'"
+                      : "loop condition must bound the iterator '%s' with coefficient 1",
+              it->text);
+  aff g = {0};
+  aff_addf(&g, &f, 1);
+  aff_term(&g, var, -ci); /* f = ci * i + g */
+  if (ci == 1) { /* i >= -g */
+    aff lb = {0};
+    aff_addf(&lb, &g, -1);
+    *lowers = bound_join(p, IR_EX_IMAX, *lowers, aff_build(p, &lb, c->pos));
+  } else { /* i <= g */
+    *uppers = bound_join(p, IR_EX_IMIN, *uppers, aff_build(p, &g, c->pos));
+  }
+}
+
+/* The step of a for loop over var (token it): ++i, --i, i++, i--, i += 1,
+ * i -= 1, i = i + 1 ...; returns +1 or -1. */
+static int for_step(parser *p, int var, const fe_tok *it) {
+  const fe_tok *st = tok(p);
+  if (is(p, "++") || is(p, "--")) {
+    int step = is(p, "++") ? 1 : -1;
+    next(p);
+    if (!tok_is(tok(p), it->text))
+      error_tok(p, tok(p), SUP_FOR, "the loop step must update the iterator '%s'", it->text);
+    next(p);
+    return step;
+  }
+  if (!tok_is(tok(p), it->text))
+    error_tok(p, tok(p), SUP_FOR, "the loop step must update the iterator '%s'", it->text);
+  next(p);
+  if (accept(p, "++")) return 1;
+  if (accept(p, "--")) return -1;
+  if (!(is(p, "+=") || is(p, "-=") || is(p, "=")))
+    error_tok(p, tok(p), SUP_FOR, "unsupported loop step");
+  const fe_tok *op = next(p);
+  ir_expr *e = parse_expr(p);
+  aff f;
+  need_affine(p, e, 0, "loop step", &f);
+  long d;
+  if (op->text[0] == '=') {
+    aff_term(&f, var, -1);
+    d = f.c;
+  } else {
+    d = op->text[0] == '+' ? f.c : -f.c;
+  }
+  if (!aff_is_const(&f) || (d != 1 && d != -1))
+    error_tok(p, st, SUP_FOR, "the loop step must be +1 or -1");
+  return (int)d;
+}
+
 /* for: 'for' '(' ('int')? ident '=' expr ';' bound ('&&' bound)* ';' step ')' stmt */
 static ir_stmt *parse_for(parser *p) {
   const fe_tok *kw = next(p);
@@ -1787,28 +1891,7 @@ static ir_stmt *parse_for(parser *p) {
   int save_scope = p->scope_start;
   p->scope_start = p->nsyms;
   const fe_tok *it;
-  if (is_type_start(p, tok(p))) {
-    const fe_tok *ty = tok(p);
-    if (parse_type(p, 0) != IR_I32)
-      error_tok(p, ty, SUP_FOR, "loop iterators must be declared int");
-    it = expect_ident(p, "a loop iterator");
-    declare(p, it, -1);
-  } else {
-    if (is(p, ";"))
-      error_tok(p, tok(p), SUP_FOR, "a for loop needs an initialization 'i = lower bound'");
-    it = expect_ident(p, "a loop iterator");
-  }
-  int s = lookup(p, it->text);
-  if (s < 0) error_tok(p, it, NULL, "unknown identifier '%s'", it->text);
-  if (!p->syms[s].pending) {
-    ir_var *v = p->vars[p->syms[s].var];
-    if (v->kind == IR_VAR_SIZE)
-      error_tok(p, it, SUP_FOR, "cannot use the size parameter '%s' as a loop iterator",
-                it->text);
-    if (v->kind != IR_VAR_ITER)
-      error_tok(p, it, SUP_FOR, "the loop iterator '%s' must be an int local", it->text);
-  }
-  int var = iter_var(p, s, it);
+  int var = for_iterator(p, &it);
   expect(p, "=");
   const char *old = p->ctx;
   p->ctx = "loop bound";
@@ -1822,92 +1905,10 @@ static ir_stmt *parse_for(parser *p) {
   if (is(p, ";"))
     error_tok(p, tok(p), SUP_FOR, "a for loop needs a condition bounding '%s'", it->text);
   const fe_tok *ctok = tok(p);
-  ir_expr *cond = parse_expr(p);
-  ir_expr *conj[64];
-  int nconj = 0;
-  ir_expr *stack[64];
-  int sp = 0;
-  stack[sp++] = cond;
-  while (sp) {
-    ir_expr *c = stack[--sp];
-    if (c->kind == IR_EX_AND && sp + 2 <= 64) {
-      stack[sp++] = c->args[1];
-      stack[sp++] = c->args[0];
-    } else if (nconj < 64) {
-      conj[nconj++] = c;
-    }
-  }
   ir_expr *lowers = NULL, *uppers = NULL;
-  for (int i = 0; i < nconj; i++) {
-    ir_expr *c = conj[i];
-    if (c->kind == IR_EX_OR || c->kind == IR_EX_EQ || c->kind == IR_EX_NE ||
-        !(c->kind >= IR_EX_LT && c->kind <= IR_EX_GE))
-      error_pos(p, c->pos, SUP_FOR,
-                "unsupported loop condition: use comparisons <, <=, >, >= of "
-                "the iterator joined by &&");
-    aff l, r, f = {0};
-    need_affine(p, c->args[0], 0, "loop bound", &l);
-    need_affine(p, c->args[1], 0, "loop bound", &r);
-    /* f >= 0 */
-    switch (c->kind) {
-    case IR_EX_LT: aff_addf(&f, &r, 1); aff_addf(&f, &l, -1); f.c -= 1; break;
-    case IR_EX_LE: aff_addf(&f, &r, 1); aff_addf(&f, &l, -1); break;
-    case IR_EX_GT: aff_addf(&f, &l, 1); aff_addf(&f, &r, -1); f.c -= 1; break;
-    default: aff_addf(&f, &l, 1); aff_addf(&f, &r, -1); break;
-    }
-    long ci = aff_coef(&f, var);
-    if (ci != 1 && ci != -1)
-      error_pos(p, c->pos, SUP_FOR,
-                ci == 0 ? "loop condition does not bound the iterator '%s'"
-                        : "loop condition must bound the iterator '%s' with coefficient 1",
-                it->text);
-    aff g = {0};
-    aff_addf(&g, &f, 1);
-    aff_term(&g, var, -ci); /* f = ci * i + g */
-    if (ci == 1) { /* i >= -g */
-      aff lb = {0};
-      aff_addf(&lb, &g, -1);
-      lowers = bound_join(p, IR_EX_IMAX, lowers, aff_build(p, &lb, c->pos));
-    } else { /* i <= g */
-      uppers = bound_join(p, IR_EX_IMIN, uppers, aff_build(p, &g, c->pos));
-    }
-  }
+  for_conjunct(p, parse_expr(p), var, it, &lowers, &uppers);
   expect(p, ";");
-
-  /* step */
-  const fe_tok *st = tok(p);
-  int step = 0;
-  if (is(p, "++") || is(p, "--")) {
-    step = is(p, "++") ? 1 : -1;
-    next(p);
-    if (!tok_is(tok(p), it->text))
-      error_tok(p, tok(p), SUP_FOR, "the loop step must update the iterator '%s'", it->text);
-    next(p);
-  } else {
-    if (!tok_is(tok(p), it->text))
-      error_tok(p, tok(p), SUP_FOR, "the loop step must update the iterator '%s'", it->text);
-    next(p);
-    if (accept(p, "++")) step = 1;
-    else if (accept(p, "--")) step = -1;
-    else if (is(p, "+=") || is(p, "-=") || is(p, "=")) {
-      const fe_tok *op = next(p);
-      ir_expr *e = parse_expr(p);
-      aff f;
-      need_affine(p, e, 0, "loop step", &f);
-      long d;
-      if (op->text[0] == '=') {
-        aff_term(&f, var, -1);
-        d = f.c;
-      } else {
-        d = op->text[0] == '+' ? f.c : -f.c;
-      }
-      if (!aff_is_const(&f) || (d != 1 && d != -1))
-        error_tok(p, st, SUP_FOR, "the loop step must be +1 or -1");
-      step = (int)d;
-    } else {
-      error_tok(p, tok(p), SUP_FOR, "unsupported loop step");
-    }
-  }
+  int step = for_step(p, var, it);
   p->ctx = old;
   expect(p, ")");
 
