@@ -860,22 +860,11 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
 
 /* ------------------------------------------------------------ the function */
 
-/* An affine dim expression of the signature, as C. */
-static void print_dim(const ir_kernel *k, const ir_expr *e, FILE *out) {
-  ir_expr_print(k, e, out);
-}
-
 static void print_signature(const ir_kernel *k, FILE *out) {
   fprintf(out, "void %s(", k->name);
   for (int i = 0; i < k->nparams; i++) {
-    const ir_var *v = k->vars[k->params[i]];
-    fprintf(out, "%s%s %s", i ? ", " : "", v->kind == IR_VAR_SIZE ? "int" : ctype(v->elem),
-            v->name);
-    for (int d = 0; d < v->rank; d++) {
-      fputc('[', out);
-      print_dim(k, v->dims[d], out);
-      fputc(']', out);
-    }
+    if (i) fputs(", ", out);
+    ir_param_print(k, i, out);
   }
   fprintf(out, ")");
 }

@@ -134,6 +134,16 @@ void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out) {
   print(k, e, P_SELECT, out);
 }
 
+/* Does e read a variable that is a parameter after position pos? */
+static int reads_later_param(const ir_kernel *k, const ir_expr *e, int pos) {
+  if (e->kind == IR_EX_VAR)
+    for (int i = pos + 1; i < k->nparams; i++)
+      if (k->params[i] == e->var) return 1;
+  for (int a = 0; a < e->nargs; a++)
+    if (reads_later_param(k, e->args[a], pos)) return 1;
+  return 0;
+}
+
 static void print_decl(const ir_kernel *k, const ir_var *v, FILE *out) {
   fprintf(out, "%s %s", ir_elem_c_name(v->elem), v->name);
   for (int d = 0; d < v->rank; d++) {
@@ -141,6 +151,23 @@ static void print_decl(const ir_kernel *k, const ir_var *v, FILE *out) {
     ir_expr_print(k, v->dims[d], out);
     fputc(']', out);
   }
+}
+
+void ir_param_print(const ir_kernel *k, int i, FILE *out) {
+  const ir_var *v = k->vars[k->params[i]];
+  int late = 0;
+  for (int d = 0; d < v->rank && !late; d++) late = reads_later_param(k, v->dims[d], i);
+  if (!late) {
+    print_decl(k, v, out);
+    return;
+  }
+  fprintf(out, "%s *%s /* ", ir_elem_c_name(v->elem), v->name);
+  for (int d = 0; d < v->rank; d++) {
+    fputc('[', out);
+    ir_expr_print(k, v->dims[d], out);
+    fputc(']', out);
+  }
+  fputs(" */", out);
 }
 
 static void indent(int depth, FILE *out) {
@@ -205,7 +232,7 @@ void ir_kernel_dump(const ir_kernel *k, FILE *out) {
   fprintf(out, "void %s(", k->name);
   for (int i = 0; i < k->nparams; i++) {
     if (i) fputs(", ", out);
-    print_decl(k, k->vars[k->params[i]], out);
+    ir_param_print(k, i, out);
   }
   if (!k->nparams) fputs("void", out);
   fputs(")\n{\n", out);

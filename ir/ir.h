@@ -364,6 +364,12 @@ typedef struct ir_kernel {
 /* Find a variable by name; -1 if none. */
 int ir_kernel_find_var(const ir_kernel *k, const char *name);
 
+/* Print parameter i of k as a C declaration: `double A[n][m]`, or, when an
+ * extent reads a size declared after it (invalid as a C array parameter),
+ * a pointer `float *x` with the extents in a comment (same layout and
+ * ABI). */
+void ir_param_print(const ir_kernel *k, int i, FILE *out);
+
 /* Print the loop program in readable C-like form (uplift dump). */
 void ir_kernel_dump(const ir_kernel *k, FILE *out);
 void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out);

@@ -54,6 +54,13 @@ while IFS='|' read -r file outcome detail args; do
           FAIL=$((FAIL + 1)); echo "FAIL: $file: $d should refuse for the element type (exit $got)"; fi ;;
       esac
     done
+    # the C+BLAS replacement compiles as C with the original's parameter order
+    # shellcheck disable=SC2086
+    if "$UPLIFT" raise -q --emit c --timeout "$BUDGET" $args "$path" >"$TMP/emit.c" 2>"$TMP/err" &&
+      cc -std=c11 -Wall -Werror $(pkg-config --cflags openblas) -c "$TMP/emit.c" -o "$TMP/emit.o" 2>"$TMP/cc"; then
+      PASS=$((PASS + 1)); else
+      ok=0; FAIL=$((FAIL + 1)); echo "FAIL: $file $args: --emit c does not compile"
+      sed 's/^/  /' "$TMP/cc" | head -n 4; fi
     # shellcheck disable=SC2086
     "$UPLIFT" run --native $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?
     if [ "$got" -eq 0 ] && grep -q '^native: agrees' "$TMP/out"; then PASS=$((PASS + 1)); else
