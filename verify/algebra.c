@@ -846,11 +846,23 @@ Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som) {
   return K(Z3_simplify_ex(x->z, recip_form(x, a), som));
 }
 
+Z3_params vx_som_params(Z3_context z) {
+  Z3_params som = Z3_mk_params(z);
+  Z3_params_inc_ref(z, som);
+  Z3_params_set_bool(z, som, Z3_mk_string_symbol(z, "som"), true);
+  return som;
+}
+
+unsigned vx_fp_width(const vx *x) {
+  long nt = x->nterms * 3 + x->nlits + 8;
+  unsigned width = 4;
+  while ((1L << (width - 1)) < nt && width < 64) width++;
+  return width;
+}
+
 static Z3_ast som_key(vx *x, Z3_ast a) {
   a = recip_form(x, a);
-  Z3_params som = Z3_mk_params(x->z);
-  Z3_params_inc_ref(x->z, som);
-  Z3_params_set_bool(x->z, som, Z3_mk_string_symbol(x->z, "som"), true);
+  Z3_params som = vx_som_params(x->z);
   Z3_ast key = K(Z3_simplify_ex(x->z, a, som));
   Z3_params_dec_ref(x->z, som);
   return key;
@@ -1075,10 +1087,10 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
                  b_ite(x, c, pa.s, pb.s));
 }
 
-/* real: does the source value s (value a, after som) differ from the
- * candidate value c (value b) as IEEE values?  NaN equals NaN, infinities
- * by sign, finite values as reals.  Kept; NULL if certainly not. */
-void vx_same_key(vx *x, Z3_ast from, Z3_ast to) {
+/* real: the som forms from and to are known equal (their difference
+ * simplifies to 0): expressions of normal form from get the unspecified
+ * outcome of to.  Called before the classes are asked for. */
+static void same_key(vx *x, Z3_ast from, Z3_ast to) {
   if (from == to) return;
   if (x->nalias == x->capalias) {
     x->capalias = x->capalias ? 2 * x->capalias : 16;
@@ -1088,7 +1100,10 @@ void vx_same_key(vx *x, Z3_ast from, Z3_ast to) {
   x->alias[2 * x->nalias++ + 1] = to;
 }
 
-Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
+/* real: does the source value s (value a, after som) differ from the
+ * candidate value c (value b) as IEEE values?  NaN equals NaN, infinities
+ * by sign, finite values as reals.  Kept; NULL if certainly not. */
+static Z3_ast differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
   xv p = xval(x, s), q = xval(x, c);
   Z3_ast ts = x->terms[s].spec, tc = x->terms[c].spec;
   if (p.n == q.n && p.i == q.i && p.s == q.s && a == b && ts == tc &&
@@ -1099,6 +1114,41 @@ Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
   Z3_ast same = z_or(x, b_and(x, p.n, q.n),
                      b_and(x, b_and(x, b_not(x, p.n), b_not(x, q.n)), ext_eq(x, p, q)));
   return b_not(x, same);
+}
+
+Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
+                   interp_term cp, Z3_params som) {
+  Z3_context z = x->z;
+  Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
+  if (som) {
+    a = vx_som(x, a, som);
+    b = vx_som(x, b, som);
+    if (a != b) { /* a - b may still simplify to 0 */
+      Z3_ast args[2] = {a, b};
+      Z3_ast d = K(Z3_simplify_ex(z, K(Z3_mk_sub(z, 2, args)), som));
+      if (d == numeral(x, 0)) {
+        if (x->kind == VX_REAL) same_key(x, b, a);
+        b = a;
+      }
+    }
+  }
+  Z3_ast sub[2] = {vx_poisonb(x, sp), vx_ub(x, sv)};
+  Z3_ast src_undef = K(Z3_mk_or(z, 2, sub));
+  sub[0] = vx_poisonb(x, cp);
+  sub[1] = vx_ub(x, cv);
+  Z3_ast cand_undef = K(Z3_mk_or(z, 2, sub));
+  Z3_ast d;
+  if (x->kind == VX_REAL) /* as IEEE values: classes and reals */
+    d = differ(x, sv, cv, a, b);
+  else
+    d = a == b ? NULL : K(Z3_mk_not(z, K(Z3_mk_eq(z, a, b))));
+  sub[0] = cand_undef;
+  sub[1] = d ? d : z_false(x);
+  Z3_ast bad = K(Z3_mk_or(z, 2, sub));
+  sub[0] = K(Z3_mk_not(z, src_undef));
+  sub[1] = bad;
+  Z3_ast f = K(Z3_simplify(z, K(Z3_mk_and(z, 2, sub))));
+  return Z3_get_bool_value(z, f) == Z3_L_FALSE ? NULL : f;
 }
 
 interp_term vx_not(vx *x, interp_term a) {

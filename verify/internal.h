@@ -133,18 +133,23 @@ interp_term vx_round32(vx *x, interp_term a);
 /* real: the class of h as three Bools (NaN, infinite, negative infinity;
  * NULL stands for false).  Kept in the world. */
 void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs);
-/* real: does source term s (value a, after som) differ from candidate term
- * c (value b) as IEEE values (NaN equals NaN, infinities by sign, finite
- * values as reals; the sign of a zero is not compared)?  A kept Bool, or
- * NULL when they certainly agree. */
-Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b);
-/* real: the som forms from and to are known equal (their difference
- * simplifies to 0): expressions of normal form from get the unspecified
- * outcome of to.  Call before the classes are asked for. */
-void vx_same_key(vx *x, Z3_ast from, Z3_ast to);
+/* The refinement failure at one compared element: the source (value sv,
+ * poison sp, NONE for defined) is defined and the candidate (cv, cp) is
+ * undefined or differs; real mode (som: Z3's som parameters) compares them
+ * as IEEE values, classes and reals after som, fp mode as terms (som
+ * NULL).  A kept Bool, or NULL when it simplifies to false.  verify.c's
+ * tasks and pair.c's rules both use it. */
+Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
+                   interp_term cp, Z3_params som);
 /* real: the som form of a with every quotient p/q written p * (1/q) (the
  * form class keys use).  Kept. */
 Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som);
+/* Z3 parameters {som: true} (sums of monomials), inc_ref'ed: the caller
+ * dec_refs them. */
+Z3_params vx_som_params(Z3_context z);
+/* fp: the bit width at which every term of world x (built at a generous
+ * width to count them) can take its own value. */
+unsigned vx_fp_width(const vx *x);
 /* A sum-like reduction, as the algebra's reduce hook (fp) or a left fold. */
 interp_term vx_reduce(vx *x, interp_body body, interp_term init,
                       const interp_term *xs, long n);
