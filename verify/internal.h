@@ -44,6 +44,7 @@ typedef struct vx_term {
   Z3_ast spec, sval; /* arith: a special event may have happened; then a
                       * finite result is sval, not v */
   unsigned char arith, cls_done;
+  char aop; /* arith: the operation: + - * / n(egate) s(qrt) e(xp) */
   interp_term op[2];
   Z3_ast ev;
 } vx_term;
@@ -65,13 +66,10 @@ typedef struct vx {
   /* real: the unspecified class of an arithmetic expression into which an
    * infinity or a division by zero entered, by its real normal form;
    * fp: isnan of an abstract value, C's fmax/fmin, the rounding to f32 */
-  Z3_func_decl f_un, f_ui, f_us, f_uv, f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
-  Z3_ast *pinned;       /* real: quotients pinned to 0 at a zero divisor */
-  Z3_ast *alias;        /* real: pairs (key, key it equals), vx_same_key */
+  Z3_func_decl f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
+  struct vx_keys *keys; /* real: the interned outcome keys (keys.c) */
   Z3_ast *rf;           /* real: memo of recip_form, (from, to) pairs */
   long nrf, caprf;
-  int nalias, capalias;
-  int npinned, cappinned;
   unsigned *mark;       /* real: visit marks of the class walk */
   long capmark;
   unsigned gen;
@@ -144,6 +142,12 @@ Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
 /* real: the som form of a with every quotient p/q written p * (1/q) (the
  * form class keys use).  Kept. */
 Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som);
+/* real: the key of arithmetic term h's unspecified outcome (keys.c): an
+ * interned id, equal for two terms exactly when their polynomials over
+ * atoms are (no cancellation, no folding of constants). */
+int vx_outcome_key(vx *x, interp_term h);
+/* Release the interned keys. */
+void vx_keys_free(vx *x);
 /* Z3 parameters {som: true} (sums of monomials), inc_ref'ed: the caller
  * dec_refs them. */
 Z3_params vx_som_params(Z3_context z);
