@@ -253,6 +253,8 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
         cJSON *as = cJSON_AddArrayToObject(jv, "assumes");
         if (vs.last->verdict == VERIFY_PROVED && (vs.last->assumes & VERIFY_ASSUMES_MASKED_ZERO))
           cJSON_AddItemToArray(as, cJSON_CreateString(VERIFY_MASKED_ZERO_JSON));
+        cJSON_AddFalseToObject(jv, "all_sizes");
+        cJSON_AddStringToObject(jv, "all_sizes_reason", VERIFY_ALL_SIZES_REASON);
         cJSON_AddNumberToObject(jv, "seconds", vs.last->seconds);
         if (vs.last->reason[0]) cJSON_AddStringToObject(jv, "reason", vs.last->reason);
       } else {

@@ -571,7 +571,8 @@ static int query_build_sized(query *q, vx_kind kind, verify_result *res) {
 }
 
 /* Real mode, a model that the concrete runs did not confirm: ask again
- * with finite inputs (a model that differs only in the unspecified outcome
+ * with finite inputs and no special event in any expression, then with
+ * finite inputs (a model that differs only in the unspecified outcome
  * of an infinity need not show concretely), then for small integer inputs
  * (exact concrete runs), first with integer square roots as well (perfect
  * squares under every sqrt, so the concrete sqrt is exact), then without,
@@ -582,9 +583,14 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
                          verify_cex **cex) {
   Z3_context z = v->z;
   const verify_task *t = q->t;
-  for (int pass = 0; pass < 4; pass++) {
+  for (int pass = -1; pass < 4; pass++) {
     if (pass == 1 && !q->x.nsqrt) continue;
     Z3_solver_push(z, s);
+    /* first: no special event anywhere (no division by zero, no root of a
+     * negative number), where the concrete runs compute the exact reals */
+    for (long h = 1; pass == -1 && h < q->x.nterms; h++)
+      if (q->x.terms[h].spec)
+        Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, q->x.terms[h].spec)));
     Z3_ast lo = vx_keep(&q->x, Z3_mk_numeral(z, "-8", q->x.num));
     Z3_ast hi = vx_keep(&q->x, Z3_mk_numeral(z, "8", q->x.num));
     for (int vv = 0; vv < t->k->nvars; vv++) {
@@ -594,7 +600,7 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
         Z3_ast a = it->v;
         if (it->cn) Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, it->cn)));
         if (it->ci) Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, it->ci)));
-        if (pass == 0) continue; /* finite, any real */
+        if (pass <= 0) continue; /* finite, any real */
         if (pass == 3) {
           Z3_ast ten[2] = {vx_keep(&q->x, Z3_mk_numeral(z, "10", q->x.num)), a};
           Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_is_int(z, vx_keep(&q->x, Z3_mk_mul(z, 2, ten)))));
