@@ -556,14 +556,31 @@ static Z3_ast own_event(vx *x, interp_term h) {
  * (keys.c) is id (or, for pow, the id of the term): NaN, infinite, negative, and the value if finite,
  * out[0..3].  Constants named by the key, so that the expressions with one
  * key, and only they, share it. */
-static void special_of(vx *x, const char *id, Z3_ast out[4]) {
+static void special_of(vx *x, const char *id, const interp_term *args, int nargs,
+                       Z3_ast out[4]) {
   static const char tag[4] = {'n', 'i', 's', 'v'};
+  Z3_sort *dom = ir_malloc(sizeof(Z3_sort) * (size_t)(4 * nargs + 1));
+  Z3_ast *av = ir_malloc(sizeof(Z3_ast) * (size_t)(4 * nargs + 1));
+  for (int j = 0; j < nargs; j++) {
+    vx_term *t = &x->terms[args[j]];
+    Z3_ast c[3] = {t->cn, t->ci, t->cs};
+    dom[4 * j] = x->num;
+    av[4 * j] = vx_num(x, args[j]);
+    for (int m = 0; m < 3; m++) {
+      dom[4 * j + 1 + m] = x->boolsort;
+      av[4 * j + 1 + m] = c[m] ? c[m] : z_false(x);
+    }
+  }
   for (int k = 0; k < 4; k++) {
     char name[48];
     snprintf(name, sizeof name, "outcome_%c_%s", tag[k], id);
-    out[k] = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name),
-                           k == 3 ? x->num : x->boolsort));
+    Z3_func_decl f = Z3_mk_func_decl(x->z, Z3_mk_string_symbol(x->z, name),
+                                     (unsigned)(4 * nargs), dom,
+                                     k == 3 ? x->num : x->boolsort);
+    out[k] = K(Z3_mk_app(x->z, f, (unsigned)(4 * nargs), av));
   }
+  ir_free(dom);
+  ir_free(av);
 }
 
 static void push_ast(Z3_ast **xs, long *n, long *cap, Z3_ast a) {
@@ -632,8 +649,10 @@ static void class_of_arith(vx *x, interp_term h) {
   if (!anyspec) return;
   Z3_ast sp[4];
   char id[24];
-  snprintf(id, sizeof id, "%d", vx_outcome_key(x, h));
-  special_of(x, id, sp);
+  const interp_term *args;
+  int nargs;
+  snprintf(id, sizeof id, "%d", vx_outcome_key(x, h, &args, &nargs));
+  special_of(x, id, args, nargs, sp);
   Z3_ast cn = z_or(x, anynan, b_and(x, anyspec, sp[0]));
   t = &x->terms[h];
   t->cn = cn;
@@ -908,7 +927,7 @@ interp_term vx_pow(vx *x, interp_term a, interp_term b) {
   Z3_ast sp[4];
   char id[32];
   snprintf(id, sizeof id, "pow%u", Z3_get_ast_id(x->z, v));
-  special_of(x, id, sp);
+  special_of(x, id, NULL, 0, sp);
   return classed(x, v, ub2(x, a, b), sp[0], b_and(x, b_not(x, sp[0]), sp[1]), sp[2]);
 }
 

@@ -144,8 +144,10 @@ Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
 Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som);
 /* real: the key of arithmetic term h's unspecified outcome (keys.c): an
  * interned id, equal for two terms exactly when their polynomials over
- * atoms are (no cancellation, no folding of constants). */
-int vx_outcome_key(vx *x, interp_term h);
+ * atoms are (no cancellation, no folding of constants); *args (nargs, owned
+ * by the world until the next call) are its computed leaves, whose values
+ * and classes the outcome is a function of. */
+int vx_outcome_key(vx *x, interp_term h, const interp_term **args, int *nargs);
 /* Release the interned keys. */
 void vx_keys_free(vx *x);
 /* Z3 parameters {som: true} (sums of monomials), inc_ref'ed: the caller

@@ -19,9 +19,14 @@
  *   - a quotient p/q is p times the atom R(q), a root sqrt(p) the atom
  *     S(p), exp(p) the atom E(p), with q and p as keys in turn; so
  *     x * (1/x) is not 1, and 1/(1/x) is not x * x * (1/x);
- *   - a leaf (an input element, a literal, the result of a select, a
- *     comparison, max/min, a cast) is an atom named by its value and class
- *     ASTs (Z3 hash-conses them: the same leaf on both sides is one atom).
+ *   - a leaf that is an input element or a literal is an atom named by
+ *     its value and class ASTs (Z3 hash-conses them: the same leaf on both
+ *     sides is one atom); a computed leaf (the result of a select, max/min,
+ *     a cast) is a placeholder P1, P2, ... by its position in the walk,
+ *     and its value and class become arguments of the outcome (algebra.c):
+ *     two expressions of one shape whose computed leaves are equal IEEE
+ *     values share the outcome (select(A > 0, A, -A) and
+ *     select(A < 0, -A, A) are different terms with equal values).
  * Keys are interned as strings of atom ids, so equal keys are one id and
  * nothing about their values as reals is used (two keys whose polynomials
  * happen to take equal values in a model are still different outcomes).
@@ -54,6 +59,8 @@ struct vx_keys {
   int *slot;    /* open addressing: id or 0 */
   int nslot;
   long work;
+  interp_term *args; /* computed leaves of the last key, in order */
+  int nargs, capargs;
 };
 
 static unsigned long str_hash(const char *s) {
@@ -100,6 +107,7 @@ void vx_keys_free(vx *x) {
   for (int i = 0; i < k->n; i++) ir_free(k->str[i]);
   ir_free(k->str);
   ir_free(k->slot);
+  ir_free(k->args);
   ir_free(k);
   x->keys = NULL;
 }
@@ -294,8 +302,20 @@ static poly poly_of(vx *x, interp_term h) {
   }
   if (!t->arith) {
     char buf[96];
-    snprintf(buf, sizeof buf, "L%u.%u.%u.%u", ast_id(x, t->v), ast_id(x, t->cn),
-             ast_id(x, t->ci), ast_id(x, t->cs));
+    if (Z3_is_app(x->z, t->v) && Z3_get_app_num_args(x->z, Z3_to_app(x->z, t->v)) > 0) {
+      /* a computed leaf (select, max, cast...): a placeholder by position,
+       * its value and class become arguments of the outcome */
+      struct vx_keys *k = x->keys;
+      if (k->nargs == k->capargs) {
+        k->capargs = k->capargs ? 2 * k->capargs : 8;
+        k->args = ir_realloc(k->args, sizeof(interp_term) * (size_t)k->capargs);
+      }
+      k->args[k->nargs++] = h;
+      snprintf(buf, sizeof buf, "P%d", k->nargs);
+    } else {
+      snprintf(buf, sizeof buf, "L%u.%u.%u.%u", ast_id(x, t->v), ast_id(x, t->cn),
+               ast_id(x, t->ci), ast_id(x, t->cs));
+    }
     return poly_atom(intern(x, buf));
   }
   interp_term a = t->op[0], b = t->op[1];
@@ -311,8 +331,12 @@ static poly poly_of(vx *x, interp_term h) {
   }
 }
 
-int vx_outcome_key(vx *x, interp_term h) {
+int vx_outcome_key(vx *x, interp_term h, const interp_term **args, int *nargs) {
   intern(x, "");
   x->keys->work = 0;
-  return poly_id(x, poly_of(x, h), h);
+  x->keys->nargs = 0;
+  int id = poly_id(x, poly_of(x, h), h);
+  *args = x->keys->args;
+  *nargs = x->keys->nargs;
+  return id;
 }
