@@ -124,6 +124,8 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON *as = cJSON_AddArrayToObject(v, "assumes");
       if (eo->verify.assumes_json)
         cJSON_AddItemToArray(as, cJSON_CreateString(eo->verify.assumes_json));
+      cJSON_AddFalseToObject(v, "all_sizes");
+      cJSON_AddStringToObject(v, "all_sizes_reason", VERIFY_ALL_SIZES_REASON);
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);
       cJSON_AddItemToArray(tasks, jt);
     }

@@ -29,7 +29,14 @@ assert d["proved"] is True and d["tasks"]
 for t in d["tasks"]:
     v = t["verify"]
     assert v["verdict"] == "proved" and v["mode"] == "real" and v["bound"] == 2 and v["seconds"] >= 0
+    # no proof for every size is claimed, and the report says why
+    assert v["all_sizes"] is False and v["all_sizes_reason"]
 ' "$TMP/out" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: --json fields"; }
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(t["verify"]["all_sizes"] is False and t["verify"]["all_sizes_reason"] for t in d["tasks"])
+' "$rep" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --json says all_sizes"; }
 expect_status 2 "fp is a mode, none is not" "$UPLIFT" verify "$f" "$rep" --verify none
 expect_status 2 "two files needed" "$UPLIFT" verify "$f"
 expect_status 2 "missing report" "$UPLIFT" verify "$f" "$TMP/nope.json"

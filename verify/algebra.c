@@ -75,15 +75,17 @@ static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
   t->recip_of = t->root_of = INTERP_TERM_NONE;
   t->cn = t->ci = t->cs = t->ev = t->spec = t->sval = NULL;
   t->arith = t->cls_done = 0;
+  t->aop = 0;
   t->op[0] = t->op[1] = INTERP_TERM_NONE;
   return (interp_term)x->nterms++;
 }
 
 /* real: make t an arithmetic node over a (and b, or NONE); its class comes
  * from its leaves (vx_class). */
-static interp_term arith(vx *x, interp_term t, interp_term a, interp_term b) {
+static interp_term arith(vx *x, char op, interp_term t, interp_term a, interp_term b) {
   if (x->kind != VX_REAL) return t;
   x->terms[t].arith = 1;
+  x->terms[t].aop = op;
   x->terms[t].op[0] = a;
   x->terms[t].op[1] = b;
   return t;
@@ -318,7 +320,7 @@ static interp_term a_neg(void *ctx, interp_term a) {
     r = K(Z3_mk_unary_minus(x->z, va));
   else
     r = fp_neg(x, va); /* -(-a) is a */
-  return arith(x, new_term(x, r, x->terms[a].ub, 0, 0), a, 0);
+  return arith(x, 'n', new_term(x, r, x->terms[a].ub, 0, 0), a, 0);
 }
 
 /* fp: a + b with the signs normalised.  Negation is exact in IEEE
@@ -385,7 +387,7 @@ static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   } else {
     r = fp_add(x, va, vb);
   }
-  return arith(x, new_term(x, r, ub2(x, a, b), 0, 0), a, b);
+  return arith(x, '+', new_term(x, r, ub2(x, a, b), 0, 0), a, b);
 }
 
 static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
@@ -395,7 +397,7 @@ static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   interp_term id = real_identity(x, a, b, 0);
   if (id) return id;
   Z3_ast args[2] = {vx_num(x, a), vx_num(x, b)};
-  return arith(x, new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0), a, b);
+  return arith(x, '-', new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0), a, b);
 }
 
 static Z3_ast som_key(vx *x, Z3_ast a);
@@ -429,7 +431,7 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
     if (s) {
       interp_term t = new_term(x, x->terms[s].v, ub2(x, a, b), 0, 0);
       x->terms[t].root_of = x->terms[s].root_of;
-      return arith(x, t, a, b); /* the class of the product y * (1/sqrt(y)) */
+      return arith(x, '*', t, a, b); /* the class of the product y * (1/sqrt(y)) */
     }
     if (x->cand && (is_zero_lit(x, a) || is_zero_lit(x, b))) { /* structural */
       x->masked_zero = 1;
@@ -444,7 +446,7 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   } else {
     r = fp_mul(x, va, vb);
   }
-  return arith(x, new_term(x, r, ub2(x, a, b), 0, 0), a, b);
+  return arith(x, '*', new_term(x, r, ub2(x, a, b), 0, 0), a, b);
 }
 
 /* 1/(1/y) in a tensor program (x->cand), real and concrete worlds: y
@@ -474,6 +476,7 @@ static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
   tt->spec = ty.spec;
   tt->sval = ty.sval;
   tt->arith = ty.arith;
+  tt->aop = ty.aop;
   tt->cls_done = ty.cls_done;
   tt->op[0] = ty.op[0];
   tt->op[1] = ty.op[1];
@@ -494,7 +497,7 @@ static interp_term a_div(void *ctx, interp_term a, interp_term b) {
       r = K(Z3_mk_div(x->z, va, vb));
     else
       r = vb == fp_lit(x, 1) ? va : app2(x, x->f_div, va, vb);
-    t = arith(x, new_term(x, r, ub2(x, a, b), 0, 0), a, b);
+    t = arith(x, '/', new_term(x, r, ub2(x, a, b), 0, 0), a, b);
     if (x->kind == VX_REAL) x->terms[t].arith = 2; /* event: b is 0 */
   }
   if (is_one(x, a)) x->terms[t].recip_of = b;
@@ -549,42 +552,35 @@ static Z3_ast own_event(vx *x, interp_term h) {
   return x->terms[h].ev;
 }
 
-/* Pin Z3's unspecified real division by zero to 0 (a/0 = 0, a total
- * extension under which the usual rewritings of quotients stay identities)
- * in every quotient of a key, so that keys equal as reals away from zero
- * divisors stay equal at them. */
-static void pin_divisions(vx *x, Z3_ast a, int depth) {
-  if (depth > 64 || !Z3_is_app(x->z, a)) return;
-  Z3_app app = Z3_to_app(x->z, a);
-  unsigned n = Z3_get_app_num_args(x->z, app);
-  Z3_decl_kind k = Z3_get_decl_kind(x->z, Z3_get_app_decl(x->z, app));
-  if (k == Z3_OP_DIV && n == 2) {
-    for (int i = 0; i < x->npinned; i++)
-      if (x->pinned[i] == a) return;
-    if (x->npinned == x->cappinned) {
-      x->cappinned = x->cappinned ? 2 * x->cappinned : 16;
-      x->pinned = ir_realloc(x->pinned, sizeof(Z3_ast) * (size_t)x->cappinned);
+/* The unspecified outcome of the arithmetic expressions whose outcome key
+ * (keys.c) is id (or, for pow, the id of the term): NaN, infinite, negative, and the value if finite,
+ * out[0..3].  Constants named by the key, so that the expressions with one
+ * key, and only they, share it. */
+static void special_of(vx *x, const char *id, const interp_term *args, int nargs,
+                       Z3_ast out[4]) {
+  static const char tag[4] = {'n', 'i', 's', 'v'};
+  Z3_sort *dom = ir_malloc(sizeof(Z3_sort) * (size_t)(4 * nargs + 1));
+  Z3_ast *av = ir_malloc(sizeof(Z3_ast) * (size_t)(4 * nargs + 1));
+  for (int j = 0; j < nargs; j++) {
+    vx_term *t = &x->terms[args[j]];
+    Z3_ast c[3] = {t->cn, t->ci, t->cs};
+    dom[4 * j] = x->num;
+    av[4 * j] = vx_num(x, args[j]);
+    for (int m = 0; m < 3; m++) {
+      dom[4 * j + 1 + m] = x->boolsort;
+      av[4 * j + 1 + m] = c[m] ? c[m] : z_false(x);
     }
-    x->pinned[x->npinned++] = a;
-    Z3_ast zero = numeral(x, 0);
-    add_side(x, K(Z3_mk_implies(x->z, K(Z3_mk_eq(x->z, Z3_get_app_arg(x->z, app, 1), zero)),
-                                K(Z3_mk_eq(x->z, a, zero)))));
   }
-  for (unsigned i = 0; i < n; i++) pin_divisions(x, Z3_get_app_arg(x->z, app, i), depth + 1);
-}
-
-/* The unspecified outcome of the expressions whose real normal form is
- * key: NaN, infinite, negative, and the value if finite, out[0..3].
- * Uninterpreted functions of the key, so that expressions equal as reals
- * get the same outcome. */
-static void special_of(vx *x, Z3_ast key, Z3_ast out[4]) {
-  for (int i = 0; i < x->nalias; i++)
-    if (x->alias[2 * i] == key) key = x->alias[2 * i + 1];
-  pin_divisions(x, key, 0);
-  out[0] = app1(x, x->f_un, key);
-  out[1] = app1(x, x->f_ui, key);
-  out[2] = app1(x, x->f_us, key);
-  out[3] = app1(x, x->f_uv, key);
+  for (int k = 0; k < 4; k++) {
+    char name[48];
+    snprintf(name, sizeof name, "outcome_%c_%s", tag[k], id);
+    Z3_func_decl f = Z3_mk_func_decl(x->z, Z3_mk_string_symbol(x->z, name),
+                                     (unsigned)(4 * nargs), dom,
+                                     k == 3 ? x->num : x->boolsort);
+    out[k] = K(Z3_mk_app(x->z, f, (unsigned)(4 * nargs), av));
+  }
+  ir_free(dom);
+  ir_free(av);
 }
 
 static void push_ast(Z3_ast **xs, long *n, long *cap, Z3_ast a) {
@@ -652,7 +648,11 @@ static void class_of_arith(vx *x, interp_term h) {
   t->ci = t->cs = NULL;
   if (!anyspec) return;
   Z3_ast sp[4];
-  special_of(x, som_key(x, vx_num(x, h)), sp);
+  char id[24];
+  const interp_term *args;
+  int nargs;
+  snprintf(id, sizeof id, "%d", vx_outcome_key(x, h, &args, &nargs));
+  special_of(x, id, args, nargs, sp);
   Z3_ast cn = z_or(x, anynan, b_and(x, anyspec, sp[0]));
   t = &x->terms[h];
   t->cn = cn;
@@ -846,11 +846,23 @@ Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som) {
   return K(Z3_simplify_ex(x->z, recip_form(x, a), som));
 }
 
+Z3_params vx_som_params(Z3_context z) {
+  Z3_params som = Z3_mk_params(z);
+  Z3_params_inc_ref(z, som);
+  Z3_params_set_bool(z, som, Z3_mk_string_symbol(z, "som"), true);
+  return som;
+}
+
+unsigned vx_fp_width(const vx *x) {
+  long nt = x->nterms * 3 + x->nlits + 8;
+  unsigned width = 4;
+  while ((1L << (width - 1)) < nt && width < 64) width++;
+  return width;
+}
+
 static Z3_ast som_key(vx *x, Z3_ast a) {
   a = recip_form(x, a);
-  Z3_params som = Z3_mk_params(x->z);
-  Z3_params_inc_ref(x->z, som);
-  Z3_params_set_bool(x->z, som, Z3_mk_string_symbol(x->z, "som"), true);
+  Z3_params som = vx_som_params(x->z);
   Z3_ast key = K(Z3_simplify_ex(x->z, a, som));
   Z3_params_dec_ref(x->z, som);
   return key;
@@ -889,7 +901,7 @@ static interp_term a_sqrt(void *ctx, interp_term a) {
   Z3_ast va = vx_num(x, a);
   Z3_ast ub = x->terms[a].ub;
   if (x->kind == VX_REAL) { /* sqrt of a negative number: NaN (an event) */
-    interp_term t = arith(x, new_term(x, real_sqrt(x, va), ub, 0, 0), a, 0);
+    interp_term t = arith(x, 's', new_term(x, real_sqrt(x, va), ub, 0, 0), a, 0);
     x->terms[t].root_of = a;
     x->terms[t].arith = 3; /* event: a < 0 */
     return t;
@@ -901,7 +913,7 @@ static interp_term a_exp(void *ctx, interp_term a) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, exp(D(x, a)), x->terms[a].cub);
-  return arith(x, new_term(x, app1(x, x->f_exp, vx_num(x, a)), x->terms[a].ub, 0, 0), a, 0);
+  return arith(x, 'e', new_term(x, app1(x, x->f_exp, vx_num(x, a)), x->terms[a].ub, 0, 0), a, 0);
 }
 
 interp_term vx_pow(vx *x, interp_term a, interp_term b) {
@@ -913,7 +925,9 @@ interp_term vx_pow(vx *x, interp_term a, interp_term b) {
   /* pow(1, NaN) is 1: no propagation rule; the class is unspecified, a
    * function of the term */
   Z3_ast sp[4];
-  special_of(x, v, sp);
+  char id[32];
+  snprintf(id, sizeof id, "pow%u", Z3_get_ast_id(x->z, v));
+  special_of(x, id, NULL, 0, sp);
   return classed(x, v, ub2(x, a, b), sp[0], b_and(x, b_not(x, sp[0]), sp[1]), sp[2]);
 }
 
@@ -1078,17 +1092,7 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
 /* real: does the source value s (value a, after som) differ from the
  * candidate value c (value b) as IEEE values?  NaN equals NaN, infinities
  * by sign, finite values as reals.  Kept; NULL if certainly not. */
-void vx_same_key(vx *x, Z3_ast from, Z3_ast to) {
-  if (from == to) return;
-  if (x->nalias == x->capalias) {
-    x->capalias = x->capalias ? 2 * x->capalias : 16;
-    x->alias = ir_realloc(x->alias, 2 * sizeof(Z3_ast) * (size_t)x->capalias);
-  }
-  x->alias[2 * x->nalias] = from;
-  x->alias[2 * x->nalias++ + 1] = to;
-}
-
-Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
+static Z3_ast differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
   xv p = xval(x, s), q = xval(x, c);
   Z3_ast ts = x->terms[s].spec, tc = x->terms[c].spec;
   if (p.n == q.n && p.i == q.i && p.s == q.s && a == b && ts == tc &&
@@ -1099,6 +1103,38 @@ Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
   Z3_ast same = z_or(x, b_and(x, p.n, q.n),
                      b_and(x, b_and(x, b_not(x, p.n), b_not(x, q.n)), ext_eq(x, p, q)));
   return b_not(x, same);
+}
+
+Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
+                   interp_term cp, Z3_params som) {
+  Z3_context z = x->z;
+  Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
+  if (som) {
+    a = vx_som(x, a, som);
+    b = vx_som(x, b, som);
+    if (a != b) { /* a - b may still simplify to 0 */
+      Z3_ast args[2] = {a, b};
+      Z3_ast d = K(Z3_simplify_ex(z, K(Z3_mk_sub(z, 2, args)), som));
+      if (d == numeral(x, 0)) b = a;
+    }
+  }
+  Z3_ast sub[2] = {vx_poisonb(x, sp), vx_ub(x, sv)};
+  Z3_ast src_undef = K(Z3_mk_or(z, 2, sub));
+  sub[0] = vx_poisonb(x, cp);
+  sub[1] = vx_ub(x, cv);
+  Z3_ast cand_undef = K(Z3_mk_or(z, 2, sub));
+  Z3_ast d;
+  if (x->kind == VX_REAL) /* as IEEE values: classes and reals */
+    d = differ(x, sv, cv, a, b);
+  else
+    d = a == b ? NULL : K(Z3_mk_not(z, K(Z3_mk_eq(z, a, b))));
+  sub[0] = cand_undef;
+  sub[1] = d ? d : z_false(x);
+  Z3_ast bad = K(Z3_mk_or(z, 2, sub));
+  sub[0] = K(Z3_mk_not(z, src_undef));
+  sub[1] = bad;
+  Z3_ast f = K(Z3_simplify(z, K(Z3_mk_and(z, 2, sub))));
+  return Z3_get_bool_value(z, f) == Z3_L_FALSE ? NULL : f;
 }
 
 interp_term vx_not(vx *x, interp_term a) {
@@ -1281,10 +1317,6 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   x->f_lt = decl(x, "flt", 2, N, N, B);
   x->f_le = decl(x, "fle", 2, N, N, B);
   x->f_trunc = decl(x, "trunc", 1, N, N, N);
-  x->f_un = decl(x, "special_nan", 1, N, N, B);
-  x->f_ui = decl(x, "special_inf", 1, N, N, B);
-  x->f_us = decl(x, "special_neg", 1, N, N, B);
-  x->f_uv = decl(x, "special_val", 1, N, N, N);
   x->f_isnan = decl(x, "isnan", 1, N, N, B);
   x->f_fmax = decl(x, "c_fmax", 2, N, N, N);
   x->f_fmin = decl(x, "c_fmin", 2, N, N, N);
@@ -1310,8 +1342,7 @@ void vx_free(vx *x) {
   ir_free(x->sqrt_root);
   ir_free(x->side);
   ir_free(x->mark);
-  ir_free(x->pinned);
-  ir_free(x->alias);
   ir_free(x->rf);
+  vx_keys_free(x);
   memset(x, 0, sizeof *x);
 }

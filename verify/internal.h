@@ -44,6 +44,7 @@ typedef struct vx_term {
   Z3_ast spec, sval; /* arith: a special event may have happened; then a
                       * finite result is sval, not v */
   unsigned char arith, cls_done;
+  char aop; /* arith: the operation: + - * / n(egate) s(qrt) e(xp) */
   interp_term op[2];
   Z3_ast ev;
 } vx_term;
@@ -65,13 +66,10 @@ typedef struct vx {
   /* real: the unspecified class of an arithmetic expression into which an
    * infinity or a division by zero entered, by its real normal form;
    * fp: isnan of an abstract value, C's fmax/fmin, the rounding to f32 */
-  Z3_func_decl f_un, f_ui, f_us, f_uv, f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
-  Z3_ast *pinned;       /* real: quotients pinned to 0 at a zero divisor */
-  Z3_ast *alias;        /* real: pairs (key, key it equals), vx_same_key */
+  Z3_func_decl f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
+  struct vx_keys *keys; /* real: the interned outcome keys (keys.c) */
   Z3_ast *rf;           /* real: memo of recip_form, (from, to) pairs */
   long nrf, caprf;
-  int nalias, capalias;
-  int npinned, cappinned;
   unsigned *mark;       /* real: visit marks of the class walk */
   long capmark;
   unsigned gen;
@@ -133,18 +131,31 @@ interp_term vx_round32(vx *x, interp_term a);
 /* real: the class of h as three Bools (NaN, infinite, negative infinity;
  * NULL stands for false).  Kept in the world. */
 void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs);
-/* real: does source term s (value a, after som) differ from candidate term
- * c (value b) as IEEE values (NaN equals NaN, infinities by sign, finite
- * values as reals; the sign of a zero is not compared)?  A kept Bool, or
- * NULL when they certainly agree. */
-Z3_ast vx_differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b);
-/* real: the som forms from and to are known equal (their difference
- * simplifies to 0): expressions of normal form from get the unspecified
- * outcome of to.  Call before the classes are asked for. */
-void vx_same_key(vx *x, Z3_ast from, Z3_ast to);
+/* The refinement failure at one compared element: the source (value sv,
+ * poison sp, NONE for defined) is defined and the candidate (cv, cp) is
+ * undefined or differs; real mode (som: Z3's som parameters) compares them
+ * as IEEE values, classes and reals after som, fp mode as terms (som
+ * NULL).  A kept Bool, or NULL when it simplifies to false.  verify.c's
+ * tasks and pair.c's rules both use it. */
+Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
+                   interp_term cp, Z3_params som);
 /* real: the som form of a with every quotient p/q written p * (1/q) (the
  * form class keys use).  Kept. */
 Z3_ast vx_som(vx *x, Z3_ast a, Z3_params som);
+/* real: the key of arithmetic term h's unspecified outcome (keys.c): an
+ * interned id, equal for two terms exactly when their polynomials over
+ * atoms are (no cancellation, no folding of constants); *args (nargs, owned
+ * by the world until the next call) are its computed leaves, whose values
+ * and classes the outcome is a function of. */
+int vx_outcome_key(vx *x, interp_term h, const interp_term **args, int *nargs);
+/* Release the interned keys. */
+void vx_keys_free(vx *x);
+/* Z3 parameters {som: true} (sums of monomials), inc_ref'ed: the caller
+ * dec_refs them. */
+Z3_params vx_som_params(Z3_context z);
+/* fp: the bit width at which every term of world x (built at a generous
+ * width to count them) can take its own value. */
+unsigned vx_fp_width(const vx *x);
 /* A sum-like reduction, as the algebra's reduce hook (fp) or a left fold. */
 interp_term vx_reduce(vx *x, interp_body body, interp_term init,
                       const interp_term *xs, long n);

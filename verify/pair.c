@@ -71,31 +71,8 @@ static Z3_ast pq_formula(pq *q, Z3_params som) {
     interp_term av = q->out[0].data[i], bv = q->out[1].data[i];
     interp_term ap = q->out[0].poison ? q->out[0].poison[i] : INTERP_TERM_NONE;
     interp_term bp = q->out[1].poison ? q->out[1].poison[i] : INTERP_TERM_NONE;
-    Z3_ast a = vx_num(x, av), b = vx_num(x, bv);
-    if (som) {
-      a = vx_keep(x, Z3_simplify_ex(z, a, som));
-      b = vx_keep(x, Z3_simplify_ex(z, b, som));
-      if (a != b) {
-        Z3_ast args[2] = {a, b};
-        Z3_ast df = vx_keep(x, Z3_simplify_ex(z, vx_keep(x, Z3_mk_sub(z, 2, args)), som));
-        Z3_ast zero = vx_keep(x, Z3_mk_numeral(z, "0", x->num));
-        if (df == zero) b = a;
-      }
-    }
-    Z3_ast sub[2] = {vx_poisonb(x, ap), vx_ub(x, av)};
-    Z3_ast a_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
-    sub[0] = vx_poisonb(x, bp);
-    sub[1] = vx_ub(x, bv);
-    Z3_ast b_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
-    Z3_ast differ = a == b ? vx_keep(x, Z3_mk_false(z))
-                           : vx_keep(x, Z3_mk_not(z, vx_keep(x, Z3_mk_eq(z, a, b))));
-    sub[0] = b_undef;
-    sub[1] = differ;
-    Z3_ast bad = vx_keep(x, Z3_mk_or(z, 2, sub));
-    sub[0] = vx_keep(x, Z3_mk_not(z, a_undef));
-    sub[1] = bad;
-    Z3_ast f = vx_keep(x, Z3_simplify(z, vx_keep(x, Z3_mk_and(z, 2, sub))));
-    if (Z3_get_bool_value(z, f) == Z3_L_FALSE) continue;
+    Z3_ast f = vx_mismatch(x, av, ap, bv, bp, som);
+    if (!f) continue;
     dis[nd++] = f;
   }
   Z3_ast r = nd ? vx_keep(x, Z3_mk_or(z, (unsigned)nd, dis)) : NULL;
@@ -116,22 +93,15 @@ static pres check_one_run(verify_ctx *v, Z3_solver s, const ir_kernel *k, int ni
       pq_free(&q, nin);
       return P_ERROR;
     }
-    long nt = q.x.nterms * 3 + q.x.nlits + 8;
+    width = vx_fp_width(&q.x);
     pq_free(&q, nin);
-    width = 4;
-    while ((1L << (width - 1)) < nt && width < 64) width++;
     if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
   }
   if (pq_build(&q, z, kind, width, k, nin, in_vars, sizes, c, res->reason, sizeof res->reason)) {
     pq_free(&q, nin);
     return P_ERROR;
   }
-  Z3_params som = NULL;
-  if (kind == VX_REAL) {
-    som = Z3_mk_params(z);
-    Z3_params_inc_ref(z, som);
-    Z3_params_set_bool(z, som, Z3_mk_string_symbol(z, "som"), true);
-  }
+  Z3_params som = kind == VX_REAL ? vx_som_params(z) : NULL;
   Z3_ast f = pq_formula(&q, som);
   if (som) Z3_params_dec_ref(z, som);
   pres out = P_UNSAT;

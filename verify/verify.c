@@ -275,44 +275,9 @@ static Z3_ast query_formula(query *q, Z3_params som) {
     const interp_sym_tensor *c = &q->couts[j];
     for (long i = 0; i < var->n; i++) {
       if (!compared(q, j, i)) continue;
-      interp_term sv = var->val[i], cv = c->data[i];
-      interp_term sp = var->poi[i], cp = c->poison ? c->poison[i] : INTERP_TERM_NONE;
-      Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
-      if (som) {
-        a = vx_som(x, a, som);
-        b = vx_som(x, b, som);
-        if (a != b) { /* a - b may still simplify to 0 */
-          Z3_ast args[2] = {a, b};
-          Z3_ast d = vx_keep(x, Z3_simplify_ex(z, vx_keep(x, Z3_mk_sub(z, 2, args)), som));
-          Z3_ast zero = vx_keep(x, Z3_mk_numeral(z, "0", x->num));
-          if (d == zero) {
-            if (x->kind == VX_REAL) vx_same_key(x, b, a);
-            b = a;
-          }
-        }
-      }
-      Z3_ast sub[2];
-      sub[0] = vx_poisonb(x, sp);
-      sub[1] = vx_ub(x, sv);
-      Z3_ast src_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
-      sub[0] = vx_poisonb(x, cp);
-      sub[1] = vx_ub(x, cv);
-      Z3_ast cand_undef = vx_keep(x, Z3_mk_or(z, 2, sub));
-      Z3_ast differ;
-      if (x->kind == VX_REAL) { /* as IEEE values: classes and reals */
-        differ = vx_differ(x, sv, cv, a, b);
-        if (!differ) differ = vx_keep(x, Z3_mk_false(z));
-      } else {
-        differ = a == b ? vx_keep(x, Z3_mk_false(z))
-                        : vx_keep(x, Z3_mk_not(z, vx_keep(x, Z3_mk_eq(z, a, b))));
-      }
-      sub[0] = cand_undef;
-      sub[1] = differ;
-      Z3_ast bad = vx_keep(x, Z3_mk_or(z, 2, sub));
-      sub[0] = vx_keep(x, Z3_mk_not(z, src_undef));
-      sub[1] = bad;
-      Z3_ast f = vx_keep(x, Z3_simplify(z, vx_keep(x, Z3_mk_and(z, 2, sub))));
-      if (Z3_get_bool_value(z, f) == Z3_L_FALSE) continue;
+      Z3_ast f = vx_mismatch(x, var->val[i], var->poi[i], c->data[i],
+                             c->poison ? c->poison[i] : INTERP_TERM_NONE, som);
+      if (!f) continue;
       if (n == cap) {
         cap *= 2;
         dis = ir_realloc(dis, sizeof(Z3_ast) * (size_t)cap);
@@ -590,6 +555,156 @@ typedef enum qres { Q_UNSAT, Q_SAT, Q_UNKNOWN, Q_ERROR } qres;
 
 /* Check one size assignment.  On Q_SAT *cex is the (confirmed or not)
  * counterexample. */
+/* Build the query at sizes q->sizes in a world of the given kind; fp mode
+ * first counts the distinct terms at a generous width to size its
+ * bit-vectors (res->fp_width records the largest).  As query_build. */
+static int query_build_sized(query *q, vx_kind kind, verify_result *res) {
+  unsigned width = 0;
+  if (kind == VX_FP) {
+    int b = query_build(q, VX_FP, 64, NULL, NULL);
+    if (b) return b;
+    width = vx_fp_width(&q->x);
+    query_release(q);
+    if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
+  }
+  return query_build(q, kind, width, NULL, NULL);
+}
+
+/* Real mode, a model that the concrete runs did not confirm: ask again
+ * with finite inputs and no special event in any expression, then with
+ * finite inputs (a model that differs only in the unspecified outcome
+ * of an infinity need not show concretely), then for small integer inputs
+ * (exact concrete runs), first with integer square roots as well (perfect
+ * squares under every sqrt, so the concrete sqrt is exact), then without,
+ * then for multiples of 1/10 (not binary fractions: a rounding to float
+ * shows in them beyond the comparison's tolerance).  A confirmed model
+ * replaces *cex.  Returns 1 if one was confirmed. */
+static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *res,
+                         verify_cex **cex) {
+  Z3_context z = v->z;
+  const verify_task *t = q->t;
+  for (int pass = -1; pass < 4; pass++) {
+    if (pass == 1 && !q->x.nsqrt) continue;
+    Z3_solver_push(z, s);
+    /* first: no special event anywhere (no division by zero, no root of a
+     * negative number), where the concrete runs compute the exact reals */
+    for (long h = 1; pass == -1 && h < q->x.nterms; h++)
+      if (q->x.terms[h].spec)
+        Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, q->x.terms[h].spec)));
+    Z3_ast lo = vx_keep(&q->x, Z3_mk_numeral(z, "-8", q->x.num));
+    Z3_ast hi = vx_keep(&q->x, Z3_mk_numeral(z, "8", q->x.num));
+    for (int vv = 0; vv < t->k->nvars; vv++) {
+      if (!q->init[vv]) continue;
+      for (long i = 0; i < q->e.vars[vv].n; i++) {
+        const vx_term *it = &q->x.terms[q->init[vv][i]];
+        Z3_ast a = it->v;
+        if (it->cn) Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, it->cn)));
+        if (it->ci) Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, it->ci)));
+        if (pass <= 0) continue; /* finite, any real */
+        if (pass == 3) {
+          Z3_ast ten[2] = {vx_keep(&q->x, Z3_mk_numeral(z, "10", q->x.num)), a};
+          Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_is_int(z, vx_keep(&q->x, Z3_mk_mul(z, 2, ten)))));
+        } else {
+          Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_is_int(z, a)));
+        }
+        Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_le(z, lo, a)));
+        Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_le(z, a, hi)));
+      }
+    }
+    for (int i = 0; pass == 1 && i < q->x.nsqrt; i++)
+      Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_is_int(z, q->x.sqrt_root[i])));
+    res->solver_calls++;
+    vx_watch_begin(v->watch);
+    int conf = 0;
+    if (Z3_solver_check(z, s) == Z3_L_TRUE) {
+      Z3_model m2 = Z3_solver_get_model(z, s);
+      Z3_model_inc_ref(z, m2);
+      verify_cex *c2 = cex_from_model(q, m2);
+      Z3_model_dec_ref(z, m2);
+      if (verify_cex_confirm(t, q->cand, c2) == 1) {
+        cex_free(*cex);
+        *cex = c2;
+        conf = 1;
+      } else {
+        cex_free(c2);
+      }
+    }
+    Z3_solver_pop(z, s, 1);
+    if (conf) return 1;
+  }
+  return 0;
+}
+
+/* Ask the solver for a refutation of the built query q (formula f): unsat,
+ * sat with a counterexample in *cex (confirmed concretely in real mode, or
+ * the verdict is unknown), or unknown. */
+static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind kind,
+                        verify_result *res, verify_cex **cex) {
+  Z3_context z = v->z;
+  qres out = Q_UNKNOWN;
+  Z3_solver_push(z, s);
+  Z3_solver_assert(z, s, f);
+  Z3_ast side = vx_side(&q->x);
+  if (side) Z3_solver_assert(z, s, side);
+  if (kind == VX_FP && q->x.nlits > 1) /* distinct literals: distinct values */
+    Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_distinct(z, (unsigned)q->x.nlits,
+                                                         q->x.litast)));
+  res->solver_calls++;
+  vx_watch_begin(v->watch); /* each check gets the whole time limit */
+  Z3_lbool r = Z3_solver_check(z, s);
+  if (r == Z3_L_FALSE) {
+    out = Q_UNSAT;
+  } else if (r == Z3_L_UNDEF) {
+    snprintf(res->reason, sizeof res->reason, "solver: %s",
+             Z3_solver_get_reason_unknown(z, s));
+  } else {
+    Z3_model m = Z3_solver_get_model(z, s);
+    Z3_model_inc_ref(z, m);
+    *cex = cex_from_model(q, m);
+    Z3_model_dec_ref(z, m);
+    int conf = verify_cex_confirm(q->t, q->cand, *cex);
+    if (conf != 1 && kind == VX_REAL) conf = confirm_retry(v, s, q, res, cex);
+    if (conf == 1 || kind == VX_FP) {
+      out = Q_SAT;
+    } else {
+      snprintf(res->reason, sizeof res->reason,
+               "the solver's model does not tell source and candidate apart "
+               "when run concretely (uninterpreted exp/pow?)");
+    }
+  }
+  Z3_solver_pop(z, s, 1);
+  if (vx_z3_error() && out != Q_SAT) {
+    snprintf(res->reason, sizeof res->reason, "Z3 error during the check");
+    out = Q_ERROR;
+  }
+  return out;
+}
+
+static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
+                            const verify_candidate *cand, const long *sizes,
+                            verify_result *res, verify_cex **cex, vx_kind kind);
+
+/* The fp model is abstract and rarely tells the two apart concretely.  If
+ * the candidate is wrong in real arithmetic too, real mode finds a
+ * counterexample that does (CEGIS needs one); the verdict stays the fp
+ * refutation either way.  Replaces *cex when it finds one. */
+static void fp_real_cex(verify_ctx *v, Z3_solver s, const verify_task *t,
+                        const verify_candidate *cand, const long *sizes,
+                        verify_result *res, verify_cex **cex) {
+  verify_result rr;
+  memset(&rr, 0, sizeof rr);
+  verify_cex *c2 = NULL;
+  qres r2 = check_sizes_run(v, s, t, cand, sizes, &rr, &c2, VX_REAL);
+  res->solver_calls += rr.solver_calls;
+  if (r2 == Q_SAT && c2 && c2->confirmed) {
+    cex_free(*cex);
+    *cex = c2;
+  } else {
+    cex_free(c2);
+  }
+}
+
+/* One size assignment: build the query, simplify it, ask the solver. */
 static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
                             const verify_candidate *cand, const long *sizes,
                             verify_result *res, verify_cex **cex, vx_kind kind) {
@@ -600,155 +715,28 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   q.t = t;
   q.cand = cand;
   q.sizes = sizes;
-  unsigned width = 0;
-  if (kind == VX_FP) { /* count the distinct terms at a generous width */
-    int b = query_build(&q, VX_FP, 64, NULL, NULL);
-    if (b > 0) goto undefined;
-    if (b) goto build_error;
-    long nt = q.x.nterms * 3 + q.x.nlits + 8;
+  int built = query_build_sized(&q, kind, res);
+  if (built) {
+    /* built > 0: the source is undefined here whatever the inputs */
+    if (built < 0) snprintf(res->reason, sizeof res->reason, "%s", q.err);
     query_release(&q);
-    width = 4;
-    while ((1L << (width - 1)) < nt && width < 64) width++;
-    if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
+    return built > 0 ? Q_UNSAT : Q_ERROR;
   }
-  int built = query_build(&q, kind, width, NULL, NULL);
-  if (built > 0) goto undefined;
-  if (built) goto build_error;
-
-  Z3_params som = NULL;
-  if (kind == VX_REAL) {
-    som = Z3_mk_params(z);
-    Z3_params_inc_ref(z, som);
-    Z3_params_set_bool(z, som, Z3_mk_string_symbol(z, "som"), true);
-  }
+  Z3_params som = kind == VX_REAL ? vx_som_params(z) : NULL;
   Z3_ast f = query_formula(&q, som);
   if (som) Z3_params_dec_ref(z, som);
   if (q.x.masked_zero) res->assumes |= VERIFY_ASSUMES_MASKED_ZERO;
+  qres out = Q_UNSAT;
   if (vx_z3_error()) {
     snprintf(res->reason, sizeof res->reason, "Z3 error while building the query");
-    query_release(&q);
-    return Q_ERROR;
-  }
-  if (!f) {
-    query_release(&q);
-    return Q_UNSAT;
-  }
-  qres out = Q_UNKNOWN;
-  Z3_solver_push(z, s);
-  Z3_solver_assert(z, s, f);
-  Z3_ast side = vx_side(&q.x);
-  if (side) Z3_solver_assert(z, s, side);
-  if (kind == VX_FP && q.x.nlits > 1) /* distinct literals: distinct values */
-    Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits,
-                                                        q.x.litast)));
-  res->solver_calls++;
-  vx_watch_begin(v->watch); /* each check gets the whole time limit */
-  Z3_lbool r = Z3_solver_check(z, s);
-  if (r == Z3_L_FALSE) {
-    out = Q_UNSAT;
-  } else if (r == Z3_L_UNDEF) {
-    snprintf(res->reason, sizeof res->reason, "solver: %s",
-             Z3_solver_get_reason_unknown(z, s));
-    out = Q_UNKNOWN;
-  } else {
-    Z3_model m = Z3_solver_get_model(z, s);
-    Z3_model_inc_ref(z, m);
-    *cex = cex_from_model(&q, m);
-    Z3_model_dec_ref(z, m);
-    int conf = verify_cex_confirm(t, cand, *cex);
-    /* Not confirmed: try again with finite inputs (a model that differs
-     * only in the unspecified outcome of an infinity need not show
-     * concretely), then for small integer inputs (exact concrete runs),
-     * first with integer square roots as well (perfect squares under every
-     * sqrt, so the concrete sqrt is exact), then without, then for
-     * multiples of 1/10 (not binary fractions: a rounding to float shows
-     * in them beyond the comparison's tolerance). */
-    for (int pass = 0; conf != 1 && kind == VX_REAL && pass < 4; pass++) {
-      if (pass == 1 && !q.x.nsqrt) continue;
-      Z3_solver_push(z, s);
-      Z3_ast lo = vx_keep(&q.x, Z3_mk_numeral(z, "-8", q.x.num));
-      Z3_ast hi = vx_keep(&q.x, Z3_mk_numeral(z, "8", q.x.num));
-      for (int vv = 0; vv < t->k->nvars; vv++) {
-        if (!q.init[vv]) continue;
-        for (long i = 0; i < q.e.vars[vv].n; i++) {
-          const vx_term *it = &q.x.terms[q.init[vv][i]];
-          Z3_ast a = it->v;
-          /* finite inputs in these passes: a model that differs only in
-           * the unspecified outcome of infinities may not show concretely */
-          if (it->cn) Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_not(z, it->cn)));
-          if (it->ci) Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_not(z, it->ci)));
-          if (pass == 0) continue; /* finite, any real */
-          if (pass == 3) {
-            Z3_ast ten[2] = {vx_keep(&q.x, Z3_mk_numeral(z, "10", q.x.num)), a};
-            Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, vx_keep(&q.x, Z3_mk_mul(z, 2, ten)))));
-          } else {
-            Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, a)));
-          }
-          Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, lo, a)));
-          Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_le(z, a, hi)));
-        }
-      }
-      for (int i = 0; pass == 1 && i < q.x.nsqrt; i++)
-        Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_is_int(z, q.x.sqrt_root[i])));
-      res->solver_calls++;
-      vx_watch_begin(v->watch);
-      if (Z3_solver_check(z, s) == Z3_L_TRUE) {
-        Z3_model m2 = Z3_solver_get_model(z, s);
-        Z3_model_inc_ref(z, m2);
-        verify_cex *c2 = cex_from_model(&q, m2);
-        Z3_model_dec_ref(z, m2);
-        if (verify_cex_confirm(t, cand, c2) == 1) {
-          cex_free(*cex);
-          *cex = c2;
-          conf = 1;
-        } else {
-          cex_free(c2);
-        }
-      }
-      Z3_solver_pop(z, s, 1);
-    }
-    if (conf == 1 || kind == VX_FP) {
-      out = Q_SAT;
-    } else {
-      snprintf(res->reason, sizeof res->reason,
-               "the solver's model does not tell source and candidate apart "
-               "when run concretely (uninterpreted exp/pow?)");
-      out = Q_UNKNOWN;
-    }
-  }
-  Z3_solver_pop(z, s, 1);
-  if (vx_z3_error() && out != Q_SAT) {
-    snprintf(res->reason, sizeof res->reason, "Z3 error during the check");
     out = Q_ERROR;
+  } else if (f) {
+    out = query_solve(v, s, &q, f, kind, res, cex);
   }
   query_release(&q);
-  if (out == Q_SAT && kind == VX_FP && !(*cex)->confirmed) {
-    /* The fp model is abstract and rarely tells the two apart concretely.
-     * If the candidate is wrong in real arithmetic too, real mode finds a
-     * counterexample that does (CEGIS needs one); the verdict stays the
-     * fp refutation either way. */
-    verify_result rr;
-    memset(&rr, 0, sizeof rr);
-    verify_cex *c2 = NULL;
-    qres r2 = check_sizes_run(v, s, t, cand, sizes, &rr, &c2, VX_REAL);
-    res->solver_calls += rr.solver_calls;
-    if (r2 == Q_SAT && c2 && c2->confirmed) {
-      cex_free(*cex);
-      *cex = c2;
-    } else {
-      cex_free(c2);
-    }
-  }
+  if (out == Q_SAT && kind == VX_FP && !(*cex)->confirmed)
+    fp_real_cex(v, s, t, cand, sizes, res, cex);
   return out;
-
-build_error:
-  snprintf(res->reason, sizeof res->reason, "%s", q.err);
-  query_release(&q);
-  return Q_ERROR;
-
-undefined:
-  query_release(&q);
-  return Q_UNSAT;
 }
 
 /* check_sizes_run under the watch: past the run's budget the answer is

@@ -188,6 +188,14 @@ typedef struct verify_cex {
 /* Its name in JSON reports ("assumes": [...]). */
 #define VERIFY_MASKED_ZERO_JSON "masked_zero_times_finite"
 
+/* Whether a verdict holds for every size assignment.  The verifier checks
+ * the box 0..bound and one representative of each size case
+ * (docs/verify.md, "Which sizes"); it never proves equality for every
+ * size, so JSON reports say "all_sizes": false with this reason. */
+#define VERIFY_ALL_SIZES_REASON                                               \
+  "checked at every size assignment of the box 0..bound and at one "         \
+  "representative of each size case; no proof for every size is attempted"
+
 typedef struct verify_result {
   verify_verdict verdict;
   verify_mode mode;
