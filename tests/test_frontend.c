@@ -164,7 +164,7 @@ static const fcase cases[] = {
      "void scale(float *y, const float *restrict x, float a, int n) {\n"
      "  for (int i = 0; i < n; i++) y[i] = a * x[i];\n"
      "}\n",
-     1, 0, 1, {"void scale(float y[n], float x[n], float a, int n)", "y[i] = a * x[i]"}},
+     1, 0, 1, {"void scale(float *y /* [n] */, float *x /* [n] */, float a, int n)", "y[i] = a * x[i]"}},
     {"typedefs, size_t, uint32_t sizes and iterators",
      "#include <stddef.h>\n#include <stdint.h>\ntypedef double real_t;\n"
      "void kernel_t(size_t n, uint32_t m, real_t A[n][m]) {\n"
@@ -198,7 +198,7 @@ static const fcase cases[] = {
      "    blk--;\n"
      "  }\n"
      "}\n",
-     1, 0, 1, {"float a[cnt]", "for (blk = 0; blk <= cnt - 1; blk++)",
+     1, 0, 1, {"float *a /* [cnt] */", "for (blk = 0; blk <= cnt - 1; blk++)",
                "d[blk] = a[blk] + b[blk]"}},
     {"while (n--) walk, then the pointer's offset moves on",
      "void kernel_w2(int n, const double *x, double *y) {\n"
