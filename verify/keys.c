@@ -135,7 +135,7 @@ static int mono_cmp(const void *pa, const void *pb) {
 /* Sort the monomials and merge equal ones (their counts add). */
 static void poly_norm(poly *p) {
   if (p->big || !p->n) return;
-  qsort(p->m, (size_t)p->n, sizeof(mono), mono_cmp);
+  if (p->n > 1) qsort(p->m, (size_t)p->n, sizeof(mono), mono_cmp);
   int w = 0;
   for (int i = 0; i < p->n; i++) {
     if (w && !mono_cmp(&p->m[w - 1], &p->m[i])) {
@@ -208,8 +208,8 @@ static poly poly_mul(poly a, poly b) {
       m.nat = a.m[i].nat + b.m[j].nat;
       if (m.nat > KEY_MAX_ATOMS) r.big = 1;
       m.at = ir_malloc(sizeof(int) * (size_t)(m.nat + 1));
-      memcpy(m.at, a.m[i].at, sizeof(int) * (size_t)a.m[i].nat);
-      memcpy(m.at + a.m[i].nat, b.m[j].at, sizeof(int) * (size_t)b.m[j].nat);
+      if (a.m[i].nat) memcpy(m.at, a.m[i].at, sizeof(int) * (size_t)a.m[i].nat);
+      if (b.m[j].nat) memcpy(m.at + a.m[i].nat, b.m[j].at, sizeof(int) * (size_t)b.m[j].nat);
       qsort(m.at, (size_t)m.nat, sizeof(int), cmp_int);
       m.pos = a.m[i].pos * b.m[j].pos + a.m[i].neg * b.m[j].neg;
       m.neg = a.m[i].pos * b.m[j].neg + a.m[i].neg * b.m[j].pos;
