@@ -148,7 +148,10 @@ typedef struct ir_tprog {
  * ones of k->data_type (`0:f64[ni,nj]`) and ops with typed_result; the text
  * can then be parsed back with ir_tp_parse. */
 void ir_tp_print(const ir_tnode *n, const ir_kernel *k, FILE *out);
-/* The same into a buffer (truncated to n bytes); returns buf. */
+/* The same appended to b (any length). */
+void ir_tp_buf(ir_buf *b, const ir_tnode *t, const ir_kernel *k);
+/* The same into a buffer (truncated to n bytes; ir_tp_buf is not); returns
+ * buf. */
 char *ir_tp_str(const ir_tnode *t, const ir_kernel *k, char *buf, size_t n);
 
 /* Collect every node of the DAGs rooted at roots[0..nroots-1] in
