@@ -613,13 +613,13 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
     if (gram_op_needs_target(op)) ntg = st->ntargets;
     for (int t = 0; t < ntg; t++) {
       if (gram_op_needs_target(op)) tgp = &tg[t];
-      gram_prod prods[512];
+      gram_prod prods[ES_MAX_PRODS];
       gram_stats gs = {0, 0};
-      int np = gram_productions(op, opt, tgp, prods, 512, &gs);
+      int np = gram_productions(op, opt, tgp, prods, ES_MAX_PRODS, &gs);
       st->stats->enumerated += gs.rejected;
       st->stats->static_filtered += gs.rejected;
-      if (np > 512) {
-        np = 512;
+      if (np > ES_MAX_PRODS) {
+        np = ES_MAX_PRODS;
         st->limited = 1;
       }
       for (int p = 0; p < np; p++)
