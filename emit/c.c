@@ -628,8 +628,8 @@ static int classify(cg *g, const ir_tnode *n) {
     return 0;
   }
   const gram_op *op = n->op->owner;
-  char err[256];
-  if (gram_bind(op, n->attrs, &in->b, err, sizeof err)) return fail(g, "%s", err);
+  ir_error err;
+  if (gram_bind(op, n->attrs, &in->b, &err)) return fail(g, "%s", err.msg);
   const gram_binding *b = &in->b;
   const char *kn = b->kernel->name;
   int arity = 0;
