@@ -349,13 +349,17 @@ int cli_cmd_explore(int argc, char **argv) {
   if (json) {
     cJSON *root = tally_json(t, d->name, inputs);
     cJSON_AddBoolToObject(root, "complete", r == 0);
+    if (r == ENUM_EXPLORE_LIMIT) cJSON_AddStringToObject(root, "limit", enum_limit_text());
     char *text = cJSON_Print(root);
     printf("%s\n", text);
     cJSON_free(text);
     cJSON_Delete(root);
   } else {
     print_text(t, d->name, stdout);
-    if (r) printf("(stopped early: time or memory budget)\n");
+    if (r == ENUM_EXPLORE_LIMIT)
+      printf("(incomplete: a table limit of the search (%s) left candidates out)\n",
+             enum_limit_text());
+    else if (r) printf("(stopped early: time or memory budget)\n");
   }
   status = r ? IR_EXIT_NOT_RAISED : IR_EXIT_OK;
 done:

@@ -23,11 +23,22 @@ static const char *verdicts(const rw_rule *r, char *buf, size_t n) {
   return buf;
 }
 
+/* A comment line (starting with `comment`) saying why the enumeration
+ * behind rs was cut short, if it was. */
+static void print_incomplete(const rw_rules *rs, const char *comment, FILE *out) {
+  if (rs->limited)
+    fprintf(out, "%s incomplete: a table limit of the search (%s) left candidates out\n",
+            comment, enum_limit_text());
+  else if (!rs->complete)
+    fprintf(out, "%s incomplete: the time or memory budget stopped the enumeration\n", comment);
+}
+
 static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
   char a[512], b[512], v[96];
   fprintf(out, "# %d rules for dialect %s over %s (at most %d ops; %ld proposed, %ld implied, "
           "%d not proved)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops, rs->proposed,
           rs->implied, rs->nfailed);
+  print_incomplete(rs, "#", out);
   for (int i = 0; i < rs->n; i++)
     fprintf(out, "%s -> %s    [%s]\n", ir_tp_str(rs->rules[i].lhs, rs->k, a, sizeof a),
             ir_tp_str(rs->rules[i].rhs, rs->k, b, sizeof b), verdicts(&rs->rules[i], v, sizeof v));
@@ -60,6 +71,7 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   cJSON_AddNumberToObject(root, "proposed", (double)rs->proposed);
   cJSON_AddNumberToObject(root, "implied", (double)rs->implied);
   cJSON_AddBoolToObject(root, "complete", rs->complete);
+  if (rs->limited) cJSON_AddStringToObject(root, "limit", enum_limit_text());
   cJSON *ra = cJSON_AddArrayToObject(root, "rules");
   for (int i = 0; i < rs->n; i++) cJSON_AddItemToArray(ra, rule_json(rs, &rs->rules[i]));
   cJSON *fa = cJSON_AddArrayToObject(root, "not_proved");
@@ -74,6 +86,7 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
   fprintf(out, "// uplift rewrites --dialect %s --inputs \"%s\" --max-ops %d\n"
           "// %d verified rules (Z3, sizes 1..%d); attribute values as MLIR arrays/strings.\n",
           rs->d->name, o->inputs, o->search.max_ops, rs->n, o->bound > 0 ? o->bound : 2);
+  print_incomplete(rs, "//", out);
   emit_pdll_rule *pr = ir_calloc((size_t)rs->n + 1, sizeof *pr);
   char (*notes)[96] = ir_calloc((size_t)rs->n + 1, sizeof *notes);
   for (int i = 0; i < rs->n; i++)

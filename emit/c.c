@@ -283,9 +283,9 @@ static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
   if (b->args[slot] >= 0) return n->ops[b->args[slot]]->type;
   ir_type t;
   memset(&t, 0, sizeof t);
-  t.elem = n->type.elem;
-  for (int i = 0; i < b->nargs; i++) /* compare: the operands' type */
-    if (b->args[i] >= 0) t.elem = n->ops[b->args[i]]->type.elem;
+  ir_elem elems[IR_TP_MAX_OPERANDS];
+  for (int i = 0; i < n->nops && i < IR_TP_MAX_OPERANDS; i++) elems[i] = n->ops[i]->type.elem;
+  t.elem = gram_binding_const_elem(b, elems, n->type.elem); /* a rank-0 constant */
   return t;
 }
 
@@ -628,8 +628,8 @@ static int classify(cg *g, const ir_tnode *n) {
     return 0;
   }
   const gram_op *op = n->op->owner;
-  char err[256];
-  if (gram_bind(op, n->attrs, &in->b, err, sizeof err)) return fail(g, "%s", err);
+  ir_error err;
+  if (gram_bind(op, n->attrs, &in->b, &err)) return fail(g, "%s", err.msg);
   const gram_binding *b = &in->b;
   const char *kn = b->kernel->name;
   int arity = 0;

@@ -162,10 +162,17 @@ typedef struct enum_explore_hooks {
  * inputs (seed o->seed) at two distinct small size assignments, four input
  * sets each.  Results do not depend on o->threads.  Nodes live in store.
  * Returns the search outcome: 0 exhausted, 1 time or memory budget hit,
- * -1 internal error (too many examples or types). */
+ * ENUM_EXPLORE_LIMIT every program was tried but a table limit of the
+ * search (enum_limit_text) left candidates out, -1 internal error (too
+ * many examples or types). */
+#define ENUM_EXPLORE_LIMIT 2
 int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *const *args,
                  int nargs, const enum_options *o, const enum_explore_hooks *h,
                  ir_tp_store *store, enum_stats *stats);
+
+/* The search's table limits, for a report that one left candidates out
+ * (enum_explore's ENUM_EXPLORE_LIMIT, enum_raise's reason). */
+const char *enum_limit_text(void);
 
 /* The size assignment number `which` (0 or 1) enum_explore uses: distinct
  * small values for the size variables of k (sizes by var id). */

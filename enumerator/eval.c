@@ -10,8 +10,7 @@
 
 /* Bind with the grammar, message dropped (callers report their own). */
 static int bind(const gram_op *op, const ir_attr *attrs, gram_binding *b) {
-  char err[8];
-  return gram_bind(op, attrs, b, err, sizeof err);
+  return gram_bind(op, attrs, b, NULL);
 }
 
 static long symval(int sym, void *user) { return ((const long *)user)[sym]; }

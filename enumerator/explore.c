@@ -38,6 +38,14 @@ static void fwd_level(void *u, int level, const enum_stats *s) {
   if (h && h->level_done) h->level_done(h->user, level, s);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const char *enum_limit_text(void) {
+  return "more than " STR(ES_MAX_TYPES) " value types, or more than " STR(ES_MAX_PRODS)
+         " productions of one op";
+}
+
 int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *const *args,
                  int nargs, const enum_options *o, const enum_explore_hooks *h,
                  ir_tp_store *store, enum_stats *stats) {
@@ -103,7 +111,7 @@ int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *cons
         .on_keep = fwd_keep, .on_equal = fwd_equal, .on_level = fwd_level,
         .hook_user = &fw};
     es_outcome oc = es_search(&in, stats);
-    status = oc == ES_EXHAUSTED || oc == ES_LIMIT ? 0 : 1;
+    status = oc == ES_EXHAUSTED ? 0 : oc == ES_LIMIT ? ENUM_EXPLORE_LIMIT : 1;
   }
   for (int i = 0; i < nl; i++)
     for (int e = 0; e < ex.n; e++) interp_tensor_free(&leaves[i].values[e]);

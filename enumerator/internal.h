@@ -8,6 +8,7 @@
 
 #define ES_MAX_EX 24    /* examples (grows with counterexamples) */
 #define ES_MAX_TYPES 96 /* distinct types in one search */
+#define ES_MAX_PRODS 512 /* productions of one op per operand types */
 #define ES_MAX_GOALS 24
 
 /* The examples of a search: size assignments and, per leaf, its values. */
@@ -74,7 +75,7 @@ typedef enum es_outcome {
   ES_FOUND_SUB,    /* new sub-goals were solved: restart with them as leaves */
   ES_EXHAUSTED,    /* every program up to max_ops was tried */
   ES_LIMIT,        /* as ES_EXHAUSTED, but a table limit (ES_MAX_TYPES
-                      value types, 512 productions per operand types,
+                      value types, ES_MAX_PRODS productions per operand types,
                       ES_MAX_TYPES target types) left candidates out */
   ES_TIMEOUT,
   ES_MEMORY

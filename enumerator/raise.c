@@ -602,9 +602,8 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
                 : oc == ES_MEMORY ? "memory budget exhausted"
                 : oc == ES_LIMIT
                     ? ir_arena_printf(t->arena, "no program of at most %d ops found within the "
-                                      "search's tables (more than %d value types, or more "
-                                      "than 512 productions of one op, left candidates out)",
-                                      t->o->max_ops, ES_MAX_TYPES)
+                                      "search's tables (%s, left candidates out)",
+                                      t->o->max_ops, enum_limit_text())
                     : ir_arena_printf(t->arena, "no program of at most %d ops found (--max-ops)",
                                       t->o->max_ops);
       return 1;

@@ -561,8 +561,7 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
                       es_outcome *why) {
   es_state *st = lc->st;
   gram_binding b;
-  char berr[8];
-  if (gram_bind(prod->op, prod->attrs, &b, berr, sizeof berr)) return 0;
+  if (gram_bind(prod->op, prod->attrs, &b, NULL)) return 0;
   int restype = type_index(st, &prod->result);
   if (restype < 0) return 0;
   int n = prod->op->nops;
@@ -613,13 +612,13 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
     if (gram_op_needs_target(op)) ntg = st->ntargets;
     for (int t = 0; t < ntg; t++) {
       if (gram_op_needs_target(op)) tgp = &tg[t];
-      gram_prod prods[512];
+      gram_prod prods[ES_MAX_PRODS];
       gram_stats gs = {0, 0};
-      int np = gram_productions(op, opt, tgp, prods, 512, &gs);
+      int np = gram_productions(op, opt, tgp, prods, ES_MAX_PRODS, &gs);
       st->stats->enumerated += gs.rejected;
       st->stats->static_filtered += gs.rejected;
-      if (np > 512) {
-        np = 512;
+      if (np > ES_MAX_PRODS) {
+        np = ES_MAX_PRODS;
         st->limited = 1;
       }
       for (int p = 0; p < np; p++)
@@ -690,9 +689,8 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
       level_ctx lc = {&st, in->ops[o], level, {0}, 0};
       gram_binding b;
       ir_attr none[IR_TP_MAX_ATTRS];
-      char berr[8];
       memset(none, 0, sizeof none);
-      lc.comm = in->ops[o]->kernel && !gram_bind(in->ops[o], none, &b, berr, sizeof berr) &&
+      lc.comm = in->ops[o]->kernel && !gram_bind(in->ops[o], none, &b, NULL) &&
                 commutative(b.kernel);
       if (run_splits(&lc, 0, level - 1, &why)) goto done;
       for (int g = 0; g < in->ngoals; g++)

@@ -15,9 +15,12 @@
 
 #include "interp/ops.h"
 
+/* A binding error is in the dialect, not at a place of the user's source. */
+static const ir_pos gram_nowhere;
+
 /* The value of kernel binding ka as an interp_attr of the wanted kind. */
 static int kattr_value(const gram_op *op, const ir_attr *attrs, const gram_kattr *ka,
-                       interp_attr_kind kind, interp_attr *out, char *err, size_t errn) {
+                       interp_attr_kind kind, interp_attr *out, ir_error *err) {
   int list[IR_TP_MAX_ATTR_LEN], n = 0;
   const char *name = NULL;
   switch (ka->kind) {
@@ -66,36 +69,34 @@ static int kattr_value(const gram_op *op, const ir_attr *attrs, const gram_kattr
   case INTERP_ATTR_NONE: break;
   }
 bad:
-  snprintf(err, errn, "%s: kernel attribute '%s' does not fit the kernel's %s slot", op->name,
-           ka->key, interp_attr_kind_name(kind));
-  return -1;
+  return ir_error_set(err, gram_nowhere, IR_ERR_INPUT,
+                      "%s: kernel attribute '%s' does not fit the kernel's %s slot", op->name,
+                      ka->key, interp_attr_kind_name(kind));
 }
 
-int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *err,
-              size_t errn) {
+int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, ir_error *err) {
   memset(b, 0, sizeof *b);
   const char *kname = gram_prod_kernel(op, attrs);
   const interp_op *k = kname ? interp_op_find(kname) : NULL;
   if (!k) {
-    snprintf(err, errn, "%s: no kernel '%s'", op->name, kname ? kname : "?");
-    return -1;
+    return ir_error_set(err, gram_nowhere, IR_ERR_INPUT, "%s: no kernel '%s'", op->name,
+                        kname ? kname : "?");
   }
   b->kernel = k;
   for (int i = 0; i < op->nkattrs; i++) {
     int slot = interp_op_attr_index(k, op->kattrs[i].key);
     if (slot < 0) {
-      snprintf(err, errn, "%s: kernel '%s' has no attribute '%s'", op->name, kname,
-               op->kattrs[i].key);
-      return -1;
+      return ir_error_set(err, gram_nowhere, IR_ERR_INPUT, "%s: kernel '%s' has no attribute '%s'",
+                          op->name, kname, op->kattrs[i].key);
     }
-    if (kattr_value(op, attrs, &op->kattrs[i], k->attrs[slot].kind, &b->attrs[slot], err, errn))
+    if (kattr_value(op, attrs, &op->kattrs[i], k->attrs[slot].kind, &b->attrs[slot], err))
       return -1;
   }
   b->nargs = op->nkargs < 0 ? op->nops : op->nkargs;
   if (b->nargs != k->nargs) {
-    snprintf(err, errn, "%s: kernel '%s' takes %d operands, the op gives %d", op->name, kname,
-             k->nargs, b->nargs);
-    return -1;
+    return ir_error_set(err, gram_nowhere, IR_ERR_INPUT,
+                        "%s: kernel '%s' takes %d operands, the op gives %d", op->name, kname,
+                        k->nargs, b->nargs);
   }
   for (int i = 0; i < b->nargs; i++) {
     b->args[i] = op->nkargs < 0 ? i : op->kargs[i];
@@ -139,13 +140,8 @@ int gram_binding_eval(const gram_binding *b, const ir_tensor *ops, int nops, ir_
 }
 
 int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
-                   ir_tensor *out, char *err, size_t errn) {
+                   ir_tensor *out, ir_error *err) {
   gram_binding b;
-  if (gram_bind(op, attrs, &b, err, errn)) return -1;
-  interp_err e;
-  if (gram_binding_eval(&b, args, op->nops, out, &e)) {
-    snprintf(err, errn, "%s", e.msg);
-    return -1;
-  }
-  return 0;
+  if (gram_bind(op, attrs, &b, err)) return -1;
+  return gram_binding_eval(&b, args, op->nops, out, err);
 }

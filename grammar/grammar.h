@@ -217,10 +217,10 @@ const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs);
  * must hold the concrete result shape on entry (the production's result
  * type at the example's sizes); out->data and out->poison are allocated
  * with ir_malloc and owned by the caller (ir_free both).  Returns 0, or -1
- * with a message in err (a failed kernel precondition, or a dialect binding
- * the kernel does not accept). */
+ * with err (may be NULL) filled (a failed kernel precondition, or a
+ * dialect binding the kernel does not accept). */
 int gram_prod_eval(const gram_op *op, const ir_attr *attrs, const ir_tensor *args,
-                   ir_tensor *out, char *err, size_t errn);
+                   ir_tensor *out, ir_error *err);
 /* A production bound to its semantic kernel: the kernel, its attribute
  * values (descriptor order), and for each kernel operand the op operand
  * index, or -1 with a rank-0 constant kconst[i].  Resolved once per
@@ -233,10 +233,10 @@ typedef struct gram_binding {
   double kconst[INTERP_MAX_ARGS];
 } gram_binding;
 
-/* Bind a production.  Returns 0, or -1 with a message in err (the dialect
- * names a kernel or an attribute the registry does not have). */
-int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, char *err,
-              size_t errn);
+/* Bind a production.  Returns 0, or -1 with err (may be NULL) filled,
+ * IR_ERR_INPUT (the dialect names a kernel or an attribute the registry
+ * does not have, or one that does not fit). */
+int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, ir_error *err);
 
 /* The element type of binding b's constant kernel operands: that of the
  * kernel's data operands (a select's a and b, any other kernel's

@@ -35,17 +35,16 @@ static int attrs_equal(const gram_op *op, const ir_attr *a, const ir_attr *b) {
 
 static int result_type(void *user, const ir_tp_opdesc *desc, const ir_attr *attrs,
                        const ir_type *ops, int nops, const ir_type *target, ir_type *result,
-                       ir_attr *canon, char *err, size_t errn) {
+                       ir_attr *canon, ir_error *err) {
   (void)user;
   const gram_op *op = desc->owner;
+  const ir_pos nowhere = {0};
   if (nops != op->nops) {
-    snprintf(err, errn, "takes %d operand%s, not %d", op->nops, op->nops == 1 ? "" : "s",
-             nops);
-    return -1;
+    return ir_error_set(err, nowhere, IR_ERR_SHAPE, "takes %d operand%s, not %d", op->nops,
+                        op->nops == 1 ? "" : "s", nops);
   }
   if (gram_op_needs_target(op) && !target) {
-    snprintf(err, errn, "needs its result type (op(...):f64[m,n])");
-    return -1;
+    return ir_error_set(err, nowhere, IR_ERR_INPUT, "needs its result type (op(...):f64[m,n])");
   }
   enum { CAP = 4096 };
   gram_prod *prods = ir_malloc(CAP * sizeof *prods);
@@ -59,11 +58,11 @@ static int result_type(void *user, const ir_tp_opdesc *desc, const ir_attr *attr
     *result = prods[found].result;
     memcpy(canon, prods[found].attrs, sizeof(ir_attr) * IR_TP_MAX_ATTRS);
   } else if (n == 0) {
-    snprintf(err, errn, "the operand types do not fit the op");
+    ir_error_set(err, nowhere, IR_ERR_SHAPE, "the operand types do not fit the op");
   } else {
     char buf[256];
-    snprintf(err, errn, "attributes %s are not valid for these operand types",
-             gram_attrs_str(op, attrs, buf, sizeof buf));
+    ir_error_set(err, nowhere, IR_ERR_SHAPE, "attributes %s are not valid for these operand types",
+                 gram_attrs_str(op, attrs, buf, sizeof buf));
   }
   ir_free(prods);
   return found >= 0 ? 0 : -1;

@@ -97,6 +97,14 @@ void interp_env_free(interp_env *env);
  * poison.  Does not touch locals.  Deterministic in seed. */
 void interp_fill_random(interp_env *env, uint64_t seed);
 
+/* The value of one element of parameter var, drawn from r. */
+typedef double (*interp_draw_fn)(interp_rng *r, const ir_var *var, void *user);
+/* Fill every scalar and array PARAMETER with draw's values (r seeded with
+ * seed; in signature order, row-major; converted to the element type as C
+ * converts them) and clear their poison: interp_fill_random with another
+ * distribution. */
+void interp_fill_params(interp_env *env, uint64_t seed, interp_draw_fn draw, void *user);
+
 /* Fill variable `var` (a parameter or a local) with caller-given values
  * (ir_tensor_size(&env->vals[var]) doubles, row-major, copied), e.g. the
  * verifier's counterexample; clears its poison.  Values are converted to

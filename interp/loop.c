@@ -417,30 +417,29 @@ int interp_set_values(interp_env *env, int var, const double *values) {
   return 0;
 }
 
-void interp_fill_random(interp_env *env, uint64_t seed) {
+void interp_fill_params(interp_env *env, uint64_t seed, interp_draw_fn draw, void *user) {
   const ir_kernel *k = env->k;
   interp_rng r;
   interp_rng_seed(&r, seed);
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
     const ir_var *var = k->vars[v];
+    if (var->kind != IR_VAR_SCALAR && var->kind != IR_VAR_ARRAY) continue;
     ir_tensor *t = &env->vals[v];
-    long lo, hi;
-    if (var->kind == IR_VAR_SCALAR) {
-      lo = INTERP_SCALAR_MIN;
-      hi = INTERP_SCALAR_MAX;
-    } else if (var->kind == IR_VAR_ARRAY) {
-      lo = INTERP_ARRAY_MIN;
-      hi = INTERP_ARRAY_MAX;
-    } else {
-      continue;
-    }
     size_t n = ir_tensor_size(t);
-    for (size_t i = 0; i < n; i++)
-      t->data[i] = conv(t->elem, (double)interp_rng_range(&r, lo, hi));
+    for (size_t i = 0; i < n; i++) t->data[i] = conv(t->elem, draw(&r, var, user));
     memset(t->poison, 0, n ? n : 1);
   }
 }
+
+/* An integer in the range of var's kind (interp_fill_random). */
+static double draw_int(interp_rng *r, const ir_var *var, void *user) {
+  (void)user;
+  if (var->kind == IR_VAR_SCALAR) return (double)interp_rng_range(r, INTERP_SCALAR_MIN, INTERP_SCALAR_MAX);
+  return (double)interp_rng_range(r, INTERP_ARRAY_MIN, INTERP_ARRAY_MAX);
+}
+
+void interp_fill_random(interp_env *env, uint64_t seed) { interp_fill_params(env, seed, draw_int, NULL); }
 
 /* ------------------------------------------------------------------ run */
 

@@ -221,78 +221,60 @@ int ir_mask_contains(const ir_mask *m, const long *idx,
 
 /* -------------------------------------------------------------- printing */
 
-typedef struct sbuf {
-  char *buf;
-  size_t n, at;
-  FILE *out;
-} sbuf;
+/* The text is built in an ir_buf (no fixed size), then written or copied. */
 
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  if (b->out) {
-    vfprintf(b->out, fmt, ap);
-  } else if (b->at < b->n) {
-    int w = vsnprintf(b->buf + b->at, b->n - b->at, fmt, ap);
-    if (w > 0) b->at += (size_t)w;
-    if (b->at >= b->n) b->at = b->n - 1;
-  }
-  va_end(ap);
+static void print_sym(ir_buf *b, int sym, const ir_kernel *k) {
+  if (k && sym >= 0 && sym < k->nvars) ir_buf_printf(b, "%s", k->vars[sym]->name);
+  else ir_buf_printf(b, "d%d", sym);
 }
 
-static void print_sym(sbuf *b, int sym, const ir_kernel *k) {
-  if (k && sym >= 0 && sym < k->nvars) put(b, "%s", k->vars[sym]->name);
-  else put(b, "d%d", sym);
-}
-
-static void print_mask(sbuf *b, const ir_mask *m, const ir_kernel *k) {
-  put(b, "mask[");
+static void print_mask(ir_buf *b, const ir_mask *m, const ir_kernel *k) {
+  ir_buf_printf(b, "mask[");
   for (int c = 0; c < m->ncons; c++) {
     const ir_mask_con *con = &m->cons[c];
-    if (c) put(b, ", ");
+    if (c) ir_buf_printf(b, ", ");
     int first = 1;
     for (int i = 0; i < IR_MAX_RANK; i++) {
       int co = con->coef[i];
       if (!co) continue;
-      if (co == 1) put(b, first ? "i%d" : " + i%d", i);
-      else if (co == -1) put(b, first ? "-i%d" : " - i%d", i);
-      else put(b, first ? "%d*i%d" : " %+d*i%d", co, i);
+      if (co == 1) ir_buf_printf(b, first ? "i%d" : " + i%d", i);
+      else if (co == -1) ir_buf_printf(b, first ? "-i%d" : " - i%d", i);
+      else ir_buf_printf(b, first ? "%d*i%d" : " %+d*i%d", co, i);
       first = 0;
     }
     for (int p = 0; p < IR_MASK_MAX_SYMS; p++) {
       int co = con->pcoef[p];
       if (!co) continue;
-      if (!first || co < 0) put(b, co < 0 ? (first ? "-" : " - ") : " + ");
-      if (co != 1 && co != -1) put(b, "%d*", co < 0 ? -co : co);
+      if (!first || co < 0) ir_buf_printf(b, co < 0 ? (first ? "-" : " - ") : " + ");
+      if (co != 1 && co != -1) ir_buf_printf(b, "%d*", co < 0 ? -co : co);
       print_sym(b, con->sym[p], k);
       first = 0;
     }
-    if (con->c || first) put(b, first ? "%d" : " %+d", con->c);
-    put(b, con->eq ? " == 0" : " >= 0");
+    if (con->c || first) ir_buf_printf(b, first ? "%d" : " %+d", con->c);
+    ir_buf_printf(b, con->eq ? " == 0" : " >= 0");
   }
-  put(b, "]");
+  ir_buf_printf(b, "]");
 }
 
 /* The `:TYPE` suffix of a node whose type the text does not imply. */
-static void print_type_suffix(sbuf *b, const ir_tnode *n, const ir_kernel *k) {
+static void print_type_suffix(ir_buf *b, const ir_tnode *n, const ir_kernel *k) {
   if (!k) return;
   int need = n->kind == IR_TN_MASK ||
              (n->kind == IR_TN_CONST && (n->type.rank || n->type.elem != k->data_type)) ||
              (n->kind == IR_TN_OP && n->op->typed_result);
   if (!need) return;
   char buf[128];
-  put(b, ":%s", ir_type_str(&n->type, k, buf, sizeof buf));
+  ir_buf_printf(b, ":%s", ir_type_str(&n->type, k, buf, sizeof buf));
 }
 
-static void print_node(sbuf *b, const ir_tnode *n, const ir_kernel *k) {
+static void print_node(ir_buf *b, const ir_tnode *n, const ir_kernel *k) {
   switch (n->kind) {
   case IR_TN_ARG:
-    if (n->name) put(b, "%s", n->name);
-    else put(b, "arg%d", n->arg);
+    if (n->name) ir_buf_printf(b, "%s", n->name);
+    else ir_buf_printf(b, "arg%d", n->arg);
     return;
   case IR_TN_CONST:
-    put(b, "%.17g", n->value);
+    ir_buf_printf(b, "%.17g", n->value);
     print_type_suffix(b, n, k);
     return;
   case IR_TN_MASK:
@@ -301,40 +283,45 @@ static void print_node(sbuf *b, const ir_tnode *n, const ir_kernel *k) {
     return;
   case IR_TN_OP: break;
   }
-  put(b, "%s", n->op->name);
+  ir_buf_printf(b, "%s", n->op->name);
   if (n->op->nattrs) {
-    put(b, "[");
+    ir_buf_printf(b, "[");
     for (int a = 0; a < n->op->nattrs; a++) {
-      put(b, "%s%s=", a ? ", " : "", n->op->attr_names[a]);
+      ir_buf_printf(b, "%s%s=", a ? ", " : "", n->op->attr_names[a]);
       const ir_attr *v = &n->attrs[a];
       if (n->op->attr_enum[a] && v->n == 1) {
-        put(b, "%s", n->op->attr_enum[a][v->v[0]]);
+        ir_buf_printf(b, "%s", n->op->attr_enum[a][v->v[0]]);
         continue;
       }
-      put(b, "(");
-      for (int i = 0; i < v->n; i++) put(b, "%s%d", i ? "," : "", v->v[i]);
-      put(b, ")");
+      ir_buf_printf(b, "(");
+      for (int i = 0; i < v->n; i++) ir_buf_printf(b, "%s%d", i ? "," : "", v->v[i]);
+      ir_buf_printf(b, ")");
     }
-    put(b, "]");
+    ir_buf_printf(b, "]");
   }
-  put(b, "(");
+  ir_buf_printf(b, "(");
   for (int i = 0; i < n->nops; i++) {
-    if (i) put(b, ", ");
+    if (i) ir_buf_printf(b, ", ");
     print_node(b, n->ops[i], k);
   }
-  put(b, ")");
+  ir_buf_printf(b, ")");
   print_type_suffix(b, n, k);
 }
 
 void ir_tp_print(const ir_tnode *n, const ir_kernel *k, FILE *out) {
-  sbuf b = {NULL, 0, 0, out};
+  ir_buf b = {0};
   print_node(&b, n, k);
+  fputs(ir_buf_str(&b), out);
+  ir_buf_free(&b);
 }
 
+void ir_tp_buf(ir_buf *b, const ir_tnode *t, const ir_kernel *k) { print_node(b, t, k); }
+
 char *ir_tp_str(const ir_tnode *t, const ir_kernel *k, char *buf, size_t n) {
-  sbuf b = {buf, n, 0, NULL};
-  if (n) buf[0] = 0;
+  ir_buf b = {0};
   print_node(&b, t, k);
+  if (n) snprintf(buf, n, "%s", ir_buf_str(&b));
+  ir_buf_free(&b);
   return buf;
 }
 

@@ -148,7 +148,10 @@ typedef struct ir_tprog {
  * ones of k->data_type (`0:f64[ni,nj]`) and ops with typed_result; the text
  * can then be parsed back with ir_tp_parse. */
 void ir_tp_print(const ir_tnode *n, const ir_kernel *k, FILE *out);
-/* The same into a buffer (truncated to n bytes); returns buf. */
+/* The same appended to b (any length). */
+void ir_tp_buf(ir_buf *b, const ir_tnode *t, const ir_kernel *k);
+/* The same into a buffer (truncated to n bytes; ir_tp_buf is not); returns
+ * buf. */
 char *ir_tp_str(const ir_tnode *t, const ir_kernel *k, char *buf, size_t n);
 
 /* Collect every node of the DAGs rooted at roots[0..nroots-1] in
@@ -170,10 +173,10 @@ typedef struct ir_tp_syntax {
   /* Type-check op[attrs] over operands of types ops[0..nops-1]: on success
    * fill *result (target: the annotated result type, or NULL) and *canon
    * (the attribute values as the generator makes them) and return 0; else
-   * return -1 with a message in err. */
+   * return -1 with a message in err (may be NULL). */
   int (*result_type)(void *user, const ir_tp_opdesc *op, const ir_attr *attrs,
                      const ir_type *ops, int nops, const ir_type *target,
-                     ir_type *result, ir_attr *canon, char *err, size_t errn);
+                     ir_type *result, ir_attr *canon, ir_error *err);
   void *user;
 } ir_tp_syntax;
 
@@ -182,10 +185,11 @@ typedef struct ir_tp_syntax {
  * leaves by name; the caller's leaves, e.g. a task's input leaves, so that
  * the numbering matches), size symbols among k's IR_VAR_SIZE variables (or
  * dN).  Because the store hash-conses, parse(print(p)) == p.  Returns the
- * node, or NULL with "column N: what was expected" in err (nothing to
- * free; nodes made before the error stay in the store). */
+ * node, or NULL with err (may be NULL) filled: IR_ERR_INPUT, "column N: what
+ * was expected" (nothing to free; nodes made before the error stay in the
+ * store). */
 const ir_tnode *ir_tp_parse(ir_tp_store *s, const char *text, const ir_kernel *k,
                             const ir_tnode *const *leaves, int nleaves,
-                            const ir_tp_syntax *syn, char *err, size_t errn);
+                            const ir_tp_syntax *syn, ir_error *err);
 
 #endif

@@ -40,8 +40,7 @@ typedef struct parser {
   const ir_tnode *const *leaves;
   int nleaves;
   const ir_tp_syntax *syn;
-  char *err;
-  size_t errn;
+  ir_error *err;
   int failed;
   int depth;
 } parser;
@@ -50,13 +49,13 @@ static void fail(parser *ps, const char *fmt, ...) __attribute__((format(printf,
 static void fail(parser *ps, const char *fmt, ...) {
   if (ps->failed) return;
   ps->failed = 1;
-  if (!ps->err || !ps->errn) return;
-  int w = snprintf(ps->err, ps->errn, "column %d: ", (int)(ps->p - ps->text) + 1);
-  if (w < 0 || (size_t)w >= ps->errn) return;
+  char what[sizeof ps->err->msg];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(ps->err + w, ps->errn - (size_t)w, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  ir_pos nowhere = {0};
+  ir_error_set(ps->err, nowhere, IR_ERR_INPUT, "column %d: %s", (int)(ps->p - ps->text) + 1, what);
 }
 
 static void skip_ws(parser *ps) {
@@ -418,11 +417,11 @@ static const ir_tnode *parse_op(parser *ps, const ir_tp_opdesc *op, const char *
   for (int i = 0; i < nops; i++) tys[i] = ops[i]->type;
   ir_attr canon[IR_TP_MAX_ATTRS];
   memcpy(canon, attrs, sizeof canon);
-  char why[256] = "";
+  ir_error why = {0};
   if (ps->syn->result_type(ps->syn->user, op, attrs, tys, nops, r ? &target : NULL, &result,
-                           canon, why, sizeof why)) {
+                           canon, &why)) {
     ps->p = at;
-    fail(ps, "%s: %s", op->name, why);
+    fail(ps, "%s: %s", op->name, why.msg);
     return NULL;
   }
   if (r && !ir_type_equal(&result, &target)) {
@@ -481,9 +480,9 @@ static const ir_tnode *parse_term(parser *ps) {
 
 const ir_tnode *ir_tp_parse(ir_tp_store *s, const char *text, const ir_kernel *k,
                             const ir_tnode *const *leaves, int nleaves,
-                            const ir_tp_syntax *syn, char *err, size_t errn) {
-  parser ps = {text, text, s, k, leaves, nleaves, syn, err, errn, 0, 0};
-  if (err && errn) err[0] = 0;
+                            const ir_tp_syntax *syn, ir_error *err) {
+  parser ps = {text, text, s, k, leaves, nleaves, syn, err, 0, 0};
+  ir_error_clear(err);
   const ir_tnode *n = parse_term(&ps);
   if (n) {
     skip_ws(&ps);

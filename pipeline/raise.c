@@ -189,10 +189,10 @@ const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d
   const char *name = k->vars[var]->name;
   ir_tp_syntax syn;
   gram_term_syntax(d, &syn);
-  char err[512];
-  const ir_tnode *p = ir_tp_parse(store, text, k, ts->in_args, ts->nin, &syn, err, sizeof err);
+  ir_error err;
+  const ir_tnode *p = ir_tp_parse(store, text, k, ts->in_args, ts->nin, &syn, &err);
   if (!p) {
-    snprintf(msg, msgn, "task %d (%s): program: %s\n  %s", task, name, err, text);
+    snprintf(msg, msgn, "task %d (%s): program: %s\n  %s", task, name, err.msg, text);
     return NULL;
   }
   /* a huge program would only make a huge query: refused (docs/verify.md) */

@@ -49,24 +49,13 @@ static double draw_value(interp_rng *r, pipe_values s, ir_elem elem) {
 /* Fill every scalar and array parameter of env from value set s, seeded,
  * in signature order, row-major (values converted to the element type as
  * C converts them). */
+static double draw_var(interp_rng *r, const ir_var *var, void *user) {
+  return draw_value(r, *(const pipe_values *)user, var->elem);
+}
+
 void pipe_fill_values(interp_env *env, pipe_values s, uint64_t seed) {
-  if (s == PIPE_VALUES_INT) {
-    interp_fill_random(env, seed);
-    return;
-  }
-  const ir_kernel *k = env->k;
-  interp_rng r;
-  interp_rng_seed(&r, seed);
-  for (int p = 0; p < k->nparams; p++) {
-    int v = k->params[p];
-    const ir_var *var = k->vars[v];
-    if (var->kind != IR_VAR_SCALAR && var->kind != IR_VAR_ARRAY) continue;
-    size_t n = ir_tensor_size(&env->vals[v]);
-    double *vals = ir_calloc(n ? n : 1, sizeof *vals);
-    for (size_t i = 0; i < n; i++) vals[i] = draw_value(&r, s, var->elem);
-    interp_set_values(env, v, vals);
-    ir_free(vals);
-  }
+  if (s == PIPE_VALUES_INT) interp_fill_random(env, seed);
+  else interp_fill_params(env, seed, draw_var, &s);
 }
 
 /* The bytes the interpreter's env needs at these sizes (values and poison

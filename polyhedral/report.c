@@ -19,112 +19,96 @@ static const char *vn(const poly_analysis *a, int v) {
 
 /* ------------------------------------------------------ expression text */
 
-typedef struct buf {
-  char s[1024];
-  size_t n;
-} buf;
+/* Text is built in an ir_buf: no fixed size, nothing truncated. */
 
-static void put(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(buf *b, const char *fmt, ...) {
-  if (b->n >= sizeof b->s - 1) return;
-  va_list ap;
-  va_start(ap, fmt);
-  int r = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
-  va_end(ap);
-  if (r > 0) b->n = b->n + (size_t)r < sizeof b->s ? b->n + (size_t)r : sizeof b->s - 1;
-}
-
-static void expr(const ir_kernel *k, const ir_expr *e, buf *b, int paren) {
+static void expr(const ir_kernel *k, const ir_expr *e, ir_buf *b, int paren) {
   static const char *bin[] = {
       [IR_EX_ADD] = "+", [IR_EX_SUB] = "-", [IR_EX_MUL] = "*", [IR_EX_DIV] = "/",
       [IR_EX_LT] = "<", [IR_EX_LE] = "<=", [IR_EX_GT] = ">", [IR_EX_GE] = ">=",
       [IR_EX_EQ] = "==", [IR_EX_NE] = "!=", [IR_EX_AND] = "&&", [IR_EX_OR] = "||"};
   switch (e->kind) {
   case IR_EX_CONST:
-    if (e->is_int) put(b, "%ld", (long)e->value);
-    else put(b, "%g", e->value);
+    if (e->is_int) ir_buf_printf(b, "%ld", (long)e->value);
+    else ir_buf_printf(b, "%g", e->value);
     return;
-  case IR_EX_VAR: put(b, "%s", k->vars[e->var]->name); return;
+  case IR_EX_VAR: ir_buf_printf(b, "%s", k->vars[e->var]->name); return;
   case IR_EX_ELEM:
-    put(b, "%s", k->vars[e->var]->name);
+    ir_buf_printf(b, "%s", k->vars[e->var]->name);
     for (int i = 0; i < e->nargs; i++) {
-      put(b, "[");
+      ir_buf_printf(b, "[");
       expr(k, e->args[i], b, 0);
-      put(b, "]");
+      ir_buf_printf(b, "]");
     }
     return;
-  case IR_EX_NEG: put(b, "-"); expr(k, e->args[0], b, 1); return;
-  case IR_EX_NOT: put(b, "!"); expr(k, e->args[0], b, 1); return;
+  case IR_EX_NEG: ir_buf_printf(b, "-"); expr(k, e->args[0], b, 1); return;
+  case IR_EX_NOT: ir_buf_printf(b, "!"); expr(k, e->args[0], b, 1); return;
   case IR_EX_SELECT:
-    if (paren) put(b, "(");
+    if (paren) ir_buf_printf(b, "(");
     expr(k, e->args[0], b, 1);
-    put(b, " ? ");
+    ir_buf_printf(b, " ? ");
     expr(k, e->args[1], b, 1);
-    put(b, " : ");
+    ir_buf_printf(b, " : ");
     expr(k, e->args[2], b, 1);
-    if (paren) put(b, ")");
+    if (paren) ir_buf_printf(b, ")");
     return;
   case IR_EX_CALL:
-    put(b, "%s(", ir_fn_name(e->fn));
+    ir_buf_printf(b, "%s(", ir_fn_name(e->fn));
     for (int i = 0; i < e->nargs; i++) {
-      if (i) put(b, ", ");
+      if (i) ir_buf_printf(b, ", ");
       expr(k, e->args[i], b, 0);
     }
-    put(b, ")");
+    ir_buf_printf(b, ")");
     return;
   case IR_EX_CAST:
-    put(b, "(%s)", ir_elem_c_name(e->type));
+    ir_buf_printf(b, "(%s)", ir_elem_c_name(e->type));
     expr(k, e->args[0], b, 1);
     return;
   case IR_EX_IMIN:
   case IR_EX_IMAX:
-    put(b, "%s(", e->kind == IR_EX_IMIN ? "min" : "max");
+    ir_buf_printf(b, "%s(", e->kind == IR_EX_IMIN ? "min" : "max");
     expr(k, e->args[0], b, 0);
-    put(b, ", ");
+    ir_buf_printf(b, ", ");
     expr(k, e->args[1], b, 0);
-    put(b, ")");
+    ir_buf_printf(b, ")");
     return;
   default:
-    if (paren) put(b, "(");
+    if (paren) ir_buf_printf(b, "(");
     expr(k, e->args[0], b, 1);
-    put(b, " %s ", bin[e->kind] ? bin[e->kind] : "?");
+    ir_buf_printf(b, " %s ", bin[e->kind] ? bin[e->kind] : "?");
     expr(k, e->args[1], b, 1);
-    if (paren) put(b, ")");
+    if (paren) ir_buf_printf(b, ")");
     return;
   }
 }
 
-static const char *stmt_text(const ir_kernel *k, const ir_stmt *s, buf *b) {
+static const char *stmt_text(const ir_kernel *k, const ir_stmt *s, ir_buf *b) {
   static const char *ops[] = {"=", "+=", "-=", "*=", "/="};
-  b->n = 0;
-  b->s[0] = 0;
+  ir_buf_reset(b);
   expr(k, s->lhs, b, 0);
-  put(b, " %s ", ops[s->op]);
+  ir_buf_printf(b, " %s ", ops[s->op]);
   expr(k, s->rhs, b, 0);
-  return b->s;
+  return ir_buf_str(b);
 }
 
-static const char *ops_text(unsigned ops, buf *b) {
-  b->n = 0;
-  b->s[0] = 0;
+static const char *ops_text(unsigned ops, ir_buf *b) {
+  ir_buf_reset(b);
   for (int i = 0; i < POLY_OP_NBITS; i++)
-    if (ops & (1u << i)) put(b, "%s%s", b->n ? " " : "", poly_op_name(1u << i));
-  if (!b->n) put(b, "(none: a copy or a constant)");
-  return b->s;
+    if (ops & (1u << i)) ir_buf_printf(b, "%s%s", b->n ? " " : "", poly_op_name(1u << i));
+  if (!b->n) ir_buf_printf(b, "(none: a copy or a constant)");
+  return ir_buf_str(b);
 }
 
 static const char *dep_kind(poly_dep_kind k) {
   return k == POLY_DEP_FLOW ? "flow" : k == POLY_DEP_ANTI ? "anti" : "output";
 }
 
-static void in_flags(const poly_analysis *a, const poly_input *in, buf *b) {
-  b->n = 0;
-  b->s[0] = 0;
-  if (in->flags & POLY_IN_LIVEIN) put(b, "%slive-in", b->n ? ", " : "");
-  if (in->flags & POLY_IN_TASK) put(b, "%soutput of task %d", b->n ? ", " : "", in->from_task);
-  if (in->flags & POLY_IN_OLD) put(b, "%sold value (updated in place)", b->n ? ", " : "");
-  if (in->flags & POLY_IN_OUTSIDE) put(b, "%sold values kept outside the written region", b->n ? ", " : "");
-  if (in->flags & POLY_IN_CONST) put(b, "%sconstant %g", b->n ? ", " : "", in->value);
+static void in_flags(const poly_analysis *a, const poly_input *in, ir_buf *b) {
+  ir_buf_reset(b);
+  if (in->flags & POLY_IN_LIVEIN) ir_buf_printf(b, "%slive-in", b->n ? ", " : "");
+  if (in->flags & POLY_IN_TASK) ir_buf_printf(b, "%soutput of task %d", b->n ? ", " : "", in->from_task);
+  if (in->flags & POLY_IN_OLD) ir_buf_printf(b, "%sold value (updated in place)", b->n ? ", " : "");
+  if (in->flags & POLY_IN_OUTSIDE) ir_buf_printf(b, "%sold values kept outside the written region", b->n ? ", " : "");
+  if (in->flags & POLY_IN_CONST) ir_buf_printf(b, "%sconstant %g", b->n ? ", " : "", in->value);
   (void)a;
 }
 
@@ -132,7 +116,7 @@ static void in_flags(const poly_analysis *a, const poly_input *in, buf *b) {
 
 void poly_print(const poly_analysis *a, FILE *out) {
   const ir_kernel *k = a->kernel;
-  buf b;
+  ir_buf b = {0};
   fprintf(out, "kernel %s (%s)\n", k->name ? k->name : "?", k->file ? k->file : "?");
   if (a->error) {
     fprintf(out, "analysis failed: %s\nraisable: no\n", a->error);
@@ -200,7 +184,7 @@ void poly_print(const poly_analysis *a, FILE *out) {
     }
     for (int j = 0; j < T->ninputs; j++) {
       in_flags(a, &T->inputs[j], &b);
-      fprintf(out, "    input  %-10s %s\n", vn(a, T->inputs[j].var), b.s);
+      fprintf(out, "    input  %-10s %s\n", vn(a, T->inputs[j].var), ir_buf_str(&b));
     }
     for (int j = 0; j < T->noutputs; j++) {
       const poly_output *o = &T->outputs[j];
@@ -226,6 +210,7 @@ void poly_print(const poly_analysis *a, FILE *out) {
   }
   fprintf(out, "\nraisable: %s\n", a->raisable ? "yes" : "no");
   if (!a->raisable && a->reason) fprintf(out, "reason: %s\n", a->reason);
+  ir_buf_free(&b);
 }
 
 /* ------------------------------------------------------------- for programs */
@@ -282,7 +267,7 @@ static cJSON *ops_json(unsigned ops) {
 }
 
 /* Statement i of a as a JSON object (b: scratch for its text). */
-static cJSON *stmt_json(const poly_analysis *a, int i, buf *b) {
+static cJSON *stmt_json(const poly_analysis *a, int i, ir_buf *b) {
   const ir_kernel *k = a->kernel;
   const poly_stmt *s = &a->stmts[i];
   cJSON *o = cJSON_CreateObject();
@@ -384,7 +369,7 @@ static cJSON *task_json(const poly_analysis *a, int t) {
 
 char *poly_to_json(const poly_analysis *a) {
   const ir_kernel *k = a->kernel;
-  buf b;
+  ir_buf b = {0};
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "kernel", k->name ? k->name : "");
   cJSON_AddStringToObject(root, "file", k->file ? k->file : "");
@@ -412,7 +397,8 @@ char *poly_to_json(const poly_analysis *a) {
   cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
   for (int t = 0; t < a->ntasks; t++) cJSON_AddItemToArray(tasks, task_json(a, t));
   cJSON_AddItemToObject(root, "prelude", ints(a->prelude, a->nprelude));
-out:;
+out:
+  ir_buf_free(&b);
   char *txt = cJSON_Print(root);
   cJSON_Delete(root);
   char *r = ir_strdup(txt ? txt : "{}");

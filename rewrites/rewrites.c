@@ -275,6 +275,7 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     return PIPE_ERR_INTERNAL;
   }
   out->complete = r == 0;
+  out->limited = r == ENUM_EXPLORE_LIMIT;
   out->proposed = m.n;
   if (m.n) qsort(m.props, (size_t)m.n, sizeof(rw_rule), cmp_rule);
   int in_vars[PIPE_MAX_INPUTS];

@@ -36,6 +36,17 @@ check "pdll has patterns" grep -q "^Pattern Rule" "$TMP/r.pdll"
 check "pdll compiles with mlir-pdll-16" mlir-pdll-16 "$TMP/r.pdll" -x=mlir -o "$TMP/r.mlir"
 expect_status 0 "rewrites linalg pdll" $UPLIFT rewrites --dialect linalg --inputs "x:f64[n]" --max-ops 2 --no-fp --emit pdll -o "$TMP/l.pdll"
 check "linalg pdll compiles" mlir-pdll-16 "$TMP/l.pdll" -x=mlir -o "$TMP/l.mlir"
+# a search whose tables overflow (three dims give more than the table's
+# value types at 2 ops) is reported as incomplete, never as finished
+expect_status 1 "explore: a table limit is an incomplete search" \
+  $UPLIFT explore --dialect hlo --inputs "x:f64[n,m,p]" --max-ops 2
+check "explore names the table limit" grep -q "incomplete: a table limit of the search" "$TMP/out"
+$UPLIFT explore --dialect hlo --inputs "x:f64[n,m,p]" --max-ops 2 --json >"$TMP/l.json"
+check "explore json: not complete, the limit named" \
+  python3 -c "import json,sys; d=json.load(open('$TMP/l.json')); sys.exit(not (not d['complete'] and 'value types' in d['limit']))"
+expect_status 0 "rewrites over a search that hits a table limit" \
+  $UPLIFT rewrites --dialect hlo --inputs "x:f64[n,m,p]" --max-ops 2 --no-fp --bound 1 --smt-timeout 1
+check "rewrites names the table limit" grep -q "^# incomplete: a table limit of the search" "$TMP/out"
 expect_status 2 "rewrites bad --emit" $UPLIFT rewrites --dialect hlo --inputs "x:f64[n]" --emit dot
 expect_status 2 "rewrites bad --inputs" $UPLIFT rewrites --dialect hlo --inputs "x f64"
 report

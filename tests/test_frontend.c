@@ -256,12 +256,10 @@ static const ir_stmt *first(const ir_stmt *s, ir_stmt_kind kind) {
   return NULL;
 }
 
-static void test_details(void) {
-  ir_arena a;
-  ir_arena_init(&a);
-
-  /* gemm: parameters, kinds, bounds, ids, positions */
-  ir_kernel *k = parse(cases[0].src, &a);
+/* gemm: parameters, kinds, bounds, ids, positions. */
+static void details_gemm(ir_arena *a) {
+  ir_kernel *k;
+  k = parse(cases[0].src, a);
   CHECK("gemm parses", k != NULL);
   if (k) {
     CHECK("kernel name", !strcmp(k->name, "kernel_gemm"));
@@ -295,14 +293,17 @@ static void test_details(void) {
     CHECK("S0 position", s0 && s0->pos.line == 6 && s0->pos.col == 30);
     CHECK("expression types", s0 && s0->rhs->type == IR_F64 && s0->lhs->args[0]->type == IR_I32);
   }
+}
 
-  /* constants, casts, float */
+/* Constants, casts and float. */
+static void details_casts(ir_arena *a) {
+  ir_kernel *k;
   k = parse("void kernel_k(int n, float A[n], double B[n]) {\n"
             "  for (int i = 0; i < n; i++) {\n"
             "    A[i] = 0;\n"
             "    B[i] = B[i] / n + (double)A[i] + (float)B[i] + 2.5f;\n"
             "  }\n"
-            "}\n", &a);
+            "}\n", a);
   CHECK("casts kernel parses", k != NULL);
   if (k) {
     const ir_stmt *s0 = first(k->body, IR_ST_ASSIGN);
@@ -332,12 +333,15 @@ static void test_details(void) {
     }
     CHECK("data type is the widest array type", k->data_type == IR_F64);
   }
+}
 
-  /* downward loop and && bounds */
+/* Loop bounds: a downward loop, bounds joined by &&. */
+static void details_bounds(ir_arena *a) {
+  ir_kernel *k;
   k = parse("void kernel_k(int n, int m, double A[n]) {\n"
             "  int i;\n"
             "  for (i = n - 1; i >= 1 && i > m; --i) A[i] = A[i - 1];\n"
-            "}\n", &a);
+            "}\n", a);
   CHECK("downward kernel parses", k != NULL);
   if (k) {
     const ir_stmt *f = k->body;
@@ -358,7 +362,7 @@ static void test_details(void) {
   /* upper bounds joined by && become IMIN */
   k = parse("void kernel_k(int n, int m, double A[n]) {\n"
             "  for (int i = 0; i < n && i <= m + 2; i++) A[i] = 1;\n"
-            "}\n", &a);
+            "}\n", a);
   CHECK("&& kernel parses", k && k->body && k->body->kind == IR_ST_FOR);
   if (k && k->body) {
     CHECK("hi is IMIN", k->body->hi->kind == IR_EX_IMIN && k->body->hi->type == IR_I32);
@@ -367,7 +371,11 @@ static void test_details(void) {
     vals[ir_kernel_find_var(k, "m")] = 4;
     CHECK("hi = min(n - 1, m + 2)", ir_expr_eval_int(k->body->hi, vals) == 6);
   }
+}
 
+/* Local scalars and shared iterators; errors return NULL. */
+static void details_locals(ir_arena *a) {
+  ir_kernel *k;
   /* local scalars, declarations as assignments, x = x + e */
   k = parse("void kernel_k(int n, double A[n], double out[1]) {\n"
             "  double s = 0;\n"
@@ -376,7 +384,7 @@ static void test_details(void) {
             "    s = s + t * t;\n"
             "  }\n"
             "  out[0] = s;\n"
-            "}\n", &a);
+            "}\n", a);
   CHECK("locals kernel parses", k != NULL);
   if (k) {
     int s = ir_kernel_find_var(k, "s"), t = ir_kernel_find_var(k, "t");
@@ -404,42 +412,51 @@ static void test_details(void) {
   k = parse("void kernel_k(int n, double A[n]) {\n"
             "  for (int i = 0; i < n; i++) A[i] = 0;\n"
             "  for (int i = 0; i < n; i++) A[i] += 1;\n"
-            "}\n", &a);
+            "}\n", a);
   CHECK("sequential loops parse", k && k->body && k->body->next);
   if (k && k->body && k->body->next)
     CHECK("one iterator for both", k->body->iter == k->body->next->iter && k->nvars == 3);
 
   /* errors return NULL */
   CHECK("a while loop that is not counted is rejected",
-        !parse_quiet("void kernel_k(int n, double A[n]) { while (1) A[0] = 1; }\n", &a));
+        !parse_quiet("void kernel_k(int n, double A[n]) { while (1) A[0] = 1; }\n", a));
   CHECK("non-affine subscript is rejected",
         !parse_quiet("void kernel_k(int n, double A[n]) {\n"
-                     " for (int i = 0; i < n; i++) A[i * i] = 1; }\n", &a));
-  CHECK("missing kernel is rejected", !parse_quiet("void f(void) { }\n", &a));
+                     " for (int i = 0; i < n; i++) A[i * i] = 1; }\n", a));
+  CHECK("missing kernel is rejected", !parse_quiet("void f(void) { }\n", a));
   CHECK("a leading dimension is refused (assumption k <= lda)",
         !parse_quiet("void f(int m, int k, int lda, double *a, double *y) {\n"
                      " for (int i = 0; i < m; i++) for (int j = 0; j < k; j++)\n"
-                     "  y[i] += a[i * lda + j]; }\n", &a));
+                     "  y[i] += a[i * lda + j]; }\n", a));
   CHECK("a stride is refused (assumption 1 <= incx)",
         !parse_quiet("void f(int n, int incx, double *x) {\n"
-                     " for (int i = 0; i < n; i++) x[i * incx] = 0; }\n", &a));
+                     " for (int i = 0; i < n; i++) x[i * incx] = 0; }\n", a));
   CHECK("uint8_t element data is refused",
         !parse_quiet("#include <stdint.h>\nvoid f(int n, uint8_t *x) {\n"
-                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", &a));
+                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
   CHECK("an int accumulator is refused",
         !parse_quiet("void f(int n, double *x) { int t = 0;\n"
-                     " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", &a));
+                     " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", a));
   CHECK("a returned value is refused",
         !parse_quiet("double f(int n, double *x) { double s = 0;\n"
-                     " for (int i = 0; i < n; i++) s += x[i]; return s; }\n", &a));
+                     " for (int i = 0; i < n; i++) s += x[i]; return s; }\n", a));
   CHECK("constant loop bounds over a parameter extent are refused",
         !parse_quiet("void f(int n, double *y, double x[n]) {\n"
-                     " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", &a));
+                     " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", a));
   CHECK("two functions with loops and no kernel_* are ambiguous",
         !parse_quiet("void f(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 0; }\n"
                      "void g(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 1; }\n",
-                     &a));
-  CHECK("empty file is rejected", !parse_quiet("", &a));
+                      a));
+  CHECK("empty file is rejected", !parse_quiet("",  a));
+}
+
+static void test_details(void) {
+  ir_arena a;
+  ir_arena_init(&a);
+  details_gemm(&a);
+  details_casts(&a);
+  details_bounds(&a);
+  details_locals(&a);
   ir_arena_free(&a);
 }
 

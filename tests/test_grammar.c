@@ -245,9 +245,9 @@ static void test_extra_dialect(ir_arena *a) {
   res.rank = 2;
   res.dims[0] = 2;
   res.dims[1] = 3;
-  char err[256];
-  int rc = gram_prod_eval(op, out[0].attrs, &arg, &res, err, sizeof err);
-  CHECKF(rc == 0, "the new op runs: %s", err);
+  ir_error err = {0};
+  int rc = gram_prod_eval(op, out[0].attrs, &arg, &res, &err);
+  CHECKF(rc == 0, "the new op runs: %s", err.msg);
   if (rc == 0) {
     int ok = 1;
     for (int i = 0; i < 6; i++) ok &= res.data[i] == (i % 2 ? in[i] : -in[i]);
@@ -293,8 +293,8 @@ static void const_operand_case(ir_arena *a, const gram_dialect *d, const char *n
   CHECKF(n == 1, "cst.%s: one production", name);
   if (n != 1) return;
   gram_binding b;
-  char err[256];
-  CHECKF(gram_bind(op, ps[0].attrs, &b, err, sizeof err) == 0, "cst.%s binds: %s", name, err);
+  ir_error err = {0};
+  CHECKF(gram_bind(op, ps[0].attrs, &b, &err) == 0, "cst.%s binds: %s", name, err.msg);
   ir_tensor ops[2], kargs[INTERP_MAX_ARGS], out;
   double kc[INTERP_MAX_ARGS];
   for (int i = 0; i < op->nops; i++) {
@@ -317,8 +317,8 @@ static void const_operand_case(ir_arena *a, const gram_dialect *d, const char *n
   out.elem = ps[0].result.elem;
   out.rank = 1;
   out.dims[0] = 3;
-  int rc = gram_prod_eval(op, ps[0].attrs, ops, &out, err, sizeof err);
-  CHECKF(rc == 0, "cst.%s runs: %s", name, err);
+  int rc = gram_prod_eval(op, ps[0].attrs, ops, &out, &err);
+  CHECKF(rc == 0, "cst.%s runs: %s", name, err.msg);
   if (rc) return;
   int ok = out.poison == NULL;
   for (int i = 0; ok && i < 3; i++) ok = out.data[i] == want[i];
@@ -396,9 +396,9 @@ static void hand_case(const gram_dialect *d, const char *name, const char *attrs
   out.rank = ps[pick].result.rank;
   for (int k = 0; k < out.rank; k++)
     out.dims[k] = ps[pick].result.dims[k] == IR_DIM_ONE ? 1 : csize[ps[pick].result.dims[k]];
-  char err[256];
-  int rc = gram_prod_eval(op, ps[pick].attrs, args, &out, err, sizeof err);
-  CHECKF(rc == 0, "hlo.%s [%s] runs: %s", name, attrs, err);
+  ir_error err = {0};
+  int rc = gram_prod_eval(op, ps[pick].attrs, args, &out, &err);
+  CHECKF(rc == 0, "hlo.%s [%s] runs: %s", name, attrs, err.msg);
   if (rc) return;
   int ok = (int)ir_tensor_size(&out) == nwant && out.poison == NULL;
   for (int i = 0; ok && i < nwant; i++) ok = out.data[i] == want[i];

@@ -139,16 +139,17 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
     const gram_op *op = cs[r].prod.op;
     ir_tensor want;
     concrete(&cs[r].prod.result, &want);
-    char kerr[512], attrs[128];
+    char attrs[128], ty[128];
+    ir_error kerr = {0};
     gram_attrs_str(op, cs[r].prod.attrs, attrs, sizeof attrs);
-    int krc = gram_prod_eval(op, cs[r].prod.attrs, ins[r], &want, kerr, sizeof kerr);
-    CHECKF(krc == 0, "%s.%s %s: kernel runs: %s", d->name, op->name, attrs, kerr);
+    int krc = gram_prod_eval(op, cs[r].prod.attrs, ins[r], &want, &kerr);
+    CHECKF(krc == 0, "%s.%s %s: kernel runs: %s", d->name, op->name, attrs, kerr.msg);
     if (krc == 0) {
       size_t sz = ir_tensor_size(&want), bad = sz;
       for (size_t k = 0; k < sz && bad == sz; k++)
         if (!close_enough(runs[r].outputs[0].data[k], want.data[k], want.elem)) bad = k;
       CHECKF(bad == sz, "%s.%s %s on %s: MLIR and our kernel agree (element %zu: mlir %g, kernel %g)",
-             d->name, op->name, attrs, ir_type_str(&cs[r].ops[0], NULL, kerr, sizeof kerr), bad,
+             d->name, op->name, attrs, ir_type_str(&cs[r].ops[0], NULL, ty, sizeof ty), bad,
              bad < sz ? runs[r].outputs[0].data[bad] : 0, bad < sz ? want.data[bad] : 0);
       ir_free(want.data);
       ir_free(want.poison);

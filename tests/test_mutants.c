@@ -272,10 +272,10 @@ static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
   /* round trip */
   ir_tp_syntax syn;
   gram_term_syntax(c->d, &syn);
-  char err[512];
-  const ir_tnode *back = ir_tp_parse(c->store, text, k, ts->in_args, ts->nin, &syn, err, sizeof err);
+  ir_error err;
+  const ir_tnode *back = ir_tp_parse(c->store, text, k, ts->in_args, ts->nin, &syn, &err);
   CHECKF(back == prog, "%s task %d (%s): parse(print(p)) is p: %s [%s]", kname, ti, oname, text,
-         back ? "another node" : err);
+         back ? "another node" : err.msg);
 
   /* fp mode */
   enum_query q = {k, c->a, ti, ts->mask, ts->nin, ts->in_vars, ts->in_args, out_var, prog, c->d};
@@ -415,12 +415,12 @@ static void run_kernel(const char *path, ctx *tot) {
     gram_term_syntax(d, &syn);
     for (int i = 0; i < res.prog.nresults; i++) {
       static char text[65536];
-      char err[512];
+      ir_error err;
       ir_tp_str(res.prog.results[i], a->kernel, text, sizeof text);
       const ir_tnode *back = ir_tp_parse(&store, text, a->kernel, res.prog.args, res.prog.nargs,
-                                         &syn, err, sizeof err);
+                                         &syn, &err);
       CHECKF(back == res.prog.results[i], "%s: result %d round-trips [%s]", path, i,
-             back ? "another node" : err);
+             back ? "another node" : err.msg);
     }
     printf("  %s: %d mutants: %d refuted, %d proved (equivalent), %d unknown, %d errors\n",
            path, c.mutants, c.refuted, c.proved, c.unknown, c.errors);

@@ -325,10 +325,10 @@ static void test_cand_table(const gram_dialect *d) {
     if (!a || a->error || a->ntasks <= ct->task) goto next;
     pipe_task_setup ts;
     CHECKF(!pipe_task_setup_make(a, ct->task, &store, &arena, &ts), "%s: setup", ct->name);
-    char err[256];
+    ir_error err;
     const ir_tnode *prog = ir_tp_parse(&store, ct->prog, a->kernel, ts.in_args, ts.nin, &syn,
-                                       err, sizeof err);
-    CHECKF(prog != NULL, "%s: program parses (%s)", ct->name, prog ? "" : err);
+                                       &err);
+    CHECKF(prog != NULL, "%s: program parses (%s)", ct->name, prog ? "" : err.msg);
     if (!prog) goto next;
     verify_options vo;
     verify_options_default(&vo);

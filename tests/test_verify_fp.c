@@ -345,10 +345,9 @@ static void run_case(const vcase *c, int idx) {
   int out_var = pt->outputs[0].var;
   ir_tp_syntax syn;
   gram_term_syntax(d, &syn);
-  char err[512] = "";
-  const ir_tnode *prog =
-      ir_tp_parse(&store, c->prog, a->kernel, ts.in_args, ts.nin, &syn, err, sizeof err);
-  CHECKF(prog != NULL, "%s: the program parses: %s", c->what, err);
+  ir_error err = {0};
+  const ir_tnode *prog = ir_tp_parse(&store, c->prog, a->kernel, ts.in_args, ts.nin, &syn, &err);
+  CHECKF(prog != NULL, "%s: the program parses: %s", c->what, err.msg);
   if (!prog) goto done;
 
   verify_options vo;

@@ -126,7 +126,7 @@ typedef struct fuzz_prog {
   ir_tp_store store;
   pipe_task_setup ts;   /* the task's input leaves */
   const ir_tnode *p;   /* the program, or NULL when the text is refused */
-  char err[512];
+  ir_error err;         /* why the text was refused */
 } fuzz_prog;
 
 /* Parse an input into fp (fuzz_prog_free frees it).  Returns -1, with
@@ -138,7 +138,7 @@ static int fuzz_prog_parse(const uint8_t *data, size_t size, fuzz_prog *fp) {
   ir_tp_store_init(&fp->store, &fp->arena);
   if (pipe_task_setup_make(fp->a, fp->task, &fp->store, &fp->arena, &fp->ts)) abort();
   fp->p = ir_tp_parse(&fp->store, fp->text, fp->k, fp->ts.in_args, fp->ts.nin,
-                      &fuzz_w.syn[fp->dialect], fp->err, sizeof fp->err);
+                      &fuzz_w.syn[fp->dialect], &fp->err);
   return 0;
 }
 

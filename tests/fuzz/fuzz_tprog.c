@@ -20,10 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ir_tp_print(fp.p, fp.k, f);
     fclose(f);
     const ir_tnode *q = ir_tp_parse(&fp.store, back, fp.k, fp.ts.in_args, fp.ts.nin,
-                                    &fuzz_w.syn[fp.dialect], fp.err, sizeof fp.err);
+                                    &fuzz_w.syn[fp.dialect], &fp.err);
     if (q != fp.p) {
       fprintf(stderr, "round trip failed:\n  in:  %s\n  out: %s\n  %s\n", fp.text, back,
-              q ? "a different node" : fp.err);
+              q ? "a different node" : fp.err.msg);
       abort();
     }
     free(back);
