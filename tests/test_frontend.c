@@ -447,7 +447,7 @@ static void details_locals(ir_arena *a) {
         !parse_quiet("void f(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 0; }\n"
                      "void g(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 1; }\n",
                       a));
-  CHECK("empty file is rejected", !parse_quiet("",  a));
+  CHECK("empty file is rejected", !parse_quiet("", a));
 }
 
 static void test_details(void) {
