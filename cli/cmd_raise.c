@@ -63,14 +63,24 @@ typedef struct raise_cli {
 } raise_cli;
 
 /* The text report on stderr: one line per task output. */
+/* ", assumes ...; assumes ..." for the assumption bits of a proof. */
+static const char *assumes_text(unsigned assumes, char *buf, size_t n) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int a = 0; a < VERIFY_ASSUMES_ALL && len < n; a++)
+    if (assumes & (1u << a))
+      len += (size_t)snprintf(buf + len, n - len, ", %s", verify_assumes_name(a, 0));
+  return buf;
+}
+
 static void print_summary(const ir_kernel *k, const enum_result *r) {
-  char buf[4096];
+  char buf[4096], as[512];
   for (int t = 0; t < r->ntasks; t++)
     for (int o = 0; o < r->tasks[t].noutputs; o++) {
       const enum_output *eo = &r->tasks[t].outputs[o];
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
-              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s, "
+              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s, "
               "%.3f s)\n"
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
@@ -78,7 +88,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               eo->stats.equivalence_filtered, enum_verdict_name(eo->verify.verdict),
               eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
-              eo->verify.assumes ? ", " : "", eo->verify.assumes ? eo->verify.assumes : "",
+              assumes_text(eo->verify.assumes, as, sizeof as),
               eo->verify.seconds, ir_tp_str(eo->program, k, buf, sizeof buf));
     }
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
@@ -122,8 +132,9 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON_AddNumberToObject(v, "size_cases", (double)eo->verify.size_cases);
       cJSON_AddNumberToObject(v, "cases_left_out", (double)eo->verify.cases_left_out);
       cJSON *as = cJSON_AddArrayToObject(v, "assumes");
-      if (eo->verify.assumes_json)
-        cJSON_AddItemToArray(as, cJSON_CreateString(eo->verify.assumes_json));
+      for (int a = 0; a < VERIFY_ASSUMES_ALL; a++)
+        if (eo->verify.assumes & (1u << a))
+          cJSON_AddItemToArray(as, cJSON_CreateString(verify_assumes_name(a, 1)));
       cJSON_AddFalseToObject(v, "all_sizes");
       cJSON_AddStringToObject(v, "all_sizes_reason", VERIFY_ALL_SIZES_REASON);
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);

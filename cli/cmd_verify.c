@@ -209,8 +209,9 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
     cJSON_AddNumberToObject(jv, "size_cases", (double)vr->size_cases);
     cJSON_AddNumberToObject(jv, "cases_left_out", (double)vr->cases_left_out);
     cJSON *as = cJSON_AddArrayToObject(jv, "assumes");
-    if (vr->verdict == VERIFY_PROVED && (vr->assumes & VERIFY_ASSUMES_MASKED_ZERO))
-      cJSON_AddItemToArray(as, cJSON_CreateString(VERIFY_MASKED_ZERO_JSON));
+    for (int a = 0; a < VERIFY_ASSUMES_ALL && vr->verdict == VERIFY_PROVED; a++)
+      if (vr->assumes & (1u << a))
+        cJSON_AddItemToArray(as, cJSON_CreateString(verify_assumes_name(a, 1)));
     cJSON_AddFalseToObject(jv, "all_sizes");
     cJSON_AddStringToObject(jv, "all_sizes_reason", VERIFY_ALL_SIZES_REASON);
     cJSON_AddNumberToObject(jv, "seconds", vr->seconds);

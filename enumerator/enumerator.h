@@ -83,6 +83,7 @@ typedef struct enum_query {
 typedef struct enum_cex {
   long *sizes;
   ir_tensor *inputs;
+  int zero_sign; /* the difference is the sign of a zero only */
 } enum_cex;
 
 typedef struct enum_verify_result {
@@ -92,8 +93,8 @@ typedef struct enum_verify_result {
   double seconds;
   long size_cases;     /* size assignments checked */
   long cases_left_out; /* size cases not checked (then not proved) */
-  const char *assumes; /* what the verdict relies on (for people), or NULL */
-  const char *assumes_json; /* the same as a JSON name, or NULL */
+  unsigned assumes;    /* what a proof relies on: VERIFY_ASSUMES_* bits
+                        * (verify/verify.h names them) */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

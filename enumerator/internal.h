@@ -15,6 +15,10 @@
 typedef struct es_examples {
   int n;
   long *sizes[ES_MAX_EX]; /* by var id, kernel->nvars entries (arena) */
+  /* compare the signs of zeros on this example: it is a counterexample
+   * that told a candidate apart by the sign of a zero only; elsewhere a
+   * proof may rely on the zero-sign assumption (docs/verify.md) */
+  unsigned char zero_sign[ES_MAX_EX];
 } es_examples;
 
 /* A leaf of the search: an argument, a constant, a mask or a solved

@@ -201,6 +201,7 @@ static int add_example(task_ctx *t, const long *sizes, uint64_t seed, int fracti
   }
   t->ex.sizes[e] = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
   memcpy(t->ex.sizes[e], sizes, (size_t)k->nvars * sizeof(long));
+  t->ex.zero_sign[e] = 0;
   t->ex.n++;
   return 0;
 }
@@ -527,7 +528,9 @@ static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
     double rtol = es_goal_rtol(k);
     for (size_t i = 0; i < n && !bad; i++) {
       if (want->poison && want->poison[i]) continue;
-      bad = (got.poison && got.poison[i]) || !interp_values_agree(want->data[i], got.data[i], rtol);
+      bad = (got.poison && got.poison[i]) ||
+            !(t->ex.zero_sign[e] ? interp_values_agree_signed(want->data[i], got.data[i], rtol)
+                                 : interp_values_agree(want->data[i], got.data[i], rtol));
     }
     interp_tensor_free(&got);
   }
@@ -553,6 +556,7 @@ static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void 
       *reason = ir_arena_printf(t->arena, "counterexample: %s", why);
       return -1;
     }
+    t->ex.zero_sign[t->ex.n - 1] = (unsigned char)res->verify.cex.zero_sign;
     return 1;
   }
   if (res->verify.verdict == ENUM_UNKNOWN && s->nblocked < UNKNOWN_RETRIES) {

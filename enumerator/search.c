@@ -11,6 +11,7 @@
  * one's is dropped (hash, then comparison).  Every kept candidate is
  * compared with the goals of its type.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -136,10 +137,8 @@ static uint64_t hash_values(int type, const double *v, long n,
     uint64_t bits;
     if (p && p[i]) bits = 0x7ff4dead;
     else if (x != x) bits = 0x7ff8000000000000ull;
-    else {
-      if (x == 0) x = 0;
-      memcpy(&bits, &x, sizeof bits);
-    }
+    else
+      memcpy(&bits, &x, sizeof bits); /* -0 is not +0 */
     h = (h ^ bits) * 1099511628211ull;
     h ^= h >> 29;
   }
@@ -153,6 +152,7 @@ static int same_values(const double *a, const unsigned char *pa,
     if (qa != qb) return 0;
     if (qa) continue;
     if (a[i] != b[i] && !(a[i] != a[i] && b[i] != b[i])) return 0;
+    if (a[i] == 0 && !signbit(a[i]) != !signbit(b[i])) return 0;
   }
   return 1;
 }
@@ -207,7 +207,9 @@ static int goal_matches(const es_state *st, const es_goal *g, int type,
     for (long i = 0; i < et->len[e]; i++) {
       if (!cmp[i]) continue;
       if (px && px[i]) return 0;
-      if (!interp_values_agree(y[i], x[i], g->rtol)) return 0;
+      if (!(st->in->ex->zero_sign[e] ? interp_values_agree_signed(y[i], x[i], g->rtol)
+                                     : interp_values_agree(y[i], x[i], g->rtol)))
+        return 0;
     }
   }
   return 1;

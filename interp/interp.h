@@ -159,6 +159,9 @@ double interp_kernel_tolerance(const ir_kernel *k);
  * |a - b| <= rtol * max(1, |a|, |b|)?  NaN agrees with NaN, infinities with
  * infinities of the same sign. */
 int interp_values_agree(double a, double b, double rtol);
+/* interp_values_agree, and two zeros agree only with the same sign (-0 is
+ * not +0: the search compares as the verifier does, docs/verify.md). */
+int interp_values_agree_signed(double a, double b, double rtol);
 
 typedef struct interp_mismatch {
   int var;                  /* var id */

@@ -152,6 +152,11 @@ int interp_values_agree(double a, double b, double rtol) {
   return fabs(a - b) <= rtol * m;
 }
 
+int interp_values_agree_signed(double a, double b, double rtol) {
+  if (a == 0 && b == 0) return !signbit(a) == !signbit(b);
+  return interp_values_agree(a, b, rtol);
+}
+
 long interp_compare(const interp_env *a, const interp_env *b,
                     const unsigned char *written, double rtol,
                     interp_mismatch *first, long *compared) {

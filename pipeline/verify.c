@@ -153,11 +153,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   r->seconds = vr->seconds;
   r->size_cases = vr->size_cases;
   r->cases_left_out = vr->cases_left_out;
-  r->assumes = r->assumes_json = NULL;
-  if (vr->verdict == VERIFY_PROVED && (vr->assumes & VERIFY_ASSUMES_MASKED_ZERO)) {
-    r->assumes = VERIFY_MASKED_ZERO_TEXT;
-    r->assumes_json = VERIFY_MASKED_ZERO_JSON;
-  }
+  r->assumes = vr->verdict == VERIFY_PROVED ? vr->assumes : 0;
   switch (vr->verdict) {
   case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
   case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;
@@ -169,6 +165,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
     r->has_cex = 1;
     r->cex.sizes = vr->cex->sizes;
     r->cex.inputs = cex_inputs;
+    r->cex.zero_sign = vr->cex->expected == 0 && vr->cex->got == 0;
     for (int i = 0; i < q->nin; i++) {
       memset(&cex_inputs[i], 0, sizeof cex_inputs[i]);
       for (int j = 0; j < vr->cex->nvars; j++)

@@ -182,7 +182,7 @@ static int cex_differs(ctx *c, const pipe_task_setup *ts, int out_var, const ir_
     for (int d = 0; d < src->rank; d++) idx = idx * (size_t)src->dims[d] + (size_t)cex->out_index[d];
     if (idx < ir_tensor_size(&got) && !(src->poison && src->poison[idx]))
       differs = (got.poison && got.poison[idx]) ||
-                !interp_values_agree(src->data[idx], got.data[idx], 1e-9);
+                !interp_values_agree_signed(src->data[idx], got.data[idx], 1e-9);
     interp_tensor_free(&got);
   }
   ir_free(args);

@@ -75,6 +75,9 @@ static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
   t->recip_of = t->root_of = INTERP_TERM_NONE;
   t->cn = t->ci = t->cs = t->ev = t->spec = t->sval = NULL;
   t->arith = t->cls_done = 0;
+  t->cz = t->sz = t->kz = NULL;
+  t->z_done = t->pz = t->kz_done = 0;
+  t->pz_of = INTERP_TERM_NONE;
   t->aop = 0;
   t->op[0] = t->op[1] = INTERP_TERM_NONE;
   return (interp_term)x->nterms++;
@@ -309,7 +312,9 @@ static interp_term a_constant(void *ctx, double v) {
     if (v < 0) x->terms[t].cs = K(Z3_mk_true(x->z));
     return t;
   }
-  return new_term(x, numeral(x, v), NULL, 0, 0);
+  interp_term t = new_term(x, numeral(x, v), NULL, 0, 0);
+  if (x->kind == VX_REAL && v == 0 && signbit(v)) x->terms[t].cz = K(Z3_mk_true(x->z));
+  return t;
 }
 
 static interp_term a_neg(void *ctx, interp_term a) {
@@ -358,10 +363,10 @@ static Z3_ast fp_mul(vx *x, Z3_ast va, Z3_ast vb) {
   return (!na) != (!nb) ? fp_neg(x, p) : p;
 }
 
-/* real: a + 0, a - 0, a * 1 and a / 1 are a exactly in IEEE (up to the
- * sign of a zero), infinities and NaN included; kept as a, so that no
- * arithmetic expression (with its unspecified outcome at an infinity) is
- * made of them.  Returns a's handle, or NONE. */
+/* real: a + 0, a - 0, a * 1 and a / 1 are a exactly in IEEE, infinities
+ * and NaN included, except that -0 + 0 is +0 (plus_zero); kept as a, so
+ * that no arithmetic expression (with its unspecified outcome at an
+ * infinity) is made of them.  Returns a's handle, or NONE. */
 static interp_term real_identity(vx *x, interp_term a, interp_term b, double unit) {
   if (x->kind != VX_REAL || x->terms[b].ub || !is_num_lit(x, x->terms[b].v) ||
       x->terms[b].cn || x->terms[b].ci)
@@ -370,21 +375,41 @@ static interp_term real_identity(vx *x, interp_term a, interp_term b, double uni
   return str && !strcmp(str, unit ? "1" : "0") ? a : INTERP_TERM_NONE;
 }
 
+/* A new handle for the term a stands for, with all of a's properties. */
+static interp_term copy_term(vx *x, interp_term a) {
+  interp_term t = new_term(x, NULL, NULL, 0, 0);
+  x->terms[t] = x->terms[a];
+  return t;
+}
+
+/* real: a + 0 (a + +0): a itself, except that a zero becomes +0 (IEEE,
+ * rounding to nearest: -0 + +0 = +0).  pz records whether the source (1)
+ * or the candidate (2) added the zero (vx_negzero's relaxed tier). */
+static interp_term plus_zero(vx *x, interp_term a) {
+  interp_term t = copy_term(x, a);
+  vx_term *tt = &x->terms[t];
+  tt->pz = x->cand ? 2 : 1;
+  tt->pz_of = a;
+  tt->cz = NULL;
+  tt->z_done = 0;
+  return t;
+}
+
 static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) + D(x, b), cub2(x, a, b));
   interp_term id = real_identity(x, a, b, 0);
   if (!id) id = real_identity(x, b, a, 0);
-  if (id) return id;
+  if (id) /* a + -0 is a exactly */
+    return x->terms[id == a ? b : a].cz ? id : plus_zero(x, id);
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
   if (x->kind == VX_REAL) {
     Z3_ast args[2] = {va, vb};
     r = K(Z3_mk_add(x->z, 2, args));
-  } else if (va == fp_lit(x, 0)) {
-    r = vb; /* 0 + b is b (up to the sign of zero) */
-  } else if (vb == fp_lit(x, 0)) {
-    r = va;
-  } else {
+  } else if (x->terms[a].pz == 3 || x->terms[b].pz == 3) {
+    x->zinit = 1; /* fp: a candidate's empty sum, taken as -0 */
+    return x->terms[a].pz == 3 ? b : a;
+  } else { /* fp: 0 + b is not b (-0 + +0 is +0) */
     r = fp_add(x, va, vb);
   }
   return arith(x, '+', new_term(x, r, ub2(x, a, b), 0, 0), a, b);
@@ -396,6 +421,8 @@ static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   if (x->kind == VX_FP) return a_add(ctx, a, a_neg(ctx, b)); /* exact in IEEE */
   interp_term id = real_identity(x, a, b, 0);
   if (id) return id;
+  if (is_zero_lit(x, a) && !x->terms[a].cz) /* 0 - b: -b, but a zero is +0 */
+    return plus_zero(x, a_neg(ctx, b));
   Z3_ast args[2] = {vx_num(x, a), vx_num(x, b)};
   return arith(x, '-', new_term(x, K(Z3_mk_sub(x->z, 2, args)), ub2(x, a, b), 0, 0), a, b);
 }
@@ -463,23 +490,11 @@ static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
   if (!x->cand || x->kind == VX_FP || !is_one(x, a)) return INTERP_TERM_NONE;
   interp_term y = x->terms[b].recip_of;
   if (!y) return INTERP_TERM_NONE;
-  vx_term ty = x->terms[y];
-  interp_term t = new_term(x, ty.v, z_or(x, x->terms[a].ub, ty.ub), ty.d,
-                           x->terms[a].cub || ty.cub);
-  vx_term *tt = &x->terms[t];
-  tt->recip_of = ty.recip_of;
-  tt->root_of = ty.root_of;
-  tt->cn = ty.cn;
-  tt->ci = ty.ci;
-  tt->cs = ty.cs;
-  tt->ev = ty.ev;
-  tt->spec = ty.spec;
-  tt->sval = ty.sval;
-  tt->arith = ty.arith;
-  tt->aop = ty.aop;
-  tt->cls_done = ty.cls_done;
-  tt->op[0] = ty.op[0];
-  tt->op[1] = ty.op[1];
+  Z3_ast ub = z_or(x, x->terms[a].ub, x->terms[y].ub);
+  int cub = x->terms[a].cub || x->terms[y].cub;
+  interp_term t = copy_term(x, y);
+  x->terms[t].ub = ub;
+  x->terms[t].cub = (unsigned char)cub;
   return t;
 }
 
@@ -553,12 +568,12 @@ static Z3_ast own_event(vx *x, interp_term h) {
 }
 
 /* The unspecified outcome of the arithmetic expressions whose outcome key
- * (keys.c) is id (or, for pow, the id of the term): NaN, infinite, negative, and the value if finite,
- * out[0..3].  Constants named by the key, so that the expressions with one
+ * (keys.c) is id (or, for pow, the id of the term): NaN, infinite, negative, the value if finite,
+ * and the sign of a zero, out[0..4].  Constants named by the key, so that the expressions with one
  * key, and only they, share it. */
 static void special_of(vx *x, const char *id, const interp_term *args, int nargs,
-                       Z3_ast out[4]) {
-  static const char tag[4] = {'n', 'i', 's', 'v'};
+                       Z3_ast out[5]) {
+  static const char tag[5] = {'n', 'i', 's', 'v', 'z'};
   Z3_sort *dom = ir_malloc(sizeof(Z3_sort) * (size_t)(4 * nargs + 1));
   Z3_ast *av = ir_malloc(sizeof(Z3_ast) * (size_t)(4 * nargs + 1));
   for (int j = 0; j < nargs; j++) {
@@ -571,7 +586,7 @@ static void special_of(vx *x, const char *id, const interp_term *args, int nargs
       av[4 * j + 1 + m] = c[m] ? c[m] : z_false(x);
     }
   }
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 5; k++) {
     char name[48];
     snprintf(name, sizeof name, "outcome_%c_%s", tag[k], id);
     Z3_func_decl f = Z3_mk_func_decl(x->z, Z3_mk_string_symbol(x->z, name),
@@ -647,7 +662,7 @@ static void class_of_arith(vx *x, interp_term h) {
   t->cn = anynan;
   t->ci = t->cs = NULL;
   if (!anyspec) return;
-  Z3_ast sp[4];
+  Z3_ast sp[5];
   char id[24];
   const interp_term *args;
   int nargs;
@@ -660,6 +675,7 @@ static void class_of_arith(vx *x, interp_term h) {
   t->cs = sp[2];
   t->spec = anyspec; /* then a finite value is sp[3], not the real term */
   t->sval = sp[3];
+  t->sz = sp[4];
 }
 
 void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs) {
@@ -669,6 +685,87 @@ void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs) {
   *cn = t->cn;
   *ci = t->ci;
   *cs = t->cs;
+}
+
+/* ------------------------------------------------ signed zeros (real) */
+
+/* h is finite and its (effective) value is 0. */
+static Z3_ast zero_of(vx *x, interp_term h);
+
+/* h is negative: -inf, a finite value below 0, or -0. */
+static Z3_ast negative_of(vx *x, interp_term h);
+
+/* IEEE's sign of a zero result of arithmetic node t (rounding to nearest,
+ * no underflow): a sum is -0 only when both operands are -0 (-0 + +0 and an
+ * exact cancellation x + (-x) give +0), a product or quotient is negative
+ * when exactly one operand is, -(+-0) is -+0, sqrt(-0) is -0, exp is never
+ * 0.  Meaningful only where t is 0. */
+static Z3_ast negzero_rule(vx *x, const vx_term *t) {
+  interp_term a = t->op[0], b = t->op[1];
+  switch (t->aop) {
+  case '+':
+  case '-': {
+    Z3_ast za = vx_negzero(x, a), zb = vx_negzero(x, b);
+    zb = t->aop == '+' ? zb : b_not(x, zb);
+    Z3_ast both = b_and(x, za, zb);
+    return both ? b_and(x, both, b_and(x, zero_of(x, a), zero_of(x, b))) : NULL;
+  }
+  case 'n': return b_not(x, vx_negzero(x, a));
+  case '*':
+  case '/': {
+    Z3_ast na = negative_of(x, a), nb = negative_of(x, b);
+    if (!na) return nb;
+    if (!nb) return na;
+    return K(Z3_mk_xor(x->z, na, nb));
+  }
+  case 's': return vx_negzero(x, a);
+  default: return NULL; /* exp */
+  }
+}
+
+/* The relaxed sign: the outcome of the expression's key, so that
+ * expressions equal up to reassociation and factoring share it. */
+static Z3_ast negzero_by_key(vx *x, interp_term h) {
+  const interp_term *args;
+  int nargs;
+  char id[24];
+  snprintf(id, sizeof id, "%d", vx_outcome_key(x, h, &args, &nargs));
+  Z3_ast sp[5];
+  special_of(x, id, args, nargs, sp);
+  return sp[4];
+}
+
+Z3_ast vx_negzero(vx *x, interp_term h) {
+  if (x->kind != VX_REAL) return NULL;
+  vx_term *t = &x->terms[h];
+  if (t->pz) return NULL; /* a + 0 */
+  if (!t->arith || t->z_done) return t->cz;
+  Z3_ast r;
+  {
+    vx_term copy = *t;
+    r = negzero_rule(x, &copy);
+    Z3_ast cn, ci, cs;
+    vx_class(x, h, &cn, &ci, &cs); /* a special event: unspecified sign */
+    if (x->terms[h].spec) r = b_ite(x, x->terms[h].spec, x->terms[h].sz, r);
+  }
+  t = &x->terms[h];
+  t->cz = r;
+  t->z_done = 1;
+  return r;
+}
+
+Z3_ast vx_negzero_keyed(vx *x, interp_term h) {
+  if (x->kind != VX_REAL) return NULL;
+  vx_term *t = &x->terms[h];
+  if (t->pz) /* the candidate's sums start from -0 */
+    return t->pz == 2 ? vx_negzero_keyed(x, t->pz_of) : NULL;
+  if (!t->arith) return vx_negzero(x, h);
+  if (t->kz_done) return t->kz;
+  Z3_ast r = negzero_by_key(x, h);
+  t = &x->terms[h];
+  t->kz = r;
+  t->kz_done = 1;
+  return r;
 }
 
 /* A value with its class, for the comparisons below. */
@@ -688,6 +785,23 @@ static xv xval(vx *x, interp_term h) {
   vx_class(x, h, &r.n, &r.i, &r.s);
   r.v = eff_value(x, h, vx_num(x, h));
   return r;
+}
+
+static Z3_ast zero_of(vx *x, interp_term h) {
+  xv p = xval(x, h);
+  Z3_ast z0 = K(Z3_mk_eq(x->z, p.v, numeral(x, 0)));
+  Z3_ast r = b_and(x, b_and(x, b_not(x, p.n), b_not(x, p.i)), z0);
+  if (r && Z3_get_bool_value(x->z, K(Z3_simplify(x->z, r))) == Z3_L_FALSE) return NULL;
+  return r;
+}
+
+static Z3_ast negative_of(vx *x, interp_term h) {
+  xv p = xval(x, h);
+  Z3_ast lt = K(Z3_mk_lt(x->z, p.v, numeral(x, 0)));
+  Z3_ast z = vx_negzero(x, h);
+  Z3_ast fin = z ? z_or(x, lt, b_and(x, K(Z3_mk_eq(x->z, p.v, numeral(x, 0))), z)) : lt;
+  if (Z3_get_bool_value(x->z, K(Z3_simplify(x->z, fin))) == Z3_L_FALSE) fin = NULL;
+  return p.i ? b_ite(x, p.i, p.s, fin) : fin;
 }
 
 /* a < b and a == b on the extended reals, ignoring NaN (the callers add
@@ -713,16 +827,19 @@ static interp_term classed(vx *x, Z3_ast v, Z3_ast ub, Z3_ast cn, Z3_ast ci,
   return t;
 }
 
-/* max/min: nanprop (StableHLO maximum, minimum: a NaN operand gives NaN)
- * or C's fmax/fmin (a NaN operand gives the other operand).  The sign of a
- * zero is not modelled (docs/verify.md). */
+/* max/min: nanprop (StableHLO maximum, minimum: a NaN operand gives NaN;
+ * IEEE's maximum and minimum, which order -0 below +0) or C's fmax/fmin (a
+ * NaN operand gives the other operand; of two equal operands, zeros of
+ * either sign included, the first, as glibc's fmax/fmin do: the C
+ * standard leaves the sign of fmax(-0, +0) open). */
 static interp_term minmax2(vx *x, interp_term a, interp_term b, int is_max,
                            int nanprop) {
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a), q = D(x, b), r;
     if (!nanprop) r = is_max ? fmax(p, q) : fmin(p, q);
     else if (isnan(p) || isnan(q)) r = NAN;
-    else r = is_max ? (p >= q ? p : q) : (p <= q ? p : q);
+    else if (p == q) r = (signbit(p) != 0) == (is_max != 0) ? q : p; /* -0 < +0 */
+    else r = is_max ? (p > q ? p : q) : (p < q ? p : q);
     return new_term(x, NULL, NULL, r, cub2(x, a, b));
   }
   Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r;
@@ -742,22 +859,31 @@ static interp_term minmax2(vx *x, interp_term a, interp_term b, int is_max,
                     : z_or(x, ext_lt(x, p, q), ext_eq(x, p, q));
   r = va == vb ? va : K(Z3_mk_ite(x->z, c, va, vb));
   Z3_ast cn, ci = b_ite(x, c, p.i, q.i), cs = b_ite(x, c, p.s, q.s);
+  Z3_ast za = vx_negzero(x, a), zb = vx_negzero(x, b);
+  Z3_ast cz = b_ite(x, c, za, zb);
   if (nanprop) {
     cn = z_or(x, p.n, q.n);
+    /* IEEE maximum/minimum order -0 below +0 */
+    Z3_ast both = b_and(x, zero_of(x, a), zero_of(x, b));
+    if (both) cz = b_ite(x, both, is_max ? b_and(x, za, zb) : z_or(x, za, zb), cz);
   } else {
     if (q.n) { /* b NaN: a */
       r = K(Z3_mk_ite(x->z, q.n, va, r));
       ci = b_ite(x, q.n, p.i, ci);
       cs = b_ite(x, q.n, p.s, cs);
+      cz = b_ite(x, q.n, za, cz);
     }
     if (p.n) { /* a NaN: b */
       r = K(Z3_mk_ite(x->z, p.n, vb, r));
       ci = b_ite(x, p.n, q.i, ci);
       cs = b_ite(x, p.n, q.s, cs);
+      cz = b_ite(x, p.n, zb, cz);
     }
     cn = b_and(x, p.n, q.n);
   }
-  return classed(x, r, ub2(x, a, b), cn, ci, cs);
+  interp_term t = classed(x, r, ub2(x, a, b), cn, ci, cs);
+  x->terms[t].cz = cz;
+  return t;
 }
 
 static interp_term minmax(vx *x, interp_term a, interp_term b, int is_max) {
@@ -924,11 +1050,13 @@ interp_term vx_pow(vx *x, interp_term a, interp_term b) {
   Z3_ast v = app2(x, x->f_pow, xval(x, a).v, xval(x, b).v);
   /* pow(1, NaN) is 1: no propagation rule; the class is unspecified, a
    * function of the term */
-  Z3_ast sp[4];
+  Z3_ast sp[5];
   char id[32];
   snprintf(id, sizeof id, "pow%u", Z3_get_ast_id(x->z, v));
   special_of(x, id, NULL, 0, sp);
-  return classed(x, v, ub2(x, a, b), sp[0], b_and(x, b_not(x, sp[0]), sp[1]), sp[2]);
+  interp_term t = classed(x, v, ub2(x, a, b), sp[0], b_and(x, b_not(x, sp[0]), sp[1]), sp[2]);
+  x->terms[t].cz = sp[4]; /* pow(-0, 3) is -0: the sign is unspecified too */
+  return t;
 }
 
 interp_term vx_trunc(vx *x, interp_term a) {
@@ -978,8 +1106,11 @@ interp_term vx_round32(vx *x, interp_term a) {
                               K(Z3_mk_not(x->z, ovf)))));
   ovf = b_and(x, b_and(x, b_not(x, cn), b_not(x, ci)), ovf);
   Z3_ast neg = K(Z3_mk_lt(x->z, va, numeral(x, 0)));
-  return classed(x, v, x->terms[a].ub, cn, z_or(x, ci, ovf),
-                 ci ? b_ite(x, ci, cs, neg) : neg);
+  Z3_ast cz = vx_negzero(x, a); /* (float)-0 is -0 */
+  interp_term t = classed(x, v, x->terms[a].ub, cn, z_or(x, ci, ovf),
+                          ci ? b_ite(x, ci, cs, neg) : neg);
+  x->terms[t].cz = cz;
+  return t;
 }
 
 static Z3_ast fp_notnan(vx *x, Z3_ast va, Z3_ast vb) {
@@ -1081,12 +1212,15 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
     r = pa.v == pb.v ? pa.v : K(Z3_mk_ite(x->z, c, pa.v, pb.v));
   va = pa.v;
   vb = pb.v;
-  if (va == vb && pa.n == pb.n && pa.i == pb.i && pa.s == pb.s) {
-    interp_term t = classed(x, r, u, pa.n, pa.i, pa.s);
-    return t;
-  }
-  return classed(x, r, u, b_ite(x, c, pa.n, pb.n), b_ite(x, c, pa.i, pb.i),
-                 b_ite(x, c, pa.s, pb.s));
+  Z3_ast cz = b_ite(x, c, vx_negzero(x, a), vx_negzero(x, b));
+  interp_term t;
+  if (va == vb && pa.n == pb.n && pa.i == pb.i && pa.s == pb.s)
+    t = classed(x, r, u, pa.n, pa.i, pa.s);
+  else
+    t = classed(x, r, u, b_ite(x, c, pa.n, pb.n), b_ite(x, c, pa.i, pb.i),
+                b_ite(x, c, pa.s, pb.s));
+  x->terms[t].cz = cz;
+  return t;
 }
 
 /* real: does the source value s (value a, after som) differ from the
@@ -1095,14 +1229,30 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
 static Z3_ast differ(vx *x, interp_term s, interp_term c, Z3_ast a, Z3_ast b) {
   xv p = xval(x, s), q = xval(x, c);
   Z3_ast ts = x->terms[s].spec, tc = x->terms[c].spec;
+  Z3_ast zs = vx_negzero(x, s), zc = vx_negzero(x, c);
   if (p.n == q.n && p.i == q.i && p.s == q.s && a == b && ts == tc &&
-      (!ts || x->terms[s].sval == x->terms[c].sval))
+      (!ts || x->terms[s].sval == x->terms[c].sval) && zs == zc)
     return NULL;
   p.v = eff_value(x, s, a);
   q.v = eff_value(x, c, b);
   Z3_ast same = z_or(x, b_and(x, p.n, q.n),
                      b_and(x, b_and(x, b_not(x, p.n), b_not(x, q.n)), ext_eq(x, p, q)));
-  return b_not(x, same);
+  Z3_ast d = b_not(x, same);
+  if (zs != zc && x->zrelax != 2) { /* two zeros of opposite signs */
+    Z3_ast sign = K(Z3_mk_xor(x->z, zs ? zs : z_false(x), zc ? zc : z_false(x)));
+    if (x->zrelax) { /* and of opposite relaxed signs */
+      Z3_ast ks = vx_negzero_keyed(x, s), kc = vx_negzero_keyed(x, c);
+      sign = ks == kc ? NULL
+                      : b_and(x, sign, K(Z3_mk_xor(x->z, ks ? ks : z_false(x),
+                                                   kc ? kc : z_false(x))));
+    }
+    Z3_ast zz = sign ? b_and(x, zero_of(x, s), zero_of(x, c)) : NULL;
+    if (zz) {
+      x->zsign_used = 1;
+      d = z_or(x, d, b_and(x, zz, sign));
+    }
+  }
+  return d;
 }
 
 Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
@@ -1182,9 +1332,16 @@ static interp_term body_op(vx *x, interp_body body, interp_term a,
  * function of the sum of their hashes (bit-vector addition is commutative
  * and associative, so every order gives the same term; distinct multisets
  * differ under a suitable hash).  init joins with one more operation unless
- * it is the body's identity (0 for add, 1 for mul). */
+ * it is the body's identity (1 for mul; for add, 0 is taken as IEEE's
+ * identity -0, and a candidate that relies on it says so: x->zinit). */
 interp_term vx_reduce(vx *x, interp_body body, interp_term init,
                       const interp_term *xs, long n) {
+  if (x->kind == VX_FP && n == 0 && x->cand && body == INTERP_BODY_ADD &&
+      is_lit(x, init, 0)) { /* an empty sum: IEEE's identity -0 */
+    interp_term t = copy_term(x, init);
+    x->terms[t].pz = 3;
+    return t;
+  }
   if (x->kind != VX_FP || n <= 2) {
     interp_term acc = init;
     int skip = 0;
@@ -1193,6 +1350,7 @@ interp_term vx_reduce(vx *x, interp_body body, interp_term init,
          (body == INTERP_BODY_MUL && is_lit(x, init, 1)))) {
       acc = xs[0];
       skip = 1;
+      if (body == INTERP_BODY_ADD && x->cand) x->zinit = 1;
     }
     if (x->kind == VX_FP && n == 2 && !skip) { /* init op (x0 op x1) */
       interp_term pair = body_op(x, body, xs[0], xs[1]);
@@ -1209,8 +1367,10 @@ interp_term vx_reduce(vx *x, interp_body body, interp_term init,
   }
   interp_term red = new_term(x, app1(x, x->f_red[body], sum), ub, 0, 0);
   if ((body == INTERP_BODY_ADD && is_lit(x, init, 0)) ||
-      (body == INTERP_BODY_MUL && is_lit(x, init, 1)))
+      (body == INTERP_BODY_MUL && is_lit(x, init, 1))) {
+    if (body == INTERP_BODY_ADD && x->cand) x->zinit = 1;
     return red;
+  }
   return body_op(x, body, init, red);
 }
 
@@ -1262,6 +1422,8 @@ interp_term vx_fresh(vx *x, const char *name) {
     x->terms[t].cn = cls[0];
     x->terms[t].ci = cls[1];
     x->terms[t].cs = cls[2];
+    snprintf(buf, sizeof buf, "%s!negz!%ld", name, x->fresh - 1); /* -0 */
+    x->terms[t].cz = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->boolsort));
     /* the real part of a NaN or an infinity is 0, so that it cannot make
      * two expressions of the same special inputs differ */
     add_side(x, K(Z3_mk_implies(x->z, z_or(x, cls[0], cls[1]),

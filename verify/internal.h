@@ -43,6 +43,16 @@ typedef struct vx_term {
   Z3_ast cn, ci, cs;
   Z3_ast spec, sval; /* arith: a special event may have happened; then a
                       * finite result is sval, not v */
+  /* real: the sign of a zero (vx_negzero): true when the value is -0
+   * (meaningful where it is finite and 0; NULL: false).  Leaves carry it;
+   * an arithmetic term gets it lazily (z_done) from IEEE's rules, or in
+   * the relaxed world from its outcome key.  sz: the unspecified sign of
+   * the outcome when a special event happened.  pz: the term is a + 0, a
+   * copy of a (pz_of) whose zero is +0, made by the source (1) or the
+   * candidate (2); fp: 3, a candidate's empty sum (IEEE's identity -0). */
+  Z3_ast cz, sz, kz; /* kz: the relaxed sign (vx_negzero_keyed), lazily */
+  unsigned char z_done, pz, kz_done;
+  interp_term pz_of;
   unsigned char arith, cls_done;
   char aop; /* arith: the operation: + - * / n(egate) s(qrt) e(xp) */
   interp_term op[2];
@@ -53,6 +63,13 @@ typedef struct vx {
   vx_kind kind;
   int masked_zero; /* real: a product with the candidate's literal 0 was
                     * taken as 0 (VERIFY_ASSUMES_MASKED_ZERO) */
+  int zrelax;      /* real: 1, signs of zeros differ only where the
+                    * relaxed sign differs too (VERIFY_ASSUMES_ZERO_SIGN);
+                    * 2, they are not compared (a search for a difference
+                    * in value) */
+  int zsign_used;  /* real: a compared pair of zeros may differ in sign */
+  int zinit;       /* fp: a candidate's sum started from its first element
+                    * instead of +0 (VERIFY_ASSUMES_ZERO_SIGN) */
   Z3_context z;
   vx_term *terms;
   long nterms, capterms;
@@ -131,6 +148,17 @@ interp_term vx_round32(vx *x, interp_term a);
 /* real: the class of h as three Bools (NaN, infinite, negative infinity;
  * NULL stands for false).  Kept in the world. */
 void vx_class(vx *x, interp_term h, Z3_ast *cn, Z3_ast *ci, Z3_ast *cs);
+/* real: is h a negative zero?  A Bool (NULL: false), meaningful where h is
+ * finite and 0: IEEE's rules for + - * / neg sqrt exp (round to nearest),
+ * or in a relaxed world (x->zrelax) an unspecified outcome of the
+ * expression's outcome key.  Kept in the world. */
+Z3_ast vx_negzero(vx *x, interp_term h);
+/* real: the relaxed sign of a zero (VERIFY_ASSUMES_ZERO_SIGN): an
+ * arithmetic expression's is an unspecified outcome of its outcome key, a
+ * candidate's + 0 keeps its operand's (a sum starting from -0), the
+ * source's + 0 gives +0, a leaf's is its own.  In a relaxed world
+ * (x->zrelax) two zeros differ only when both this and vx_negzero say so. */
+Z3_ast vx_negzero_keyed(vx *x, interp_term h);
 /* The refinement failure at one compared element: the source (value sv,
  * poison sp, NONE for defined) is defined and the candidate (cv, cp) is
  * undefined or differs; real mode (som: Z3's som parameters) compares them

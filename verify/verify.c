@@ -52,6 +52,13 @@ int verify_mode_parse(const char *name) {
   return -1;
 }
 
+const char *verify_assumes_name(int i, int json) {
+  static const char *const names[VERIFY_ASSUMES_ALL][2] = {
+      {VERIFY_MASKED_ZERO_TEXT, VERIFY_MASKED_ZERO_JSON},
+      {VERIFY_ZERO_SIGN_TEXT, VERIFY_ZERO_SIGN_JSON}};
+  return i >= 0 && i < VERIFY_ASSUMES_ALL ? names[i][json != 0] : NULL;
+}
+
 const char *verify_verdict_name(verify_verdict v) {
   return (unsigned)v < 5 ? verdict_names[v] : "?";
 }
@@ -161,8 +168,20 @@ typedef struct query {
   interp_term **init;          /* per var: the initial (input) terms or NULL */
   interp_sym_tensor *couts;    /* candidate outputs */
   int ncouts;
+  int zrelax;                  /* real: the relaxed sign of a zero */
   char err[320];
 } query;
+
+/* A query of candidate cand for task t at sizes, not built yet. */
+static void query_start(query *q, verify_ctx *v, const verify_task *t,
+                        const verify_candidate *cand, const long *sizes, int zrelax) {
+  memset(q, 0, sizeof *q);
+  q->v = v;
+  q->t = t;
+  q->cand = cand;
+  q->sizes = sizes;
+  q->zrelax = zrelax;
+}
 
 static int is_input(const verify_task *t, int var) {
   for (int i = 0; i < t->ninputs; i++)
@@ -193,6 +212,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   const verify_task *t = q->t;
   const ir_kernel *k = t->k;
   vx_init(&q->x, kind, kind == VX_CONCRETE ? NULL : q->v->z, width);
+  q->x.zrelax = q->zrelax;
   if (vx_exec_init(&q->e, &q->x, k, q->sizes, t->inputs, t->ninputs, values_of,
                    user)) {
     snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
@@ -389,6 +409,8 @@ static verify_cex *cex_from_model(query *q, Z3_model m) {
         if (model_true(x->z, m, it->cn)) d = NAN;
         else if (model_true(x->z, m, it->ci))
           d = model_true(x->z, m, it->cs) ? -INFINITY : INFINITY;
+        else if (d == 0 && model_true(x->z, m, it->cz))
+          d = -0.0;
         t->data[i] = d;
         continue;
       }
@@ -448,6 +470,7 @@ static const double *cex_values_of(int var, void *user) {
 static int agree(double a, double b, double rtol) {
   if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
   if (isinf(a) || isinf(b)) return a == b;
+  if (a == 0 && b == 0) return !signbit(a) == !signbit(b); /* -0 is not +0 */
   double m = fmax(1.0, fmax(fabs(a), fabs(b)));
   return fabs(a - b) <= rtol * m;
 }
@@ -704,17 +727,16 @@ static void fp_real_cex(verify_ctx *v, Z3_solver s, const verify_task *t,
   }
 }
 
-/* One size assignment: build the query, simplify it, ask the solver. */
-static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
-                            const verify_candidate *cand, const long *sizes,
-                            verify_result *res, verify_cex **cex, vx_kind kind) {
+/* One size assignment: build the query, simplify it, ask the solver.
+ * zrelax: the relaxed sign of a zero (real mode); *zused: a compared pair
+ * of zeros could differ in sign. */
+static qres check_once(verify_ctx *v, Z3_solver s, const verify_task *t,
+                       const verify_candidate *cand, const long *sizes,
+                       verify_result *res, verify_cex **cex, vx_kind kind,
+                       int zrelax, int *zused) {
   Z3_context z = v->z;
   query q;
-  memset(&q, 0, sizeof q);
-  q.v = v;
-  q.t = t;
-  q.cand = cand;
-  q.sizes = sizes;
+  query_start(&q, v, t, cand, sizes, zrelax);
   int built = query_build_sized(&q, kind, res);
   if (built) {
     /* built > 0: the source is undefined here whatever the inputs */
@@ -726,6 +748,8 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   Z3_ast f = query_formula(&q, som);
   if (som) Z3_params_dec_ref(z, som);
   if (q.x.masked_zero) res->assumes |= VERIFY_ASSUMES_MASKED_ZERO;
+  if (q.x.zinit) res->assumes |= VERIFY_ASSUMES_ZERO_SIGN;
+  *zused = q.x.zsign_used;
   qres out = Q_UNSAT;
   if (vx_z3_error()) {
     snprintf(res->reason, sizeof res->reason, "Z3 error while building the query");
@@ -736,6 +760,70 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   query_release(&q);
   if (out == Q_SAT && kind == VX_FP && !(*cex)->confirmed)
     fp_real_cex(v, s, t, cand, sizes, res, cex);
+  return out;
+}
+
+/* Real mode: does the query at these sizes hold with IEEE's signs of
+ * zeros (the first tier)?  1 if the solver says unsat; 0 otherwise (a
+ * model, unknown or an error: the proof then relies on the assumption). */
+static int zero_signs_hold(verify_ctx *v, Z3_solver s, const verify_task *t,
+                           const verify_candidate *cand, const long *sizes,
+                           verify_result *res) {
+  Z3_context z = v->z;
+  query q;
+  query_start(&q, v, t, cand, sizes, 0);
+  if (query_build_sized(&q, VX_REAL, res)) {
+    query_release(&q);
+    return 0;
+  }
+  Z3_params som = vx_som_params(z);
+  Z3_ast f = query_formula(&q, som);
+  Z3_params_dec_ref(z, som);
+  int ok = !f && !vx_z3_error();
+  if (f && !vx_z3_error()) {
+    Z3_solver_push(z, s);
+    Z3_solver_assert(z, s, f);
+    Z3_ast side = vx_side(&q.x);
+    if (side) Z3_solver_assert(z, s, side);
+    res->solver_calls++;
+    vx_watch_begin(v->watch);
+    ok = Z3_solver_check(z, s) == Z3_L_FALSE;
+    Z3_solver_pop(z, s, 1);
+  }
+  vx_z3_error();
+  query_release(&q);
+  return ok;
+}
+
+/* check_once in two tiers (real mode): with the relaxed sign of a zero
+ * first (a refutation there is one with IEEE's signs too); when that
+ * proves, with IEEE's signs, and if they do not hold the proof relies on
+ * VERIFY_ASSUMES_ZERO_SIGN (asked once per task: after the first size
+ * assignment that needs it the others need not tell). */
+static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
+                            const verify_candidate *cand, const long *sizes,
+                            verify_result *res, verify_cex **cex, vx_kind kind) {
+  int zused = 0;
+  qres out = check_once(v, s, t, cand, sizes, res, cex, kind, kind == VX_REAL, &zused);
+  if (kind == VX_REAL && out == Q_UNKNOWN && zused) {
+    /* a model the concrete runs did not confirm: look for a difference
+     * in value, with the signs of zeros set aside */
+    verify_result rr;
+    memset(&rr, 0, sizeof rr);
+    verify_cex *c2 = NULL;
+    int zu2;
+    qres o2 = check_once(v, s, t, cand, sizes, &rr, &c2, kind, 2, &zu2);
+    res->solver_calls += rr.solver_calls;
+    if (o2 == Q_SAT && c2 && c2->confirmed) {
+      cex_free(*cex);
+      *cex = c2;
+      return Q_SAT;
+    }
+    cex_free(c2);
+  }
+  if (kind != VX_REAL || out != Q_UNSAT || (res->assumes & VERIFY_ASSUMES_ZERO_SIGN))
+    return out;
+  if (!zero_signs_hold(v, s, t, cand, sizes, res)) res->assumes |= VERIFY_ASSUMES_ZERO_SIGN;
   return out;
 }
 
@@ -937,8 +1025,8 @@ void verify_result_print(const verify_result *res, const ir_kernel *k,
   if (res->size_cases || res->cases_left_out)
     fprintf(out, ", %ld size cases", res->size_cases);
   if (res->cases_left_out) fprintf(out, ", %ld left out", res->cases_left_out);
-  if (res->verdict == VERIFY_PROVED && (res->assumes & VERIFY_ASSUMES_MASKED_ZERO))
-    fprintf(out, ", %s", VERIFY_MASKED_ZERO_TEXT);
+  for (int i = 0; i < VERIFY_ASSUMES_ALL && res->verdict == VERIFY_PROVED; i++)
+    if (res->assumes & (1u << i)) fprintf(out, ", %s", verify_assumes_name(i, 0));
   fprintf(out, ", %.2f s)", res->seconds);
   if (res->reason[0]) fprintf(out, ": %s", res->reason);
   fputc('\n', out);

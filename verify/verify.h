@@ -188,6 +188,22 @@ typedef struct verify_cex {
 /* Its name in JSON reports ("assumes": [...]). */
 #define VERIFY_MASKED_ZERO_JSON "masked_zero_times_finite"
 
+/* VERIFY_ASSUMES_ZERO_SIGN: real mode compared the sign of a zero that an
+ * arithmetic expression computes only between expressions equal up to
+ * reassociation, commutation and the distributive law (their outcome keys,
+ * docs/verify.md): IEEE's sign of a zero result may differ where the two
+ * sides sum or factor differently (C's `c += a*b` from c = -0 with every
+ * product -0 gives -0, `c + dot(a, b)` gives +0). */
+#define VERIFY_ASSUMES_ZERO_SIGN 2u
+#define VERIFY_ZERO_SIGN_TEXT "assumes the sign of a zero may change where sums are reassociated or factored"
+#define VERIFY_ZERO_SIGN_JSON "zero_sign_up_to_reassociation"
+
+/* The assumption bits, VERIFY_ASSUMES_ALL of them: bit 1 << i is named
+ * by verify_assumes_name(i, json): for people (json 0; the ..._TEXT
+ * strings) or in JSON reports (json 1; ..._JSON). */
+#define VERIFY_ASSUMES_ALL 2
+const char *verify_assumes_name(int i, int json);
+
 /* Whether a verdict holds for every size assignment.  The verifier checks
  * the box 0..bound and one representative of each size case
  * (docs/verify.md, "Which sizes"); it never proves equality for every
