@@ -772,9 +772,10 @@ static int zero_signs_hold(verify_ctx *v, Z3_solver s, const verify_task *t,
   Z3_context z = v->z;
   query q;
   query_start(&q, v, t, cand, sizes, 0);
-  if (query_build_sized(&q, VX_REAL, res)) {
+  int built = query_build_sized(&q, VX_REAL, res);
+  if (built) { /* > 0: the source is undefined here whatever the inputs */
     query_release(&q);
-    return 0;
+    return built > 0;
   }
   Z3_params som = vx_som_params(z);
   Z3_ast f = query_formula(&q, som);
