@@ -100,4 +100,21 @@ for case in "EQ 3" "LE 0"; do
   printf '{"kernel": "kernel_thresh", "dialect": "hlo", "tasks": [{"task": 0, "outputs": ["B"], "program": "multiply(A, select(compare[dir=%s](30:f64[n], iota[dim=(0)]():f64[n]), 2:f64[n], 1:f64[n]))"}]}\n' "$1" >"$TMP/thresh_$1.json"
   expect_status "$2" "iota threshold $1 against i >= 30" "$UPLIFT" verify "$TMP/thresh.c" "$TMP/thresh_$1.json"
 done
+# signed zeros (docs/verify.md): the raised programs keep the sign of a
+# zero; `A` for A[i] + 0.0, negate(a) for 0.0 - a[i] and maximum(X, 0) for
+# X[i] < 0 ? 0 : X[i] would each be wrong at one zero input
+for f in ieee_plus_zero ieee_zero_minus ieee_relu_negzero; do
+  expect_status 0 "$f raised and proved" "$UPLIFT" raise tests/adversarial/$f.c --json
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ts = d["tasks"]
+assert ts and all(t["verify"]["verdict"] == "proved" for t in ts), ts
+p = ts[-1]["program"]
+bad = {"ieee_plus_zero": p == "A", "ieee_zero_minus": p.startswith("negate"),
+       "ieee_relu_negzero": p.startswith("maximum")}[sys.argv[2]]
+assert not bad, p
+assert all(t["verify"]["assumes"] == [] for t in ts), ts
+' "$TMP/out" "$f" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: $f keeps signed zeros"; }
+done
 report
