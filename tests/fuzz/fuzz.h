@@ -4,8 +4,8 @@
  * kernels (every .c file of benchmarks/kernels, found next to the
  * executable as uplift finds its own files), each as "gemm" in double and
  * as "gemm-f32" with -D DATA_TYPE_IS_FLOAT (how tosa, which has no f64,
- * raises them); a kernel is parsed and analysed the first time an input
- * names it.  An input starts with a header line "DIALECT KERNEL TASK"
+ * raises them); every kernel is parsed and analysed before the first
+ * input (LLVMFuzzerInitialize).  An input starts with a header line "DIALECT KERNEL TASK"
  * (e.g. "hlo gemm 0") naming the task; the rest is the program text of a
  * report.  Static functions: each harness is one translation unit.
  */
@@ -82,6 +82,19 @@ static const poly_analysis *fuzz_analysis(fuzz_kernel *fk) {
   poly_analysis *a = poly_analyze(k, &fuzz_w.arena);
   if (a->error) abort();
   return fk->a = a;
+}
+
+/* libFuzzer's set-up hook, run once before the first input and outside
+ * the per-input time limit: parse and analyse every kernel now, so that no
+ * input pays for an analysis (several seconds for the larger kernels with
+ * the sanitizers) and libFuzzer does not take that for a hang. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  fuzz_world_init();
+  for (int i = 0; i < fuzz_w.nk; i++) fuzz_analysis(&fuzz_w.k[i]);
+  return 0;
 }
 
 /* Split an input into its header's task and the program text (a NUL-
