@@ -94,6 +94,8 @@ typedef struct enum_verify_result {
   long cases_left_out; /* size cases not checked (then not proved) */
   const char *assumes; /* what the verdict relies on (for people), or NULL */
   const char *assumes_json; /* the same as a JSON name, or NULL */
+  int all_sizes;       /* proved for every size assignment too */
+  char all_sizes_reason[240]; /* why not (any verdict), for JSON reports */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

@@ -939,6 +939,7 @@ void verify_result_print(const verify_result *res, const ir_kernel *k,
   if (res->cases_left_out) fprintf(out, ", %ld left out", res->cases_left_out);
   if (res->verdict == VERIFY_PROVED && (res->assumes & VERIFY_ASSUMES_MASKED_ZERO))
     fprintf(out, ", %s", VERIFY_MASKED_ZERO_TEXT);
+  if (res->verdict == VERIFY_PROVED && res->all_sizes) fprintf(out, ", %s", VERIFY_ALL_SIZES_TEXT);
   fprintf(out, ", %.2f s)", res->seconds);
   if (res->reason[0]) fprintf(out, ": %s", res->reason);
   fputc('\n', out);
