@@ -123,8 +123,7 @@ void pipe_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tno
   }
 }
 
-/* poly_all_sizes' view of an op node: its grammar binding (poly_bind_fn). */
-static int bind_node(void *user, const ir_tnode *n, poly_binding *out) {
+int pipe_all_sizes_bind(void *user, const ir_tnode *n, poly_binding *out) {
   (void)user;
   gram_binding b;
   if (n->kind != IR_TN_OP || gram_bind(n->op->owner, n->attrs, &b, NULL)) return -1;
@@ -152,7 +151,7 @@ static void all_sizes(const enum_query *q, verify_result *vr) {
     return;
   }
   poly_all_sizes_task t = {q->analysis, q->mask, q->nin, q->in_vars, q->out_var, q->cand,
-                           bind_node, NULL};
+                           pipe_all_sizes_bind, NULL};
   char buf[200];
   if (poly_all_sizes(&t, buf, sizeof buf)) {
     vr->all_sizes = 1;

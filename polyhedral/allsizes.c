@@ -34,6 +34,7 @@
  * by piece).  Positive and negative terms are counted apart, so nothing
  * cancels, as the outcome keys of real mode count them.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@
 #define AS_TERMS 256   /* terms of one form */
 #define AS_LITS 64     /* distinct literals */
 #define AS_DEPTH 32    /* loops around a statement */
+#define AS_ISL_OPS 20000000UL /* isl operations of one proof */
 
 typedef struct term {
   int sign;                             /* +1 or -1 */
@@ -211,7 +213,7 @@ static int set_empty(as *c, int nv, const int *vars, const char *text) {
   ir_buf_free(&b);
   int r = s ? isl_set_is_empty(s) : -1;
   isl_set_free(s);
-  if (r < 0) fail(c, "an isl failure");
+  if (r < 0) fail(c, "an isl failure (or its operation budget ran out)");
   return r;
 }
 
@@ -255,8 +257,8 @@ static int literal(as *c, double v) {
  * it is 1. */
 static void push_const(as *c, form *f, double v, const char *dom) {
   if (v == 0) return;
-  if (v != v) {
-    fail(c, "a NaN literal");
+  if (!isfinite(v)) {
+    fail(c, "a literal that is not finite");
     return;
   }
   term t;
@@ -1131,6 +1133,9 @@ int poly_all_sizes(const poly_all_sizes_task *t, char *why, size_t n) {
   }
   c.ctx = isl_ctx_alloc();
   isl_options_set_on_error(c.ctx, ISL_ON_ERROR_CONTINUE);
+  /* a budget of isl operations, not of time: the answer is deterministic,
+   * and running out is an isl failure, never a proof */
+  isl_ctx_set_max_operations(c.ctx, AS_ISL_OPS);
   ir_buf_puts(&c.params, "[");
   int np = 0;
   for (int v = 0; v < c.k->nvars; v++)
