@@ -806,6 +806,23 @@ static void cand_op(as *c, const ir_tnode *n, form *out, const char *box) {
     inst_all(c, ka.f[1], to2, NULL, 0, NULL, 1, b);
     mul_forms(c, a, b, out);
   } else if (!strcmp(kn, "reduce")) {
+    /* a product over dims of extent 1 is init times the one element */
+    int ones = 1;
+    for (int i = 0; i < at[0].n; i++) ones &= ka.ty[0].dims[at[0].v[i]] == IR_DIM_ONE;
+    if (at[1].v[0] == INTERP_BODY_MUL && ones) {
+      int r = 0;
+      for (int d = 0; d < ka.ty[0].rank; d++) {
+        int red = 0;
+        for (int i = 0; i < at[0].n; i++) red |= at[0].v[i] == d;
+        to[d] = red ? "0" : kname(c, out->ov[r]);
+        r += !red || at[2].v[0] != 0;
+      }
+      form *a = form_new(c, 0), *b = form_new(c, 0);
+      inst_all(c, ka.f[0], to, box, 0, NULL, 1, a);
+      inst_all(c, ka.f[1], NULL, NULL, 0, NULL, 1, b);
+      mul_forms(c, a, b, out);
+      return;
+    }
     if (at[1].v[0] != INTERP_BODY_ADD) {
       fail(c, "a reduce whose body is %s", interp_body_name((interp_body)at[1].v[0]));
       return;

@@ -107,6 +107,8 @@ static const as_test tests[] = {
     {"scale", scale, 0, "B", "multiply(A, 2:f64[n])", 1, NULL},
     {"scale, different at n >= 50", scale, 0, "B",
      "select(mask[n - 50 >= 0]:i1[n], A, multiply(A, 2:f64[n]))", 0, "differ"},
+    {"scale as a product over a dim of 1", scale, 0, "B",
+     "reduce[dims=(0), body=mul](broadcast_in_dim[dims=(1)](A):f64[1,n], 2)", 1, NULL},
     {"scale as A + A (a literal is an atom)", scale, 0, "B", "add(A, A)", 0, "differ"},
     {"guard on n", guard, 1, "B", "select(mask[n - 3 >= 0]:i1[n], multiply(A, 2:f64[n]), B)", 1,
      NULL},
