@@ -80,7 +80,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
       const enum_output *eo = &r->tasks[t].outputs[o];
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
-              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s, "
+              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s, "
               "%.3f s)\n"
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
@@ -89,7 +89,8 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
               assumes_text(eo->verify.assumes, as, sizeof as),
-              eo->verify.seconds, ir_tp_str(eo->program, k, buf, sizeof buf));
+              eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", eo->verify.seconds,
+              ir_tp_str(eo->program, k, buf, sizeof buf));
     }
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
 }
@@ -135,8 +136,11 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       for (int a = 0; a < VERIFY_ASSUMES_ALL; a++)
         if (eo->verify.assumes & (1u << a))
           cJSON_AddItemToArray(as, cJSON_CreateString(verify_assumes_name(a, 1)));
-      cJSON_AddFalseToObject(v, "all_sizes");
-      cJSON_AddStringToObject(v, "all_sizes_reason", VERIFY_ALL_SIZES_REASON);
+      cJSON_AddBoolToObject(v, "all_sizes", eo->verify.all_sizes);
+      if (!eo->verify.all_sizes)
+        cJSON_AddStringToObject(v, "all_sizes_reason", eo->verify.all_sizes_reason[0]
+                                                           ? eo->verify.all_sizes_reason
+                                                           : VERIFY_ALL_SIZES_REASON);
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);
       cJSON_AddItemToArray(tasks, jt);
     }

@@ -212,8 +212,11 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
     for (int a = 0; a < VERIFY_ASSUMES_ALL && vr->verdict == VERIFY_PROVED; a++)
       if (vr->assumes & (1u << a))
         cJSON_AddItemToArray(as, cJSON_CreateString(verify_assumes_name(a, 1)));
-    cJSON_AddFalseToObject(jv, "all_sizes");
-    cJSON_AddStringToObject(jv, "all_sizes_reason", VERIFY_ALL_SIZES_REASON);
+    cJSON_AddBoolToObject(jv, "all_sizes", vr->all_sizes);
+    if (!vr->all_sizes)
+      cJSON_AddStringToObject(jv, "all_sizes_reason",
+                              vr->all_sizes_reason[0] ? vr->all_sizes_reason
+                                                      : VERIFY_ALL_SIZES_REASON);
     cJSON_AddNumberToObject(jv, "seconds", vr->seconds);
     if (vr->reason[0]) cJSON_AddStringToObject(jv, "reason", vr->reason);
   } else {

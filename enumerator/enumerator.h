@@ -95,6 +95,8 @@ typedef struct enum_verify_result {
   long cases_left_out; /* size cases not checked (then not proved) */
   unsigned assumes;    /* what a proof relies on: VERIFY_ASSUMES_* bits
                         * (verify/verify.h names them) */
+  int all_sizes;       /* proved for every size assignment too */
+  char all_sizes_reason[240]; /* why not (any verdict), for JSON reports */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

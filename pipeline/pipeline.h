@@ -154,6 +154,12 @@ typedef struct pipe_verify_state {
  * verifier and fill r (verdict, mode, bound, seconds, a confirmed
  * counterexample over q's inputs).  user is a pipe_verify_state. */
 void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r);
+
+/* poly_all_sizes' view of an op node of a dialect loaded by grammar/: its
+ * kernel binding (a poly_bind_fn; user unused).  pipe_verify_cb runs the
+ * proof for every size after a proved real-mode verdict and records it in
+ * the verify_result (all_sizes, all_sizes_reason) and r. */
+int pipe_all_sizes_bind(void *user, const ir_tnode *n, poly_binding *out);
 void pipe_verify_state_free(pipe_verify_state *vs);
 
 /* Check program prog for output var of task `task` (set up as ts) with vs

@@ -123,6 +123,44 @@ void pipe_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tno
   }
 }
 
+int pipe_all_sizes_bind(void *user, const ir_tnode *n, poly_binding *out) {
+  (void)user;
+  gram_binding b;
+  if (n->kind != IR_TN_OP || gram_bind(n->op->owner, n->attrs, &b, NULL)) return -1;
+  memset(out, 0, sizeof *out);
+  out->kernel = b.kernel->name;
+  memcpy(out->attrs, b.attrs, sizeof out->attrs);
+  out->nargs = b.nargs;
+  memcpy(out->args, b.args, sizeof out->args);
+  memcpy(out->kconst, b.kconst, sizeof out->kconst);
+  return 0;
+}
+
+/* After a proved verdict, the proof for every size (real mode only: fp
+ * mode's promise is about rounding, which the normal form does not see).
+ * Fills vr->all_sizes and vr->all_sizes_reason. */
+static void all_sizes(const enum_query *q, verify_result *vr) {
+  vr->all_sizes = 0;
+  snprintf(vr->all_sizes_reason, sizeof vr->all_sizes_reason, "%s", VERIFY_ALL_SIZES_REASON);
+  if (vr->verdict != VERIFY_PROVED) return;
+  size_t n = strlen(vr->all_sizes_reason);
+  char *why = vr->all_sizes_reason + n;
+  size_t room = sizeof vr->all_sizes_reason - n;
+  if (vr->mode != VERIFY_REAL) {
+    snprintf(why, room, "; the proof for every size covers real mode only");
+    return;
+  }
+  poly_all_sizes_task t = {q->analysis, q->mask, q->nin, q->in_vars, q->out_var, q->cand,
+                           pipe_all_sizes_bind, NULL};
+  char buf[200];
+  if (poly_all_sizes(&t, buf, sizeof buf)) {
+    vr->all_sizes = 1;
+    vr->all_sizes_reason[0] = 0;
+  } else {
+    snprintf(why, room, "; not within reach of the proof for every size: %s", buf);
+  }
+}
+
 void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   pipe_verify_state *vs = user;
   if (vs->last) verify_result_free(vs->last);
@@ -144,6 +182,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   memset(r, 0, sizeof *r);
   memset(vs->last, 0, sizeof *vs->last);
   verify_task_check(vs->v, &t, &cand, vs->last);
+  all_sizes(q, vs->last);
   poly_size_cases_free(&sc);
   ir_free(refs);
   ir_free(cand_sizes);
@@ -154,6 +193,8 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   r->size_cases = vr->size_cases;
   r->cases_left_out = vr->cases_left_out;
   r->assumes = vr->verdict == VERIFY_PROVED ? vr->assumes : 0;
+  r->all_sizes = vr->all_sizes;
+  snprintf(r->all_sizes_reason, sizeof r->all_sizes_reason, "%s", vr->all_sizes_reason);
   switch (vr->verdict) {
   case VERIFY_PROVED: r->verdict = ENUM_PROVED; break;
   case VERIFY_REFUTED: r->verdict = ENUM_REFUTED; break;

@@ -37,6 +37,7 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+#include "polyhedral/affine.h"
 #include "polyhedral/expand.h"
 #include "polyhedral/polyhedral.h"
 
@@ -2214,4 +2215,16 @@ int poly_size_cases_build(const ir_kernel *k, const unsigned char *mask, int nma
 void poly_size_cases_free(poly_size_cases *sc) {
   ir_free(sc->cases);
   memset(sc, 0, sizeof *sc);
+}
+
+/* ------------------------------------------------- affine text (affine.h) */
+
+int poly_aff_text(const ir_kernel *k, const ir_expr *e, ir_buf *b) { return aff(k, e, b); }
+
+int poly_bound_text(const ir_kernel *k, const ir_expr *e, int iter, int lower, ir_buf *b) {
+  return bound(k, e, iter, lower, b);
+}
+
+int poly_cond_text(const ir_kernel *k, const ir_expr *e, int neg, ir_buf *b) {
+  return cond(k, e, neg, b);
 }

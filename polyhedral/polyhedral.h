@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 
+#include "interp/ops.h"
 #include "ir/ir.h"
 #include "ir/tprog.h"
 
@@ -297,5 +298,52 @@ typedef struct poly_size_cases {
 int poly_size_cases_build(const ir_kernel *k, const unsigned char *mask, int nmasks,
                           const ir_tnode *const *masks, int budget, poly_size_cases *out);
 void poly_size_cases_free(poly_size_cases *sc);
+
+/* ------------------------------------------------------------ all sizes */
+
+/* The semantic kernel of a candidate op node (what grammar/'s gram_bind
+ * says, handed over by the caller since polyhedral/ comes before
+ * grammar/): the kernel's name in interp/ops.h ("add", "dot_general"), its
+ * attribute values, and for each kernel operand the op operand index, or
+ * -1 with the rank-0 constant kconst[i]. */
+typedef struct poly_binding {
+  const char *kernel;
+  interp_attr attrs[INTERP_MAX_ATTRS];
+  int nargs;
+  int args[INTERP_MAX_ARGS];
+  double kconst[INTERP_MAX_ARGS];
+} poly_binding;
+
+/* Fill *out for op node n; 0, or -1 when n has no binding. */
+typedef int (*poly_bind_fn)(void *user, const ir_tnode *n, poly_binding *out);
+
+/* One output of one task and its candidate, as the verifier checks it
+ * (verify_task): the statements of a->kernel selected by mask (prelude
+ * included), the candidate's inputs (var ids; an IR_TN_ARG leaf's arg is
+ * its var id), the output variable and the candidate's term for it.
+ * Nothing is owned. */
+typedef struct poly_all_sizes_task {
+  const poly_analysis *a;
+  const unsigned char *mask;
+  int nin;
+  const int *in_vars;
+  int out_var;
+  const ir_tnode *cand;
+  poly_bind_fn bind;
+  void *bind_user;
+} poly_all_sizes_task;
+
+/* Try to prove, for every size assignment (every size >= 0), that the
+ * candidate's value of the output equals the source's at every compared
+ * element (the whole array for a parameter or an input, else the written
+ * region), as affine sums of products (docs/verify.md, "All sizes"): both
+ * sides become lists of signed terms (scalar atoms, literals other than
+ * +-1 included, times a product of array reads summed over an isl domain
+ * over sizes, output indices and bound variables), and the terms' images
+ * must agree with their multiplicities, positive and negative apart, as
+ * the outcome keys of real mode compare them.  Returns 1 when proved, 0
+ * when not within reach (or different) with the reason in why (n bytes),
+ * never 1 on doubt.  The isl context lives inside the call. */
+int poly_all_sizes(const poly_all_sizes_task *t, char *why, size_t n);
 
 #endif

@@ -28,22 +28,9 @@
 #include "pipeline/pipeline.h"
 #include "polyhedral/polyhedral.h"
 #include "tests/harness.h"
+#include "tests/kernel_text.h"
 #include "verify/verify.h"
 
-/* Parse C text (written to a temporary file) into arena. */
-static ir_kernel *parse_text(const char *src, ir_arena *arena) {
-  char path[] = "/tmp/uplift_sizes_XXXXXX.c";
-  int fd = mkstemps(path, 2);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, "w");
-  fputs(src, f);
-  fclose(f);
-  fe_options fe;
-  memset(&fe, 0, sizeof fe);
-  ir_kernel *k = fe_parse_file(path, &fe, arena);
-  unlink(path);
-  return k;
-}
 
 static int var_named(const ir_kernel *k, const char *name) {
   for (int v = 0; v < k->nvars; v++)
@@ -100,7 +87,7 @@ static void test_case_tables(void) {
   for (size_t i = 0; i < sizeof case_tests / sizeof case_tests[0]; i++) {
     ir_arena arena;
     ir_arena_init(&arena);
-    ir_kernel *k = parse_text(case_tests[i].src, &arena);
+    ir_kernel *k = test_kernel_from_text(case_tests[i].src, &arena);
     CHECKF(k != NULL, "size cases %zu: parses", i);
     if (!k) {
       ir_arena_free(&arena);
@@ -229,7 +216,7 @@ static void test_raise_table(const gram_dialect *d) {
     ir_arena_init(&arena);
     ir_tp_store store;
     ir_tp_store_init(&store, &arena);
-    ir_kernel *k = parse_text(rt->src, &arena);
+    ir_kernel *k = test_kernel_from_text(rt->src, &arena);
     CHECKF(k != NULL, "%s: parses", rt->name);
     poly_analysis *a = k ? poly_analyze(k, &arena) : NULL;
     if (!a || a->error || !a->raisable) {
@@ -319,7 +306,7 @@ static void test_cand_table(const gram_dialect *d) {
     ir_arena_init(&arena);
     ir_tp_store store;
     ir_tp_store_init(&store, &arena);
-    ir_kernel *k = parse_text(ct->src, &arena);
+    ir_kernel *k = test_kernel_from_text(ct->src, &arena);
     poly_analysis *a = k ? poly_analyze(k, &arena) : NULL;
     CHECKF(a && !a->error && a->ntasks > ct->task, "%s: analysed", ct->name);
     if (!a || a->error || a->ntasks <= ct->task) goto next;

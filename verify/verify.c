@@ -1028,6 +1028,7 @@ void verify_result_print(const verify_result *res, const ir_kernel *k,
   if (res->cases_left_out) fprintf(out, ", %ld left out", res->cases_left_out);
   for (int i = 0; i < VERIFY_ASSUMES_ALL && res->verdict == VERIFY_PROVED; i++)
     if (res->assumes & (1u << i)) fprintf(out, ", %s", verify_assumes_name(i, 0));
+  if (res->verdict == VERIFY_PROVED && res->all_sizes) fprintf(out, ", %s", VERIFY_ALL_SIZES_TEXT);
   fprintf(out, ", %.2f s)", res->seconds);
   if (res->reason[0]) fprintf(out, ": %s", res->reason);
   fputc('\n', out);

@@ -206,11 +206,15 @@ const char *verify_assumes_name(int i, int json);
 
 /* Whether a verdict holds for every size assignment.  The verifier checks
  * the box 0..bound and one representative of each size case
- * (docs/verify.md, "Which sizes"); it never proves equality for every
- * size, so JSON reports say "all_sizes": false with this reason. */
+ * (docs/verify.md, "Which sizes"); a proof for every size is the caller's
+ * (pipeline/, with polyhedral/'s poly_all_sizes) and is recorded in
+ * verify_result.all_sizes.  Without it JSON reports say "all_sizes": false
+ * with this reason before the specific one. */
 #define VERIFY_ALL_SIZES_REASON                                               \
   "checked at every size assignment of the box 0..bound and at one "         \
-  "representative of each size case; no proof for every size is attempted"
+  "representative of each size case"
+/* The result line's words for a proof for every size. */
+#define VERIFY_ALL_SIZES_TEXT "for all sizes"
 
 typedef struct verify_result {
   verify_verdict verdict;
@@ -225,6 +229,9 @@ typedef struct verify_result {
   long solver_calls;  /* Z3 checks made (trivial queries need none) */
   int fp_width;       /* fp: the largest bit width used */
   char reason[320];   /* unknown/error/refuted: what happened, for people */
+  int all_sizes;      /* proved, and proved for every size assignment too
+                         (set by the caller, never by verify_task_check) */
+  char all_sizes_reason[240]; /* why not all_sizes, when proved */
   verify_cex *cex;    /* refuted (and unconfirmed unknown): owned */
 } verify_result;
 
