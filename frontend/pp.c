@@ -82,10 +82,15 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
   int rc = -1;
   int ok = ir_run(argv, &ro, &res) == 0;
   if (res.err.n) print_cc_messages(res.err.s);
-  if (!res.started)
-    fprintf(stderr, "%s: error: cannot run the C preprocessor\n", path);
-  else if (!ok && !res.err.n)
-    fprintf(stderr, "%s: error: the C preprocessor failed\n", path);
+  ir_error err;
+  ir_pos at = {path, 0, 0};
+  if (!res.started) {
+    ir_error_set(&err, at, IR_ERR_TOOL, "cannot run the C preprocessor");
+    ir_error_print(&err, NULL);
+  } else if (!ok && !res.err.n) {
+    ir_error_set(&err, at, IR_ERR_TOOL, "the C preprocessor failed");
+    ir_error_print(&err, NULL);
+  }
   if (ok) {
     *out = ir_buf_take(&res.out);
     *main_name = ir_strdup(file);
