@@ -176,26 +176,18 @@ static int compile_natives(const run_opts *o, const ir_kernel *k, pipe_natives *
   return pipe_natives_get(nv, k, &no, res);
 }
 
-/* Call the native kernel o->time_runs times, each time on a fresh copy of
- * env's inputs; print the times and their median. */
+/* Time o->time_runs native calls on fresh copies of env's inputs
+ * (pipe_native_time); print the times and their median. */
 static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *env,
                        interp_env *nenv, pipe_natives *nv) {
   interp_native_result res;
-  int ok = !compile_natives(o, k, nv, &res);
   double *t = ir_calloc((size_t)o->time_runs, sizeof *t);
-  int rc = IR_EXIT_OK;
-  for (long i = 0; ok && i < o->time_runs; i++) {
-    interp_env_copy(nenv, env);
-    if (interp_native_call(nv->nat, nenv, &nv->lim, &res)) break;
-    t[i] = res.seconds;
-    if (i == o->time_runs - 1) {
-      printf("native seconds:");
-      for (long j = 0; j < o->time_runs; j++) printf(" %.6f", t[j]);
-      printf("\nmedian: %.6f\n", pipe_median(t, o->time_runs));
-      res.status = INTERP_NATIVE_OK;
-    }
-  }
-  if (!ok || res.status != INTERP_NATIVE_OK) {
+  int rc = IR_EXIT_OK, failed = compile_natives(o, k, nv, &res);
+  if (!failed && !pipe_native_time(nv, env, nenv, o->time_runs, t, &res)) {
+    printf("native seconds:");
+    for (long j = 0; j < o->time_runs; j++) printf(" %.6f", t[j]);
+    printf("\nmedian: %.6f\n", pipe_median(t, o->time_runs));
+  } else if (failed || res.status != INTERP_NATIVE_OK) {
     fprintf(stderr, "uplift run: error: %s\n", res.msg);
     rc = IR_EXIT_MISMATCH;
   }

@@ -8,6 +8,7 @@
  *   gram_load          dialect name     -> gram_dialect    (grammar/)
  *   enum_raise         analysis+dialect -> enum_result     (enumerator/)
  *   pipe_verify_cb     a task's program -> verdict         (verify/)
+ *   pipe_report_load   saved JSON report -> rebuilt programs (uplift verify)
  *
  * Failures are classified by a pipe_error code, never by message text.
  * The front end and the dialect loader print their positioned diagnostics
@@ -39,7 +40,10 @@ typedef enum pipe_error {
   PIPE_ERR_PROGRAM,  /* a program text that does not fit its task (message) */
   PIPE_ERR_SOLVER,   /* Z3 could not be set up (message) */
   PIPE_ERR_INTERNAL, /* the enumerator failed (message) */
-  PIPE_ERR_CHECK     /* --check: the raised program disagrees (message) */
+  PIPE_ERR_CHECK,    /* --check: the raised program disagrees (message) */
+  PIPE_ERR_REPORT,   /* a saved report that is unreadable, malformed or does not
+                        fit the kernel (message) */
+  PIPE_ERR_ANALYSIS  /* the kernel cannot be analysed (message) */
 } pipe_error;
 
 /* The exit status of the uplift command for code: IR_EXIT_BAD_INPUT for
@@ -187,6 +191,52 @@ int pipe_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap)
 void pipe_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
                      poly_size_cases *sc);
 
+/* --------------------------------------------------------- uplift verify
+ * A report of `uplift raise --json` read back and checked against the
+ * kernel's analysis, every program rebuilt before anything is verified. */
+
+/* One task entry of the report: the task, its output variable, and the
+ * program text (borrowed from the report; NULL when the entry has none). */
+typedef struct pipe_report_entry {
+  int task, var;
+  const char *program;
+} pipe_report_entry;
+
+struct cJSON;
+typedef struct pipe_report {
+  const gram_dialect *d;    /* the report's dialect */
+  poly_analysis *a;         /* the analysis of the kernel */
+  int nents;
+  pipe_report_entry *ents;  /* in the report's order */
+  pipe_task_setup *setups;  /* per task of a */
+  const ir_tnode **progs;   /* per entry; NULL: no program */
+  const char *why;          /* the whole failure message (uncut), or NULL */
+  struct cJSON *json;       /* the parsed report (owned) */
+} pipe_report;
+
+/* Parse the kernel at path (front-end options fe), read the report at
+ * rpath, load its dialect, analyse, check every entry against the
+ * analysis and rebuild each program (pipe_program_parse) into r;
+ * everything lives in arena and store, except r->json, which
+ * pipe_report_free releases (call it also after a failure).  Returns
+ * PIPE_OK; PIPE_ERR_SOURCE or PIPE_ERR_DIALECT (the front end or gram_load
+ * printed why); PIPE_ERR_REPORT (the report cannot be read, is not a
+ * report of this kernel, or an entry or a task does not fit),
+ * PIPE_ERR_PROGRAM (a program text does not fit its task) or
+ * PIPE_ERR_ANALYSIS (the kernel cannot be analysed), each with err filled
+ * and the whole message, which may quote a program or a name at any
+ * length, in r->why. */
+pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
+                            ir_arena *arena, ir_tp_store *store, pipe_report *r,
+                            ir_error *err);
+/* Verify entry i's program with vs (vs->last holds the verifier's full
+ * result afterwards); returns 1 if it is proved, 0 if not or when the
+ * entry has no program (vs is then not called). */
+int pipe_report_check(const pipe_report *r, int i, pipe_verify_state *vs);
+/* Whether the report has an entry for output var of task `task`. */
+int pipe_report_covers(const pipe_report *r, int task, int var);
+void pipe_report_free(pipe_report *r);
+
 /* ---------------------------------------------- --inputs (explore, rewrites)
  * Parse "A:f64[m,k],B:f64[k,n],alpha:f64[]" (dims: names or 1; element
  * types f64 or f32, one per run) into a synthetic kernel in arena (size
@@ -323,6 +373,13 @@ typedef struct pipe_natives {
 int pipe_natives_get(pipe_natives *nv, const ir_kernel *k, const pipe_native_opts *o,
                      interp_native_result *res);
 void pipe_natives_free(pipe_natives *nv);
+
+/* Call nv's native code (got with pipe_natives_get) runs times, each time
+ * on a fresh copy of env's values in nenv, and write each call's
+ * wall-clock seconds to t[0..runs-1].  Returns 0, or -1 with res saying
+ * why a call failed (the calls after it are not made). */
+int pipe_native_time(pipe_natives *nv, const interp_env *env, interp_env *nenv, long runs,
+                     double *t, interp_native_result *res);
 
 /* The outputs a run reports and compares: written[var] = 1 for each array
  * parameter the kernel writes (k->nvars entries). */

@@ -117,6 +117,17 @@ void pipe_natives_free(pipe_natives *nv) {
   memset(nv, 0, sizeof *nv);
 }
 
+int pipe_native_time(pipe_natives *nv, const interp_env *env, interp_env *nenv, long runs,
+                     double *t, interp_native_result *res) {
+  for (long i = 0; i < runs; i++) {
+    interp_env_copy(nenv, env);
+    if (interp_native_call(nv->nat, nenv, &nv->lim, res)) return -1;
+    t[i] = res->seconds;
+  }
+  res->status = INTERP_NATIVE_OK;
+  return 0;
+}
+
 double pipe_median(double *t, long n) {
   for (long a = 1; a < n; a++) /* insertion sort: a few values */
     for (long b = a; b > 0 && t[b - 1] > t[b]; b--) {
