@@ -127,15 +127,18 @@ static void print_coverage_text(const pipe_coverage *cov, const enum_options *eo
 static int run_targets(const char *dir, const char *dialects, const enum_options *eo,
                        int json, FILE *out) {
   char *dl = ir_strdup(dialects);
-  const char *dnames[16];
+  int cap = 1; /* one name more than the commas: any number of dialects */
+  for (const char *c = dialects; *c; c++) cap += *c == ',';
+  const char **dnames = ir_calloc((size_t)cap, sizeof *dnames);
   int nd = 0;
-  for (char *s = strtok(dl, ","); s && nd < 16; s = strtok(NULL, ",")) dnames[nd++] = s;
+  for (char *s = strtok(dl, ","); s; s = strtok(NULL, ",")) dnames[nd++] = s;
   pipe_coverage cov;
   ir_error err;
   pipe_error pe = pipe_coverage_build(dir, dnames, nd, eo, &cov, &err);
   if (pe == PIPE_ERR_INPUTS) fprintf(stderr, "uplift explore: %s\n", err.msg);
   if (pe == PIPE_OK) (json ? print_coverage_json : print_coverage_text)(&cov, eo, out);
   pipe_coverage_free(&cov);
+  ir_free(dnames);
   ir_free(dl);
   return pe == PIPE_OK ? IR_EXIT_OK : IR_EXIT_BAD_INPUT;
 }
