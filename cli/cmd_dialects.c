@@ -5,7 +5,6 @@
  * attributes and kernels.  A malformed dialect file exits 2 with positioned
  * errors.
  */
-#include <dirent.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,24 +25,14 @@ static void help(FILE *out) {
           gram_dialect_dir());
 }
 
-static int cmp(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int list_all(void) {
-  const char *dir = gram_dialect_dir();
-  DIR *dp = opendir(dir);
-  if (!dp) {
-    fprintf(stderr, "uplift dialects: cannot open %s\n", dir);
+  char **names;
+  ir_error err;
+  int n = gram_dialect_list(&names, &err);
+  if (n < 0) {
+    fprintf(stderr, "uplift dialects: %s\n", err.msg);
     return IR_EXIT_BAD_INPUT;
   }
-  char *names[256];
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(dp)) && n < 256)
-    if (e->d_name[0] != '.') names[n++] = ir_strdup(e->d_name);
-  closedir(dp);
-  qsort(names, (size_t)n, sizeof names[0], cmp);
   int status = IR_EXIT_OK;
   for (int i = 0; i < n; i++) {
     ir_arena a;
@@ -54,8 +43,8 @@ static int list_all(void) {
     else
       status = IR_EXIT_BAD_INPUT;
     ir_arena_free(&a);
-    ir_free(names[i]);
   }
+  gram_dialect_list_free(names, n);
   return status;
 }
 

@@ -1,14 +1,14 @@
 /*
  * cmd_explore.c - `uplift explore`: what a dialect can express.
  *
- * With --inputs, runs the enumerator without a goal (enum_explore) and
- * tallies, per program size and result type, the observationally distinct
- * functions found, the candidates dropped as equal to one of them, and the
+ * With --inputs, prints the tally of pipe_explore: per program size and
+ * result type, the observationally distinct functions the enumerator found
+ * without a goal, the candidates dropped as equal to one of them, and the
  * first (smallest) program of each; per size also the enumerator's counters.
- * With --targets DIR, raises every C file in DIR with each dialect of the comma
- * list (pipe_raise_file, no verification) and prints the coverage matrix.  Text or --json.
+ * With --targets DIR, prints the coverage matrix of pipe_coverage_build
+ * (every C file in DIR raised to each dialect of the comma list, no
+ * verification).  Text or --json.  The computing is in pipeline/explore.c.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,86 +16,29 @@
 
 #include "cli/cli.h"
 
-#define MAXLV 16
-#define MAXTY 128
-
-typedef struct tally {
-  const ir_kernel *k;
-  int max_ops;
-  int ntypes;
-  ir_type types[MAXTY];
-  long distinct[MAXLV][MAXTY], equal[MAXLV][MAXTY];
-  const ir_tnode *smallest[MAXLV][MAXTY];
-  enum_stats at[MAXLV]; /* cumulative stats after each level */
-  int levels_done;
-} tally;
-
-static int tindex(tally *t, const ir_type *ty) {
-  for (int i = 0; i < t->ntypes; i++)
-    if (ir_type_equal(&t->types[i], ty)) return i;
-  if (t->ntypes == MAXTY) return -1;
-  t->types[t->ntypes] = *ty;
-  return t->ntypes++;
-}
-
-static void on_keep(void *u, const ir_tnode *n, int level) {
-  tally *t = u;
-  int i = tindex(t, &n->type);
-  if (i < 0 || level >= MAXLV) return;
-  if (!t->smallest[level][i]) t->smallest[level][i] = n;
-  t->distinct[level][i]++;
-}
-
-static void on_equal(void *u, const ir_tnode *n, int level, const ir_tnode *rep) {
-  (void)rep;
-  tally *t = u;
-  int i = tindex(t, &n->type);
-  if (i < 0 || level >= MAXLV) return;
-  t->equal[level][i]++;
-}
-
-static void on_level(void *u, int level, const enum_stats *s) {
-  tally *t = u;
-  if (level >= MAXLV) return;
-  t->at[level] = *s;
-  t->levels_done = level + 1;
-}
-
-static enum_stats level_delta(const tally *t, int l) {
-  enum_stats d = t->at[l];
-  if (l > 0) {
-    d.enumerated -= t->at[l - 1].enumerated;
-    d.static_filtered -= t->at[l - 1].static_filtered;
-    d.evaluated -= t->at[l - 1].evaluated;
-    d.equivalence_filtered -= t->at[l - 1].equivalence_filtered;
-  }
-  return d;
-}
-
-static void print_text(const tally *t, const char *dialect, FILE *out) {
+static void print_text(const pipe_tally *t, const char *dialect, FILE *out) {
   char tb[128], pb[512];
   fprintf(out, "dialect %s, programs of at most %d ops\n", dialect, t->max_ops);
   long total = 0;
   for (int l = 0; l < t->levels_done; l++) {
-    enum_stats d = level_delta(t, l);
-    long dist = 0;
-    for (int i = 0; i < t->ntypes; i++) dist += t->distinct[l][i];
+    enum_stats d = pipe_tally_level(t, l);
+    long dist = pipe_tally_distinct(t, l);
     total += dist;
     fprintf(out, "\nsize %d: %ld distinct, %ld enumerated, %ld filtered by type, "
             "%ld evaluated, %ld equivalent\n", l, dist, d.enumerated, d.static_filtered,
             d.evaluated, d.equivalence_filtered);
     for (int i = 0; i < t->ntypes; i++) {
-      if (!t->distinct[l][i] && !t->equal[l][i]) continue;
+      const pipe_tally_type *r = &t->types[i];
+      if (!r->distinct[l] && !r->equal[l]) continue;
       fprintf(out, "  %-16s %6ld distinct %6ld equivalent  smallest: %s\n",
-              ir_type_str(&t->types[i], t->k, tb, sizeof tb), t->distinct[l][i],
-              t->equal[l][i],
-              t->smallest[l][i] ? ir_tp_str(t->smallest[l][i], t->k, pb, sizeof pb) : "-");
+              ir_type_str(&r->type, t->k, tb, sizeof tb), r->distinct[l], r->equal[l],
+              r->smallest[l] ? ir_tp_str(r->smallest[l], t->k, pb, sizeof pb) : "-");
     }
   }
   fprintf(out, "\ntotal: %ld distinct functions\n", total);
 }
 
-static cJSON *tally_json(const tally *t, const char *dialect, const char *inputs) {
+static cJSON *tally_json(const pipe_tally *t, const char *dialect, const char *inputs) {
   char tb[128], pb[1024];
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "dialect", dialect);
@@ -104,10 +47,9 @@ static cJSON *tally_json(const tally *t, const char *dialect, const char *inputs
   cJSON *lv = cJSON_AddArrayToObject(root, "sizes");
   long total = 0;
   for (int l = 0; l < t->levels_done; l++) {
-    enum_stats d = level_delta(t, l);
+    enum_stats d = pipe_tally_level(t, l);
     cJSON *o = cJSON_CreateObject();
-    long dist = 0;
-    for (int i = 0; i < t->ntypes; i++) dist += t->distinct[l][i];
+    long dist = pipe_tally_distinct(t, l);
     total += dist;
     cJSON_AddNumberToObject(o, "ops", l);
     cJSON_AddNumberToObject(o, "distinct", (double)dist);
@@ -117,13 +59,14 @@ static cJSON *tally_json(const tally *t, const char *dialect, const char *inputs
     cJSON_AddNumberToObject(o, "equivalence_filtered", (double)d.equivalence_filtered);
     cJSON *ta = cJSON_AddArrayToObject(o, "types");
     for (int i = 0; i < t->ntypes; i++) {
-      if (!t->distinct[l][i] && !t->equal[l][i]) continue;
+      const pipe_tally_type *r = &t->types[i];
+      if (!r->distinct[l] && !r->equal[l]) continue;
       cJSON *x = cJSON_CreateObject();
-      cJSON_AddStringToObject(x, "type", ir_type_str(&t->types[i], t->k, tb, sizeof tb));
-      cJSON_AddNumberToObject(x, "distinct", (double)t->distinct[l][i]);
-      cJSON_AddNumberToObject(x, "equivalent", (double)t->equal[l][i]);
-      if (t->smallest[l][i])
-        cJSON_AddStringToObject(x, "smallest", ir_tp_str(t->smallest[l][i], t->k, pb, sizeof pb));
+      cJSON_AddStringToObject(x, "type", ir_type_str(&r->type, t->k, tb, sizeof tb));
+      cJSON_AddNumberToObject(x, "distinct", (double)r->distinct[l]);
+      cJSON_AddNumberToObject(x, "equivalent", (double)r->equal[l]);
+      if (r->smallest[l])
+        cJSON_AddStringToObject(x, "smallest", ir_tp_str(r->smallest[l], t->k, pb, sizeof pb));
       else
         cJSON_AddNullToObject(x, "smallest");
       cJSON_AddItemToArray(ta, x);
@@ -136,131 +79,68 @@ static cJSON *tally_json(const tally *t, const char *dialect, const char *inputs
 
 /* ------------------------------------------------------------- targets */
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+static void print_coverage_json(const pipe_coverage *cov, const enum_options *eo, FILE *out) {
+  int nd = cov->ndialects;
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddNumberToObject(root, "max_ops", eo->max_ops);
+  cJSON *da = cJSON_AddArrayToObject(root, "dialects");
+  for (int j = 0; j < nd; j++) cJSON_AddItemToArray(da, cJSON_CreateString(cov->dialects[j]));
+  cJSON *ka = cJSON_AddArrayToObject(root, "kernels");
+  for (int f = 0; f < cov->nfiles; f++) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", cov->files[f]);
+    cJSON *c = cJSON_AddObjectToObject(o, "coverage");
+    for (int j = 0; j < nd; j++) {
+      cJSON *x = cJSON_CreateObject();
+      int v = cov->ops[f * nd + j];
+      cJSON_AddBoolToObject(x, "expressed", v >= 0);
+      if (v >= 0) cJSON_AddNumberToObject(x, "ops", v);
+      else cJSON_AddStringToObject(x, "reason", cov->reasons[f * nd + j] ? cov->reasons[f * nd + j] : "");
+      cJSON_AddItemToObject(c, cov->dialects[j], x);
+    }
+    cJSON_AddItemToArray(ka, o);
+  }
+  char *text = cJSON_Print(root);
+  fprintf(out, "%s\n", text);
+  cJSON_free(text);
+  cJSON_Delete(root);
 }
 
-/* Op nodes of the raised program (shared subterms once). */
-static int prog_ops(const ir_tprog *p) {
-  const ir_tnode *nodes[4096];
-  int n = ir_tp_topo(p->results, p->nresults, nodes, 4096);
-  int ops = 0;
-  for (int i = 0; i < n; i++) ops += nodes[i]->kind == IR_TN_OP;
-  return n < 0 ? -1 : ops;
+static void print_coverage_text(const pipe_coverage *cov, const enum_options *eo, FILE *out) {
+  int nd = cov->ndialects;
+  fprintf(out, "%-24s", "kernel");
+  for (int j = 0; j < nd; j++) fprintf(out, " %8s", cov->dialects[j]);
+  fprintf(out, "\n");
+  for (int f = 0; f < cov->nfiles; f++) {
+    fprintf(out, "%-24s", cov->files[f]);
+    for (int j = 0; j < nd; j++) {
+      int v = cov->ops[f * nd + j];
+      if (v >= 0) fprintf(out, " %8d", v);
+      else fprintf(out, " %8s", v == -1 ? "-" : "error");
+    }
+    fprintf(out, "\n");
+  }
+  fprintf(out, "(ops of the raised program within --max-ops %d per output; - : not expressed)\n",
+          eo->max_ops);
 }
 
 static int run_targets(const char *dir, const char *dialects, const enum_options *eo,
                        int json, FILE *out) {
-  DIR *dp = opendir(dir);
-  if (!dp) {
-    fprintf(stderr, "uplift explore: cannot open directory %s\n", dir);
-    return IR_EXIT_BAD_INPUT;
-  }
-  char **files = NULL;
-  int nf = 0, capf = 0;
-  struct dirent *de;
-  while ((de = readdir(dp))) {
-    size_t l = strlen(de->d_name);
-    if (l < 3 || strcmp(de->d_name + l - 2, ".c")) continue;
-    if (nf == capf) {
-      capf = capf ? capf * 2 : 16;
-      files = ir_realloc(files, sizeof(char *) * (size_t)capf);
-    }
-    files[nf++] = ir_strdup(de->d_name);
-  }
-  closedir(dp);
-  if (nf) qsort(files, (size_t)nf, sizeof(char *), cmp_str);
   char *dl = ir_strdup(dialects);
-  const char *dnames[16];
+  int cap = 1; /* one name more than the commas: any number of dialects */
+  for (const char *c = dialects; *c; c++) cap += *c == ',';
+  const char **dnames = ir_calloc((size_t)cap, sizeof *dnames);
   int nd = 0;
-  for (char *s = strtok(dl, ","); s && nd < 16; s = strtok(NULL, ",")) dnames[nd++] = s;
-  int status = IR_EXIT_OK;
-  ir_arena darena;
-  ir_arena_init(&darena);
-  gram_dialect *ds[16];
-  for (int j = 0; j < nd; j++)
-    if (!(ds[j] = gram_load(dnames[j], &darena))) status = IR_EXIT_BAD_INPUT;
-  int *cell = ir_calloc((size_t)(nf * nd + 1), sizeof(int)); /* ops; -1 no; -2 error */
-  const char **why = ir_calloc((size_t)(nf * nd + 1), sizeof(char *));
-  ir_arena warena; /* reasons */
-  ir_arena_init(&warena);
-  for (int f = 0; f < nf && status == IR_EXIT_OK; f++) {
-    char *path = ir_malloc(strlen(dir) + strlen(files[f]) + 2);
-    sprintf(path, "%s/%s", dir, files[f]);
-    for (int j = 0; j < nd; j++) {
-      ir_arena arena;
-      ir_arena_init(&arena);
-      ir_tp_store store;
-      ir_tp_store_init(&store, &arena);
-      pipe_raise_opts po = {.d = ds[j], .search = *eo, .verify = {.mode = VERIFY_NONE}};
-      pipe_raised pr;
-      char msg[256];
-      pipe_error pe = pipe_raise_file(path, &po, &arena, &store, &pr, msg, sizeof msg);
-      cell[f * nd + j] = -2;
-      if (pe == PIPE_ERR_SOURCE) {
-        why[f * nd + j] = "cannot parse";
-      } else {
-        const enum_result *res = &pr.res;
-        int raised = pe == PIPE_OK && res->raised;
-        cell[f * nd + j] = raised ? prog_ops(&res->prog) : -1;
-        if (!raised)
-          why[f * nd + j] = ir_arena_strdup(&warena, res->reason ? res->reason : "internal error");
-      }
-      ir_tp_store_free(&store);
-      ir_arena_free(&arena);
-    }
-    ir_free(path);
-  }
-  if (status == IR_EXIT_OK) {
-    if (json) {
-      cJSON *root = cJSON_CreateObject();
-      cJSON_AddNumberToObject(root, "max_ops", eo->max_ops);
-      cJSON *da = cJSON_AddArrayToObject(root, "dialects");
-      for (int j = 0; j < nd; j++) cJSON_AddItemToArray(da, cJSON_CreateString(dnames[j]));
-      cJSON *ka = cJSON_AddArrayToObject(root, "kernels");
-      for (int f = 0; f < nf; f++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "file", files[f]);
-        cJSON *c = cJSON_AddObjectToObject(o, "coverage");
-        for (int j = 0; j < nd; j++) {
-          cJSON *x = cJSON_CreateObject();
-          int v = cell[f * nd + j];
-          cJSON_AddBoolToObject(x, "expressed", v >= 0);
-          if (v >= 0) cJSON_AddNumberToObject(x, "ops", v);
-          else cJSON_AddStringToObject(x, "reason", why[f * nd + j] ? why[f * nd + j] : "");
-          cJSON_AddItemToObject(c, dnames[j], x);
-        }
-        cJSON_AddItemToArray(ka, o);
-      }
-      char *text = cJSON_Print(root);
-      fprintf(out, "%s\n", text);
-      cJSON_free(text);
-      cJSON_Delete(root);
-    } else {
-      fprintf(out, "%-24s", "kernel");
-      for (int j = 0; j < nd; j++) fprintf(out, " %8s", dnames[j]);
-      fprintf(out, "\n");
-      for (int f = 0; f < nf; f++) {
-        fprintf(out, "%-24s", files[f]);
-        for (int j = 0; j < nd; j++) {
-          int v = cell[f * nd + j];
-          if (v >= 0) fprintf(out, " %8d", v);
-          else fprintf(out, " %8s", v == -1 ? "-" : "error");
-        }
-        fprintf(out, "\n");
-      }
-      fprintf(out, "(ops of the raised program within --max-ops %d per output; - : not expressed)\n",
-              eo->max_ops);
-    }
-  }
-  ir_arena_free(&warena);
-  ir_free(why);
-  ir_free(cell);
-  ir_arena_free(&darena);
+  for (char *s = strtok(dl, ","); s; s = strtok(NULL, ",")) dnames[nd++] = s;
+  pipe_coverage cov;
+  ir_error err;
+  pipe_error pe = pipe_coverage_build(dir, dnames, nd, eo, &cov, &err);
+  if (pe == PIPE_ERR_INPUTS) fprintf(stderr, "uplift explore: %s\n", err.msg);
+  if (pe == PIPE_OK) (json ? print_coverage_json : print_coverage_text)(&cov, eo, out);
+  pipe_coverage_free(&cov);
+  ir_free(dnames);
   ir_free(dl);
-  for (int f = 0; f < nf; f++) ir_free(files[f]);
-  ir_free(files);
-  return status;
+  return pe == PIPE_OK ? IR_EXIT_OK : IR_EXIT_BAD_INPUT;
 }
 
 /* ----------------------------------------------------------------- main */
@@ -305,7 +185,7 @@ int cli_cmd_explore(int argc, char **argv) {
   int json = 0, c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-    int r = cli_search_option("explore", c, optarg, 0, MAXLV - 1, &eo);
+    int r = cli_search_option("explore", c, optarg, 0, PIPE_TALLY_LEVELS - 1, &eo);
     if (r < 0) return IR_EXIT_BAD_INPUT;
     if (r > 0) continue;
     switch (c) {
@@ -328,26 +208,22 @@ int cli_cmd_explore(int argc, char **argv) {
   ir_tp_store_init(&store, &arena);
   int status = IR_EXIT_BAD_INPUT;
   char err[256];
-  tally *t = NULL;
+  pipe_tally t = {0};
   pipe_inputs in;
   pipe_error pe = pipe_inputs_load(inputs, dialect, &arena, &store, &in, err, sizeof err);
   if (pe == PIPE_ERR_INPUTS) cli_usage_error("explore", "--inputs: %s", err);
   if (pe == PIPE_ERR_ELEM) fprintf(stderr, "uplift explore: %s\n", err);
   if (pe != PIPE_OK) goto done;
   const gram_dialect *d = in.d;
-  t = ir_calloc(1, sizeof *t);
-  t->k = in.k;
-  t->max_ops = eo.max_ops;
-  enum_explore_hooks h = {on_keep, on_equal, on_level, t};
-  enum_stats st;
-  int r = enum_explore(in.k, d, in.args, in.nargs, &eo, &h, &store, &st);
+  ir_error xerr;
+  int r = pipe_explore(&in, &eo, &store, &t, &xerr);
   if (r < 0) {
-    fprintf(stderr, "uplift explore: internal error\n");
+    fprintf(stderr, "uplift explore: %s\n", xerr.msg);
     status = IR_EXIT_MISMATCH;
     goto done;
   }
   if (json) {
-    cJSON *root = tally_json(t, d->name, inputs);
+    cJSON *root = tally_json(&t, d->name, inputs);
     cJSON_AddBoolToObject(root, "complete", r == 0);
     if (r == ENUM_EXPLORE_LIMIT) cJSON_AddStringToObject(root, "limit", enum_limit_text());
     char *text = cJSON_Print(root);
@@ -355,7 +231,7 @@ int cli_cmd_explore(int argc, char **argv) {
     cJSON_free(text);
     cJSON_Delete(root);
   } else {
-    print_text(t, d->name, stdout);
+    print_text(&t, d->name, stdout);
     if (r == ENUM_EXPLORE_LIMIT)
       printf("(incomplete: a table limit of the search (%s) left candidates out)\n",
              enum_limit_text());
@@ -363,7 +239,7 @@ int cli_cmd_explore(int argc, char **argv) {
   }
   status = r ? IR_EXIT_NOT_RAISED : IR_EXIT_OK;
 done:
-  ir_free(t);
+  pipe_tally_free(&t);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
   return status;

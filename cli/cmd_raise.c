@@ -74,10 +74,13 @@ static const char *assumes_text(unsigned assumes, char *buf, size_t n) {
 }
 
 static void print_summary(const ir_kernel *k, const enum_result *r) {
-  char buf[4096], as[512];
+  char as[512];
+  ir_buf prog = {0}; /* the program's text, whatever its length */
   for (int t = 0; t < r->ntasks; t++)
     for (int o = 0; o < r->tasks[t].noutputs; o++) {
       const enum_output *eo = &r->tasks[t].outputs[o];
+      ir_buf_reset(&prog);
+      ir_tp_buf(&prog, eo->program, k);
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
               "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s, "
@@ -90,8 +93,9 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
               assumes_text(eo->verify.assumes, as, sizeof as),
               eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", eo->verify.seconds,
-              ir_tp_str(eo->program, k, buf, sizeof buf));
+              ir_buf_str(&prog));
     }
+  ir_buf_free(&prog);
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
 }
 
@@ -104,7 +108,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   if (!r->raised && r->reason) cJSON_AddStringToObject(root, "reason", r->reason);
   cJSON_AddNumberToObject(root, "seconds", r->seconds);
   cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
-  char buf[8192];
+  ir_buf prog = {0}; /* the program's text, whatever its length */
   for (int t = 0; t < r->ntasks; t++) {
     const enum_task_result *tr = &r->tasks[t];
     for (int o = 0; o < tr->noutputs; o++) {
@@ -114,9 +118,11 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON_AddNumberToObject(jt, "task", t);
       cJSON *outs = cJSON_AddArrayToObject(jt, "outputs");
       cJSON_AddItemToArray(outs, cJSON_CreateString(k->vars[eo->var]->name));
-      if (eo->program)
-        cJSON_AddStringToObject(jt, "program", ir_tp_str(eo->program, k, buf, sizeof buf));
-      else
+      if (eo->program) {
+        ir_buf_reset(&prog);
+        ir_tp_buf(&prog, eo->program, k);
+        cJSON_AddStringToObject(jt, "program", ir_buf_str(&prog));
+      } else
         cJSON_AddNullToObject(jt, "program");
       cJSON_AddNumberToObject(jt, "ops", eo->stats.ops);
       cJSON *st = cJSON_AddObjectToObject(jt, "stats");
@@ -145,6 +151,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON_AddItemToArray(tasks, jt);
     }
   }
+  ir_buf_free(&prog);
   return root;
 }
 

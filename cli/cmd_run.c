@@ -10,8 +10,9 @@
  * --against-native, F (e.g. the `uplift raise --emit c` output) is compared
  * with the natively compiled original instead of the interpreter, which is
  * how the adversarial tests check raised programs against real C.  The
- * value sets, the tolerances and the native compilation are pipeline/'s
- * (pipeline/run.c).
+ * value sets, the tolerances, the native compilation, the outputs, the
+ * comparison and the median are pipeline/'s (pipeline/run.c); this file
+ * parses the options, runs the steps in order and prints.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -167,65 +168,26 @@ typedef struct run_opts {
   fe_options fe;
 } run_opts;
 
-/* The native code of a run: compiled on first use, then reused. */
-typedef struct run_natives {
-  interp_native *nat;  /* the file, or --native-source */
-  interp_native *orig; /* --against-native: the file itself */
-  interp_native_limits lim;
-  int tried;
-} run_natives;
-
-/* Compile the native code once: the file or --native-source, and with
- * --against-native the file too; set the limits of a call (--timeout).
- * Returns 0, or -1 with res saying why. */
-static int compile_natives(const run_opts *o, const ir_kernel *k, run_natives *nv,
+/* The native code of a run (pipe_natives_get): compiled on first use. */
+static int compile_natives(const run_opts *o, const ir_kernel *k, pipe_natives *nv,
                            interp_native_result *res) {
-  if (!nv->tried) {
-    nv->tried = 1;
-    nv->nat = pipe_native_compile(k, o->native_source ? o->native_source : o->file, &o->fe,
-                                  o->native_cflags, res);
-    if (nv->nat && o->against_native)
-      nv->orig = pipe_native_compile(k, o->file, &o->fe, o->native_cflags, res);
-    interp_native_default_limits(&nv->lim);
-    nv->lim.cpu_seconds = (double)o->timeout;
-    nv->lim.wall_seconds = 2 * nv->lim.cpu_seconds + 5;
-    if (!nv->nat || (o->against_native && !nv->orig)) return -1;
-  }
-  if (!nv->nat || (o->against_native && !nv->orig)) {
-    snprintf(res->msg, sizeof res->msg, "the native code did not compile (see above)");
-    return -1;
-  }
-  return 0;
+  pipe_native_opts no = {o->file, o->native_source, o->against_native, &o->fe,
+                         o->native_cflags, (double)o->timeout};
+  return pipe_natives_get(nv, k, &no, res);
 }
 
-/* Call the native kernel o->time_runs times, each time on a fresh copy of
- * env's inputs; print the times and their median. */
+/* Time o->time_runs native calls on fresh copies of env's inputs
+ * (pipe_native_time); print the times and their median. */
 static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *env,
-                       interp_env *nenv, run_natives *nv) {
+                       interp_env *nenv, pipe_natives *nv) {
   interp_native_result res;
-  int ok = !compile_natives(o, k, nv, &res);
   double *t = ir_calloc((size_t)o->time_runs, sizeof *t);
-  int rc = IR_EXIT_OK;
-  for (long i = 0; ok && i < o->time_runs; i++) {
-    interp_env_copy(nenv, env);
-    if (interp_native_call(nv->nat, nenv, &nv->lim, &res)) break;
-    t[i] = res.seconds;
-    if (i == o->time_runs - 1) {
-      printf("native seconds:");
-      for (long j = 0; j < o->time_runs; j++) printf(" %.6f", t[j]);
-      /* median: insertion sort of a few values */
-      for (long a = 1; a < o->time_runs; a++)
-        for (long b = a; b > 0 && t[b - 1] > t[b]; b--) {
-          double x = t[b];
-          t[b] = t[b - 1];
-          t[b - 1] = x;
-        }
-      long m = o->time_runs;
-      printf("\nmedian: %.6f\n", m % 2 ? t[m / 2] : (t[m / 2 - 1] + t[m / 2]) / 2);
-      res.status = INTERP_NATIVE_OK;
-    }
-  }
-  if (!ok || res.status != INTERP_NATIVE_OK) {
+  int rc = IR_EXIT_OK, failed = compile_natives(o, k, nv, &res);
+  if (!failed && !pipe_native_time(nv, env, nenv, o->time_runs, t, &res)) {
+    printf("native seconds:");
+    for (long j = 0; j < o->time_runs; j++) printf(" %.6f", t[j]);
+    printf("\nmedian: %.6f\n", pipe_median(t, o->time_runs));
+  } else if (failed || res.status != INTERP_NATIVE_OK) {
     fprintf(stderr, "uplift run: error: %s\n", res.msg);
     rc = IR_EXIT_MISMATCH;
   }
@@ -238,25 +200,20 @@ static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *
  * Returns an exit status. */
 static int native_compare(const run_opts *o, const ir_kernel *k, pipe_values s,
                           const interp_env *env, interp_env *nenv, interp_env *oenv,
-                          const unsigned char *written, run_natives *nv) {
+                          const unsigned char *written, pipe_natives *nv) {
   interp_native_result res;
   if (compile_natives(o, k, nv, &res) || interp_native_call(nv->nat, nenv, &nv->lim, &res) ||
       (o->against_native && interp_native_call(nv->orig, oenv, &nv->lim, &res))) {
     fprintf(stderr, "uplift run: error: %s\n", res.msg);
     return IR_EXIT_MISMATCH;
   }
-  if (o->against_native) /* the interpreter's poison: not compared */
-    for (int v = 0; v < k->nvars; v++)
-      if (written[v] && env->vals[v].poison && oenv->vals[v].poison)
-        memcpy(oenv->vals[v].poison, env->vals[v].poison,
-               ir_tensor_size(&env->vals[v]) ? ir_tensor_size(&env->vals[v]) : 1);
-  const interp_env *ref = o->against_native ? oenv : env;
   const char *refname = o->against_native ? "native original" : "interpreter";
   const char *gotname = o->native_source ? "native source" : "native run";
   double tol = pipe_run_tolerance(k, s);
   interp_mismatch mm;
   long compared = 0;
-  long diffs = interp_compare(ref, nenv, written, tol, &mm, &compared);
+  long diffs = pipe_native_diff(k, env, o->against_native ? oenv : NULL, nenv, written, tol, &mm,
+                                &compared);
   if (diffs) {
     const ir_var *var = k->vars[mm.var];
     fprintf(stderr, "uplift run: error: the %s differs from the %s in %ld of %ld "
@@ -279,7 +236,7 @@ static int native_compare(const run_opts *o, const ir_kernel *k, pipe_values s,
 /* One run: the interpreter at `sizes` on value set s, its report, and with
  * --native the comparison.  Returns an exit status. */
 static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pipe_values s,
-                   const ir_source *src, run_natives *nv) {
+                   const ir_source *src, pipe_natives *nv) {
   unsigned char *written = ir_calloc((size_t)k->nvars + 1, 1);
   interp_env env, nenv, oenv;
   int have_env = 0, have_nenv = 0, have_oenv = 0, rc = IR_EXIT_OK;
@@ -322,9 +279,7 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pip
   printf(" seed=%ld", o->seed);
   if (s != PIPE_VALUES_INT) printf(" values=%s", pipe_values_name(s));
   printf("\n");
-  interp_written_vars(k, NULL, written);
-  for (int v = 0; v < k->nvars; v++) /* outputs: array parameters only */
-    if (k->vars[v]->kind != IR_VAR_ARRAY) written[v] = 0;
+  pipe_run_outputs(k, written);
   size_t poisoned = 0;
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
@@ -380,7 +335,7 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
   long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof *sizes);
   ir_source src = {o->file, NULL, 0};
   ir_source_read(&src, o->file); /* only for quoting lines in errors */
-  run_natives nv;
+  pipe_natives nv;
   memset(&nv, 0, sizeof nv);
   int rc = IR_EXIT_OK, nsizes = o->nsizes ? o->nsizes : 1;
   for (int i = 0; i < nsizes && rc != IR_EXIT_BAD_INPUT; i++) {
@@ -393,8 +348,7 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
     } else {
       interp_default_sizes(k, (int)o->size_set, sizes);
     }
-    double need = pipe_env_bytes(k, sizes) * (o->native ? 2 : 1) * (o->against_native ? 1.5 : 1) /
-                  (1024.0 * 1024.0);
+    double need = pipe_run_mb(k, sizes, o->native, o->against_native);
     if (need > (double)o->memory_mb) {
       fprintf(stderr,
               "uplift run: error: these sizes need %.0f MB for the kernel's arrays%s, "
@@ -409,8 +363,7 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
       if (r) rc = r;
     }
   }
-  interp_native_free(nv.nat);
-  interp_native_free(nv.orig);
+  pipe_natives_free(&nv);
   ir_source_free(&src);
   ir_free(sizes);
   return rc;

@@ -1,13 +1,11 @@
 /*
  * cmd_verify.c - `uplift verify FILE.c REPORT.json`: re-check a saved raise
- * report.  The kernel is parsed and analysed again; each task entry of the
- * report ("task", "outputs", "program") is rebuilt into a tensor program
- * over the task's input leaves (ir_tp_parse with the report's dialect) and
- * checked with the same callback as `uplift raise` (pipe_verify_cb).  Prints the
- * verdict, mode, bound and seconds per task (or a JSON document).
+ * report.  pipe_report_load (pipeline/report.c) parses and analyses the
+ * kernel again, reads the report and rebuilds each task entry's program;
+ * pipe_report_check verifies each with the same callback as `uplift raise`.
+ * This file parses the options and prints the verdict, mode, bound and
+ * seconds per task (or a JSON document).
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,157 +39,30 @@ static void usage(FILE *out) {
 
 enum { OPT_JSON = 0x200, OPT_TIMEOUT };
 
-/* A report error: "uplift verify: REPORT: message", status 2. */
-static int report_error(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int report_error(const char *path, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "uplift verify: %s: error: ", path);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return IR_EXIT_BAD_INPUT;
-}
-
-/* One task entry of the report, checked against the analysis. */
-typedef struct entry {
-  int task, var;
-  const char *program; /* NULL: the report has no program */
-} entry;
-
-/* Read the report's task entries into ents (arena); returns the count or
- * -1 after reporting the problem. */
-static int read_entries(const char *path, const cJSON *root, const poly_analysis *a,
-                        ir_arena *arena, entry **ents) {
-  const ir_kernel *k = a->kernel;
-  const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks");
-  if (!cJSON_IsArray(tasks)) {
-    report_error(path, "no \"tasks\" array");
-    return -1;
-  }
-  int n = cJSON_GetArraySize(tasks);
-  *ents = IR_NEW_N(arena, entry, n + 1);
-  int i = 0;
-  const cJSON *jt;
-  cJSON_ArrayForEach(jt, tasks) {
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(jt, "task");
-    const cJSON *outs = cJSON_GetObjectItemCaseSensitive(jt, "outputs");
-    const cJSON *prog = cJSON_GetObjectItemCaseSensitive(jt, "program");
-    if (!cJSON_IsNumber(t) || !cJSON_IsArray(outs) || cJSON_GetArraySize(outs) != 1 ||
-        !cJSON_IsString(cJSON_GetArrayItem(outs, 0)) ||
-        !(cJSON_IsString(prog) || cJSON_IsNull(prog))) {
-      report_error(path,
-                   "tasks[%d]: expected {\"task\": N, \"outputs\": [\"NAME\"], "
-                   "\"program\": \"...\" or null}",
-                   i);
-      return -1;
-    }
-    int ti = (int)t->valuedouble;
-    const char *oname = cJSON_GetArrayItem(outs, 0)->valuestring;
-    if (ti < 0 || ti >= a->ntasks || ti != t->valuedouble) {
-      report_error(path, "tasks[%d]: task %g does not exist: %s has %d tasks", i,
-                   t->valuedouble, k->name, a->ntasks);
-      return -1;
-    }
-    int var = -1;
-    for (int o = 0; o < a->tasks[ti].noutputs; o++)
-      if (!strcmp(k->vars[a->tasks[ti].outputs[o].var]->name, oname))
-        var = a->tasks[ti].outputs[o].var;
-    if (var < 0) {
-      report_error(path, "tasks[%d]: task %d of %s does not write '%s'", i, ti, k->name, oname);
-      return -1;
-    }
-    (*ents)[i].task = ti;
-    (*ents)[i].var = var;
-    (*ents)[i].program = cJSON_IsString(prog) ? prog->valuestring : NULL;
-    i++;
-  }
-  return i;
-}
-
-/* One `uplift verify`: the kernel, the report, and what was rebuilt. */
+/* One `uplift verify`: the kernel's and the report's paths and what
+ * pipe_report_load made of them. */
 typedef struct vjob {
   const char *path, *rpath;
-  ir_arena arena;
-  ir_tp_store store;
-  cJSON *root;
-  const gram_dialect *d;
-  poly_analysis *a;
-  int nents;
-  entry *ents;
-  pipe_task_setup *setups; /* per task of a */
-  const ir_tnode **progs;  /* per entry; NULL: no program */
+  pipe_report r;
 } vjob;
 
-/* Read the report at j->rpath into j->root; returns 0 or an exit status
- * after reporting the problem. */
-static int load_report(vjob *j, const ir_kernel *k) {
-  ir_source rep;
-  if (ir_source_read(&rep, j->rpath))
-    return report_error(j->rpath, "cannot read: %s", ir_read_error(errno));
-  j->root = cJSON_Parse(rep.text);
-  int status = 0;
-  if (!j->root || !cJSON_IsObject(j->root)) {
-    const char *at = cJSON_GetErrorPtr();
-    int line = 1;
-    for (const char *c = rep.text; at && c < at && *c; c++) line += *c == '\n';
-    status = report_error(j->rpath, "not a JSON report (malformed near line %d)", line);
-  }
-  ir_source_free(&rep);
-  if (status) return status;
-  const cJSON *jk = cJSON_GetObjectItemCaseSensitive(j->root, "kernel");
-  const cJSON *jd = cJSON_GetObjectItemCaseSensitive(j->root, "dialect");
-  if (!cJSON_IsString(jk) || !cJSON_IsString(jd))
-    return report_error(j->rpath,
-                        "no \"kernel\" and \"dialect\" strings: not a report of uplift raise --json");
-  if (strcmp(jk->valuestring, k->name))
-    return report_error(j->rpath, "a report for %s, but %s has %s", jk->valuestring, j->path,
-                        k->name);
-  if (!(j->d = gram_load(jd->valuestring, &j->arena))) return IR_EXIT_BAD_INPUT;
-  return 0;
-}
-
-/* Parse the kernel and the report, analyse, and rebuild every program of
- * the report (a bad report is reported before any check).  Returns 0 or
- * an exit status after reporting the problem. */
-static int load(vjob *j, const fe_options *fe) {
-  ir_kernel *k = fe_parse_file(j->path, fe, &j->arena);
-  if (!k) return IR_EXIT_BAD_INPUT;
-  int status = load_report(j, k);
-  if (status) return status;
-  j->a = poly_analyze(k, &j->arena);
-  if (j->a->error) {
-    fprintf(stderr, "uplift verify: %s: %s\n", j->path, j->a->error);
-    return IR_EXIT_BAD_INPUT;
-  }
-  j->nents = read_entries(j->rpath, j->root, j->a, &j->arena, &j->ents);
-  if (j->nents < 0) return IR_EXIT_BAD_INPUT;
-  j->setups = IR_NEW_N(&j->arena, pipe_task_setup, j->a->ntasks + 1);
-  for (int ti = 0; ti < j->a->ntasks; ti++)
-    if (pipe_task_setup_make(j->a, ti, &j->store, &j->arena, &j->setups[ti]))
-      return report_error(j->rpath, "task %d: an input has dims that are not size parameters",
-                          ti);
-  j->progs = IR_NEW_N(&j->arena, const ir_tnode *, j->nents + 1);
-  for (int i = 0; i < j->nents; i++) {
-    const entry *e = &j->ents[i];
-    char msg[1024];
-    if (!e->program) continue;
-    j->progs[i] = pipe_program_parse(j->a, j->d, &j->setups[e->task], e->task, e->var,
-                                     e->program, &j->store, msg, sizeof msg);
-    if (!j->progs[i]) return report_error(j->rpath, "%s", msg);
-  }
-  return 0;
+/* Print why pipe_report_load failed with pe; returns the exit status. */
+static int print_load_error(const vjob *j, pipe_error pe) {
+  if (pe == PIPE_ERR_REPORT || pe == PIPE_ERR_PROGRAM)
+    fprintf(stderr, "uplift verify: %s: error: %s\n", j->rpath, j->r.why);
+  else if (pe == PIPE_ERR_ANALYSIS)
+    fprintf(stderr, "uplift verify: %s: %s\n", j->path, j->r.why);
+  return pipe_exit_status(pe);
 }
 
 /* The result of entry i (checked when it has a program) as JSON or text. */
 static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON *jtasks) {
-  const ir_kernel *ak = j->a->kernel;
-  const entry *e = &j->ents[i];
+  const ir_kernel *ak = j->r.a->kernel;
+  const pipe_report_entry *e = &j->r.ents[i];
   const verify_result *vr = vs->last;
   if (!jtasks) {
     printf("task %d (%s): ", e->task, ak->vars[e->var]->name);
-    if (j->progs[i]) verify_result_print(vr, ak, stdout);
+    if (j->r.progs[i]) verify_result_print(vr, ak, stdout);
     else printf("no program in the report\n");
     return;
   }
@@ -202,7 +73,7 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
   if (e->program) cJSON_AddStringToObject(jt, "program", e->program);
   else cJSON_AddNullToObject(jt, "program");
   cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
-  if (j->progs[i]) {
+  if (j->r.progs[i]) {
     cJSON_AddStringToObject(jv, "verdict", verify_verdict_name(vr->verdict));
     cJSON_AddStringToObject(jv, "mode", verify_mode_name(vr->mode));
     cJSON_AddNumberToObject(jv, "bound", vr->bound);
@@ -225,15 +96,15 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
   cJSON_AddItemToArray(jtasks, jt);
 }
 
-/* Report every task output the report does not cover; returns how many. */
+/* Print every task output the report does not cover; returns how many. */
 static int print_missing(const vjob *j, cJSON *jtasks) {
-  const ir_kernel *ak = j->a->kernel;
+  const poly_analysis *a = j->r.a;
+  const ir_kernel *ak = a->kernel;
   int missing = 0;
-  for (int ti = 0; ti < j->a->ntasks; ti++)
-    for (int o = 0; o < j->a->tasks[ti].noutputs; o++) {
-      int var = j->a->tasks[ti].outputs[o].var, found = 0;
-      for (int i = 0; i < j->nents; i++) found |= j->ents[i].task == ti && j->ents[i].var == var;
-      if (found) continue;
+  for (int ti = 0; ti < a->ntasks; ti++)
+    for (int o = 0; o < a->tasks[ti].noutputs; o++) {
+      int var = a->tasks[ti].outputs[o].var;
+      if (pipe_report_covers(&j->r, ti, var)) continue;
       missing++;
       if (!jtasks) {
         printf("task %d (%s): missing from the report\n", ti, ak->vars[var]->name);
@@ -254,25 +125,20 @@ static int print_missing(const vjob *j, cJSON *jtasks) {
 /* Check every rebuilt program with vs and print the results.  Returns the
  * exit status. */
 static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options *vo, int json) {
-  const ir_kernel *ak = j->a->kernel;
+  const ir_kernel *ak = j->r.a->kernel;
   cJSON *out = NULL, *jtasks = NULL;
   if (json) {
     out = cJSON_CreateObject();
     cJSON_AddStringToObject(out, "kernel", ak->name);
     cJSON_AddStringToObject(out, "file", j->path);
     cJSON_AddStringToObject(out, "report", j->rpath);
-    cJSON_AddStringToObject(out, "dialect", j->d->name);
+    cJSON_AddStringToObject(out, "dialect", j->r.d->name);
     jtasks = cJSON_AddArrayToObject(out, "tasks");
   }
   int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
-  for (int i = 0; i < j->nents; i++) {
-    const entry *e = &j->ents[i];
-    enum_verify_result r;
-    memset(&r, 0, sizeof r);
+  for (int i = 0; i < j->r.nents; i++) {
     nchecked++;
-    if (j->progs[i])
-      pipe_verify_program(vs, j->a, j->d, &j->setups[e->task], e->task, e->var, j->progs[i], &r);
-    int proved = j->progs[i] && r.verdict == ENUM_PROVED;
+    int proved = pipe_report_check(&j->r, i, vs);
     nproved += proved;
     if (!proved) status = IR_EXIT_MISMATCH;
     print_entry(j, i, vs, jtasks);
@@ -299,11 +165,15 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
   memset(&j, 0, sizeof j);
   j.path = path;
   j.rpath = rpath;
-  ir_arena_init(&j.arena);
-  ir_tp_store_init(&j.store, &j.arena);
+  ir_arena arena;
+  ir_arena_init(&arena);
+  ir_tp_store store;
+  ir_tp_store_init(&store, &arena);
   pipe_verify_state vs;
   memset(&vs, 0, sizeof vs);
-  int status = load(&j, fe);
+  ir_error err;
+  pipe_error pe = pipe_report_load(path, rpath, fe, &arena, &store, &j.r, &err);
+  int status = pe ? print_load_error(&j, pe) : 0;
   if (!status && !(vs.v = verify_new(vo))) {
     fprintf(stderr, "uplift verify: cannot set up Z3\n");
     status = IR_EXIT_MISMATCH;
@@ -311,9 +181,9 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
   if (!status) status = check_all(&j, &vs, vo, json);
   pipe_verify_state_free(&vs);
   if (vs.v) verify_free(vs.v);
-  cJSON_Delete(j.root);
-  ir_tp_store_free(&j.store);
-  ir_arena_free(&j.arena);
+  pipe_report_free(&j.r);
+  ir_tp_store_free(&store);
+  ir_arena_free(&arena);
   return status;
 }
 

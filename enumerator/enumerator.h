@@ -187,7 +187,7 @@ void enum_explore_sizes(const ir_kernel *k, int which, long *sizes);
  * interp_tensor_free).  Returns 0, or -1 with err filled (a failed op
  * precondition). */
 int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
-                   const long *sizes, ir_tensor *out, interp_err *err);
+                   const long *sizes, ir_tensor *out, ir_error *err);
 
 /* The same over symbolic values (the verifier's): argument leaf v takes
  * inputs[i] where in_vars[i] == v.  out is ir_malloc'd
@@ -195,7 +195,7 @@ int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
 int enum_eval_node_sym(const ir_tnode *n, const int *in_vars,
                        const interp_sym_tensor *inputs, int nin, const long *sizes,
                        const interp_sym_algebra *alg, interp_sym_tensor *out,
-                       interp_err *err);
+                       ir_error *err);
 
 /* The symbolic type of variable v of k as the enumerator types its
  * argument leaves: dims must each be one size parameter or 1.  Returns 0,

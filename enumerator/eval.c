@@ -22,7 +22,7 @@ static void concrete_dims(const ir_type *t, const long *sizes, long *dims) {
 }
 
 static int eval_rec(const ir_tnode *n, const ir_tensor *args, int nargs,
-                    const long *sizes, ir_tensor *out, interp_err *err) {
+                    const long *sizes, ir_tensor *out, ir_error *err) {
   memset(out, 0, sizeof *out);
   out->elem = n->type.elem;
   out->rank = n->type.rank;
@@ -76,7 +76,7 @@ static int eval_rec(const ir_tnode *n, const ir_tensor *args, int nargs,
 }
 
 int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
-                   const long *sizes, ir_tensor *out, interp_err *err) {
+                   const long *sizes, ir_tensor *out, ir_error *err) {
   return eval_rec(n, args, nargs, sizes, out, err);
 }
 
@@ -85,7 +85,7 @@ int enum_eval_node(const ir_tnode *n, const ir_tensor *args, int nargs,
 static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
                         const interp_sym_tensor *inputs, int nin, const long *sizes,
                         const interp_sym_algebra *alg, interp_sym_tensor *out,
-                        interp_err *err) {
+                        ir_error *err) {
   memset(out, 0, sizeof *out);
   out->elem = n->type.elem;
   out->rank = n->type.rank;
@@ -158,6 +158,6 @@ static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
 int enum_eval_node_sym(const ir_tnode *n, const int *in_vars,
                        const interp_sym_tensor *inputs, int nin, const long *sizes,
                        const interp_sym_algebra *alg, interp_sym_tensor *out,
-                       interp_err *err) {
+                       ir_error *err) {
   return eval_sym_rec(n, in_vars, inputs, nin, sizes, alg, out, err);
 }

@@ -92,7 +92,7 @@ int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *cons
   for (int i = 0; i < nl; i++) {
     leaves[i].node = lnodes[i];
     for (int e = 0; e < ex.n; e++) {
-      interp_err err;
+      ir_error err;
       if (enum_eval_node(lnodes[i], argv[e], k->nvars, ex.sizes[e], &leaves[i].values[e],
                          &err))
         status = -1;

@@ -6,6 +6,7 @@
  * fresh examples, verify it, and compose the tasks into one program
  * (docs/enumerator.md).
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,24 @@ const char *enum_verdict_name(enum_verdict v) {
 }
 
 /* ------------------------------------------------------------- helpers */
+
+/* Failures follow the ir_error convention; a reason reaches the result
+ * (enum_result.reason) only at the end, through not_raised. */
+static const ir_pos nowhere = {0};
+
+/* Fill err with the text of `prefix` (printf-style) followed by inner's
+ * text (its position in front when it has one), keeping inner's code.
+ * Returns -1. */
+static int wrap(ir_error *err, const ir_error *inner, const char *prefix, ...)
+    __attribute__((format(printf, 3, 4)));
+static int wrap(ir_error *err, const ir_error *inner, const char *prefix, ...) {
+  char head[160], body[640];
+  va_list ap;
+  va_start(ap, prefix);
+  vsnprintf(head, sizeof head, prefix, ap);
+  va_end(ap);
+  return ir_error_set(err, nowhere, inner->code, "%s%s", head, ir_error_str(inner, body, sizeof body));
+}
 
 /* The symbolic type of a variable: dims must be size parameters. */
 static int var_type(const ir_kernel *k, int v, ir_type *t) {
@@ -148,18 +167,13 @@ static double fraction(const ir_kernel *k, interp_rng *rng) {
  * integer-valued; with non-integer values too if fractional) or given
  * input values (in_vals[i] for in_vars[i]).  Appends it. */
 static int add_example(task_ctx *t, const long *sizes, uint64_t seed, int fractional,
-                       const ir_tensor *in_vals, char *why, size_t whyn) {
-  if (t->ex.n == ES_MAX_EX) {
-    snprintf(why, whyn, "too many examples");
-    return -1;
-  }
+                       const ir_tensor *in_vals, ir_error *why) {
+  if (t->ex.n == ES_MAX_EX) return ir_error_set(why, nowhere, IR_ERR_RANGE, "too many examples");
   const ir_kernel *k = t->k;
   interp_env env;
-  interp_error err;
-  if (interp_env_init(&env, k, sizes, &err)) {
-    snprintf(why, whyn, "%s", err.msg);
-    return -1;
-  }
+  ir_error err;
+  if (interp_env_init(&env, k, sizes, &err))
+    return ir_error_set(why, nowhere, err.code, "%s", err.msg);
   interp_fill_random(&env, seed);
   interp_rng rng;
   interp_rng_seed(&rng, seed ^ 0x5eed5eedull);
@@ -194,8 +208,9 @@ static int add_example(task_ctx *t, const long *sizes, uint64_t seed, int fracti
     if (env.vals[v].data) tensor_copy(&t->after[e][v], &env.vals[v]);
   interp_env_free(&env);
   if (r) {
-    snprintf(why, whyn, "%s:%d:%d: %s", err.pos.file ? err.pos.file : k->file,
-             err.pos.line, err.pos.col, err.msg);
+    ir_pos pos = err.pos;
+    if (!pos.file) pos.file = k->file;
+    ir_error_set(why, pos, err.code, "%s", err.msg);
     free_example(t, e);
     return -1;
   }
@@ -208,7 +223,7 @@ static int add_example(task_ctx *t, const long *sizes, uint64_t seed, int fracti
 
 /* Leaf values of node n on example e (arguments: the input's value). */
 static int leaf_values(task_ctx *t, const ir_tnode *n, int e, ir_tensor *out) {
-  interp_err err;
+  ir_error err;
   return enum_eval_node(n, t->before[e], t->k->nvars, t->ex.sizes[e], out, &err);
 }
 
@@ -355,25 +370,25 @@ typedef struct out_search {
 } out_search;
 
 /* The output's type, written region and allowed ops into s.  Returns 0, or
- * 1 with *reason set. */
-static int out_setup(task_ctx *t, const poly_output *po, out_search *s, const char **reason) {
+ * 1 with err filled. */
+static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error *err) {
   const ir_kernel *k = t->k;
   s->po = po;
   if (var_type(k, po->var, &s->otype)) {
-    *reason = ir_arena_printf(t->arena, "array %s has dims that are not size parameters",
-                              k->vars[po->var]->name);
+    ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
+                 k->vars[po->var]->name);
     return 1;
   }
   if (po->region.kind == POLY_REGION_MASK) {
     if (region_mask(&po->region, &s->wmask)) {
-      *reason = ir_arena_printf(t->arena, "written region of %s (%s) is not one affine mask",
-                                k->vars[po->var]->name, po->region.text);
+      ir_error_set(err, nowhere, IR_ERR_INPUT, "written region of %s (%s) is not one affine mask",
+                   k->vars[po->var]->name, po->region.text);
       return 1;
     }
     s->wm = &s->wmask;
   } else if (po->region.kind == POLY_REGION_OPAQUE) {
-    *reason = ir_arena_printf(t->arena, "written region of %s is not affine",
-                              k->vars[po->var]->name);
+    ir_error_set(err, nowhere, IR_ERR_INPUT, "written region of %s is not affine",
+                 k->vars[po->var]->name);
     return 1;
   }
   s->ops = ir_malloc(sizeof(s->ops[0]) * (size_t)(t->d->nops ? t->d->nops : 1));
@@ -489,39 +504,37 @@ static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
 
 /* The complete new value of a found program: with a written region, the
  * old values kept outside it by the dialect's select.  Returns it, or NULL
- * with *reason set. */
+ * with err filled. */
 static const ir_tnode *complete_program(task_ctx *t, const out_search *s,
-                                        const ir_tnode *found, const char **reason) {
+                                        const ir_tnode *found, ir_error *err) {
   if (!s->wm) return found;
   if (!s->old_leaf) {
-    *reason = "partial write without the old value as input";
+    ir_error_set(err, nowhere, IR_ERR_INPUT, "partial write without the old value as input");
     return NULL;
   }
   const ir_tnode *prog = make_select(t, s->mask_leaf, found, s->old_leaf);
   if (!prog)
-    *reason = ir_arena_printf(t->arena, "dialect %s has no select to keep old values outside %s",
-                              t->d->name, s->po->region.text);
+    ir_error_set(err, nowhere, IR_ERR_INPUT,
+                 "dialect %s has no select to keep old values outside %s", t->d->name,
+                 s->po->region.text);
   return prog;
 }
 
 /* The spec check of prog on a fresh example (other sizes, other seed,
  * non-integer values), which then stays with the examples.  Returns 0 when
- * prog agrees, 1 when it does not, -1 with *reason set when the example
+ * prog agrees, 1 when it does not, -1 with err filled when the example
  * cannot be made. */
 static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
-                       const char **reason) {
+                       ir_error *err) {
   const ir_kernel *k = t->k;
   long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
   interp_default_sizes(k, 2 + s->rounds, sizes);
-  char why[512];
-  if (add_example(t, sizes, t->next_seed++, 1, NULL, why, sizeof why)) {
-    *reason = ir_arena_printf(t->arena, "interpreter: %s", why);
-    return -1;
-  }
+  ir_error why;
+  if (add_example(t, sizes, t->next_seed++, 1, NULL, &why))
+    return wrap(err, &why, "interpreter: ");
   int e = t->ex.n - 1;
   ir_tensor got;
-  interp_err err;
-  int bad = enum_eval_node(prog, t->before[e], k->nvars, t->ex.sizes[e], &got, &err) != 0;
+  int bad = enum_eval_node(prog, t->before[e], k->nvars, t->ex.sizes[e], &got, &why) != 0;
   if (!bad) {
     const ir_tensor *want = &t->after[e][s->po->var];
     size_t n = ir_tensor_size(want);
@@ -540,10 +553,10 @@ static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
 /* Verify prog (found before completion) through vf.  A counterexample
  * becomes an example; an unknown verdict sets the candidate aside (up to
  * UNKNOWN_RETRIES).  Returns 0 to accept prog, 1 to search again, -1 with
- * *reason set. */
+ * err filled. */
 static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
                             const ir_tnode *prog, const ir_tnode *found, enum_output *res,
-                            const char **reason) {
+                            ir_error *err) {
   res->verify.verdict = ENUM_SKIPPED;
   res->verify.mode = "none";
   if (!vf) return 0;
@@ -551,11 +564,9 @@ static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void 
                   t->in_args, s->po->var, prog, t->d};
   vf(vuser, &q, &res->verify);
   if (res->verify.verdict == ENUM_REFUTED && res->verify.has_cex) {
-    char why[512];
-    if (add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, why, sizeof why)) {
-      *reason = ir_arena_printf(t->arena, "counterexample: %s", why);
-      return -1;
-    }
+    ir_error why;
+    if (add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, &why))
+      return wrap(err, &why, "counterexample: ");
     t->ex.zero_sign[t->ex.n - 1] = (unsigned char)res->verify.cex.zero_sign;
     return 1;
   }
@@ -587,12 +598,12 @@ static int unknown_answer(enum_output *res, const out_search *s) {
 /* The rounds of one output's search: search, complete, check on a fresh
  * example, verify; until a program is accepted or a budget ends it. */
 static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
-                        double deadline, enum_output *res, const char **reason) {
+                        double deadline, enum_output *res, ir_error *err) {
   for (;;) {
     if (++s->rounds > MAX_ROUNDS) {
       if (s->nblocked) return unknown_answer(res, s);
-      *reason = ir_arena_printf(t->arena, "too many counterexample rounds (more than %d)",
-                                MAX_ROUNDS);
+      ir_error_set(err, nowhere, IR_ERR_RANGE, "too many counterexample rounds (more than %d)",
+                   MAX_ROUNDS);
       return 1;
     }
     const ir_tnode *found;
@@ -602,22 +613,26 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
     if (!found && s->nblocked) return unknown_answer(res, s);
     if (!found) {
       res->stats.seconds += es_now() - s->start;
-      *reason = oc == ES_TIMEOUT  ? "time budget exhausted (--timeout)"
-                : oc == ES_MEMORY ? "memory budget exhausted"
-                : oc == ES_LIMIT
-                    ? ir_arena_printf(t->arena, "no program of at most %d ops found within the "
-                                      "search's tables (%s, left candidates out)",
-                                      t->o->max_ops, enum_limit_text())
-                    : ir_arena_printf(t->arena, "no program of at most %d ops found (--max-ops)",
-                                      t->o->max_ops);
+      if (oc == ES_TIMEOUT)
+        ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "time budget exhausted (--timeout)");
+      else if (oc == ES_MEMORY)
+        ir_error_set(err, nowhere, IR_ERR_RANGE, "memory budget exhausted");
+      else if (oc == ES_LIMIT)
+        ir_error_set(err, nowhere, IR_ERR_RANGE,
+                     "no program of at most %d ops found within the search's tables (%s, left "
+                     "candidates out)",
+                     t->o->max_ops, enum_limit_text());
+      else
+        ir_error_set(err, nowhere, IR_ERR_RANGE,
+                     "no program of at most %d ops found (--max-ops)", t->o->max_ops);
       return 1;
     }
-    const ir_tnode *prog = complete_program(t, s, found, reason);
+    const ir_tnode *prog = complete_program(t, s, found, err);
     if (!prog) return 1;
-    int c = fresh_check(t, s, prog, reason);
+    int c = fresh_check(t, s, prog, err);
     if (c < 0) return 1;
     if (c > 0) continue; /* the fresh example now rules the candidate out */
-    c = verify_candidate(t, s, vf, vuser, prog, found, res, reason);
+    c = verify_candidate(t, s, vf, vuser, prog, found, res, err);
     if (c < 0) return 1;
     if (c > 0) continue;
     res->program = prog;
@@ -628,14 +643,13 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
 }
 
 /* Find, check and verify the program of output po of task t into res.
- * Returns 0, or 1 with *reason (arena or static) set. */
+ * Returns 0, or 1 with err filled. */
 static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
-                        void *vuser, double deadline, enum_output *res,
-                        const char **reason) {
+                        void *vuser, double deadline, enum_output *res, ir_error *err) {
   out_search s;
   memset(&s, 0, sizeof s);
-  int r = out_setup(t, po, &s, reason);
-  if (!r) r = solve_rounds(t, &s, vf, vuser, deadline, res, reason);
+  int r = out_setup(t, po, &s, err);
+  if (!r) r = solve_rounds(t, &s, vf, vuser, deadline, res, err);
   ir_free(s.ops);
   ir_free(s.extra.v);
   return r;
@@ -665,8 +679,7 @@ static void add_case_examples(task_ctx *t, uint64_t seed) {
       if (k->vars[v]->kind == IR_VAR_SIZE && cs[v] > top) top = cs[v];
     long elems = ir_kernel_elements(k, cs, CASE_EXAMPLE_ELEMS);
     if (top <= big || elems < 0 || elems > CASE_EXAMPLE_ELEMS) continue;
-    char why[512];
-    if (!add_example(t, cs, seed + (uint64_t)c, 0, NULL, why, sizeof why)) added++;
+    if (!add_example(t, cs, seed + (uint64_t)c, 0, NULL, NULL)) added++;
   }
   poly_size_cases_free(&sc);
 }
@@ -687,22 +700,24 @@ static const ir_tnode *substitute(ir_tp_store *s, const ir_tnode *n,
 
 /* The argument leaves of the kernel's parameters (arg number = var id)
  * into cur and res->prog.args, and zeros for its locals.  Returns 0, or 1
- * with res->reason set. */
-static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, ir_arena *arena,
-                         const ir_tnode **cur, enum_result *res) {
+ * with err filled. */
+static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, const ir_tnode **cur,
+                         enum_result *res, ir_error *err) {
   const int maxargs = (int)(sizeof res->prog.args / sizeof res->prog.args[0]);
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
     ir_type ty;
     if (k->vars[v]->kind == IR_VAR_SIZE) continue;
     if (var_type(k, v, &ty)) {
-      res->reason = ir_arena_printf(arena, "array %s has dims that are not size parameters",
-                                    k->vars[v]->name);
+      ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
+                   k->vars[v]->name);
       return 1;
     }
     if (res->prog.nargs == maxargs) {
-      res->reason = ir_arena_printf(arena, "the kernel has more than %d array and scalar "
-                                    "parameters (a program's argument limit)", maxargs);
+      ir_error_set(err, nowhere, IR_ERR_RANGE,
+                   "the kernel has more than %d array and scalar parameters (a program's "
+                   "argument limit)",
+                   maxargs);
       return 1;
     }
     cur[v] = ir_tp_arg(store, v, k->vars[v]->name, &ty);
@@ -725,8 +740,8 @@ static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, ir_arena *arena
 
 /* The context of task ti: its statement masks and its inputs as leaves
  * (a local constant as its value, else an argument), also into tr.
- * Returns 0, or 1 with *reason set. */
-static int task_init(task_ctx *t, int ti, enum_task_result *tr, const char **reason) {
+ * Returns 0, or 1 with err filled. */
+static int task_init(task_ctx *t, int ti, enum_task_result *tr, ir_error *err) {
   const poly_analysis *a = t->a;
   const ir_kernel *k = t->k;
   const poly_task *pt = t->pt;
@@ -744,8 +759,8 @@ static int task_init(task_ctx *t, int ti, enum_task_result *tr, const char **rea
     ir_type ty;
     t->in_vars[i] = pi->var;
     if (var_type(k, pi->var, &ty)) {
-      *reason = ir_arena_printf(t->arena, "array %s has dims that are not size parameters",
-                                k->vars[pi->var]->name);
+      ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
+                   k->vars[pi->var]->name);
       status = 1;
       break;
     }
@@ -764,18 +779,17 @@ static int task_init(task_ctx *t, int ti, enum_task_result *tr, const char **rea
 }
 
 /* The task's first examples: two default size assignments, two seeds
- * each, then examples at its size cases.  Returns 0, or 1 with *reason. */
-static int task_examples(task_ctx *t, int ti, const char **reason) {
+ * each, then examples at its size cases.  Returns 0, or 1 with err filled. */
+static int task_examples(task_ctx *t, int ti, ir_error *err) {
   const ir_kernel *k = t->k;
   uint64_t seed = t->o->seed * 1000003;
-  char why[512];
+  ir_error why;
   for (int v = 0; v < 2; v++)
     for (int s = 0; s < 2; s++) {
       long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
       interp_default_sizes(k, v, sizes);
-      if (add_example(t, sizes, seed + (uint64_t)(ti * 16 + v * 4 + s), 0, NULL, why,
-                      sizeof why)) {
-        *reason = ir_arena_printf(t->arena, "interpreter on task %d: %s", ti, why);
+      if (add_example(t, sizes, seed + (uint64_t)(ti * 16 + v * 4 + s), 0, NULL, &why)) {
+        wrap(err, &why, "interpreter on task %d: ", ti);
         return 1;
       }
     }
@@ -784,22 +798,21 @@ static int task_examples(task_ctx *t, int ti, const char **reason) {
 }
 
 /* Raise task ti of a: every output's program over the task's inputs into
- * tr.  Returns 0, or 1 with *reason set. */
+ * tr.  Returns 0, or 1 with err filled. */
 static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, double deadline,
-                      enum_task_result *tr, const char **reason) {
+                      enum_task_result *tr, ir_error *err) {
   const ir_kernel *k = t->k;
-  if (task_init(t, ti, tr, reason)) return 1;
+  if (task_init(t, ti, tr, err)) return 1;
   sg_init(&t->subgoals, t->a, t->pt, t->arena);
-  int status = task_examples(t, ti, reason);
+  int status = task_examples(t, ti, err);
   for (int oi = 0; oi < t->pt->noutputs && !status; oi++) {
     const poly_output *po = &t->pt->outputs[oi];
     enum_output *eo = &tr->outputs[oi];
     eo->var = po->var;
-    const char *why = NULL;
+    ir_error why;
     /* a refuted or unknown verdict is kept: the caller reports it */
     if (solve_output(t, po, vf, vuser, deadline, eo, &why)) {
-      *reason = ir_arena_printf(t->arena, "task %d (output %s): %s", ti,
-                                k->vars[po->var]->name, why);
+      wrap(err, &why, "task %d (output %s): ", ti, k->vars[po->var]->name);
       status = 1;
     }
   }
@@ -809,9 +822,9 @@ static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, doubl
 }
 
 /* The kernel's results: every array parameter some task writes, with its
- * final value cur[v].  Returns 0, or 1 with res->reason set. */
-static int kernel_results(const poly_analysis *a, const ir_tnode *const *cur,
-                          ir_arena *arena, enum_result *res) {
+ * final value cur[v].  Returns 0, or 1 with err filled. */
+static int kernel_results(const poly_analysis *a, const ir_tnode *const *cur, enum_result *res,
+                          ir_error *err) {
   const ir_kernel *k = a->kernel;
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
@@ -822,8 +835,9 @@ static int kernel_results(const poly_analysis *a, const ir_tnode *const *cur,
         written |= a->tasks[ti].outputs[oi].var == v;
     if (!written) continue;
     if (res->prog.nresults == IR_TP_MAX_RESULTS) {
-      res->reason = ir_arena_printf(arena, "the kernel writes more than %d arrays (a "
-                                    "program's result limit)", IR_TP_MAX_RESULTS);
+      ir_error_set(err, nowhere, IR_ERR_RANGE,
+                   "the kernel writes more than %d arrays (a program's result limit)",
+                   IR_TP_MAX_RESULTS);
       return 1;
     }
     res->result_vars[res->prog.nresults] = v;
@@ -831,6 +845,14 @@ static int kernel_results(const poly_analysis *a, const ir_tnode *const *cur,
     res->prog.results[res->prog.nresults++] = cur[v];
   }
   return 0;
+}
+
+/* The failure err as the result's reason (in arena, with err's position
+ * in front when it has one); returns 1, enum_raise's "not raised". */
+static int not_raised(enum_result *res, ir_arena *arena, const ir_error *err) {
+  char buf[640];
+  res->reason = ir_arena_strdup(arena, ir_error_str(err, buf, sizeof buf));
+  return 1;
 }
 
 int enum_raise(const poly_analysis *a, const gram_dialect *d,
@@ -848,21 +870,23 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
     res->reason = ir_arena_printf(arena, "not raisable: %s", a->reason);
     return 1;
   }
+  ir_error err = {0};
   if (d->elems && !(d->elems & (1u << k->data_type))) {
-    res->reason = ir_arena_printf(arena, "dialect %s has no %s element type (the kernel's data type)",
-                                  d->name, ir_elem_mlir_name(k->data_type));
-    return 1;
+    ir_error_set(&err, nowhere, IR_ERR_INPUT,
+                 "dialect %s has no %s element type (the kernel's data type)", d->name,
+                 ir_elem_mlir_name(k->data_type));
+    return not_raised(res, arena, &err);
   }
   res->ntasks = a->ntasks;
   res->tasks = IR_NEW_N(arena, enum_task_result, a->ntasks ? a->ntasks : 1);
   const ir_tnode **cur = IR_NEW_N(arena, const ir_tnode *, k->nvars);
-  if (kernel_leaves(k, store, arena, cur, res)) return 1;
+  if (kernel_leaves(k, store, cur, res, &err)) return not_raised(res, arena, &err);
   int status = 0;
   for (int ti = 0; ti < a->ntasks && !status; ti++) {
     const poly_task *pt = &a->tasks[ti];
     enum_task_result *tr = &res->tasks[ti];
     task_ctx t = {.a = a, .k = k, .pt = pt, .d = d, .o = o, .store = store, .arena = arena};
-    status = raise_task(&t, ti, vf, vuser, deadline, tr, &res->reason);
+    status = raise_task(&t, ti, vf, vuser, deadline, tr, &err);
     if (status) break;
     /* compose: this task's outputs over the current values */
     const ir_tnode **next = IR_NEW_N(arena, const ir_tnode *, k->nvars);
@@ -872,7 +896,7 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
     cur = next;
   }
   res->seconds = es_now() - start;
-  if (status || kernel_results(a, cur, arena, res)) return 1;
+  if (status || kernel_results(a, cur, res, &err)) return not_raised(res, arena, &err);
   res->prog.kernel = k;
   res->raised = 1;
   return 0;

@@ -520,7 +520,7 @@ static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int dep
 }
 
 int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
-           interp_error *err) {
+           ir_error *err) {
   (void)mask;
   (void)err;
   const ir_kernel *k = s->k;

@@ -55,7 +55,7 @@ void sg_free(sg_set *s);
 /* Compute every sub-goal's values on example e from the values before the
  * task (env holds them; mask unused but for symmetry).  Returns 0 or -1. */
 int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
-           interp_error *err);
+           ir_error *err);
 
 /* Write the unsolved sub-goals of output var into goals (at most cap);
  * those whose expected values equal an extra leaf's are marked solved by

@@ -29,9 +29,11 @@
  * (sum of coefficient * variable in variable order, then the constant), so
  * `A[ni + 0]` becomes `A[ni]` and `i < n` gives the inclusive bound `n - 1`.
  *
- * The first error stops the parse: it is printed by ir_diag_error with the
- * user's original file and the parser longjmps back to fe_parse_file, which
- * frees its scratch memory and returns NULL.  All kernel data live in the
+ * The first error stops the parse: it fills the parser's ir_error (position,
+ * message, what is supported instead) and the parser longjmps back to
+ * fe_parse_preprocessed, which prints it with the user's original file
+ * (ir_error_print), frees its scratch memory and returns NULL.  The checks
+ * before the parse (file text, which kernel) report the same way.  All kernel data live in the
  * caller's arena; tokens and the preprocessed text in a scratch arena.
  */
 #include <errno.h>
@@ -113,6 +115,7 @@ typedef struct parser {
   const fe_tok *t;  /* tokens of the kernel function, EOF-terminated */
   int n, i;         /* number of tokens (without EOF), cursor */
   jmp_buf fail;
+  ir_error err;     /* the error that stopped the parse */
   ir_kernel *k;
   ir_var **vars;
   int nvars, capvars;
@@ -162,12 +165,25 @@ static ir_pos tpos(parser *p, const fe_tok *t) {
   return pos;
 }
 
+/* Fill err (ir_error convention: a user error at pos, with what is
+ * supported instead, static text or NULL); returns -1. */
+static int __attribute__((format(printf, 4, 5)))
+fe_error(ir_error *err, ir_pos pos, const char *supported, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ir_error_vset(err, pos, IR_ERR_INPUT, fmt, ap);
+  va_end(ap);
+  if (err) err->supported = supported;
+  return -1;
+}
+
 static void __attribute__((noreturn, format(printf, 4, 5)))
 error_pos(parser *p, ir_pos pos, const char *supported, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  ir_diag_verror(p->src, pos, supported, fmt, ap);
+  ir_error_vset(&p->err, pos, IR_ERR_INPUT, fmt, ap);
   va_end(ap);
+  p->err.supported = supported;
   longjmp(p->fail, 1);
 }
 
@@ -2591,44 +2607,52 @@ static int starts_with(const char *s, const char *prefix) {
   return !strncmp(s, prefix, strlen(prefix));
 }
 
-/* Choose the kernel among defs; prints the error and returns -1 if none or
+/* The names of defs that start with prefix ("" for all), ", "-separated,
+ * into buf (n bytes).  The list must leave room in an ir_error message for
+ * the text around it: names that do not fit end it with "...". */
+static void name_list(char *buf, size_t n, const fe_tok *t, const fndef *defs, int nd,
+                      const char *prefix) {
+  size_t at = 0;
+  buf[0] = 0;
+  for (int i = 0; i < nd; i++) {
+    const char *name = t[defs[i].name].text;
+    if (!starts_with(name, prefix)) continue;
+    if (at + strlen(name) + 8 >= n) {
+      snprintf(buf + at, n - at, "%s...", at ? ", " : "");
+      return;
+    }
+    at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", name);
+  }
+}
+
+/* Choose the kernel among defs; returns -1 with err filled if none or
  * several fit. */
 static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *defs,
-                         int nd, const char *function) {
-  char list[1024] = "";
-  size_t at = 0;
-  for (int i = 0; i < nd && at < sizeof list - 64; i++)
-    at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "",
-                           t[defs[i].name].text);
+                         int nd, const char *function, ir_error *err) {
+  char list[160];
+  name_list(list, sizeof list, t, defs, nd, "");
   ir_pos none = {src->name, 0, 0};
   ir_pos first = nd ? t[defs[0].name].pos : none;
   if (function) {
     for (int i = 0; i < nd; i++)
       if (!strcmp(t[defs[i].name].text, function)) return i;
     if (nd)
-      ir_diag_error(src, first, NULL,
-                    "no function named '%s' is defined in this file (functions "
-                    "defined here: %s)", function, list);
-    else
-      ir_diag_error(src, none, NULL,
+      return fe_error(err, first, NULL,
+                      "no function named '%s' is defined in this file (functions "
+                      "defined here: %s)", function, list);
+    return fe_error(err, none, NULL,
                     "no function named '%s' is defined in this file (it defines "
                     "no function)", function);
-    return -1;
   }
   int found = -1;
   for (int i = 0; i < nd; i++) {
     if (!starts_with(t[defs[i].name].text, "kernel_")) continue;
     if (found >= 0) {
-      char kl[1024] = "";
-      size_t k = 0;
-      for (int j = 0; j < nd && k < sizeof kl - 64; j++)
-        if (starts_with(t[defs[j].name].text, "kernel_"))
-          k += (size_t)snprintf(kl + k, sizeof kl - k, "%s%s", k ? ", " : "",
-                                t[defs[j].name].text);
-      ir_diag_error(src, t[defs[i].name].pos, "--function NAME to choose one",
-                    "several kernel functions are defined in this file (%s); "
-                    "choose one with --function NAME", kl);
-      return -1;
+      char kl[160];
+      name_list(kl, sizeof kl, t, defs, nd, "kernel_");
+      return fe_error(err, t[defs[i].name].pos, "--function NAME to choose one",
+                      "several kernel functions are defined in this file (%s); "
+                      "choose one with --function NAME", kl);
     }
     found = i;
   }
@@ -2642,19 +2666,17 @@ static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *def
     }
   if (nloops == 1) return found;
   if (nloops > 1)
-    ir_diag_error(src, t[defs[found].name].pos, "--function NAME to choose one",
-                  "no kernel function: no function is named kernel_* and several "
-                  "functions have loops (functions defined here: %s); choose one "
-                  "with --function NAME", list);
-  else if (nd)
-    ir_diag_error(src, first, "a function named kernel_*, or --function NAME",
-                  "no kernel function: no function named kernel_* and no function "
-                  "with loops is defined in this file (functions defined here: %s)",
-                  list);
-  else
-    ir_diag_error(src, none, "a function named kernel_*, or --function NAME",
+    return fe_error(err, t[defs[found].name].pos, "--function NAME to choose one",
+                    "no kernel function: no function is named kernel_* and several "
+                    "functions have loops (functions defined here: %s); choose one "
+                    "with --function NAME", list);
+  if (nd)
+    return fe_error(err, first, "a function named kernel_*, or --function NAME",
+                    "no kernel function: no function named kernel_* and no function "
+                    "with loops is defined in this file (functions defined here: %s)",
+                    list);
+  return fe_error(err, none, "a function named kernel_*, or --function NAME",
                   "no kernel function: this file defines no function");
-  return -1;
 }
 
 /* The names of the variables declared at file scope in the user's file
@@ -2682,8 +2704,8 @@ static void globals_collect(name_map *m, const fe_tok *t, int n, ir_arena *a) {
 /* ---------------------------------------------------------- input checks */
 
 /* Reject empty and binary files (NUL bytes, control characters, invalid
- * UTF-8).  Returns 0 when the text is fine. */
-static int check_text(const ir_source *src) {
+ * UTF-8).  Returns 0 when the text is fine, or -1 with err filled. */
+static int check_text(const ir_source *src, ir_error *err) {
   const unsigned char *s = (const unsigned char *)src->text;
   size_t n = src->len;
   int line = 1, col = 1, blank = 1;
@@ -2708,9 +2730,8 @@ static int check_text(const ir_source *src) {
     }
     if (bad) {
       ir_pos pos = {src->name, line, col};
-      ir_diag_error(NULL, pos, "C source text (UTF-8)",
-                    "not a text file: %s (byte 0x%02x at offset %zu)", bad, c, i);
-      return -1;
+      return fe_error(err, pos, "C source text (UTF-8)",
+                      "not a text file: %s (byte 0x%02x at offset %zu)", bad, c, i);
     }
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') blank = 0;
     if (c == '\n') {
@@ -2723,8 +2744,7 @@ static int check_text(const ir_source *src) {
   }
   if (blank) {
     ir_pos pos = {src->name, 0, 0};
-    ir_diag_error(NULL, pos, "a C file defining a kernel_* function", "empty file");
-    return -1;
+    return fe_error(err, pos, "a C file defining a kernel_* function", "empty file");
   }
   return 0;
 }
@@ -2750,13 +2770,17 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
   const char *name = ir_arena_strdup(arena, path);
   ir_pos nopos = {name, 0, 0};
   struct stat st;
+  ir_error err;
   int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
   if (ir_source_read(&src, path) < 0) {
-    ir_diag_error(NULL, nopos, NULL, "cannot read file: %s", ir_read_error(errno));
+    ir_error_set(&err, nopos, IR_ERR_SYSTEM, "cannot read file: %s", ir_read_error(errno));
+    ir_error_print(&err, NULL);
     return NULL;
   }
   src.name = name;
-  if (check_text(&src) < 0) {
+  /* a binary file's "line" is not quoted: the error prints without src */
+  if (check_text(&src, &err) < 0) {
+    ir_error_print(&err, NULL);
     ir_source_free(&src);
     return NULL;
   }
@@ -2774,8 +2798,9 @@ ir_kernel *fe_parse_file(const char *path, const fe_options *opt, ir_arena *aren
     if (tf && fclose(tf)) ok = 0;
     if (!ok) {
       if (fd >= 0) unlink(tmp);
-      ir_diag_error(NULL, nopos, NULL, "cannot copy the input for the preprocessor: %s",
-                    strerror(errno));
+      ir_error_set(&err, nopos, IR_ERR_SYSTEM, "cannot copy the input for the preprocessor: %s",
+                   strerror(errno));
+      ir_error_print(&err, NULL);
       ir_source_free(&src);
       return NULL;
     }
@@ -2819,7 +2844,8 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
   memset(&p, 0, sizeof p);
   typedefs_collect(&p.td, toks, ntok, &scratch);
   globals_collect(&p.globals, toks, ntok, &scratch);
-  int which = choose_kernel(&src, toks, defs, nd, opt ? opt->function : NULL);
+  int which = choose_kernel(&src, toks, defs, nd, opt ? opt->function : NULL, &p.err);
+  if (which < 0) ir_error_print(&p.err, &src);
   if (which >= 0) {
     fndef d = defs[which];
     int close = match_bracket(toks, ntok, d.open, "{", "}", 1);
@@ -2838,7 +2864,9 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
     p.k = IR_NEW(arena, ir_kernel);
     p.k->name = ir_arena_strdup(arena, toks[d.name].text);
     p.k->file = name;
-    if (!setjmp(p.fail)) {
+    if (setjmp(p.fail)) {
+      ir_error_print(&p.err, &src);
+    } else {
       parse_kernel(&p, kt + (d.name - d.start));
       ir_kernel *k = p.k;
       k->vars = IR_NEW_N(arena, ir_var *, p.nvars ? p.nvars : 1);

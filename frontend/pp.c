@@ -82,10 +82,15 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
   int rc = -1;
   int ok = ir_run(argv, &ro, &res) == 0;
   if (res.err.n) print_cc_messages(res.err.s);
-  if (!res.started)
-    fprintf(stderr, "%s: error: cannot run the C preprocessor\n", path);
-  else if (!ok && !res.err.n)
-    fprintf(stderr, "%s: error: the C preprocessor failed\n", path);
+  ir_error err;
+  ir_pos at = {path, 0, 0};
+  if (!res.started) {
+    ir_error_set(&err, at, IR_ERR_TOOL, "cannot run the C preprocessor");
+    ir_error_print(&err, NULL);
+  } else if (!ok && !res.err.n) {
+    ir_error_set(&err, at, IR_ERR_TOOL, "the C preprocessor failed");
+    ir_error_print(&err, NULL);
+  }
   if (ok) {
     *out = ir_buf_take(&res.out);
     *main_name = ir_strdup(file);
@@ -161,63 +166,96 @@ typedef struct otok {
   fe_tok_kind kind;
 } otok;
 
+/* The walk both token loops share: over the user's original text (which
+ * may hold comments and backslash-newline continuations) or over cc's
+ * output (which holds neither).  p is the cursor, line its line and
+ * line_start where that line begins; bol: nothing but blanks so far on
+ * the line, so a '#' there starts a directive. */
+typedef struct scanner {
+  const char *p, *line_start;
+  int line, bol;
+  int original; /* skip comments and line continuations */
+} scanner;
+
+static scanner scanner_init(const char *text, int original) {
+  return (scanner){text, text, 1, 1, original};
+}
+
+/* Skip blanks, newlines (and, in the original text, comments and line
+ * continuations).  Returns 0 at the end of the text, '#' when s->p is at
+ * a directive's '#' (the caller skips the line), or 1 when s->p is at a
+ * token (then bol is cleared). */
+static int scanner_next(scanner *s) {
+  const char *p = s->p;
+  int r = 0;
+  while (*p) {
+    if (*p == '\n') {
+      p++;
+      s->line++;
+      s->line_start = p;
+      s->bol = 1;
+    } else if (s->original && *p == '\\' && p[1] == '\n') {
+      p += 2;
+      s->line++;
+      s->line_start = p;
+    } else if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
+      p++;
+    } else if (s->original && p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n') p++;
+    } else if (s->original && p[0] == '/' && p[1] == '*') {
+      p += 2;
+      while (*p && !(p[0] == '*' && p[1] == '/')) {
+        if (*p == '\n') {
+          s->line++;
+          s->line_start = p + 1;
+        }
+        p++;
+      }
+      if (*p) p += 2;
+    } else if (s->bol && *p == '#') {
+      r = '#';
+      break;
+    } else {
+      s->bol = 0;
+      r = 1;
+      break;
+    }
+  }
+  s->p = p;
+  return r;
+}
+
+/* Move past the rest of a directive line (to its newline).  In the
+ * original text a backslash-newline continues the directive. */
+static void scanner_skip_line(scanner *s) {
+  const char *p = s->p;
+  while (*p && *p != '\n') {
+    if (s->original && *p == '\\' && p[1] == '\n') {
+      p++;
+      s->line++;
+    }
+    p++;
+  }
+  s->p = p;
+}
+
 /* Tokens of the original text: comments, directive lines and line
  * continuations are skipped.  Returns a heap array. */
 static otok *lex_original(const char *text, int *n) {
   int cap = 256, cnt = 0;
   otok *v = ir_malloc(sizeof *v * (size_t)cap);
-  const char *p = text, *line_start = text;
-  int line = 1, bol = 1;
-  while (*p) {
-    if (*p == '\n') {
-      p++;
-      line++;
-      line_start = p;
-      bol = 1;
+  scanner s = scanner_init(text, 1);
+  int at;
+  while ((at = scanner_next(&s))) {
+    if (at == '#') {
+      scanner_skip_line(&s);
       continue;
     }
-    if (*p == '\\' && p[1] == '\n') {
-      p += 2;
-      line++;
-      line_start = p;
-      continue;
-    }
-    if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
-      p++;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n') p++;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '*') {
-      p += 2;
-      while (*p && !(p[0] == '*' && p[1] == '/')) {
-        if (*p == '\n') {
-          line++;
-          line_start = p + 1;
-        }
-        p++;
-      }
-      if (*p) p += 2;
-      continue;
-    }
-    if (bol && *p == '#') { /* directive: skip to the end of the line */
-      while (*p && *p != '\n') {
-        if (*p == '\\' && p[1] == '\n') {
-          p++;
-          line++;
-        }
-        p++;
-      }
-      continue;
-    }
-    bol = 0;
     fe_tok_kind kind;
-    int len = lex_one(p, &kind);
+    int len = lex_one(s.p, &kind);
     if (cnt == cap) v = ir_realloc(v, sizeof *v * (size_t)(cap *= 2));
-    v[cnt++] = (otok){p, len, line, (int)(p - line_start) + 1, kind};
-    p += len;
+    v[cnt++] = (otok){s.p, len, s.line, (int)(s.p - s.line_start) + 1, kind};
+    s.p += len;
   }
   *n = cnt;
   return v;
@@ -345,34 +383,24 @@ fe_tok *fe_tokenize(const char *pp, const char *main_name,
   int cap = 1024, n = 0;
   fe_tok *v = ir_malloc(sizeof *v * (size_t)cap);
   const char *file = src->name; /* current file name (arena or src) */
-  int in_main = 1, line = 1, bol = 1;
-  const char *p = pp, *line_start = pp;
+  int in_main = 1;
+  scanner s = scanner_init(pp, 0);
   int last_line = 1, last_col = 1;
-  while (*p) {
-    if (*p == '\n') {
-      p++;
-      line++;
-      line_start = p;
-      bol = 1;
-      continue;
-    }
-    if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
-      p++;
-      continue;
-    }
-    if (bol && *p == '#') {
+  int at;
+  while ((at = scanner_next(&s))) {
+    if (at == '#') {
       int l;
       char *name;
-      if (line_marker(p + 1, &l, &name)) {
+      if (line_marker(s.p + 1, &l, &name)) {
         in_main = strcmp(name, main_name) == 0;
         file = in_main ? src->name : ir_arena_strdup(a, name);
         ir_free(name);
-        line = l - 1; /* the marker's own newline moves to line l */
+        s.line = l - 1; /* the marker's own newline moves to line l */
       }
-      while (*p && *p != '\n') p++;
+      scanner_skip_line(&s);
       continue;
     }
-    bol = 0;
+    const char *p = s.p;
     fe_tok_kind kind;
     int len = lex_one(p, &kind);
     if (n + 1 >= cap) v = ir_realloc(v, sizeof *v * (size_t)(cap *= 2));
@@ -382,17 +410,17 @@ fe_tok *fe_tokenize(const char *pp, const char *main_name,
     t->len = len;
     t->in_main = in_main;
     t->pos.file = file;
-    t->pos.line = line;
-    t->pos.col = (int)(p - line_start) + 1;
+    t->pos.line = s.line;
+    t->pos.col = (int)(p - s.line_start) + 1;
     if (in_main) {
-      int col = 1, oline = line;
-      match_pos(&m, p, len, line, &col, &oline);
+      int col = 1, oline = s.line;
+      match_pos(&m, p, len, s.line, &col, &oline);
       t->pos.col = col;
       t->pos.line = oline;
       last_line = oline;
       last_col = col + len;
     }
-    p += len;
+    s.p += len;
   }
   fe_tok *out = IR_NEW_N(a, fe_tok, n + 1);
   memcpy(out, v, sizeof *v * (size_t)n);

@@ -178,6 +178,12 @@ gram_dialect *gram_parse(const char *file, const char *text, ir_arena *arena);
 /* The directory of the shipped dialects (static storage). */
 const char *gram_dialect_dir(void);
 
+/* The names of the entries of that directory (dot files aside), sorted,
+ * into *names (a heap array of heap strings: gram_dialect_list_free).
+ * Returns how many, or -1 with err filled when it cannot be read. */
+int gram_dialect_list(char ***names, ir_error *err);
+void gram_dialect_list_free(char **names, int n);
+
 /* Find an op by name; NULL if none. */
 const gram_op *gram_find_op(const gram_dialect *d, const char *name);
 

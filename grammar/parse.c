@@ -9,6 +9,7 @@
  * offending token and makes gram_parse return NULL (after the first error).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -1124,6 +1125,38 @@ const char *gram_dialect_dir(void) {
     return dialect_dir;
   snprintf(dialect_dir, sizeof dialect_dir, "%s/dialects", UPLIFT_SRC_DIR);
   return dialect_dir;
+}
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gram_dialect_list(char ***names, ir_error *err) {
+  *names = NULL;
+  const char *dir = gram_dialect_dir();
+  DIR *dp = opendir(dir);
+  if (!dp) {
+    const ir_pos nowhere = {0};
+    return ir_error_set(err, nowhere, IR_ERR_SYSTEM, "cannot open %s", dir);
+  }
+  int n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(dp))) {
+    if (e->d_name[0] == '.') continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      *names = ir_realloc(*names, sizeof **names * (size_t)cap);
+    }
+    (*names)[n++] = ir_strdup(e->d_name);
+  }
+  closedir(dp);
+  if (n) qsort(*names, (size_t)n, sizeof **names, cmp_name);
+  return n;
+}
+
+void gram_dialect_list_free(char **names, int n) {
+  for (int i = 0; i < n; i++) ir_free(names[i]);
+  ir_free(names);
 }
 
 gram_dialect *gram_load(const char *name_or_path, ir_arena *arena) {

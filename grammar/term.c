@@ -46,11 +46,19 @@ static int result_type(void *user, const ir_tp_opdesc *desc, const ir_attr *attr
   if (gram_op_needs_target(op) && !target) {
     return ir_error_set(err, nowhere, IR_ERR_INPUT, "needs its result type (op(...):f64[m,n])");
   }
-  enum { CAP = 4096 };
-  gram_prod *prods = ir_malloc(CAP * sizeof *prods);
-  int n = gram_productions(op, ops, target, prods, CAP, NULL);
+  /* Every production is looked at: when there are more than the first
+   * guess holds, the table grows to the count gram_productions reports
+   * and the generator runs again. */
+  int cap = 256;
+  gram_prod *prods = ir_malloc((size_t)cap * sizeof *prods);
+  int n = gram_productions(op, ops, target, prods, cap, NULL);
+  if (n > cap) {
+    cap = n;
+    prods = ir_realloc(prods, (size_t)cap * sizeof *prods);
+    n = gram_productions(op, ops, target, prods, cap, NULL);
+  }
   int found = -1;
-  for (int i = 0; i < n && i < CAP && found < 0; i++)
+  for (int i = 0; i < n && found < 0; i++)
     if (attrs_equal(op, attrs, prods[i].attrs) &&
         (!target || ir_type_equal(target, &prods[i].result)))
       found = i;

@@ -175,6 +175,10 @@ typedef struct ir_error {
   ir_pos pos;
   ir_err_code code;
   char msg[300]; /* longer messages are cut */
+  /* What is supported instead (static text, or text that outlives the
+   * error), printed as "note: supported: ..."; NULL when there is none.
+   * ir_error_set clears it; the front end sets it after. */
+  const char *supported;
 } ir_error;
 
 /* Fill e (if not NULL) and return -1, so that `return ir_error_set(...)`
@@ -183,9 +187,15 @@ int ir_error_set(ir_error *e, ir_pos pos, ir_err_code code, const char *fmt, ...
     __attribute__((format(printf, 4, 5)));
 int ir_error_vset(ir_error *e, ir_pos pos, ir_err_code code, const char *fmt, va_list ap);
 void ir_error_clear(ir_error *e); /* no error; e may be NULL */
-/* Print e as a user error (ir_diag_error: position, message, source line). */
+/* Print e as a user error (ir_diag_error: position, message, source line,
+ * and the supported note when e has one). */
 void ir_error_print(const ir_error *e, const ir_source *src);
 const char *ir_err_code_name(ir_err_code c); /* "timeout", "tool", ... */
+/* e as one line of text for a reason kept in a result (a JSON report, a
+ * verdict): "file:line:col: msg" ("?" for an unknown file) when e has a
+ * position (a file or a line), msg alone otherwise.  Written into buf (cut at n
+ * bytes); returns buf. */
+char *ir_error_str(const ir_error *e, char *buf, size_t n);
 
 /* ----------------------------------------------------------- subprocesses */
 

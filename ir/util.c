@@ -109,12 +109,14 @@ void ir_error_clear(ir_error *e) {
   memset(&e->pos, 0, sizeof e->pos);
   e->code = IR_ERR_NONE;
   e->msg[0] = 0;
+  e->supported = NULL;
 }
 
 int ir_error_vset(ir_error *e, ir_pos pos, ir_err_code code, const char *fmt, va_list ap) {
   if (!e) return -1;
   e->pos = pos;
   e->code = code;
+  e->supported = NULL;
   vsnprintf(e->msg, sizeof e->msg, fmt, ap);
   return -1;
 }
@@ -128,7 +130,17 @@ int ir_error_set(ir_error *e, ir_pos pos, ir_err_code code, const char *fmt, ...
 }
 
 void ir_error_print(const ir_error *e, const ir_source *src) {
-  ir_diag_error(src, e->pos, NULL, "%s", e->msg);
+  ir_diag_error(src, e->pos, e->supported, "%s", e->msg);
+}
+
+char *ir_error_str(const ir_error *e, char *buf, size_t n) {
+  if (!n) return buf;
+  if (e->pos.file || e->pos.line > 0)
+    snprintf(buf, n, "%s:%d:%d: %s", e->pos.file ? e->pos.file : "?", e->pos.line, e->pos.col,
+             e->msg);
+  else
+    snprintf(buf, n, "%s", e->msg);
+  return buf;
 }
 
 /* -------------------------------------------------------- subprocess */

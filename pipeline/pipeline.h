@@ -8,6 +8,7 @@
  *   gram_load          dialect name     -> gram_dialect    (grammar/)
  *   enum_raise         analysis+dialect -> enum_result     (enumerator/)
  *   pipe_verify_cb     a task's program -> verdict         (verify/)
+ *   pipe_report_load   saved JSON report -> rebuilt programs (uplift verify)
  *
  * Failures are classified by a pipe_error code, never by message text.
  * The front end and the dialect loader print their positioned diagnostics
@@ -39,7 +40,10 @@ typedef enum pipe_error {
   PIPE_ERR_PROGRAM,  /* a program text that does not fit its task (message) */
   PIPE_ERR_SOLVER,   /* Z3 could not be set up (message) */
   PIPE_ERR_INTERNAL, /* the enumerator failed (message) */
-  PIPE_ERR_CHECK     /* --check: the raised program disagrees (message) */
+  PIPE_ERR_CHECK,    /* --check: the raised program disagrees (message) */
+  PIPE_ERR_REPORT,   /* a saved report that is unreadable, malformed or does not
+                        fit the kernel (message) */
+  PIPE_ERR_ANALYSIS  /* the kernel cannot be analysed (message) */
 } pipe_error;
 
 /* The exit status of the uplift command for code: IR_EXIT_BAD_INPUT for
@@ -193,6 +197,52 @@ int pipe_tnode_masks(const ir_tnode *n, const ir_tnode **out, int nout, int cap)
 void pipe_size_cases(const ir_kernel *k, const unsigned char *mask, const ir_tnode *cand,
                      poly_size_cases *sc);
 
+/* --------------------------------------------------------- uplift verify
+ * A report of `uplift raise --json` read back and checked against the
+ * kernel's analysis, every program rebuilt before anything is verified. */
+
+/* One task entry of the report: the task, its output variable, and the
+ * program text (borrowed from the report; NULL when the entry has none). */
+typedef struct pipe_report_entry {
+  int task, var;
+  const char *program;
+} pipe_report_entry;
+
+struct cJSON;
+typedef struct pipe_report {
+  const gram_dialect *d;    /* the report's dialect */
+  poly_analysis *a;         /* the analysis of the kernel */
+  int nents;
+  pipe_report_entry *ents;  /* in the report's order */
+  pipe_task_setup *setups;  /* per task of a */
+  const ir_tnode **progs;   /* per entry; NULL: no program */
+  const char *why;          /* the whole failure message (uncut), or NULL */
+  struct cJSON *json;       /* the parsed report (owned) */
+} pipe_report;
+
+/* Parse the kernel at path (front-end options fe), read the report at
+ * rpath, load its dialect, analyse, check every entry against the
+ * analysis and rebuild each program (pipe_program_parse) into r;
+ * everything lives in arena and store, except r->json, which
+ * pipe_report_free releases (call it also after a failure).  Returns
+ * PIPE_OK; PIPE_ERR_SOURCE or PIPE_ERR_DIALECT (the front end or gram_load
+ * printed why); PIPE_ERR_REPORT (the report cannot be read, is not a
+ * report of this kernel, or an entry or a task does not fit),
+ * PIPE_ERR_PROGRAM (a program text does not fit its task) or
+ * PIPE_ERR_ANALYSIS (the kernel cannot be analysed), each with err filled
+ * and the whole message, which may quote a program or a name at any
+ * length, in r->why. */
+pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
+                            ir_arena *arena, ir_tp_store *store, pipe_report *r,
+                            ir_error *err);
+/* Verify entry i's program with vs (vs->last holds the verifier's full
+ * result afterwards); returns 1 if it is proved, 0 if not or when the
+ * entry has no program (vs is then not called). */
+int pipe_report_check(const pipe_report *r, int i, pipe_verify_state *vs);
+/* Whether the report has an entry for output var of task `task`. */
+int pipe_report_covers(const pipe_report *r, int task, int var);
+void pipe_report_free(pipe_report *r);
+
 /* ---------------------------------------------- --inputs (explore, rewrites)
  * Parse "A:f64[m,k],B:f64[k,n],alpha:f64[]" (dims: names or 1; element
  * types f64 or f32, one per run) into a synthetic kernel in arena (size
@@ -216,6 +266,61 @@ typedef struct pipe_inputs {
  * or PIPE_ERR_DIALECT (gram_load printed why). */
 pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
                             ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn);
+
+/* -------------------------------------------------------- uplift explore */
+
+/* The tally of an enumeration without a goal, per program size (ops, 0 to
+ * max_ops) and result type: the observationally distinct functions, the
+ * candidates dropped as equal to one of them, the first (smallest)
+ * program of each, and the enumerator's counters after each size. */
+#define PIPE_TALLY_LEVELS 16 /* sizes 0..15: --max-ops of explore is at most 15 */
+typedef struct pipe_tally_type {
+  ir_type type;
+  long distinct[PIPE_TALLY_LEVELS], equal[PIPE_TALLY_LEVELS];
+  const ir_tnode *smallest[PIPE_TALLY_LEVELS]; /* NULL: none */
+} pipe_tally_type;
+typedef struct pipe_tally {
+  const ir_kernel *k;
+  int max_ops;
+  int ntypes, cap;
+  pipe_tally_type *types;          /* in the order they were first met (heap) */
+  enum_stats at[PIPE_TALLY_LEVELS]; /* cumulative counters after each size */
+  int levels_done;
+} pipe_tally;
+
+/* Enumerate the programs over in's arguments with in's dialect (no goal)
+ * up to eo->max_ops ops into t (free with pipe_tally_free, also on error).
+ * Returns enum_explore's 0 (complete), ENUM_EXPLORE_LIMIT or another
+ * positive value (a budget ended it), or -1 with err filled (max_ops past
+ * the tally's sizes, an internal error). */
+int pipe_explore(const pipe_inputs *in, const enum_options *eo, ir_tp_store *store,
+                 pipe_tally *t, ir_error *err);
+/* The counters of size l alone (the cumulative ones minus size l-1's). */
+enum_stats pipe_tally_level(const pipe_tally *t, int l);
+/* The distinct functions of size l, over every type. */
+long pipe_tally_distinct(const pipe_tally *t, int l);
+void pipe_tally_free(pipe_tally *t);
+
+/* The coverage matrix of --targets: every C file of a folder (sorted by
+ * name) raised to each dialect, without verification. */
+typedef struct pipe_coverage {
+  int nfiles, ndialects;
+  char **files;            /* the file names in the folder (heap) */
+  const char *const *dialects; /* as given (borrowed) */
+  int *ops;                /* [f * ndialects + j]: ops of the raised program
+                              (shared subterms once), -1 not raised, -2 the
+                              file does not parse */
+  const char **reasons;    /* [f * ndialects + j]: why not (when ops < 0) */
+  ir_arena arena;          /* the dialects and the reasons */
+} pipe_coverage;
+
+/* Build the matrix of folder dir for dialects[0..ndialects-1] into cov
+ * (free with pipe_coverage_free, also on error).  Returns PIPE_OK,
+ * PIPE_ERR_INPUTS with err (the folder cannot be read) or PIPE_ERR_DIALECT
+ * (gram_load printed why; no file is raised then). */
+pipe_error pipe_coverage_build(const char *dir, const char *const *dialects, int ndialects,
+                               const enum_options *eo, pipe_coverage *cov, ir_error *err);
+void pipe_coverage_free(pipe_coverage *cov);
 
 /* ------------------------------------------------------------ uplift run */
 
@@ -250,5 +355,56 @@ double pipe_run_tolerance(const ir_kernel *k, pipe_values s);
  * extra cc arguments.  NULL on failure (res says why). */
 interp_native *pipe_native_compile(const ir_kernel *k, const char *path, const fe_options *fe,
                                    const char *cflags, interp_native_result *res);
+
+/* The native code of one `uplift run`: the kernel's file (or a source that
+ * replaces it) and, to compare that source with, the file itself. */
+typedef struct pipe_native_opts {
+  const char *file;   /* the kernel's C file */
+  const char *source; /* compile this instead of file (NULL: file) */
+  int against;        /* also compile file: source is compared with it */
+  const fe_options *fe;
+  const char *cflags; /* extra cc arguments, space-separated (may be NULL) */
+  double cpu_seconds; /* the CPU limit of a call (the wall limit: 2x + 5 s) */
+} pipe_native_opts;
+typedef struct pipe_natives {
+  interp_native *nat;  /* source, or file */
+  interp_native *orig; /* with against: file */
+  interp_native_limits lim;
+  int tried;
+} pipe_natives;
+
+/* The native code of o for kernel k in nv (zeroed before the first call):
+ * compiled on the first call, reused after.  Returns 0, or -1 with res
+ * saying why (also on every later call when the compilation failed). */
+int pipe_natives_get(pipe_natives *nv, const ir_kernel *k, const pipe_native_opts *o,
+                     interp_native_result *res);
+void pipe_natives_free(pipe_natives *nv);
+
+/* Call nv's native code (got with pipe_natives_get) runs times, each time
+ * on a fresh copy of env's values in nenv, and write each call's
+ * wall-clock seconds to t[0..runs-1].  Returns 0, or -1 with res saying
+ * why a call failed (the calls after it are not made). */
+int pipe_native_time(pipe_natives *nv, const interp_env *env, interp_env *nenv, long runs,
+                     double *t, interp_native_result *res);
+
+/* The outputs a run reports and compares: written[var] = 1 for each array
+ * parameter the kernel writes (k->nvars entries). */
+void pipe_run_outputs(const ir_kernel *k, unsigned char *written);
+
+/* Compare the native run nenv with its reference: the interpreter's env,
+ * or, when oenv is not NULL, the native original's oenv (whose elements
+ * that are poison in env are first made poison, so they are not compared).
+ * Returns interp_compare's count of differing elements (first, compared
+ * as there). */
+long pipe_native_diff(const ir_kernel *k, const interp_env *env, interp_env *oenv,
+                      const interp_env *nenv, const unsigned char *written, double tol,
+                      interp_mismatch *first, long *compared);
+
+/* The MB the arrays of a run need: the interpreter's env, twice with a
+ * native run, three times with a native original as well. */
+double pipe_run_mb(const ir_kernel *k, const long *sizes, int native, int against);
+
+/* The median of t[0..n-1] (n > 0); sorts t. */
+double pipe_median(double *t, long n);
 
 #endif

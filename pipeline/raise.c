@@ -19,7 +19,9 @@ int pipe_exit_status(pipe_error code) {
   case PIPE_ERR_DIALECT:
   case PIPE_ERR_INPUTS:
   case PIPE_ERR_ELEM:
-  case PIPE_ERR_PROGRAM: return IR_EXIT_BAD_INPUT;
+  case PIPE_ERR_PROGRAM:
+  case PIPE_ERR_REPORT:
+  case PIPE_ERR_ANALYSIS: return IR_EXIT_BAD_INPUT;
   case PIPE_ERR_SOLVER:
   case PIPE_ERR_INTERNAL:
   case PIPE_ERR_CHECK: return IR_EXIT_MISMATCH;

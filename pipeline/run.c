@@ -1,8 +1,10 @@
 /*
  * run.c - what `uplift run` does beyond its options and its report: the
  * input value sets of --values (docs/run.md, "Inputs"), the tolerance of a
- * comparison on each, the memory an interpreter run needs, and the native
- * compilation of a kernel with extra cc arguments.
+ * comparison on each, the memory an interpreter run needs, the native
+ * compilation of a kernel with extra cc arguments (once per command), the
+ * outputs a run reports, the comparison of a native run with its
+ * reference and the median of timed runs.
  */
 #include <limits.h>
 #include <math.h>
@@ -80,12 +82,79 @@ double pipe_run_tolerance(const ir_kernel *k, pipe_values s) {
 interp_native *pipe_native_compile(const ir_kernel *k, const char *path, const fe_options *fe,
                                    const char *cflags, interp_native_result *res) {
   char *words = ir_strdup(cflags ? cflags : "");
-  const char *extra[64];
+  /* every word is kept: at most one word per two characters */
+  const char **extra = ir_calloc(strlen(words) / 2 + 2, sizeof *extra);
   int nx = 0;
-  for (char *w = strtok(words, " \t\n"); w && nx < 63; w = strtok(NULL, " \t\n"))
-    extra[nx++] = w;
+  for (char *w = strtok(words, " \t\n"); w; w = strtok(NULL, " \t\n")) extra[nx++] = w;
   extra[nx] = NULL;
   interp_native *nat = interp_native_compile_with(k, path, fe, extra, res);
+  ir_free(extra);
   ir_free(words);
   return nat;
+}
+
+int pipe_natives_get(pipe_natives *nv, const ir_kernel *k, const pipe_native_opts *o,
+                     interp_native_result *res) {
+  if (!nv->tried) {
+    nv->tried = 1;
+    nv->nat = pipe_native_compile(k, o->source ? o->source : o->file, o->fe, o->cflags, res);
+    if (nv->nat && o->against) nv->orig = pipe_native_compile(k, o->file, o->fe, o->cflags, res);
+    interp_native_default_limits(&nv->lim);
+    nv->lim.cpu_seconds = o->cpu_seconds;
+    nv->lim.wall_seconds = 2 * nv->lim.cpu_seconds + 5;
+    if (!nv->nat || (o->against && !nv->orig)) return -1;
+  }
+  if (!nv->nat || (o->against && !nv->orig)) {
+    snprintf(res->msg, sizeof res->msg, "the native code did not compile (see above)");
+    return -1;
+  }
+  return 0;
+}
+
+void pipe_natives_free(pipe_natives *nv) {
+  interp_native_free(nv->nat);
+  interp_native_free(nv->orig);
+  memset(nv, 0, sizeof *nv);
+}
+
+int pipe_native_time(pipe_natives *nv, const interp_env *env, interp_env *nenv, long runs,
+                     double *t, interp_native_result *res) {
+  for (long i = 0; i < runs; i++) {
+    interp_env_copy(nenv, env);
+    if (interp_native_call(nv->nat, nenv, &nv->lim, res)) return -1;
+    t[i] = res->seconds;
+  }
+  res->status = INTERP_NATIVE_OK;
+  return 0;
+}
+
+double pipe_median(double *t, long n) {
+  for (long a = 1; a < n; a++) /* insertion sort: a few values */
+    for (long b = a; b > 0 && t[b - 1] > t[b]; b--) {
+      double x = t[b];
+      t[b] = t[b - 1];
+      t[b - 1] = x;
+    }
+  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+void pipe_run_outputs(const ir_kernel *k, unsigned char *written) {
+  interp_written_vars(k, NULL, written);
+  for (int v = 0; v < k->nvars; v++) /* outputs: array parameters only */
+    if (k->vars[v]->kind != IR_VAR_ARRAY) written[v] = 0;
+}
+
+long pipe_native_diff(const ir_kernel *k, const interp_env *env, interp_env *oenv,
+                      const interp_env *nenv, const unsigned char *written, double tol,
+                      interp_mismatch *first, long *compared) {
+  if (oenv) /* the interpreter's poison: not compared */
+    for (int v = 0; v < k->nvars; v++)
+      if (written[v] && env->vals[v].poison && oenv->vals[v].poison)
+        memcpy(oenv->vals[v].poison, env->vals[v].poison,
+               ir_tensor_size(&env->vals[v]) ? ir_tensor_size(&env->vals[v]) : 1);
+  return interp_compare(oenv ? oenv : env, nenv, written, tol, first, compared);
+}
+
+double pipe_run_mb(const ir_kernel *k, const long *sizes, int native, int against) {
+  return pipe_env_bytes(k, sizes) * (native ? 2 : 1) * (against ? 1.5 : 1) / (1024.0 * 1024.0);
 }

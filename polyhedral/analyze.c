@@ -330,7 +330,7 @@ typedef struct pass {
   fdep *fd;
   int nm, capm;
   mdep *md;
-  const char *error;      /* in arena */
+  ir_error err;           /* the first failure (code IR_ERR_NONE: none) */
   sb why;                 /* the reasons it is not raisable, "; "-joined */
   unsigned char *fadj, *madj; /* flow / all dependences, n x n */
   int *fcomp, *mcomp;     /* their strongly connected components */
@@ -347,16 +347,26 @@ typedef struct pass {
   const ir_expr *data[MAXDEPTH];
 } pass;
 
-static void fail(pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(pass *p, const char *fmt, ...) {
-  if (p->error) return;
-  char buf[512];
+/* Record the pass's first failure (ir_error convention; later ones are
+ * dropped): at pos in the user's source, or nowhere (internal failures). */
+static void fail(pass *p, ir_pos pos, ir_err_code code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail(pass *p, ir_pos pos, ir_err_code code, const char *fmt, ...) {
+  if (p->err.code) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  ir_error_vset(&p->err, pos, code, fmt, ap);
   va_end(ap);
-  p->error = ir_arena_strdup(p->arena, buf);
 }
+
+/* Where statement-level position pos is, with the kernel's file when the
+ * position names none. */
+static ir_pos at(const pass *p, ir_pos pos) {
+  if (!pos.file) pos.file = p->k->file;
+  return pos;
+}
+
+static const ir_pos nowhere = {0};
 
 static const char *vname(const pass *p, int v) { return p->k->vars[v]->name; }
 
@@ -369,9 +379,10 @@ static int access_str(pass *p, const st *s, const char *tuple, const ir_expr *e,
     for (int i = 0; i < e->nargs; i++) {
       if (i) sb_add(b, ", ");
       if (aff(p->k, e->args[i], b)) {
-        fail(p, "%s:%d:%d: subscript %d of %s is not affine in the loop iterators "
-                "and size parameters", s->s->pos.file ? s->s->pos.file : p->k->file,
-             e->pos.line, e->pos.col, i + 1, vname(p, e->var));
+        ir_pos pos = {s->s->pos.file, e->pos.line, e->pos.col};
+        fail(p, at(p, pos), IR_ERR_INPUT,
+             "subscript %d of %s is not affine in the loop iterators and size parameters", i + 1,
+             vname(p, e->var));
         return -1;
       }
     }
@@ -381,7 +392,7 @@ static int access_str(pass *p, const st *s, const char *tuple, const ir_expr *e,
 
 static isl_map *read_map(pass *p, const char *text) {
   isl_map *m = isl_map_read_from_str(p->ctx, text);
-  if (!m) fail(p, "internal: isl rejected '%s'", text);
+  if (!m) fail(p, nowhere, IR_ERR_INTERNAL, "internal: isl rejected '%s'", text);
   return m;
 }
 
@@ -430,7 +441,7 @@ static int is_const_rhs(const ir_expr *e) {
 
 static void add_stmt(pass *p, const ir_stmt *s) {
   if (s->id < 0 || s->id >= p->n || p->sts[s->id].s) {
-    fail(p, "internal: assignment ids are not 0..%d", p->n - 1);
+    fail(p, nowhere, IR_ERR_INTERNAL, "internal: assignment ids are not 0..%d", p->n - 1);
     return;
   }
   st *t = &p->sts[s->id];
@@ -446,9 +457,9 @@ static void add_stmt(pass *p, const ir_stmt *s) {
   for (int d = 0; d < p->depth; d++) {
     const ir_stmt *l = p->loops[d];
     if (bound(p->k, l->lo, l->iter, 1, &c) || bound(p->k, l->hi, l->iter, 0, &c)) {
-      fail(p, "%s:%d:%d: the bounds of the loop over %s are not affine in the "
-              "enclosing iterators and size parameters",
-           l->pos.file ? l->pos.file : p->k->file, l->pos.line, l->pos.col,
+      fail(p, at(p, l->pos), IR_ERR_INPUT,
+           "the bounds of the loop over %s are not affine in the enclosing iterators and size "
+           "parameters",
            vname(p, l->iter));
       break;
     }
@@ -458,12 +469,12 @@ static void add_stmt(pass *p, const ir_stmt *s) {
   tuple_of(t, ir_arena_printf(p->arena, "S%d", s->id), &b);
   if (c.n) sb_add(&b, " : %s", sb_str(&c));
   sb_add(&b, " }");
-  if (!p->error) {
+  if (!p->err.code) {
     t->dom = isl_set_read_from_str(p->ctx, sb_str(&b));
-    if (!t->dom) fail(p, "internal: isl rejected '%s'", sb_str(&b));
+    if (!t->dom) fail(p, nowhere, IR_ERR_INTERNAL, "internal: isl rejected '%s'", sb_str(&b));
   }
   sb_reset(&b);
-  if (!p->error) {
+  if (!p->err.code) {
     sb tu = {0};
     tuple_of(t, ir_arena_printf(p->arena, "S%d", s->id), &tu);
     if (access_str(p, t, sb_str(&tu), s->lhs, &b) == 0) {
@@ -474,7 +485,7 @@ static void add_stmt(pass *p, const ir_stmt *s) {
   }
   sb_free(&b);
   sb_free(&c);
-  if (p->error) return;
+  if (p->err.code) return;
 
   /* Reads: the subscript-free scalars and elements of the rhs, the lhs for
    * a compound assignment, and the data conditions around the statement. */
@@ -496,12 +507,12 @@ static void add_stmt(pass *p, const ir_stmt *s) {
 }
 
 static void walk(pass *p, const ir_stmt *s) {
-  for (; s && !p->error; s = s->next) {
+  for (; s && !p->err.code; s = s->next) {
     int at = p->pos[p->depth]++;
     switch (s->kind) {
     case IR_ST_FOR:
       if (p->depth == MAXDEPTH) {
-        fail(p, "loops nested deeper than %d", MAXDEPTH);
+        fail(p, nowhere, IR_ERR_RANGE, "loops nested deeper than %d", MAXDEPTH);
         return;
       }
       p->loops[p->depth] = s;
@@ -528,7 +539,7 @@ static void walk(pass *p, const ir_stmt *s) {
         }
       } else {
         if (p->ndata == MAXDEPTH) {
-          fail(p, "conditions nested deeper than %d", MAXDEPTH);
+          fail(p, nowhere, IR_ERR_RANGE, "conditions nested deeper than %d", MAXDEPTH);
           sb_free(&c);
           return;
         }
@@ -696,7 +707,7 @@ static void flow_deps(pass *p) {
   ai = isl_union_access_info_set_schedule_map(ai, sched);
   isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
   if (!flow) {
-    fail(p, "internal: isl could not compute the flow dependences");
+    fail(p, nowhere, IR_ERR_INTERNAL, "internal: isl could not compute the flow dependences");
     return;
   }
   collect_ctx c = {p, 0};
@@ -727,7 +738,7 @@ static void mem_deps(pass *p) {
     sched = isl_union_map_add_map(sched, schedule(p, &p->sts[i], name));
   }
   isl_union_map *order = isl_union_map_lex_lt_union_map(isl_union_map_copy(sched), sched);
-  for (int v = 0; v < p->k->nvars && !p->error; v++) {
+  for (int v = 0; v < p->k->nvars && !p->err.code; v++) {
     isl_union_map *R = NULL, *W = NULL;
     for (int i = 0; i < p->n; i++) {
       st *t = &p->sts[i];
@@ -1456,7 +1467,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
 /* ---------------------------------------------------- the pass's phases */
 
 /* Set-up: the isl context, the statements' domains and accesses (the
- * walk), the flow and memory dependences.  Returns 0, or -1 with p->error
+ * walk), the flow and memory dependences.  Returns 0, or -1 with p->err
  * set. */
 static int pass_build(pass *p) {
   const ir_kernel *k = p->k;
@@ -1469,22 +1480,22 @@ static int pass_build(pass *p) {
     if (k->vars[v]->kind == IR_VAR_SIZE) sb_add(&p->params, "%sP%d", np++ ? ", " : "", v);
   sb_add(&p->params, "]");
   walk(p, k->body);
-  for (int i = 0; i < p->n && !p->error; i++)
-    if (!p->sts[i].s) fail(p, "internal: assignment %d not found in the body", i);
-  for (int i = 0; i < p->n && !p->error; i++) {
-    if (!p->sts[i].dom || !p->sts[i].write) fail(p, "internal: isl failed on S%d", i);
+  for (int i = 0; i < p->n && !p->err.code; i++)
+    if (!p->sts[i].s) fail(p, nowhere, IR_ERR_INTERNAL, "internal: assignment %d not found in the body", i);
+  for (int i = 0; i < p->n && !p->err.code; i++) {
+    if (!p->sts[i].dom || !p->sts[i].write) fail(p, nowhere, IR_ERR_INTERNAL, "internal: isl failed on S%d", i);
     for (int r = 0; r < p->sts[i].nreads; r++)
-      if (!p->sts[i].reads[r].map) fail(p, "internal: isl failed on a read of S%d", i);
+      if (!p->sts[i].reads[r].map) fail(p, nowhere, IR_ERR_INTERNAL, "internal: isl failed on a read of S%d", i);
   }
-  if (!p->error) flow_deps(p);
-  if (!p->error) mem_deps(p);
+  if (!p->err.code) flow_deps(p);
+  if (!p->err.code) mem_deps(p);
   /* a prelude local written elsewhere too is not a constant */
-  for (int i = 0; i < p->n && !p->error; i++) {
+  for (int i = 0; i < p->n && !p->err.code; i++) {
     if (!p->sts[i].prelude) continue;
     for (int j = 0; j < p->n; j++)
       if (j != i && p->sts[j].s->lhs->var == p->sts[i].s->lhs->var) p->sts[i].prelude = 0;
   }
-  return p->error ? -1 : 0;
+  return p->err.code ? -1 : 0;
 }
 
 /* The statement graphs (prelude statements left out): flow dependences
@@ -1882,7 +1893,8 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     return 0;
   }
   if (pass_build(p)) {
-    a->error = p->error;
+    char buf[640];
+    a->error = ir_arena_strdup(arena, ir_error_str(&p->err, buf, sizeof buf));
     pass_free(p);
     return 0;
   }

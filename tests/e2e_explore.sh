@@ -25,6 +25,11 @@ expect_status 0 "explore --targets" $UPLIFT explore --dialect hlo,linalg --targe
 check "coverage matrix lists saxpy" grep -q "^saxpy_down.c *[0-9]" "$TMP/out"
 $UPLIFT explore --dialect hlo,linalg --targets "$TMP/k" --max-ops 3 --json >"$TMP/t.json"
 check "coverage json" python3 -c "import json,sys; d=json.load(open('$TMP/t.json')); sys.exit(not (len(d['kernels'])==2 and d['kernels'][1]['coverage']['hlo']['expressed']))"
+# --dialect takes any number of dialects: twenty names, twenty columns
+mkdir -p "$TMP/none"
+many=hlo; i=1; while [ $i -lt 20 ]; do many="$many,linalg"; i=$((i + 1)); done
+$UPLIFT explore --dialect "$many" --targets "$TMP/none" --json >"$TMP/many.json"
+check "coverage: twenty dialects, twenty columns" python3 -c "import json,sys; d=json.load(open('$TMP/many.json')); sys.exit(len(d['dialects']) != 20)"
 # rewrites
 expect_status 0 "rewrites json" $UPLIFT rewrites --dialect hlo --inputs "x:f64[n],a:f64[]" --max-ops 1 --emit json
 cp "$TMP/out" "$TMP/r.json"

@@ -489,6 +489,63 @@ static void test_hlo_kernels(ir_arena *a) {
   }
 }
 
+/* ------------------------------------- many productions (term syntax) */
+
+/* A generated dialect whose one op has 4 enum attributes of 10 values:
+ * 10^4 productions per operand type.  The term syntax must find the last
+ * one (v9 v9 v9 v9); a fixed production table (it once held 4096) would
+ * drop it and refuse the term. */
+static void test_many_productions(ir_arena *a) {
+  enum { NATTR = 4, NVAL = 10 };
+  ir_buf text = {0};
+  ir_buf_puts(&text, "dialect many\nsummary one op with many productions\nform generic\n"
+                     "elem f64 f32\n"
+                     "constant $res = \"m.constant\"() {value = $value} : () -> $res.type\n"
+                     "op wide\n  operands x:[*s]\n");
+  for (int i = 0; i < NATTR; i++) {
+    ir_buf_printf(&text, "  attr k%d: enum(", i);
+    for (int v = 0; v < NVAL; v++) ir_buf_printf(&text, "%sv%d", v ? ", " : "", v);
+    ir_buf_puts(&text, ")\n");
+  }
+  ir_buf_puts(&text, "  result [*s]\n  kernel neg\n"
+                     "  emit $res = \"m.wide\"($x) : ($x.type) -> $res.type\nend\n");
+  gram_dialect *d = gram_parse("many", ir_buf_str(&text), a);
+  ir_buf_free(&text);
+  CHECK("the many-production dialect parses", d != NULL);
+  if (!d) return;
+  const gram_op *op = gram_find_op(d, "wide");
+  ir_type v = ty(IR_F64, 1, 0, 0, 0);
+  int n = gram_productions(op, &v, NULL, NULL, 0, NULL);
+  CHECKF(n == 10000, "10^4 productions of wide (got %d)", n);
+  gram_prod *ps = ir_malloc(sizeof *ps * (size_t)(n > 0 ? n : 1));
+  n = gram_productions(op, &v, NULL, ps, n, NULL);
+  char want[64];
+  snprintf(want, sizeof want, "k0=v%d k1=v%d k2=v%d k3=v%d", NVAL - 1, NVAL - 1, NVAL - 1,
+           NVAL - 1);
+  int last = -1;
+  char buf[128];
+  for (int i = 0; i < n; i++)
+    if (!strcmp(gram_attrs_str(op, ps[i].attrs, buf, sizeof buf), want)) last = i;
+  CHECKF(last >= 4096, "the production [%s] is past the old table's end (index %d)", want,
+         last);
+  if (last >= 0) {
+    ir_tp_store st;
+    ir_tp_store_init(&st, a);
+    const ir_tnode *x = ir_tp_arg(&st, 0, "x", &v);
+    const ir_tnode *node = ir_tp_op(&st, &op->desc, ps[last].attrs, &x, 1, &ps[last].result);
+    char term[256];
+    ir_tp_str(node, NULL, term, sizeof term);
+    ir_tp_syntax syn;
+    gram_term_syntax(d, &syn);
+    ir_error err = {0};
+    const ir_tnode *back = ir_tp_parse(&st, term, NULL, &x, 1, &syn, &err);
+    CHECKF(back == node, "parse(print(p)) is p for the last production: %s [%s]", term,
+           back ? "another node" : err.msg);
+    ir_tp_store_free(&st);
+  }
+  ir_free(ps);
+}
+
 int main(void) {
   ir_arena a;
   ir_arena_init(&a);
@@ -498,6 +555,7 @@ int main(void) {
   test_extra_dialect(&a);
   test_hlo_kernels(&a);
   test_const_operands(&a);
+  test_many_productions(&a);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

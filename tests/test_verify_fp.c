@@ -23,6 +23,12 @@
  * Each case: a kernel source, the index of the task, the candidate's text,
  * the mode and the expected verdict.  The kernels are written to a
  * temporary directory and parsed by the front end like any input.
+ *
+ * A second table checks `uplift verify`'s reading of a saved report
+ * (pipe_report_load) on benchmarks/kernels/gemm.c: each report is either
+ * refused with its pipe_error, ir_error code and message, or loaded, its
+ * entries checked (pipe_report_check) and the outputs it leaves out found
+ * (pipe_report_covers).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -405,11 +411,103 @@ done:
   ir_arena_free(&arena);
 }
 
+/* ------------------------------------------------------- saved reports */
+
+#define GEMM_T0 "\"task\": 0, \"outputs\": [\"C\"], \"program\": "
+#define GEMM_T1 "\"task\": 1, \"outputs\": [\"C\"], \"program\": "
+#define GEMM_P1 "\"add(C, multiply(dot_general[batch=(), contract=(1,0)](A, B), alpha))\""
+#define GEMM_REPORT(tasks) \
+  "{\"kernel\": \"kernel_gemm\", \"dialect\": \"hlo\", \"tasks\": [" tasks "]}"
+
+typedef struct rcase {
+  const char *what, *json;
+  pipe_error pe;      /* what pipe_report_load returns */
+  ir_err_code code;   /* with pe != PIPE_OK */
+  const char *msg;    /* in err.msg and r.why */
+  int proved, covered; /* with PIPE_OK: entries proved, task outputs covered */
+} rcase;
+
+static const rcase rcases[] = {
+    {"a whole report", GEMM_REPORT("{" GEMM_T0 "\"multiply(C, beta)\"}, {" GEMM_T1 GEMM_P1 "}"),
+     PIPE_OK, IR_ERR_NONE, NULL, 2, 2},
+    {"a task left out", GEMM_REPORT("{" GEMM_T1 GEMM_P1 "}"), PIPE_OK, IR_ERR_NONE, NULL, 1, 1},
+    {"a task without its program", GEMM_REPORT("{" GEMM_T0 "null}, {" GEMM_T1 GEMM_P1 "}"),
+     PIPE_OK, IR_ERR_NONE, NULL, 1, 2},
+    {"a wrong program", GEMM_REPORT("{" GEMM_T0 "\"multiply(C, C)\"}"), PIPE_OK,
+     IR_ERR_NONE, NULL, 0, 1},
+    {"not JSON", "{\"kernel\":", PIPE_ERR_REPORT, IR_ERR_INPUT, "not a JSON report", 0, 0},
+    {"another kernel", "{\"kernel\": \"kernel_2mm\", \"dialect\": \"hlo\", \"tasks\": []}",
+     PIPE_ERR_REPORT, IR_ERR_INPUT, "a report for kernel_2mm", 0, 0},
+    {"no tasks", "{\"kernel\": \"kernel_gemm\", \"dialect\": \"hlo\"}", PIPE_ERR_REPORT,
+     IR_ERR_INPUT, "no \"tasks\" array", 0, 0},
+    {"a task the analysis lacks",
+     GEMM_REPORT("{\"task\": 7, \"outputs\": [\"C\"], \"program\": null}"), PIPE_ERR_REPORT,
+     IR_ERR_RANGE, "task 7 does not exist", 0, 0},
+    {"an output the task does not write",
+     GEMM_REPORT("{\"task\": 0, \"outputs\": [\"A\"], \"program\": null}"), PIPE_ERR_REPORT,
+     IR_ERR_INPUT, "does not write 'A'", 0, 0},
+    {"an unknown op", GEMM_REPORT("{" GEMM_T0 "\"no_such_op(C)\"}"), PIPE_ERR_PROGRAM,
+     IR_ERR_INPUT, "unknown op 'no_such_op'", 0, 0},
+};
+
+static void run_report_case(const rcase *c, int idx, verify_ctx *v) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/r%d.json", dir, idx);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    CHECKF(0, "%s: cannot write %s", c->what, path);
+    return;
+  }
+  fputs(c->json, f);
+  fclose(f);
+  fe_options fe;
+  memset(&fe, 0, sizeof fe);
+  ir_arena arena;
+  ir_arena_init(&arena);
+  ir_tp_store store;
+  ir_tp_store_init(&store, &arena);
+  pipe_report r;
+  ir_error err;
+  pipe_error pe = pipe_report_load("benchmarks/kernels/gemm.c", path, &fe, &arena, &store, &r,
+                                   &err);
+  if (c->pe != PIPE_OK) {
+    CHECKF(pe == c->pe && err.code == c->code && strstr(err.msg, c->msg) && r.why &&
+               !strcmp(r.why, err.msg),
+           "report, %s: refused (%d, code %d: %s)", c->what, pe, err.code, err.msg);
+  } else if (pe != PIPE_OK) {
+    CHECKF(0, "report, %s: loads (%d: %s)", c->what, pe, err.msg);
+  } else {
+    pipe_verify_state vs;
+    memset(&vs, 0, sizeof vs);
+    vs.v = v;
+    int proved = 0, covered = 0;
+    for (int i = 0; i < r.nents; i++) proved += pipe_report_check(&r, i, &vs);
+    for (int t = 0; t < r.a->ntasks; t++)
+      for (int o = 0; o < r.a->tasks[t].noutputs; o++)
+        covered += pipe_report_covers(&r, t, r.a->tasks[t].outputs[o].var);
+    CHECKF(proved == c->proved && covered == c->covered,
+           "report, %s: %d proved (want %d), %d outputs covered (want %d)", c->what, proved,
+           c->proved, covered, c->covered);
+    pipe_verify_state_free(&vs);
+  }
+  pipe_report_free(&r);
+  ir_tp_store_free(&store);
+  ir_arena_free(&arena);
+  unlink(path);
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(dir, sizeof dir, "%.40s/uplift-vfp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   CHECK("temporary directory", mkdtemp(dir) != NULL);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i], (int)i);
+  verify_options vo;
+  verify_options_default(&vo);
+  verify_ctx *v = verify_new(&vo);
+  CHECK("Z3 set up for the reports", v != NULL);
+  for (size_t i = 0; v && i < sizeof rcases / sizeof rcases[0]; i++)
+    run_report_case(&rcases[i], (int)i, v);
+  if (v) verify_free(v);
   rmdir(dir);
   CHECK("no leaked blocks", ir_mem_live() == 0);
   return TEST_REPORT();

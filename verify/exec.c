@@ -33,16 +33,13 @@ typedef struct tv {
 
 /* ------------------------------------------------------------ helpers */
 
-static int fail(vx_exec *e, ir_pos pos, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(vx_exec *e, ir_pos pos, const char *fmt, ...) {
+/* Report a failure at pos (ir_error convention); returns -1. */
+static int fail(vx_exec *e, ir_pos pos, ir_err_code code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(vx_exec *e, ir_pos pos, ir_err_code code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = snprintf(e->err, sizeof e->err, "%s:%d:%d: ",
-                   pos.file ? pos.file : "?", pos.line, pos.col);
-  if (n < 0) n = 0;
-  if ((size_t)n < sizeof e->err)
-    vsnprintf(e->err + n, sizeof e->err - (size_t)n, fmt, ap);
+  ir_error_vset(&e->err, pos, code, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -109,13 +106,13 @@ static long ieval(const vx_exec *s, const ir_expr *e) {
   }
 }
 
-/* The flat index of an element reference, or -1 (e->err set) if a
+/* The flat index of an element reference, or -1 (e->err filled) if a
  * subscript is out of range. */
 static long elem_index(vx_exec *s, const ir_expr *ref) {
   if (ref->kind == IR_EX_VAR) return 0;
   const vx_var *var = &s->vars[ref->var];
   if (ref->nargs != var->rank) {
-    fail(s, ref->pos, "%s: %d subscripts for rank %d", s->k->vars[ref->var]->name,
+    fail(s, ref->pos, IR_ERR_SHAPE, "%s: %d subscripts for rank %d", s->k->vars[ref->var]->name,
          ref->nargs, var->rank);
     return -1;
   }
@@ -123,7 +120,7 @@ static long elem_index(vx_exec *s, const ir_expr *ref) {
   for (int d = 0; d < var->rank; d++) {
     long i = ieval(s, ref->args[d]);
     if (i < 0 || i >= var->dims[d]) {
-      fail(s, ref->pos, "%s: subscript %d is %ld, outside 0..%ld",
+      fail(s, ref->pos, IR_ERR_RANGE, "%s: subscript %d is %ld, outside 0..%ld",
            s->k->vars[ref->var]->name, d, i, var->dims[d] - 1);
       return -1;
     }
@@ -173,7 +170,7 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
         out->v = g->constant(x, (double)s->ivals[e->var]);
         return 0;
       }
-      return fail(s, e->pos, "'%s' has no value here", s->k->vars[e->var]->name);
+      return fail(s, e->pos, IR_ERR_INPUT, "'%s' has no value here", s->k->vars[e->var]->name);
     }
     long i = elem_index(s, e);
     if (i < 0) return -1;
@@ -246,7 +243,7 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
   case IR_EX_OR: out->v = vx_or(x, l, r); break;
   case IR_EX_IMIN: out->v = g->min(x, l, r); break;
   case IR_EX_IMAX: out->v = g->max(x, l, r); break;
-  default: return fail(s, e->pos, "unsupported expression");
+  default: return fail(s, e->pos, IR_ERR_INPUT, "unsupported expression");
   }
   out->p = por(x, a[0].p, a[1].p);
   if ((e->kind == IR_EX_AND || e->kind == IR_EX_OR) && a[1].p != INTERP_TERM_NONE) {
@@ -283,7 +280,7 @@ static int assign(vx_exec *s, const ir_stmt *st, interp_term guard,
   const interp_sym_algebra *g = &x->alg;
   vx_var *var = &s->vars[st->lhs->var];
   if (!var->has)
-    return fail(s, st->pos, "'%s' cannot be assigned", s->k->vars[st->lhs->var]->name);
+    return fail(s, st->pos, IR_ERR_INPUT, "'%s' cannot be assigned", s->k->vars[st->lhs->var]->name);
   long i = elem_index(s, st->lhs);
   if (i < 0) {
     /* subscripts are affine: out of range for every input unless guarded */
@@ -436,7 +433,7 @@ int vx_exec_init(vx_exec *e, vx *x, const ir_kernel *k, const long *sizes,
     for (int d = 0; d < iv->rank; d++) {
       var->dims[d] = ieval(e, iv->dims[d]);
       if (var->dims[d] < 0)
-        return fail(e, iv->pos, "'%s' has a negative dim", iv->name);
+        return fail(e, iv->pos, IR_ERR_RANGE, "'%s' has a negative dim", iv->name);
       var->n *= var->dims[d];
     }
     var->val = ir_calloc((size_t)var->n + 1, sizeof(interp_term));

@@ -239,7 +239,7 @@ typedef struct vx_exec {
   int ub_always; /* the failure is an assignment outside its array that
                     runs whatever the inputs: the source is undefined at
                     these sizes */
-  char err[320];
+  ir_error err;  /* why the last call failed (position: the statement) */
 } vx_exec;
 
 /* Set up the state at sizes (by var id).  Parameters and the variables in

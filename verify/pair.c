@@ -25,9 +25,11 @@ static void pq_free(pq *q, int nin) {
   vx_free(&q->x);
 }
 
+/* Build both sides of a pair query over fresh inputs.  Returns 0, or -1
+ * with err filled (a side failed to evaluate, or the shapes differ). */
 static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_kernel *k,
                     int nin, const int *in_vars, const long *sizes,
-                    const verify_candidate *const c[2], char *err, size_t errn) {
+                    const verify_candidate *const c[2], ir_error *err) {
   memset(q, 0, sizeof *q);
   vx_init(&q->x, kind, z, width);
   q->x.cand = 1; /* both sides are tensor programs (IEEE identities) */
@@ -45,17 +47,15 @@ static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_
     for (long j = 0; j < n; j++) t->data[j] = vx_fresh(&q->x, v->name);
   }
   for (int j = 0; j < 2; j++) {
-    interp_err e = {0};
-    if (c[j]->eval_sym(c[j]->user, sizes, q->ins, nin, &q->out[j], 1, &q->x.alg, &e)) {
-      snprintf(err, errn, "%s: %s", j ? "rhs" : "lhs", e.msg);
-      return -1;
-    }
+    ir_error e = {0};
+    if (c[j]->eval_sym(c[j]->user, sizes, q->ins, nin, &q->out[j], 1, &q->x.alg, &e))
+      return ir_error_set(err, e.pos, e.code, "%s: %s", j ? "rhs" : "lhs", e.msg);
   }
   int ok = q->out[0].rank == q->out[1].rank;
   for (int d = 0; ok && d < q->out[0].rank; d++) ok = q->out[0].dims[d] == q->out[1].dims[d];
   if (!ok) {
-    snprintf(err, errn, "lhs and rhs have different shapes");
-    return -1;
+    const ir_pos nowhere = {0};
+    return ir_error_set(err, nowhere, IR_ERR_SHAPE, "lhs and rhs have different shapes");
   }
   return 0;
 }
@@ -88,8 +88,10 @@ static pres check_one_run(verify_ctx *v, Z3_solver s, const ir_kernel *k, int ni
   vx_kind kind = o->mode == VERIFY_FP ? VX_FP : VX_REAL;
   unsigned width = 0;
   pq q;
+  ir_error err = {0};
   if (kind == VX_FP) {
-    if (pq_build(&q, z, VX_FP, 64, k, nin, in_vars, sizes, c, res->reason, sizeof res->reason)) {
+    if (pq_build(&q, z, VX_FP, 64, k, nin, in_vars, sizes, c, &err)) {
+      snprintf(res->reason, sizeof res->reason, "%s", err.msg);
       pq_free(&q, nin);
       return P_ERROR;
     }
@@ -97,7 +99,8 @@ static pres check_one_run(verify_ctx *v, Z3_solver s, const ir_kernel *k, int ni
     pq_free(&q, nin);
     if (width > (unsigned)res->fp_width) res->fp_width = (int)width;
   }
-  if (pq_build(&q, z, kind, width, k, nin, in_vars, sizes, c, res->reason, sizeof res->reason)) {
+  if (pq_build(&q, z, kind, width, k, nin, in_vars, sizes, c, &err)) {
+    snprintf(res->reason, sizeof res->reason, "%s", err.msg);
     pq_free(&q, nin);
     return P_ERROR;
   }

@@ -169,7 +169,7 @@ typedef struct query {
   interp_sym_tensor *couts;    /* candidate outputs */
   int ncouts;
   int zrelax;                  /* real: the relaxed sign of a zero */
-  char err[320];
+  ir_error err;                /* why query_build failed */
 } query;
 
 /* A query of candidate cand for task t at sizes, not built yet. */
@@ -203,6 +203,15 @@ static void query_release(query *q) {
   vx_free(&q->x);
 }
 
+/* The source's failure (q->e.err) as the query's: "source: " and the
+ * statement's position in front of the message.  Returns -1. */
+static int source_error(query *q) {
+  char where[320];
+  ir_error_str(&q->e.err, where, sizeof where);
+  const ir_pos nowhere = {0};
+  return ir_error_set(&q->err, nowhere, q->e.err.code, "source: %s", where);
+}
+
 /* Build the source and candidate terms in a fresh world.  Returns 0, -1
  * with q->err, or 1 when the source is undefined at these sizes whatever
  * the inputs (an unguarded assignment outside its array, as
@@ -211,12 +220,12 @@ static int query_build(query *q, vx_kind kind, unsigned width,
                        const double *(*values_of)(int, void *), void *user) {
   const verify_task *t = q->t;
   const ir_kernel *k = t->k;
+  const ir_pos nowhere = {0};
   vx_init(&q->x, kind, kind == VX_CONCRETE ? NULL : q->v->z, width);
   q->x.zrelax = q->zrelax;
   if (vx_exec_init(&q->e, &q->x, k, q->sizes, t->inputs, t->ninputs, values_of,
                    user)) {
-    snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
-    return -1;
+    return source_error(q);
   }
   q->init = ir_calloc((size_t)k->nvars + 1, sizeof(interp_term *));
   for (int v = 0; v < k->nvars; v++) {
@@ -232,8 +241,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   interp_sym_tensor ins[16];
   interp_term *bufs[16];
   if (t->ninputs > 16 || t->noutputs > 16) {
-    snprintf(q->err, sizeof q->err, "more than 16 inputs or outputs");
-    return -1;
+    return ir_error_set(&q->err, nowhere, IR_ERR_INPUT, "more than 16 inputs or outputs");
   }
   for (int i = 0; i < t->ninputs; i++) {
     int v = t->inputs[i];
@@ -246,17 +254,16 @@ static int query_build(query *q, vx_kind kind, unsigned width,
     ins[i].poison = NULL;
   }
   if (vx_exec_run(&q->e, t->mask)) {
-    snprintf(q->err, sizeof q->err, "source: %.300s", q->e.err);
+    source_error(q);
     return q->e.ub_always ? 1 : -1;
   }
   q->couts = ir_calloc((size_t)t->noutputs + 1, sizeof(interp_sym_tensor));
   q->ncouts = t->noutputs;
-  interp_err cerr = {0};
+  ir_error cerr = {0};
   q->x.cand = 1; /* the candidate is a tensor program (IEEE identities) */
   if (q->cand->eval_sym(q->cand->user, q->sizes, ins, t->ninputs, q->couts, t->noutputs,
                         &q->x.alg, &cerr)) {
-    snprintf(q->err, sizeof q->err, "candidate: %s", cerr.msg);
-    return -1;
+    return ir_error_set(&q->err, cerr.pos, cerr.code, "candidate: %s", cerr.msg);
   }
   for (int j = 0; j < t->noutputs; j++) {
     const vx_var *var = &q->e.vars[t->outputs[j]];
@@ -264,10 +271,9 @@ static int query_build(query *q, vx_kind kind, unsigned width,
     int ok = c->rank == var->rank && c->data;
     for (int d = 0; ok && d < var->rank; d++) ok = c->dims[d] == var->dims[d];
     if (!ok) {
-      snprintf(q->err, sizeof q->err,
-               "candidate output %d has the wrong shape for '%s'", j,
-               k->vars[t->outputs[j]]->name);
-      return -1;
+      return ir_error_set(&q->err, nowhere, IR_ERR_SHAPE,
+                          "candidate output %d has the wrong shape for '%s'", j,
+                          k->vars[t->outputs[j]]->name);
     }
   }
   return 0;
@@ -494,7 +500,7 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
    * executor above only says where the source is undefined (C gives inf or
    * NaN there; the check treats it as anything goes). */
   interp_env env;
-  interp_error ierr;
+  ir_error ierr;
   if (interp_env_init(&env, t->k, cex->sizes, &ierr)) {
     query_release(&q);
     return -1;
@@ -518,7 +524,7 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
       for (ci = 0; ci < cex->nvars && cex->vars[ci] != t->inputs[i]; ci++) {}
       ins[i] = ci < cex->nvars ? cex->values[ci] : (ir_tensor){0};
     }
-    interp_err err = {0};
+    ir_error err = {0};
     if (cand->eval(cand->user, cex->sizes, ins, t->ninputs, outs, t->noutputs, &err)) {
       interp_env_free(&env);
       query_release(&q);
@@ -740,7 +746,7 @@ static qres check_once(verify_ctx *v, Z3_solver s, const verify_task *t,
   int built = query_build_sized(&q, kind, res);
   if (built) {
     /* built > 0: the source is undefined here whatever the inputs */
-    if (built < 0) snprintf(res->reason, sizeof res->reason, "%s", q.err);
+    if (built < 0) snprintf(res->reason, sizeof res->reason, "%s", q.err.msg);
     query_release(&q);
     return built > 0 ? Q_UNSAT : Q_ERROR;
   }

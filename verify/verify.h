@@ -139,13 +139,13 @@ typedef int (*verify_eval_sym_fn)(void *user, const long *sizes,
                                   const interp_sym_tensor *inputs,
                                   int ninputs, interp_sym_tensor *outputs,
                                   int noutputs, const interp_sym_algebra *alg,
-                                  interp_err *err);
+                                  ir_error *err);
 
 /* Concrete evaluation (optional, the enumerator's hot path): the same with
  * ir_tensors; outputs are ir_malloc'd (interp_tensor_free). */
 typedef int (*verify_eval_fn)(void *user, const long *sizes, const ir_tensor *inputs,
                               int ninputs, ir_tensor *outputs, int noutputs,
-                              interp_err *err);
+                              ir_error *err);
 
 /* A candidate as callbacks, so that any program representation plugs in.
  * eval may be NULL: the counterexample is then confirmed by running eval_sym
