@@ -79,8 +79,9 @@ verify_ctx *verify_new(const verify_options *opt) {
   else
     verify_options_default(&v->opt);
   if (v->opt.bound < 1) v->opt.bound = 1;
-  v->watch = vx_watch_new(z, v->opt.timeout,
-                          v->opt.budget > 0 ? vx_now() + v->opt.budget : 0);
+  /* the command's own budget (ir_budget_start) bounds this one too */
+  double budget = ir_budget_left(v->opt.budget);
+  v->watch = vx_watch_new(z, v->opt.timeout, budget > 0 ? vx_now() + budget : 0);
   return v;
 }
 
@@ -746,8 +747,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
                         const verify_candidate *cand, const long *sizes,
                         verify_result *res, verify_cex **cex, vx_kind kind) {
   if (vx_watch_expired(v->watch)) {
-    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout %g s) ran out",
-             v->opt.budget);
+    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout) ran out");
     return Q_UNKNOWN;
   }
   vx_watch_begin(v->watch);
