@@ -89,7 +89,9 @@ int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *v
 /* ------------------------------------------------- search options (shared)
  * The enumerator's options of `raise`, `explore` and `rewrites`:
  * --max-ops N (in max_ops_lo..max_ops_hi), --threads N (1..256), --seed S
- * (0..2^40), --timeout S (1..86400).  Put CLI_SEARCH_LONGOPTS into the
+ * (0..2^40), --timeout S (1..86400), --memory MB (16..2^20).  --timeout
+ * and --memory are the budget of the whole command (cli_budget_start).
+ * Put CLI_SEARCH_LONGOPTS into the
  * long-option table and hand each option to cli_search_option; it returns
  * 1 if it handled c (setting *eo), 0 if c is not one of them, -1 after
  * reporting a usage error. */
@@ -97,13 +99,29 @@ int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *v
 #define CLI_OPT_THREADS 0x1d1
 #define CLI_OPT_SEED 0x1d2
 #define CLI_OPT_TIMEOUT 0x1d3
+#define CLI_OPT_MEMORY 0x1d4
+#define CLI_BUDGET_LONGOPTS                                          \
+  {"timeout", required_argument, NULL, CLI_OPT_TIMEOUT},             \
+  {"memory", required_argument, NULL, CLI_OPT_MEMORY}
 #define CLI_SEARCH_LONGOPTS                                          \
   {"max-ops", required_argument, NULL, CLI_OPT_MAX_OPS},             \
   {"threads", required_argument, NULL, CLI_OPT_THREADS},             \
   {"seed", required_argument, NULL, CLI_OPT_SEED},                   \
-  {"timeout", required_argument, NULL, CLI_OPT_TIMEOUT}
+  CLI_BUDGET_LONGOPTS
 int cli_search_option(const char *cmd, int c, const char *arg, long max_ops_lo,
                       long max_ops_hi, enum_options *eo);
+
+/* The budget options alone (`analyze`, `verify`): CLI_BUDGET_LONGOPTS in
+ * the long-option table; --timeout S (1..86400) into *seconds, --memory MB
+ * (16..2^20) into *memory_mb.  Returns 1, 0 or -1 as cli_search_option. */
+int cli_budget_option(const char *cmd, int c, const char *arg, double *seconds,
+                      long *memory_mb);
+
+/* Hold the command to its budget from here on: `seconds` (0: none) and
+ * `memory_mb` (0: none) through ir_budget_start; past them the command is
+ * stopped with exit status `status` (its documented "out of budget"
+ * status) and a message naming the budget. */
+void cli_budget_start(const char *cmd, double seconds, long memory_mb, int status);
 
 /* Report option c (getopt_long's answer for argv[optind - 1]) as unknown
  * or missing its value; returns IR_EXIT_BAD_INPUT. */

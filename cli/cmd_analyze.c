@@ -4,7 +4,8 @@
  * (polyhedral/polyhedral.h, docs/analyze.md).
  *
  * Exit status: 0 when the analysis ran (a kernel that is not raisable is a
- * finding, not an error), 2 on bad input or usage.
+ * finding, not an error), 1 when it ran out of its --timeout or --memory
+ * budget, 2 on bad input or usage.
  */
 #include <string.h>
 
@@ -14,8 +15,9 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: uplift analyze FILE.c [--json] [--function NAME] [-I DIR] "
-          "[-D NAME[=VALUE]]\n"
+          "usage: uplift analyze FILE.c [--json] [--timeout S] [--memory MB] "
+          "[--function NAME]\n"
+          "                      [-I DIR] [-D NAME[=VALUE]]\n"
           "\n"
           "Polyhedral analysis of the kernel in FILE.c: iteration domains,\n"
           "dependences, reductions, tasks (loop distribution) with their inputs,\n"
@@ -24,10 +26,13 @@ static void usage(FILE *out) {
           "\n"
           "options:\n"
           "  --json                    print the analysis as JSON\n"
+          "  --timeout S               time budget in seconds (default 120)\n"
+          "  --memory MB               memory budget (default 4096)\n"
           "%s"
           "  -h, --help                print this help\n"
           "\n"
-          "exit status: 0 analysed (raisable or not), 2 bad input or usage\n",
+          "exit status: 0 analysed (raisable or not), 1 out of the time or memory\n"
+          "budget, 2 bad input or usage\n",
           cli_frontend_help);
 }
 
@@ -37,15 +42,19 @@ int cli_cmd_analyze(int argc, char **argv) {
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},
       {"json", no_argument, NULL, OPT_JSON},
+      CLI_BUDGET_LONGOPTS,
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
   memset(&fe, 0, sizeof fe);
   int json = 0, c;
+  double seconds = 120;
+  long memory_mb = 4096;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("analyze", c, optarg, &fe);
+    if (!r) r = cli_budget_option("analyze", c, optarg, &seconds, &memory_mb);
     if (r < 0) {
       pipe_fe_options_free(&fe);
       return IR_EXIT_BAD_INPUT;
@@ -69,6 +78,7 @@ int cli_cmd_analyze(int argc, char **argv) {
     return cli_usage_error("analyze", "expects one FILE.c, got %d files", nfiles);
   }
   const char *path = argv[optind];
+  cli_budget_start("analyze", seconds, memory_mb, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
   int status = IR_EXIT_BAD_INPUT;

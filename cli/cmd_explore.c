@@ -164,6 +164,7 @@ static void help(FILE *out) {
           "  --threads N               evaluation threads (counts do not depend on it)\n"
           "  --seed S                  seed of the random examples (default 1)\n"
           "  --timeout S               time budget in seconds (default 120)\n"
+          "  --memory MB               memory budget (default 4096)\n"
           "  -h, --help                this help\n");
 }
 
@@ -200,6 +201,7 @@ int cli_cmd_explore(int argc, char **argv) {
   if (optind < argc) return cli_usage_error("explore", "unexpected argument '%s'", argv[optind]);
   if (!dialect) return cli_usage_error("explore", "missing --dialect");
   if (!inputs == !targets) return cli_usage_error("explore", "give one of --inputs or --targets");
+  cli_budget_start("explore", eo.timeout, eo.memory_mb, IR_EXIT_NOT_RAISED);
   if (targets) return run_targets(targets, dialect, &eo, json, stdout);
 
   ir_arena arena;

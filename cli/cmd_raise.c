@@ -27,8 +27,10 @@ static void usage(FILE *out) {
           "options:\n"
           "  --dialect NAME|PATH       hlo (default), linalg, tosa, or a dialect file\n"
           "  --max-ops N               largest program searched per goal (default 6)\n"
-          "  --timeout S               time budget in seconds (default 120)\n"
-          "  --memory MB               memory budget for candidate values (default 4096)\n"
+          "  --timeout S               time budget of the whole raise in seconds\n"
+          "                            (default 120; out of it: exit 1)\n"
+          "  --memory MB               memory budget (default 4096): the search stops\n"
+          "                            when its values reach it\n"
           "  --threads N               evaluation threads (default: all cores; the\n"
           "                            result does not depend on it)\n"
           "  --seed S                  seed of the random examples (default 1)\n"
@@ -52,7 +54,7 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_DIALECT = 0x200, OPT_MEMORY, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT };
+enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT };
 
 /* The options of one `uplift raise`. */
 typedef struct raise_cli {
@@ -162,7 +164,6 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       {"help", no_argument, NULL, 'h'},
       {"dialect", required_argument, NULL, OPT_DIALECT},
       CLI_SEARCH_LONGOPTS,
-      {"memory", required_argument, NULL, OPT_MEMORY},
       {"json", no_argument, NULL, OPT_JSON},
       {"emit", required_argument, NULL, OPT_EMIT},
       {"check", no_argument, NULL, OPT_CHECK},
@@ -172,7 +173,6 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   int c;
-  long v;
   *status = IR_EXIT_BAD_INPUT;
   optind = 1;
   opterr = 0;
@@ -190,10 +190,6 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
     case 'o': o->outpath = optarg; break;
     case 'q': o->quiet = 1; break;
     case OPT_DIALECT: o->po.dialect = optarg; break;
-    case OPT_MEMORY:
-      if (cli_parse_long("raise", "--memory", optarg, 16, 1 << 20, &v)) return 1;
-      o->po.search.memory_mb = v;
-      break;
     case OPT_JSON: o->json = 1; break;
     case OPT_SHAPES:
       if (strcmp(optarg, "static") && strcmp(optarg, "dynamic")) {
@@ -296,6 +292,7 @@ int cli_cmd_raise(int argc, char **argv) {
   }
   o.po.fe = &o.fe;
   o.po.search.progress = isatty(2);
+  cli_budget_start("raise", o.po.search.timeout, o.po.search.memory_mb, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
   ir_tp_store store;

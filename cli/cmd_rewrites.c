@@ -114,7 +114,10 @@ static void help(FILE *out) {
           "  --bound N                 verify at sizes 1..N (default 2)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --no-fp                   skip the fp-mode check\n"
-          "  --threads N, --seed S, --timeout S   as for explore\n"
+          "  --threads N, --seed S, --timeout S, --memory MB   as for explore\n"
+          "                            (the budget of the whole command: out of\n"
+          "                            time, the rules not yet checked are left out\n"
+          "                            and the exit status is 1)\n"
           "  -h, --help                this help\n");
 }
 
@@ -167,6 +170,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
   if (optind < argc) return cli_usage_error("rewrites", "unexpected argument '%s'", argv[optind]);
   if (!o.dialect) return cli_usage_error("rewrites", "missing --dialect");
   if (!o.inputs) return cli_usage_error("rewrites", "missing --inputs");
+  cli_budget_start("rewrites", o.search.timeout, o.search.memory_mb, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
   ir_tp_store store;
@@ -189,6 +193,13 @@ int cli_cmd_rewrites(int argc, char **argv) {
       else if (!strcmp(emit, "pdll")) print_pdll(&rs, &o, out);
       else emit_text(&rs, &o, out);
       if (out != stdout) fclose(out);
+    }
+    if (rs.unjudged || ir_budget_expired()) {
+      fprintf(stderr,
+              "uplift rewrites: the time budget (--timeout %g s) ran out: %d proposed "
+              "rules were not checked\n",
+              o.search.timeout, rs.unjudged);
+      if (!status) status = IR_EXIT_NOT_RAISED;
     }
   }
   rw_rules_free(&rs);

@@ -457,6 +457,9 @@ int cli_cmd_run(int argc, char **argv) {
     rc = cli_usage_error(CMD, "--sizes and --size-set exclude each other");
   if (!rc) {
     o.file = argv[optind];
+    /* --timeout bounds each run (the interpreter, the native call); the
+     * process's memory is held to --memory as a whole */
+    cli_budget_start(CMD, 0, o.memory_mb, IR_EXIT_MISMATCH);
     ir_arena arena;
     ir_arena_init(&arena);
     ir_kernel *k = fe_parse_file(o.file, &o.fe, &arena);

@@ -27,6 +27,7 @@ static void usage(FILE *out) {
           "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --timeout S               time budget of the whole check (default: none);\n"
           "                            tasks not decided by then are unknown\n"
+          "  --memory MB               memory budget (default 4096); past it: exit 3\n"
           "  --json                    print the results as JSON\n"
           "%s"
           "  -h, --help                print this help\n"
@@ -37,7 +38,7 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_JSON = 0x200, OPT_TIMEOUT };
+enum { OPT_JSON = 0x200 };
 
 /* One `uplift verify`: the kernel's and the report's paths and what
  * pipe_report_load made of them. */
@@ -192,7 +193,7 @@ int cli_cmd_verify(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       CLI_VERIFY_LONGOPTS,
       {"json", no_argument, NULL, OPT_JSON},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
+      CLI_BUDGET_LONGOPTS,
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
@@ -200,12 +201,14 @@ int cli_cmd_verify(int argc, char **argv) {
   verify_options vo;
   verify_options_default(&vo);
   int json = 0;
+  long memory_mb = 4096;
   optind = 1;
   opterr = 0;
   int c;
   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("verify", c, optarg, &fe);
     if (!r) r = cli_verify_option("verify", c, optarg, &vo, 0);
+    if (!r) r = cli_budget_option("verify", c, optarg, &vo.budget, &memory_mb);
     if (r < 0) goto usage_fail;
     if (r > 0) continue;
     switch (c) {
@@ -214,12 +217,6 @@ int cli_cmd_verify(int argc, char **argv) {
       usage(stdout);
       return IR_EXIT_OK;
     case OPT_JSON: json = 1; break;
-    case OPT_TIMEOUT: {
-      long v;
-      if (cli_parse_long("verify", "--timeout", optarg, 1, 86400, &v)) goto usage_fail;
-      vo.budget = (double)v;
-      break;
-    }
     default:
       pipe_fe_options_free(&fe);
       return cli_unknown_option("verify", c, argv);
@@ -229,6 +226,7 @@ int cli_cmd_verify(int argc, char **argv) {
     pipe_fe_options_free(&fe);
     return cli_usage_error("verify", "expects FILE.c and REPORT.json");
   }
+  cli_budget_start("verify", vo.budget, memory_mb, IR_EXIT_MISMATCH);
   int status = run(argv[optind], argv[optind + 1], &fe, &vo, json);
   pipe_fe_options_free(&fe);
   return status;

@@ -54,12 +54,29 @@ int cli_search_option(const char *cmd, int c, const char *arg, long max_ops_lo,
     if (cli_parse_long(cmd, "--seed", arg, 0, 1L << 40, &v)) return -1;
     eo->seed = (uint64_t)v;
     return 1;
+  }
+  return cli_budget_option(cmd, c, arg, &eo->timeout, &eo->memory_mb);
+}
+
+int cli_budget_option(const char *cmd, int c, const char *arg, double *seconds,
+                      long *memory_mb) {
+  long v;
+  switch (c) {
   case CLI_OPT_TIMEOUT:
     if (cli_parse_long(cmd, "--timeout", arg, 1, 86400, &v)) return -1;
-    eo->timeout = (double)v;
+    *seconds = (double)v;
+    return 1;
+  case CLI_OPT_MEMORY:
+    if (cli_parse_long(cmd, "--memory", arg, 16, 1L << 20, &v)) return -1;
+    *memory_mb = v;
     return 1;
   }
   return 0;
+}
+
+void cli_budget_start(const char *cmd, double seconds, long memory_mb, int status) {
+  if (ir_budget_start(cmd, seconds, memory_mb, status))
+    fprintf(stderr, "uplift %s: warning: the budget watch could not be started\n", cmd);
 }
 
 int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *vo,

@@ -105,7 +105,7 @@ int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *cons
     es_search_in in = {
         .kernel = k, .dialect = d, .ops = ops, .nops = d->nops, .ex = &ex,
         .leaves = leaves, .nleaves = nl, .goals = NULL, .ngoals = 0,
-        .max_ops = o->max_ops, .deadline = start + o->timeout,
+        .max_ops = o->max_ops, .deadline = start + ir_budget_left(o->timeout),
         .memory_bytes = o->memory_mb * 1024 * 1024, .progress = o->progress,
         .threads = o->threads, .task = 0, .store = store,
         .on_keep = fwd_keep, .on_equal = fwd_equal, .on_level = fwd_level,

@@ -860,7 +860,8 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
                ir_tp_store *store, ir_arena *arena, enum_result *res) {
   memset(res, 0, sizeof *res);
   double start = es_now();
-  double deadline = start + o->timeout;
+  /* the command's budget (ir_budget_start) bounds the search too */
+  double deadline = start + ir_budget_left(o->timeout);
   const ir_kernel *k = a->kernel;
   if (a->error) {
     res->reason = ir_arena_printf(arena, "analysis failed: %s", a->error);

@@ -43,6 +43,9 @@ static void print_cc_messages(const char *text) {
   }
 }
 
+/* cc rejects -ftrack-macro-expansion=0 (clang): set once it did. */
+static int no_track_flag;
+
 int fe_preprocess(const char *path, const fe_options *opt, char **out,
                   char **main_name) {
   *out = NULL;
@@ -73,21 +76,42 @@ int fe_preprocess(const char *path, const fe_options *opt, char **out,
   char *file = ir_malloc(strlen(path) + 3);
   sprintf(file, "%s%s", path[0] == '-' ? "./" : "", path);
   argv[ac++] = file;
+  /* gcc's record of every macro expansion's locations makes a macro that
+   * doubles its text 20 times take seconds and gigabytes inside cc;
+   * without it cc streams the expansion, and the output cap below stops it */
+  int track = ac;
+  argv[ac++] = "-ftrack-macro-expansion=0";
   argv[ac] = NULL;
+  if (no_track_flag) argv[track] = NULL;
 
-  /* no shell (ir_run: fork + execvp), so a file name cannot inject anything */
+  /* no shell (ir_run: fork + execvp), so a file name cannot inject anything;
+   * the preprocessed text has the same 64 MB limit as the source (a macro
+   * that doubles its expansion 30 times would write gigabytes) */
   static const char *const env[] = {"LC_ALL=C", NULL};
-  ir_run_opts ro = {.env = env};
+  ir_run_opts ro = {.env = env, .max_out = (size_t)IR_SOURCE_MAX};
   ir_run_result res;
   int rc = -1;
   int ok = ir_run(argv, &ro, &res) == 0;
-  if (res.err.n) print_cc_messages(res.err.s);
+  if (!ok && argv[track] && res.err.n && strstr(res.err.s, "-ftrack-macro-expansion")) {
+    no_track_flag = 1;
+    argv[track] = NULL;
+    ir_run_result_free(&res);
+    ok = ir_run(argv, &ro, &res) == 0;
+  }
   ir_error err;
   ir_pos at = {path, 0, 0};
+  if (res.too_large) {
+    ir_error_set(&err, at, IR_ERR_INPUT,
+                 "the preprocessed text is larger than the %ld MB limit "
+                 "(a macro that expands too far?)",
+                 (long)(IR_SOURCE_MAX >> 20));
+    ir_error_print(&err, NULL);
+  } else if (res.err.n)
+    print_cc_messages(res.err.s);
   if (!res.started) {
     ir_error_set(&err, at, IR_ERR_TOOL, "cannot run the C preprocessor");
     ir_error_print(&err, NULL);
-  } else if (!ok && !res.err.n) {
+  } else if (!ok && !res.err.n && !res.too_large) {
     ir_error_set(&err, at, IR_ERR_TOOL, "the C preprocessor failed");
     ir_error_print(&err, NULL);
   }

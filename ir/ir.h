@@ -131,6 +131,27 @@ void ir_source_free(ir_source *src);
  * empty string if it cannot be read): for quoting a tool's log. */
 void ir_read_head(const char *path, char *buf, size_t n);
 
+/* ------------------------------------------------------------ budgets
+ * A command's --timeout and --memory for the whole process (ir/budget.c):
+ * a watch thread raises the expired flag at the deadline, and ends the
+ * process (a message on stderr, exit status `status`) when the command is
+ * still running IR_BUDGET_GRACE seconds later, or at once when resident
+ * memory grows past memory_mb + memory_mb/4 + 256 MB. */
+#define IR_BUDGET_GRACE 5
+
+/* Start the watch (once per process; later calls do nothing).  seconds 0:
+ * no time limit; memory_mb 0: no memory limit.  cmd is borrowed (a
+ * literal).  Returns 0, or -1 if the thread cannot be started. */
+int ir_budget_start(const char *cmd, double seconds, long memory_mb, int status);
+/* 1 once the time budget has run out. */
+int ir_budget_expired(void);
+/* The smaller of want (seconds; 0: no limit of its own) and what is left
+ * of the time budget, at least 1 ms (so never 0, which means "no limit",
+ * while a budget runs); want when there is no time budget. */
+double ir_budget_left(double want);
+/* The process's resident memory in KB (0 if it cannot be read). */
+long ir_resident_kb(void);
+
 /* -------------------------------------------------------------- strings */
 
 /* A growable string (ir/util.c).  A zeroed ir_buf is empty; s is NULL until
@@ -207,6 +228,8 @@ typedef struct ir_run_opts {
   const char *out_file;    /* standard output to this file, not captured */
   int merge_err;           /* standard error goes where standard output goes */
   const char *const *env;  /* "NAME=VALUE" entries set in the child, or NULL */
+  size_t max_out;          /* captured standard output past this many bytes
+                              (0: no cap) kills the child's process group */
 } ir_run_opts;
 
 /* What happened.  out and err hold what was captured (owned; free with
@@ -216,6 +239,7 @@ typedef struct ir_run_result {
   int status;    /* exit status, -1 if it did not exit */
   int signal;    /* the signal that ended it, or 0 */
   int timed_out; /* killed at opt->timeout */
+  int too_large; /* killed when its output passed opt->max_out */
   ir_buf out, err;
 } ir_run_result;
 

@@ -164,9 +164,16 @@ static void run_child(const char *const *argv, const ir_run_opts *o, int out_fd,
   _exit(127);
 }
 
+static void kill_group(pid_t pid) {
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+}
+
 /* In the parent: read both pipes until they close, killing the child's
- * process group at the deadline (0: none). */
-static void run_collect(pid_t pid, int fd_out, int fd_err, double deadline, ir_run_result *res) {
+ * process group at the deadline (0: none) or when its standard output
+ * passes max_out bytes (0: no cap; what was read past it is dropped). */
+static void run_collect(pid_t pid, int fd_out, int fd_err, double deadline, size_t max_out,
+                        ir_run_result *res) {
   struct pollfd fds[2] = {{fd_out, POLLIN, 0}, {fd_err, POLLIN, 0}};
   ir_buf *bufs[2] = {&res->out, &res->err};
   int open_fds = (fd_out >= 0) + (fd_err >= 0);
@@ -176,8 +183,7 @@ static void run_collect(pid_t pid, int fd_out, int fd_err, double deadline, ir_r
     if (deadline > 0 && !res->timed_out) {
       double left = deadline - now_seconds();
       if (left <= 0) {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
+        kill_group(pid);
         res->timed_out = 1;
       } else {
         wait_ms = (int)(left * 1000) + 1;
@@ -189,7 +195,12 @@ static void run_collect(pid_t pid, int fd_out, int fd_err, double deadline, ir_r
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
       if (n > 0) {
+        if (i == 0 && res->too_large) continue;
         ir_buf_add(bufs[i], chunk, (size_t)n);
+        if (i == 0 && max_out && res->out.n > max_out) {
+          kill_group(pid);
+          res->too_large = 1;
+        }
       } else if (n == 0 || errno != EINTR) {
         close(fds[i].fd);
         fds[i].fd = -1;
@@ -224,7 +235,7 @@ int ir_run(const char *const *argv, const ir_run_opts *opt, ir_run_result *res) 
   if (file_fd >= 0) close(file_fd);
   if (po[1] >= 0) close(po[1]);
   if (pe[1] >= 0) close(pe[1]);
-  run_collect(pid, po[0], pe[0], deadline, res);
+  run_collect(pid, po[0], pe[0], deadline, o->max_out, res);
   int st = 0;
   /* the pipes are closed: the child is done or closed them itself; a
    * deadline still applies to the wait */
@@ -234,8 +245,7 @@ int ir_run(const char *const *argv, const ir_run_opts *opt, ir_run_result *res) 
     if (w < 0 && errno != EINTR) return -1;
     if (w == 0) {
       if (now_seconds() >= deadline) {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
+        kill_group(pid);
         res->timed_out = 1;
       } else {
         usleep(10000);
@@ -243,7 +253,7 @@ int ir_run(const char *const *argv, const ir_run_opts *opt, ir_run_result *res) 
     }
   }
   res->started = 1;
-  if (res->timed_out) return -1;
+  if (res->timed_out || res->too_large) return -1;
   if (WIFEXITED(st)) res->status = WEXITSTATUS(st);
   else if (WIFSIGNALED(st)) res->signal = WTERMSIG(st);
   return res->status == 0 ? 0 : -1;
@@ -261,6 +271,7 @@ void ir_run_describe(const char *const *argv, const ir_run_result *res, double t
                      ir_buf *b) {
   if (!res->started) ir_buf_printf(b, "%s could not be started: ", argv[0]);
   else if (res->timed_out) ir_buf_printf(b, "%s ran past its %g s limit and was stopped", argv[0], timeout);
+  else if (res->too_large) ir_buf_printf(b, "%s wrote more output than its limit and was stopped", argv[0]);
   else if (res->signal) ir_buf_printf(b, "%s was killed by signal %d", argv[0], res->signal);
   else ir_buf_printf(b, "%s exited with status %d", argv[0], res->status);
 }

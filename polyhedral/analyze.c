@@ -331,6 +331,7 @@ typedef struct pass {
   int nm, capm;
   mdep *md;
   ir_error err;           /* the first failure (code IR_ERR_NONE: none) */
+  int *mhash, nmhash;     /* md index + 1 by (kind, a, b, var); 0: free */
   sb why;                 /* the reasons it is not raisable, "; "-joined */
   unsigned char *fadj, *madj; /* flow / all dependences, n x n */
   int *fcomp, *mcomp;     /* their strongly connected components */
@@ -644,20 +645,47 @@ static isl_stat collect_flow(__isl_take isl_map *m, void *user) {
   return isl_stat_ok;
 }
 
+/* The slot of (kind, a, b, var) in p->mhash: its entry or the free slot
+ * where it goes (open addressing; the table is kept at most half full). */
+static int mdep_slot(const pass *p, poly_dep_kind kind, int a, int b, int var) {
+  unsigned h = (unsigned)kind * 0x9e3779b1u;
+  h = (h ^ (unsigned)a) * 0x85ebca6bu;
+  h = (h ^ (unsigned)b) * 0xc2b2ae35u;
+  h = (h ^ (unsigned)var) * 0x27d4eb2fu;
+  int mask = p->nmhash - 1, i = (int)(h & (unsigned)mask);
+  for (;; i = (i + 1) & mask) {
+    int e = p->mhash[i];
+    if (!e) return i;
+    const mdep *d = &p->md[e - 1];
+    if (d->kind == kind && d->a == a && d->b == b && d->var == var) return i;
+  }
+}
+
+/* Add m to the aggregated dependence (kind, a, b, var): a hash table finds
+ * it, so n statements with n*n dependences cost n*n, not n^4. */
 static void add_mdep(pass *p, poly_dep_kind kind, int a, int b, int var,
                      __isl_take isl_map *m) {
-  for (int i = 0; i < p->nm; i++) {
-    mdep *d = &p->md[i];
-    if (d->kind == kind && d->a == a && d->b == b && d->var == var) {
-      d->map = isl_map_union(d->map, m);
-      return;
+  if (2 * (p->nm + 1) > p->nmhash) { /* grow and rehash */
+    p->nmhash = p->nmhash ? 2 * p->nmhash : 64;
+    ir_free(p->mhash);
+    p->mhash = ir_calloc((size_t)p->nmhash, sizeof(int));
+    for (int i = 0; i < p->nm; i++) {
+      const mdep *d = &p->md[i];
+      p->mhash[mdep_slot(p, d->kind, d->a, d->b, d->var)] = i + 1;
     }
+  }
+  int slot = mdep_slot(p, kind, a, b, var);
+  if (p->mhash[slot]) {
+    mdep *d = &p->md[p->mhash[slot] - 1];
+    d->map = isl_map_union(d->map, m);
+    return;
   }
   if (p->nm == p->capm) {
     p->capm = p->capm ? 2 * p->capm : 32;
     p->md = ir_realloc(p->md, sizeof(mdep) * (size_t)p->capm);
   }
   p->md[p->nm++] = (mdep){kind, a, b, var, m};
+  p->mhash[slot] = p->nm;
 }
 
 typedef struct mem_ctx {
@@ -728,30 +756,38 @@ static void flow_deps(pass *p) {
   }
 }
 
-/* Memory-based anti and output dependences, per variable. */
+/* Memory-based anti and output dependences, per variable.  The execution
+ * order is built per variable over the statements that write it (the
+ * sinks of both kinds) and those that access it, not over every pair of
+ * statements: statements that share no variable cost nothing. */
 static void mem_deps(pass *p) {
   isl_space *sp = isl_set_get_space(p->sts[0].dom);
-  isl_union_map *sched = isl_union_map_empty(isl_space_params(sp));
-  for (int i = 0; i < p->n; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "S%d", i);
-    sched = isl_union_map_add_map(sched, schedule(p, &p->sts[i], name));
-  }
-  isl_union_map *order = isl_union_map_lex_lt_union_map(isl_union_map_copy(sched), sched);
   for (int v = 0; v < p->k->nvars && !p->err.code; v++) {
     isl_union_map *R = NULL, *W = NULL;
+    isl_union_map *sched = isl_union_map_empty(isl_space_params(isl_space_copy(sp)));
     for (int i = 0; i < p->n; i++) {
       st *t = &p->sts[i];
+      int uses = 0;
       if (t->s->lhs->var == v) {
         isl_union_map *m = isl_union_map_from_map(isl_map_copy(t->write));
         W = W ? isl_union_map_union(W, m) : m;
+        uses = 1;
       }
       for (int r = 0; r < t->nreads; r++)
         if (t->reads[r].var == v) {
           isl_union_map *m = isl_union_map_from_map(isl_map_copy(t->reads[r].map));
           R = R ? isl_union_map_union(R, m) : m;
+          uses = 1;
         }
+      if (uses) {
+        char name[32];
+        snprintf(name, sizeof name, "S%d", i);
+        sched = isl_union_map_add_map(sched, schedule(p, t, name));
+      }
     }
+    isl_union_map *order = NULL;
+    if (W) order = isl_union_map_lex_lt_union_map(isl_union_map_copy(sched), isl_union_map_copy(sched));
+    isl_union_map_free(sched);
     if (W) {
       isl_union_map *rev = isl_union_map_reverse(isl_union_map_copy(W));
       mem_ctx c = {p, POLY_DEP_OUTPUT, v};
@@ -768,10 +804,11 @@ static void mem_deps(pass *p) {
       }
       isl_union_map_free(rev);
     }
+    isl_union_map_free(order);
     isl_union_map_free(R);
     isl_union_map_free(W);
   }
-  isl_union_map_free(order);
+  isl_space_free(sp);
 }
 
 /* ------------------------------------------------------------- graphs */
@@ -1218,6 +1255,7 @@ static void pass_free(pass *p) {
   for (int i = 0; i < p->nm; i++) isl_map_free(p->md[i].map);
   ir_free(p->fd);
   ir_free(p->md);
+  ir_free(p->mhash);
   ir_free(p->sts);
   ir_free(p->carried);
   sb_free(&p->params);

@@ -286,7 +286,9 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     snprintf(err, errn, "cannot set up Z3");
     return PIPE_ERR_SOLVER;
   }
-  for (int i = 0; i < m.n; i++) judge(out, m.props[i], in_vars, vr, vf, store, arena);
+  int i = 0;
+  for (; i < m.n && !ir_budget_expired(); i++) judge(out, m.props[i], in_vars, vr, vf, store, arena);
+  out->unjudged = m.n - i; /* the time budget ran out */
   verify_free(vr);
   verify_free(vf);
   ir_free(m.props);

@@ -34,6 +34,7 @@ typedef struct rw_rules {
   long proposed, implied; /* candidate rules; dropped as implied (or
                              vacuous: lhs divides by zero) */
   int complete;           /* the enumeration was not cut short */
+  int unjudged;           /* proposed rules not checked: the time budget ran out */
   int limited;            /* ... by a table limit (enum_limit_text), not
                              by the time or memory budget */
 } rw_rules;

@@ -15,6 +15,7 @@
  * built twice: once at 64 bits to count the distinct terms, then at the
  * smallest width that gives every term its own value.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,9 @@ verify_ctx *verify_new(const verify_options *opt) {
   else
     verify_options_default(&v->opt);
   if (v->opt.bound < 1) v->opt.bound = 1;
-  v->watch = vx_watch_new(z, v->opt.timeout,
-                          v->opt.budget > 0 ? vx_now() + v->opt.budget : 0);
+  /* the command's own budget (ir_budget_start) bounds this one too */
+  double budget = ir_budget_left(v->opt.budget);
+  v->watch = vx_watch_new(z, v->opt.timeout, budget > 0 ? vx_now() + budget : 0);
   return v;
 }
 
@@ -733,6 +735,99 @@ static void fp_real_cex(verify_ctx *v, Z3_solver s, const verify_task *t,
   }
 }
 
+/* The polynomial degree of formula f (a product's degree is the sum of its
+ * factors', a power's its base's times a numeral exponent, anything else
+ * the largest of its arguments'; an arithmetic constant is 1), or cap + 1
+ * once it passes cap.  An explicit stack and a table by AST id: the
+ * formula is a DAG of any depth. */
+static int formula_degree(Z3_context z, Z3_ast f, int cap) {
+  size_t nslots = 1024, nused = 0;
+  unsigned *ids = ir_malloc(nslots * sizeof *ids);
+  int *degs = ir_malloc(nslots * sizeof *degs);
+  memset(ids, 0xff, nslots * sizeof *ids);
+  size_t nst = 0, capst = 256;
+  Z3_ast *st = ir_malloc(capst * sizeof *st);
+  st[nst++] = f;
+  int result = 0;
+#define DEG_SLOT(id, out)                                                   \
+  do {                                                                      \
+    size_t h_ = ((size_t)(id) * 2654435761u) & (nslots - 1);                \
+    while (ids[h_] != UINT_MAX && ids[h_] != (id)) h_ = (h_ + 1) & (nslots - 1); \
+    (out) = h_;                                                             \
+  } while (0)
+  while (nst) {
+    Z3_ast a = st[nst - 1];
+    unsigned id = Z3_get_ast_id(z, a);
+    size_t slot;
+    DEG_SLOT(id, slot);
+    if (ids[slot] == id) {
+      nst--;
+      continue;
+    }
+    int deg = 0, pending = 0;
+    if (Z3_get_ast_kind(z, a) == Z3_APP_AST) {
+      Z3_app app = Z3_to_app(z, a);
+      unsigned n = Z3_get_app_num_args(z, app);
+      Z3_decl_kind dk = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+      if (n == 0) {
+        Z3_sort_kind sk = Z3_get_sort_kind(z, Z3_get_sort(z, a));
+        deg = (sk == Z3_REAL_SORT || sk == Z3_INT_SORT) ? 1 : 0;
+      }
+      for (unsigned i = 0; i < n; i++) {
+        Z3_ast c = Z3_get_app_arg(z, app, i);
+        if (Z3_get_ast_kind(z, c) == Z3_NUMERAL_AST) continue; /* degree 0 */
+        unsigned cid = Z3_get_ast_id(z, c);
+        size_t cs;
+        DEG_SLOT(cid, cs);
+        if (ids[cs] != cid) { /* not done yet: first the argument */
+          if (nst == capst) st = ir_realloc(st, (capst *= 2) * sizeof *st);
+          st[nst++] = c;
+          pending = 1;
+          continue;
+        }
+        int d = degs[cs];
+        if (dk == Z3_OP_MUL || dk == Z3_OP_DIV) deg += d;
+        else if (dk == Z3_OP_POWER && i == 0) {
+          int k = 0;
+          Z3_ast e = Z3_get_app_arg(z, app, 1);
+          deg = Z3_get_ast_kind(z, e) == Z3_NUMERAL_AST && Z3_get_numeral_int(z, e, &k) && k >= 0
+                    ? (k > cap ? cap + 1 : d * k)
+                    : cap + 1;
+        } else if (d > deg) deg = d;
+        if (deg > cap) deg = cap + 1;
+      }
+    }
+    if (pending) continue;
+    nst--;
+    ids[slot] = id;
+    degs[slot] = deg;
+    result = deg;
+    if (2 * ++nused > nslots) { /* grow and rehash */
+      unsigned *oi = ids;
+      int *od = degs;
+      size_t on = nslots;
+      nslots *= 2;
+      ids = ir_malloc(nslots * sizeof *ids);
+      degs = ir_malloc(nslots * sizeof *degs);
+      memset(ids, 0xff, nslots * sizeof *ids);
+      for (size_t i = 0; i < on; i++)
+        if (oi[i] != UINT_MAX) {
+          size_t s2;
+          DEG_SLOT(oi[i], s2);
+          ids[s2] = oi[i];
+          degs[s2] = od[i];
+        }
+      ir_free(oi);
+      ir_free(od);
+    }
+  }
+#undef DEG_SLOT
+  ir_free(st);
+  ir_free(ids);
+  ir_free(degs);
+  return result; /* the root is finished last */
+}
+
 /* One size assignment: build the query, simplify it, ask the solver.
  * zrelax: the relaxed sign of a zero (real mode); *zused: a compared pair
  * of zeros could differ in sign. */
@@ -760,6 +855,12 @@ static qres check_once(verify_ctx *v, Z3_solver s, const verify_task *t,
   if (vx_z3_error()) {
     snprintf(res->reason, sizeof res->reason, "Z3 error while building the query");
     out = Q_ERROR;
+  } else if (f && kind == VX_REAL &&
+             formula_degree(z, f, VERIFY_MAX_DEGREE) > VERIFY_MAX_DEGREE) {
+    snprintf(res->reason, sizeof res->reason,
+             "the query has a product of degree above %d (the solver's budget)",
+             VERIFY_MAX_DEGREE);
+    out = Q_UNKNOWN;
   } else if (f) {
     out = query_solve(v, s, &q, f, kind, res, cex);
   }
@@ -841,8 +942,7 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
                         const verify_candidate *cand, const long *sizes,
                         verify_result *res, verify_cex **cex, vx_kind kind) {
   if (vx_watch_expired(v->watch)) {
-    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout %g s) ran out",
-             v->opt.budget);
+    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout) ran out");
     return Q_UNKNOWN;
   }
   vx_watch_begin(v->watch);

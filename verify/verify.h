@@ -286,6 +286,12 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
 /* The element budget of one size assignment (all variables together). */
 #define VERIFY_MAX_ELEMS 20000L
 
+/* The polynomial degree budget of one query: a query whose simplified
+ * formula has a product of higher degree is not given to Z3 (its
+ * nonlinear arithmetic can run for minutes without looking at its time
+ * limit or an interrupt) and the verdict is unknown. */
+#define VERIFY_MAX_DEGREE 20
+
 /* One line for people: "proved (real, bound 3, 14 size cases, 0.21 s)" or
  * with the reason. */
 void verify_result_print(const verify_result *res, const ir_kernel *k,

@@ -1,0 +1,126 @@
+/*
+ * budget.c - a command's time and memory budget (--timeout, --memory),
+ * held for the whole process.
+ *
+ * ir_budget_start starts one watch thread.  Every 50 ms it reads the
+ * process's resident memory (/proc/self/statm) and the clock:
+ *
+ * - At the deadline it raises a flag (ir_budget_expired, ir_budget_left)
+ *   that the long phases read to stop on their own: the enumerator's
+ *   search, the verifier (tasks not decided become unknown), the rule
+ *   checks of `rewrites`.  That is the graceful stop, with the command's
+ *   own result and exit status.
+ * - A command still running IR_BUDGET_GRACE seconds after the deadline is
+ *   in a phase that does not look at the flag (the polyhedral analysis, a
+ *   native run, a solver call): the thread prints what ran out and ends
+ *   the process with the command's "out of budget" exit status.
+ * - Memory: the resident memory grown since ir_budget_start past the
+ *   budget plus a quarter plus 256 MB ends the process the same way at
+ *   once.  The enumerator counts its stored values against the budget
+ *   itself and stops its search there; the margin is for what the count
+ *   does not see (evaluation buffers, isl, Z3), so the hard stop is for
+ *   phases with no count of their own.
+ *
+ * So no command runs on past its budget by more than IR_BUDGET_GRACE
+ * seconds (plus one sampling step), whatever its input.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ir/ir.h"
+
+static struct {
+  const char *cmd;
+  double seconds, deadline; /* deadline: absolute (monotonic), 0: none */
+  long memory_mb, base_kb, limit_kb; /* limit_kb 0: none */
+  int status;
+  atomic_int expired;
+  int started;
+} B;
+
+static double mono(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+long ir_resident_kb(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long size = 0, res = 0;
+  if (!f) return 0;
+  if (fscanf(f, "%ld %ld", &size, &res) != 2) res = 0;
+  fclose(f);
+  return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void stop(const char *what) {
+  fprintf(stderr, "uplift %s: stopped: %s\n", B.cmd, what);
+  fflush(NULL);
+  _exit(B.status);
+}
+
+static void *budget_main(void *arg) {
+  (void)arg;
+  char msg[200];
+  for (;;) {
+    struct timespec step = {0, 50 * 1000000L};
+    nanosleep(&step, NULL);
+    if (B.limit_kb) {
+      long used = ir_resident_kb() - B.base_kb;
+      if (used > B.limit_kb) {
+        snprintf(msg, sizeof msg,
+                 "its memory use (%ld MB) ran past the --memory budget of %ld MB",
+                 used >> 10, B.memory_mb);
+        stop(msg);
+      }
+    }
+    if (B.deadline > 0) {
+      double now = mono();
+      if (now >= B.deadline) atomic_store(&B.expired, 1);
+      if (now >= B.deadline + IR_BUDGET_GRACE) {
+        snprintf(msg, sizeof msg,
+                 "the time budget (--timeout %g s) ran out and the phase running "
+                 "did not stop within %d s",
+                 B.seconds, IR_BUDGET_GRACE);
+        stop(msg);
+      }
+    }
+  }
+  return NULL;
+}
+
+int ir_budget_start(const char *cmd, double seconds, long memory_mb, int status) {
+  if (B.started) return 0;
+  B.cmd = cmd;
+  B.seconds = seconds;
+  B.deadline = seconds > 0 ? mono() + seconds : 0;
+  B.memory_mb = memory_mb;
+  B.base_kb = ir_resident_kb();
+  B.limit_kb = memory_mb > 0 ? (memory_mb + memory_mb / 4 + 256) * 1024 : 0;
+  B.status = status;
+  if (!B.deadline && !B.limit_kb) return 0;
+  pthread_t t;
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  int r = pthread_create(&t, &at, budget_main, NULL);
+  pthread_attr_destroy(&at);
+  if (r) return -1;
+  B.started = 1;
+  return 0;
+}
+
+int ir_budget_expired(void) {
+  if (B.deadline > 0 && mono() >= B.deadline) atomic_store(&B.expired, 1);
+  return atomic_load(&B.expired);
+}
+
+double ir_budget_left(double want) {
+  if (B.deadline <= 0) return want;
+  double left = B.deadline - mono();
+  if (left < 1e-3) left = 1e-3;
+  return want > 0 && want < left ? want : left;
+}
