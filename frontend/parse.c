@@ -49,7 +49,8 @@
   "for loops, counted while loops, if/else, { } blocks, declarations of "    \
   "double/float locals, int loop iterators and int index locals, "          \
   "assignments (=, +=, -=, *=, /=, chained a = b = e) to array elements, "  \
-  "*p++ and local scalars, and a final `return;`"
+  "*p++ and local scalars, and a final `return;` (`return EXPR;` in a "    \
+  "kernel returning double or float)"
 #define SUP_TYPE                                                          \
   "integer types (size parameters, loop iterators, index locals), double " \
   "and float (scalars, arrays, pointers), typedef names of these, int arrays"
@@ -145,6 +146,8 @@ typedef struct parser {
   ir_expr **wpend;
   long *wpend_j;
   int nwpend, capwpend;
+  ir_elem ret_elem;      /* the kernel's return type, if ret_tok */
+  const fe_tok *ret_tok; /* the return type's token; NULL for void */
   int loop_depth;  /* loops around the statement being parsed */
   int cond_depth;  /* ifs around it */
   int shortc;      /* operands of && || ?: around it that may be skipped */
@@ -1987,6 +1990,43 @@ static ir_stmt *parse_items(parser *p) {
 static ir_stmt *parse_stmt_at(parser *p);
 
 /* stmt: '{' block-items '}' | ';' | for | if | assign | 'return' ';' (last) */
+/* return: 'return' ';' | 'return' expr ';'  -- only as the kernel's last
+ * statement, outside loops and ifs.  A value (in a kernel returning double
+ * or float) is stored into a new one-element output array `ret` (ret_2, ...
+ * if the name is taken), the kernel's last parameter (k->returns): the
+ * later stages treat it as any output, the native run and the emitted C
+ * return it. */
+static ir_stmt *parse_return(parser *p) {
+  const fe_tok *t = next(p);
+  ir_stmt *s = NULL;
+  if (!is(p, ";")) {
+    if (!p->ret_tok)
+      error_tok(p, t, SUP_STMT, "return with a value in a kernel that returns void");
+    ir_expr *e = parse_expr(p);
+    fe_tok rt = *t;
+    rt.text = "ret";
+    int var = new_var(p, IR_VAR_ARRAY, &rt, p->ret_elem);
+    ir_var *v = p->vars[var];
+    v->rank = 1;
+    v->dims[0] = mk_const(p, 1, 1, IR_I32, tpos(p, t));
+    v->param_index = p->nparams;
+    p->params = ir_realloc(p->params, sizeof *p->params * (size_t)(p->nparams + 1));
+    p->params[p->nparams++] = var;
+    p->k->returns = 1;
+    ir_expr *lhs = mk(p, IR_EX_ELEM, v->elem, tpos(p, t), 1,
+                      mk_const(p, 0, 1, IR_I32, tpos(p, t)), NULL, NULL);
+    lhs->var = var;
+    s = mk_assign(p, tpos(p, t), lhs, IR_ASSIGN, e);
+  } else if (p->ret_tok) {
+    error_tok(p, t, SUP_STMT, "'return;' without a value in a kernel that returns %s",
+              ir_elem_c_name(p->ret_elem));
+  }
+  expect(p, ";");
+  if (p->i != p->n - 1 || p->loop_depth || p->cond_depth)
+    error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
+  return s;
+}
+
 static ir_stmt *parse_stmt(parser *p) {
   if (++p->snest > FE_MAX_STMT_NEST)
     error_tok(p, tok(p), NULL, "statements nested too deeply (limit %d)", FE_MAX_STMT_NEST);
@@ -2016,16 +2056,7 @@ static ir_stmt *parse_stmt_at(parser *p) {
     if (is(p, unsupported[i]))
       error_tok(p, t, SUP_STMT, "'%s' is not supported", t->text);
   if (is(p, "else")) error_tok(p, t, NULL, "'else' without a previous 'if'");
-  if (is(p, "return")) {
-    if (!tok_is(peek(p, 1), ";"))
-      error_tok(p, t, SUP_STMT, "return with a value is not yet supported: store the "
-                "result through a pointer or array parameter");
-    if (p->i + 2 != p->n - 1)
-      error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
-    next(p);
-    next(p);
-    return NULL;
-  }
+  if (is(p, "return")) return parse_return(p);
   if (is_type_start(p, t))
     error_tok(p, t, SUP_STMT, "a declaration is not allowed here; put it inside { }");
   return parse_assign(p);
@@ -2471,31 +2502,38 @@ static void skip_attributes(parser *p) {
   }
 }
 
-/* kernel: specifiers 'void' ident '(' (param (',' param)* | 'void')? ')' '{' block-items '}' */
+/* kernel: specifiers type ident '(' (param (',' param)* | 'void')? ')' '{' block-items '}'
+ * type is void, or double/float (a typedef of one): the value of the final
+ * `return e;` is the kernel's output `ret` (see parse_return). */
 static void parse_kernel(parser *p, const fe_tok *name) {
-  int has_void = 0;
+  int has_type = 0;
   while (p->t + p->i != name) {
     const fe_tok *t = tok(p);
     if (is(p, "static") || is(p, "inline") || is(p, "__inline") || is(p, "__inline__") ||
         is(p, "extern") || is(p, "__extension__")) {
       next(p);
-    } else if (is(p, "void")) {
-      has_void = 1;
-      next(p);
     } else if (is(p, "__attribute__")) {
       skip_attributes(p);
+    } else if (!has_type && is_type_start(p, t)) {
+      ctype ct;
+      parse_ctype(p, 1, &ct);
+      has_type = 1;
+      if (ct.elem == IR_I32)
+        error_tok(p, t, "void kernels, and kernels returning double or float",
+                  "the kernel function '%s' returns an integer ('%s'): integer results "
+                  "are not yet supported", name->text, ct.name);
+      if (ct.elem != IR_I1) {
+        p->ret_elem = ct.elem;
+        p->ret_tok = t;
+      }
     } else {
-      error_tok(p, t, "void kernel functions",
-                "the kernel function '%s' must return void: returning a value "
-                "(return sum;) is not yet supported; store the result through a "
-                "pointer or array parameter", name->text);
+      error_tok(p, t, "void kernels, and kernels returning double or float",
+                "unexpected '%s' before the kernel function '%s'", describe(t), name->text);
     }
   }
-  if (!has_void)
-    error_tok(p, name, "void kernel functions",
-              "the kernel function '%s' must return void: returning a value (return "
-              "sum;) is not yet supported; store the result through a pointer or "
-              "array parameter", name->text);
+  if (!has_type)
+    error_tok(p, name, "void kernels, and kernels returning double or float",
+              "the kernel function '%s' has no return type", name->text);
   next(p);
   expect(p, "(");
   if (is(p, "void") && tok_is(peek(p, 1), ")")) next(p);
@@ -2524,6 +2562,10 @@ static void parse_kernel(parser *p, const fe_tok *name) {
   skip_attributes(p);
   expect(p, "{");
   p->k->body = parse_items(p);
+  if (p->ret_tok && !p->k->returns)
+    error_tok(p, tok(p), "a kernel returning a value ends with 'return EXPR;'",
+              "the kernel function '%s' returns %s but does not end with 'return EXPR;'",
+              name->text, ir_elem_c_name(p->ret_elem));
   expect(p, "}");
   delinearize(p);
   check_extents(p);
