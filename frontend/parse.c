@@ -1102,6 +1102,15 @@ static ir_expr *parse_cast_at(parser *p) {
     expect(p, ")");
     if (!ir_elem_is_float(e))
       error_tok(p, ty, SUP_EXPR, "casts to '%s' are not supported", ir_elem_c_name(e));
+    const fe_tok *num = tok(p);
+    if (num->kind == FE_TK_NUM && num->len > 1 && strchr("lL", num->text[num->len - 1]) &&
+        strpbrk(num->text, ".eEpP")) {
+      /* (double)1.797...e+308L, as <float.h> writes DBL_MAX: the long
+       * double constant rounded once to the cast's type */
+      next(p);
+      long double v = strtold(num->text, NULL);
+      return mk_const(p, e == IR_F32 ? (double)(float)v : (double)v, 0, e, tpos(p, num));
+    }
     ir_expr *a = parse_cast(p);
     if (a->type == e) return a;
     if (a->type == IR_I1) a = convert(p, a, IR_I32);
@@ -1958,6 +1967,54 @@ static ir_stmt *parse_scoped(parser *p) {
 }
 
 /* if: 'if' '(' expr ')' stmt ('else' stmt)? */
+/* Does c contain the expression x? */
+static int expr_reads(const ir_expr *c, const ir_expr *x) {
+  if (ir_expr_equal(c, x)) return 1;
+  for (int i = 0; i < c->nargs; i++)
+    if (expr_reads(c->args[i], x)) return 1;
+  return 0;
+}
+
+/* Does c read data: an array element, a local or a scalar parameter? */
+static int reads_data(parser *p, const ir_expr *c) {
+  if (c->kind == IR_EX_ELEM) return 1;
+  if (c->kind == IR_EX_VAR &&
+      (p->vars[c->var]->kind == IR_VAR_LOCAL || p->vars[c->var]->kind == IR_VAR_SCALAR))
+    return 1;
+  for (int i = 0; i < c->nargs; i++)
+    if (reads_data(p, c->args[i])) return 1;
+  return 0;
+}
+
+/* Does every array element that e reads appear in c? */
+static int reads_within(const ir_expr *e, const ir_expr *c) {
+  if (e->kind == IR_EX_ELEM && !expr_reads(c, e)) return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!reads_within(e->args[i], c)) return 0;
+  return 1;
+}
+
+/* If-conversion of s, `if (c) v = e;` with v a local scalar, no else,
+ * c reading data (elements, locals or scalar parameters, not only
+ * iterators and sizes, whose ifs the analysis keeps) and e reading no element that
+ * c does not read: `v = c ? e : v;` (the same statement, so the same
+ * S<id>), which is the same computation (e is evaluated when c is false,
+ * reading only what c read).  A running maximum written as a conditional
+ * update, `if (x[i] > m) m = x[i];`, becomes the select that the analysis
+ * takes for a max reduction; the verifier decides whether the raised
+ * program agrees (IEEE maximum and C's comparison differ on NaN and signed
+ * zeros).  Other ifs are kept. */
+static ir_stmt *if_convert(parser *p, ir_stmt *s) {
+  ir_stmt *a = s->then_body;
+  if (s->else_body || !a || a->next || a->kind != IR_ST_ASSIGN || a->op != IR_ASSIGN ||
+      a->lhs->kind != IR_EX_VAR || p->vars[a->lhs->var]->kind != IR_VAR_LOCAL ||
+      !reads_data(p, s->cond) || !reads_within(a->rhs, s->cond))
+    return s;
+  a->rhs = mk(p, IR_EX_SELECT, a->lhs->type, s->pos, 3, s->cond, a->rhs,
+              mk_var(p, a->lhs->var, a->lhs->pos));
+  return a;
+}
+
 static ir_stmt *parse_if(parser *p) {
   const fe_tok *kw = next(p);
   expect(p, "(");
@@ -1971,7 +2028,7 @@ static ir_stmt *parse_if(parser *p) {
   s->then_body = parse_scoped(p);
   if (accept(p, "else")) s->else_body = parse_scoped(p);
   p->cond_depth--;
-  return s;
+  return if_convert(p, s);
 }
 
 /* block-items: (local-decl | stmt)* up to '}' */

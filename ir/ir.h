@@ -368,6 +368,10 @@ typedef struct ir_kernel {
  * value's array (k->returns). */
 static inline int ir_kernel_nargs(const ir_kernel *k) { return k->nparams - (k->returns != 0); }
 
+/* Are a and b the same expression (kind, value, variable, function, cast
+ * type and operands; positions aside)? */
+int ir_expr_equal(const ir_expr *a, const ir_expr *b);
+
 /* Find a variable by name; -1 if none. */
 int ir_kernel_find_var(const ir_kernel *k, const char *name);
 

@@ -224,6 +224,17 @@ static const fcase cases[] = {
      "}\n",
      1, 0, 3, {"float vsum(float *x /* [n] */, int n)", "float ret[1]; /* the returned value",
                "ret[0] = s / 2;"}},
+    {"a conditional update of a local becomes a select; others stay ifs",
+     "void kernel_m(int n, const double *x, const double *y, double *out) {\n"
+     "  double m = (double)1.5L, t = 0;\n"
+     "  for (int i = 0; i < n; i++) {\n"
+     "    if (x[i] > m) m = x[i];\n"
+     "    if (x[i] > 0) t = y[i];\n"
+     "    if (i > 2) t = x[i];\n"
+     "  }\n"
+     "  out[0] = m + t;\n"
+     "}\n",
+     1, 2, 6, {"m = 1.5;", "S2: m = x[i] > m ? x[i] : m;", "S3: t = y[i];", "S4: t = x[i];"}},
 };
 
 static void test_table(void) {
