@@ -860,15 +860,6 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
 
 /* ------------------------------------------------------------ the function */
 
-static void print_signature(const ir_kernel *k, FILE *out) {
-  fprintf(out, "void %s(", k->name);
-  for (int i = 0; i < k->nparams; i++) {
-    if (i) fputs(", ", out);
-    ir_param_print(k, i, out);
-  }
-  fprintf(out, ")");
-}
-
 static const char prelude[] =
     "#include <math.h>\n"
     "#include <stdio.h>\n"
@@ -999,8 +990,12 @@ static void write_head(cg *g, const ir_tnode **nodes, int nn) {
           nacc);
   fputs(prelude, g->out);
   fputc('\n', g->out);
-  print_signature(k, g->out);
+  ir_signature_print(k, g->out);
   fprintf(g->out, " {\n");
+  if (k->returns) { /* the returned value's array, a local */
+    const ir_var *r = k->vars[k->params[k->nparams - 1]];
+    fprintf(g->out, "  %s %s[1] = {0};\n", ctype(r->elem), r->name);
+  }
 }
 
 /* The sizes: checked (a negative one aborts with a message), then as longs. */
@@ -1085,6 +1080,8 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
     if (in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0)
       fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
   }
+  if (g->k->returns)
+    fprintf(out, "  return %s[0];\n", g->k->vars[g->k->params[g->k->nparams - 1]]->name);
   fprintf(out, "}\n");
 }
 

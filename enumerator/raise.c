@@ -699,8 +699,9 @@ static const ir_tnode *substitute(ir_tp_store *s, const ir_tnode *n,
 }
 
 /* The argument leaves of the kernel's parameters (arg number = var id)
- * into cur and res->prog.args, and zeros for its locals.  Returns 0, or 1
- * with err filled. */
+ * into cur and res->prog.args, and zeros for its locals and its returned
+ * value's array (k->returns: not an argument of the C function).  Returns 0,
+ * or 1 with err filled. */
 static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, const ir_tnode **cur,
                          enum_result *res, ir_error *err) {
   const int maxargs = (int)(sizeof res->prog.args / sizeof res->prog.args[0]);
@@ -712,6 +713,10 @@ static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, const ir_tnode 
       ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
                    k->vars[v]->name);
       return 1;
+    }
+    if (k->returns && p == k->nparams - 1) { /* the returned value: written, never read */
+      cur[v] = ir_tp_const(store, 0.0, &ty);
+      continue;
     }
     if (res->prog.nargs == maxargs) {
       ir_error_set(err, nowhere, IR_ERR_RANGE,

@@ -51,7 +51,8 @@
   "for loops, counted while loops, if/else, { } blocks, declarations of "    \
   "double/float locals, int loop iterators and int index locals, "          \
   "assignments (=, +=, -=, *=, /=, chained a = b = e) to array elements, "  \
-  "*p++ and local scalars, and a final `return;`"
+  "*p++ and local scalars, and a final `return;` (`return EXPR;` in a "    \
+  "kernel returning double or float)"
 #define SUP_TYPE                                                          \
   "integer types (size parameters, loop iterators, index locals), double " \
   "and float (scalars, arrays, pointers), typedef names of these, int arrays"
@@ -148,6 +149,8 @@ typedef struct parser {
   ir_expr **wpend;
   long *wpend_j;
   int nwpend, capwpend;
+  ir_elem ret_elem;      /* the kernel's return type, if ret_tok */
+  const fe_tok *ret_tok; /* the return type's token; NULL for void */
   int loop_depth;  /* loops around the statement being parsed */
   int cond_depth;  /* ifs around it */
   int shortc;      /* operands of && || ?: around it that may be skipped */
@@ -1115,6 +1118,15 @@ static ir_expr *parse_cast_at(parser *p) {
     expect(p, ")");
     if (!ir_elem_is_float(e))
       error_tok(p, ty, SUP_EXPR, "casts to '%s' are not supported", ir_elem_c_name(e));
+    const fe_tok *num = tok(p);
+    if (num->kind == FE_TK_NUM && num->len > 1 && strchr("lL", num->text[num->len - 1]) &&
+        strpbrk(num->text, ".eEpP")) {
+      /* (double)1.797...e+308L, as <float.h> writes DBL_MAX: the long
+       * double constant rounded once to the cast's type */
+      next(p);
+      long double v = strtold(num->text, NULL);
+      return mk_const(p, e == IR_F32 ? (double)(float)v : (double)v, 0, e, tpos(p, num));
+    }
     ir_expr *a = parse_cast(p);
     if (a->type == e) return a;
     if (a->type == IR_I1) a = convert(p, a, IR_I32);
@@ -1971,6 +1983,54 @@ static ir_stmt *parse_scoped(parser *p) {
 }
 
 /* if: 'if' '(' expr ')' stmt ('else' stmt)? */
+/* Does c contain the expression x? */
+static int expr_reads(const ir_expr *c, const ir_expr *x) {
+  if (ir_expr_equal(c, x)) return 1;
+  for (int i = 0; i < c->nargs; i++)
+    if (expr_reads(c->args[i], x)) return 1;
+  return 0;
+}
+
+/* Does c read data: an array element, a local or a scalar parameter? */
+static int reads_data(parser *p, const ir_expr *c) {
+  if (c->kind == IR_EX_ELEM) return 1;
+  if (c->kind == IR_EX_VAR &&
+      (p->vars[c->var]->kind == IR_VAR_LOCAL || p->vars[c->var]->kind == IR_VAR_SCALAR))
+    return 1;
+  for (int i = 0; i < c->nargs; i++)
+    if (reads_data(p, c->args[i])) return 1;
+  return 0;
+}
+
+/* Does every array element that e reads appear in c? */
+static int reads_within(const ir_expr *e, const ir_expr *c) {
+  if (e->kind == IR_EX_ELEM && !expr_reads(c, e)) return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!reads_within(e->args[i], c)) return 0;
+  return 1;
+}
+
+/* If-conversion of s, `if (c) v = e;` with v a local scalar, no else,
+ * c reading data (elements, locals or scalar parameters, not only
+ * iterators and sizes, whose ifs the analysis keeps) and e reading no element that
+ * c does not read: `v = c ? e : v;` (the same statement, so the same
+ * S<id>), which is the same computation (e is evaluated when c is false,
+ * reading only what c read).  A running maximum written as a conditional
+ * update, `if (x[i] > m) m = x[i];`, becomes the select that the analysis
+ * takes for a max reduction; the verifier decides whether the raised
+ * program agrees (IEEE maximum and C's comparison differ on NaN and signed
+ * zeros).  Other ifs are kept. */
+static ir_stmt *if_convert(parser *p, ir_stmt *s) {
+  ir_stmt *a = s->then_body;
+  if (s->else_body || !a || a->next || a->kind != IR_ST_ASSIGN || a->op != IR_ASSIGN ||
+      a->lhs->kind != IR_EX_VAR || p->vars[a->lhs->var]->kind != IR_VAR_LOCAL ||
+      !reads_data(p, s->cond) || !reads_within(a->rhs, s->cond))
+    return s;
+  a->rhs = mk(p, IR_EX_SELECT, a->lhs->type, s->pos, 3, s->cond, a->rhs,
+              mk_var(p, a->lhs->var, a->lhs->pos));
+  return a;
+}
+
 static ir_stmt *parse_if(parser *p) {
   const fe_tok *kw = next(p);
   expect(p, "(");
@@ -1984,7 +2044,7 @@ static ir_stmt *parse_if(parser *p) {
   s->then_body = parse_scoped(p);
   if (accept(p, "else")) s->else_body = parse_scoped(p);
   p->cond_depth--;
-  return s;
+  return if_convert(p, s);
 }
 
 /* block-items: (local-decl | stmt)* up to '}' */
@@ -2003,6 +2063,43 @@ static ir_stmt *parse_items(parser *p) {
 static ir_stmt *parse_stmt_at(parser *p);
 
 /* stmt: '{' block-items '}' | ';' | for | if | assign | 'return' ';' (last) */
+/* return: 'return' ';' | 'return' expr ';'  -- only as the kernel's last
+ * statement, outside loops and ifs.  A value (in a kernel returning double
+ * or float) is stored into a new one-element output array `ret` (ret_2, ...
+ * if the name is taken), the kernel's last parameter (k->returns): the
+ * later stages treat it as any output, the native run and the emitted C
+ * return it. */
+static ir_stmt *parse_return(parser *p) {
+  const fe_tok *t = next(p);
+  ir_stmt *s = NULL;
+  if (!is(p, ";")) {
+    if (!p->ret_tok)
+      error_tok(p, t, SUP_STMT, "return with a value in a kernel that returns void");
+    ir_expr *e = parse_expr(p);
+    fe_tok rt = *t;
+    rt.text = "ret";
+    int var = new_var(p, IR_VAR_ARRAY, &rt, p->ret_elem);
+    ir_var *v = p->vars[var];
+    v->rank = 1;
+    v->dims[0] = mk_const(p, 1, 1, IR_I32, tpos(p, t));
+    v->param_index = p->nparams;
+    p->params = ir_realloc(p->params, sizeof *p->params * (size_t)(p->nparams + 1));
+    p->params[p->nparams++] = var;
+    p->k->returns = 1;
+    ir_expr *lhs = mk(p, IR_EX_ELEM, v->elem, tpos(p, t), 1,
+                      mk_const(p, 0, 1, IR_I32, tpos(p, t)), NULL, NULL);
+    lhs->var = var;
+    s = mk_assign(p, tpos(p, t), lhs, IR_ASSIGN, e);
+  } else if (p->ret_tok) {
+    error_tok(p, t, SUP_STMT, "'return;' without a value in a kernel that returns %s",
+              ir_elem_c_name(p->ret_elem));
+  }
+  expect(p, ";");
+  if (p->i != p->n - 1 || p->loop_depth || p->cond_depth)
+    error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
+  return s;
+}
+
 static ir_stmt *parse_stmt(parser *p) {
   if (++p->snest > FE_MAX_STMT_NEST)
     error_tok(p, tok(p), NULL, "statements nested too deeply (limit %d)", FE_MAX_STMT_NEST);
@@ -2032,16 +2129,7 @@ static ir_stmt *parse_stmt_at(parser *p) {
     if (is(p, unsupported[i]))
       error_tok(p, t, SUP_STMT, "'%s' is not supported", t->text);
   if (is(p, "else")) error_tok(p, t, NULL, "'else' without a previous 'if'");
-  if (is(p, "return")) {
-    if (!tok_is(peek(p, 1), ";"))
-      error_tok(p, t, SUP_STMT, "return with a value is not yet supported: store the "
-                "result through a pointer or array parameter");
-    if (p->i + 2 != p->n - 1)
-      error_tok(p, t, SUP_STMT, "'return' is supported only as the last statement of the kernel");
-    next(p);
-    next(p);
-    return NULL;
-  }
+  if (is(p, "return")) return parse_return(p);
   if (is_type_start(p, t))
     error_tok(p, t, SUP_STMT, "a declaration is not allowed here; put it inside { }");
   return parse_assign(p);
@@ -2487,31 +2575,38 @@ static void skip_attributes(parser *p) {
   }
 }
 
-/* kernel: specifiers 'void' ident '(' (param (',' param)* | 'void')? ')' '{' block-items '}' */
+/* kernel: specifiers type ident '(' (param (',' param)* | 'void')? ')' '{' block-items '}'
+ * type is void, or double/float (a typedef of one): the value of the final
+ * `return e;` is the kernel's output `ret` (see parse_return). */
 static void parse_kernel(parser *p, const fe_tok *name) {
-  int has_void = 0;
+  int has_type = 0;
   while (p->t + p->i != name) {
     const fe_tok *t = tok(p);
     if (is(p, "static") || is(p, "inline") || is(p, "__inline") || is(p, "__inline__") ||
         is(p, "extern") || is(p, "__extension__")) {
       next(p);
-    } else if (is(p, "void")) {
-      has_void = 1;
-      next(p);
     } else if (is(p, "__attribute__")) {
       skip_attributes(p);
+    } else if (!has_type && is_type_start(p, t)) {
+      ctype ct;
+      parse_ctype(p, 1, &ct);
+      has_type = 1;
+      if (ct.elem == IR_I32)
+        error_tok(p, t, "void kernels, and kernels returning double or float",
+                  "the kernel function '%s' returns an integer ('%s'): integer results "
+                  "are not yet supported", name->text, ct.name);
+      if (ct.elem != IR_I1) {
+        p->ret_elem = ct.elem;
+        p->ret_tok = t;
+      }
     } else {
-      error_tok(p, t, "void kernel functions",
-                "the kernel function '%s' must return void: returning a value "
-                "(return sum;) is not yet supported; store the result through a "
-                "pointer or array parameter", name->text);
+      error_tok(p, t, "void kernels, and kernels returning double or float",
+                "unexpected '%s' before the kernel function '%s'", describe(t), name->text);
     }
   }
-  if (!has_void)
-    error_tok(p, name, "void kernel functions",
-              "the kernel function '%s' must return void: returning a value (return "
-              "sum;) is not yet supported; store the result through a pointer or "
-              "array parameter", name->text);
+  if (!has_type)
+    error_tok(p, name, "void kernels, and kernels returning double or float",
+              "the kernel function '%s' has no return type", name->text);
   next(p);
   expect(p, "(");
   if (is(p, "void") && tok_is(peek(p, 1), ")")) next(p);
@@ -2540,6 +2635,10 @@ static void parse_kernel(parser *p, const fe_tok *name) {
   skip_attributes(p);
   expect(p, "{");
   p->k->body = parse_items(p);
+  if (p->ret_tok && !p->k->returns)
+    error_tok(p, tok(p), "a kernel returning a value ends with 'return EXPR;'",
+              "the kernel function '%s' returns %s but does not end with 'return EXPR;'",
+              name->text, ir_elem_c_name(p->ret_elem));
   expect(p, "}");
   delinearize(p);
   check_extents(p);

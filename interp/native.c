@@ -14,7 +14,9 @@
  * options (ir_run: no shell, the messages captured, a limit that stops a
  * hung compiler), dlopen the shared object and remove the directory.  The call
  * signature (ffi_cif) is built from the parsed parameters: int sizes,
- * double/float/int scalars, pointers for arrays.
+ * double/float/int scalars, pointers for arrays; a returned value
+ * (k->returns) is the call's result, stored into the one-element array of
+ * the kernel's last parameter.
  *
  * Call: the arrays are copied, in their C element types, into a MAP_SHARED
  * anonymous mapping; a forked child sets CPU, wall-clock and memory limits,
@@ -248,8 +250,11 @@ interp_native *interp_native_compile_with(const ir_kernel *k, const char *path,
                        : v->kind == IR_VAR_SIZE ? &ffi_type_sint
                                                 : ffi_of(v->elem);
   }
-  if (ffi_prep_cif(&nat->cif, FFI_DEFAULT_ABI, (unsigned)k->nparams,
-                   &ffi_type_void, nat->argtypes) != FFI_OK) {
+  /* a returned value (k->returns): the last parameter is not passed */
+  ffi_type *rtype = k->returns ? ffi_of(k->vars[k->params[k->nparams - 1]]->elem)
+                               : &ffi_type_void;
+  if (ffi_prep_cif(&nat->cif, FFI_DEFAULT_ABI, (unsigned)ir_kernel_nargs(k), rtype,
+                   nat->argtypes) != FFI_OK) {
     set_msg(res, INTERP_NATIVE_INTERNAL, "ffi_prep_cif failed");
     interp_native_free(nat);
     return NULL;
@@ -352,8 +357,16 @@ static void child(interp_native *nat, interp_env *env, unsigned char *map,
   shared_header *h = (shared_header *)map;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  ffi_call(&nat->cif, nat->fn, NULL, ptrs);
+  /* room for any return value: libffi widens small integers to ffi_arg */
+  union { ffi_arg i; double d; float f; } rv;
+  ffi_call(&nat->cif, nat->fn, k->returns ? (void *)&rv : NULL, ptrs);
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (k->returns) { /* the returned value into its one-element array */
+    const ir_var *r = k->vars[k->params[k->nparams - 1]];
+    unsigned char *dst = map + offs[k->nparams - 1];
+    if (r->elem == IR_F64) memcpy(dst, &rv.d, sizeof rv.d);
+    else if (r->elem == IR_F32) memcpy(dst, &rv.f, sizeof rv.f);
+  }
   h->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   h->done = 1;
   _exit(0);

@@ -170,6 +170,18 @@ void ir_param_print(const ir_kernel *k, int i, FILE *out) {
   fputs(" */", out);
 }
 
+void ir_signature_print(const ir_kernel *k, FILE *out) {
+  const ir_var *ret = k->returns ? k->vars[k->params[k->nparams - 1]] : NULL;
+  fprintf(out, "%s %s(", ret ? ir_elem_c_name(ret->elem) : "void", k->name);
+  int n = ir_kernel_nargs(k);
+  for (int i = 0; i < n; i++) {
+    if (i) fputs(", ", out);
+    ir_param_print(k, i, out);
+  }
+  if (!n) fputs("void", out);
+  fputc(')', out);
+}
+
 static void indent(int depth, FILE *out) {
   for (int i = 0; i < depth; i++) fputs("  ", out);
 }
@@ -229,13 +241,13 @@ void ir_kernel_dump(const ir_kernel *k, FILE *out) {
   fprintf(out, "// %s from %s: %d statement%s, data type %s\n", k->name,
           k->file ? k->file : "?", k->nassign, k->nassign == 1 ? "" : "s",
           ir_elem_c_name(k->data_type));
-  fprintf(out, "void %s(", k->name);
-  for (int i = 0; i < k->nparams; i++) {
-    if (i) fputs(", ", out);
-    ir_param_print(k, i, out);
+  ir_signature_print(k, out);
+  fputs("\n{\n", out);
+  if (k->returns) {
+    fputs("  ", out);
+    print_decl(k, k->vars[k->params[k->nparams - 1]], out);
+    fputs("; /* the returned value: return ret[0] */\n", out);
   }
-  if (!k->nparams) fputs("void", out);
-  fputs(")\n{\n", out);
   int niter = 0;
   for (int i = 0; i < k->nvars; i++)
     if (k->vars[i]->kind == IR_VAR_ITER)

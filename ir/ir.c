@@ -314,6 +314,20 @@ int ir_kernel_find_var(const ir_kernel *k, const char *name) {
   return -1;
 }
 
+int ir_expr_equal(const ir_expr *a, const ir_expr *b) {
+  if (a->kind != b->kind || a->nargs != b->nargs) return 0;
+  switch (a->kind) {
+  case IR_EX_CONST: if (a->value != b->value) return 0; break;
+  case IR_EX_VAR: case IR_EX_ELEM: if (a->var != b->var) return 0; break;
+  case IR_EX_CALL: if (a->fn != b->fn) return 0; break;
+  case IR_EX_CAST: if (a->type != b->type) return 0; break;
+  default: break;
+  }
+  for (int i = 0; i < a->nargs; i++)
+    if (!ir_expr_equal(a->args[i], b->args[i])) return 0;
+  return 1;
+}
+
 long ir_expr_eval_int(const ir_expr *e, const long *vals) {
   switch (e->kind) {
   case IR_EX_CONST: return (long)e->value;

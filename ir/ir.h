@@ -391,9 +391,20 @@ typedef struct ir_kernel {
   int nvars;
   int *params;        /* var ids in signature order */
   int nparams;
+  int returns;        /* 1: the function returns a value (`return s;`), held
+                         by the last parameter, a one-element output array
+                         `ret[1]` that is not a C parameter (docs/frontend.md) */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
 } ir_kernel;
+
+/* The number of C parameters of k: its parameters without the returned
+ * value's array (k->returns). */
+static inline int ir_kernel_nargs(const ir_kernel *k) { return k->nparams - (k->returns != 0); }
+
+/* Are a and b the same expression (kind, value, variable, function, cast
+ * type and operands; positions aside)? */
+int ir_expr_equal(const ir_expr *a, const ir_expr *b);
 
 /* Find a variable by name; -1 if none. */
 int ir_kernel_find_var(const ir_kernel *k, const char *name);
@@ -403,6 +414,10 @@ int ir_kernel_find_var(const ir_kernel *k, const char *name);
  * a pointer `float *x` with the extents in a comment (same layout and
  * ABI). */
 void ir_param_print(const ir_kernel *k, int i, FILE *out);
+
+/* Print k's C signature: `void NAME(double A[n][m], int n)`, or, when k
+ * returns a value, `float NAME(...)` without the returned value's array. */
+void ir_signature_print(const ir_kernel *k, FILE *out);
 
 /* Print the loop program in readable C-like form (uplift dump). */
 void ir_kernel_dump(const ir_kernel *k, FILE *out);

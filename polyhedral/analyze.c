@@ -167,19 +167,7 @@ static int cond(const ir_kernel *k, const ir_expr *e, int neg, sb *b) {
 
 /* ----------------------------------------------------- expression helpers */
 
-static int expr_equal(const ir_expr *a, const ir_expr *b) {
-  if (a->kind != b->kind || a->nargs != b->nargs) return 0;
-  switch (a->kind) {
-  case IR_EX_CONST: if (a->value != b->value) return 0; break;
-  case IR_EX_VAR: case IR_EX_ELEM: if (a->var != b->var) return 0; break;
-  case IR_EX_CALL: if (a->fn != b->fn) return 0; break;
-  case IR_EX_CAST: if (a->type != b->type) return 0; break;
-  default: break;
-  }
-  for (int i = 0; i < a->nargs; i++)
-    if (!expr_equal(a->args[i], b->args[i])) return 0;
-  return 1;
-}
+static int expr_equal(const ir_expr *a, const ir_expr *b) { return ir_expr_equal(a, b); }
 
 static int expr_contains(const ir_expr *e, const ir_expr *x) {
   if (expr_equal(e, x)) return 1;

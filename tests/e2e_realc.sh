@@ -2,8 +2,9 @@
 # e2e_realc.sh - the corpus of real-C kernels (tests/realc, issue 13) end to
 # end: every row of tests/realc/expect.txt is checked.  A `proved` row must
 # raise in each listed dialect with every task proved (hlo with --check,
-# which runs the raised program against the natively compiled original), be
-# refused for its element type by the other dialects, dump, and agree with
+# which runs the raised program against the natively compiled original), not
+# raise in a dialect listed as !DIALECT (a task not found: an op the dialect
+# lacks), be refused for its element type by the other dialects, dump, and agree with
 # the native original under `uplift run --native`.  A `refused` row must
 # fail with its message.  The search budget per raise is small (--timeout);
 # the script prints how many raisable kernels raise and prove as written.
@@ -46,6 +47,12 @@ while IFS='|' read -r file outcome detail args; do
         if raise_ok "$path" "$d" $extra $args; then PASS=$((PASS + 1)); else
           ok=0; FAIL=$((FAIL + 1)); echo "FAIL: $file $args: not raised and proved in $d"
           sed 's/^/  /' "$TMP/err" | grep -v '^  task\|^    ' | head -n 4; fi ;;
+      *" !$d "*)
+        # shellcheck disable=SC2086
+        "$UPLIFT" raise --dialect "$d" --timeout "$BUDGET" $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?
+        if [ "$got" -eq 1 ] && grep -q "not raised: task" "$TMP/err"; then
+          PASS=$((PASS + 1)); else
+          FAIL=$((FAIL + 1)); echo "FAIL: $file: $d should not raise (a task not found; exit $got)"; fi ;;
       *)
         # shellcheck disable=SC2086
         "$UPLIFT" raise --dialect "$d" --timeout "$BUDGET" $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?

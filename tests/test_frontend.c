@@ -216,6 +216,25 @@ static const fcase cases[] = {
      "  }\n"
      "}\n",
      1, 0, 2, {"for (i = 0; i <= n - 1; i++)", "b[i] = 0.5", "a[i] = b[i]"}},
+    {"a returned value becomes the output ret",
+     "static inline float vsum(const float *x, int n) {\n"
+     "  float s = 0.0f;\n"
+     "  for (int i = 0; i < n; i++) s += x[i];\n"
+     "  return s / 2;\n"
+     "}\n",
+     1, 0, 3, {"float vsum(float *x /* [n] */, int n)", "float ret[1]; /* the returned value",
+               "ret[0] = s / 2;"}},
+    {"a conditional update of a local becomes a select; others stay ifs",
+     "void kernel_m(int n, const double *x, const double *y, double *out) {\n"
+     "  double m = (double)1.5L, t = 0;\n"
+     "  for (int i = 0; i < n; i++) {\n"
+     "    if (x[i] > m) m = x[i];\n"
+     "    if (x[i] > 0) t = y[i];\n"
+     "    if (i > 2) t = x[i];\n"
+     "  }\n"
+     "  out[0] = m + t;\n"
+     "}\n",
+     1, 2, 6, {"m = 1.5;", "S2: m = x[i] > m ? x[i] : m;", "S3: t = y[i];", "S4: t = x[i];"}},
 };
 
 static void test_table(void) {
@@ -437,9 +456,20 @@ static void details_locals(ir_arena *a) {
   CHECK("an int accumulator is refused",
         !parse_quiet("void f(int n, double *x) { int t = 0;\n"
                      " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", a));
-  CHECK("a returned value is refused",
-        !parse_quiet("double f(int n, double *x) { double s = 0;\n"
-                     " for (int i = 0; i < n; i++) s += x[i]; return s; }\n", a));
+  k = parse("double f(int n, double *x) { double ret = 0;\n"
+            " for (int i = 0; i < n; i++) ret += x[i]; return ret * 2; }\n", a);
+  CHECK("a returned value parses", k != NULL);
+  if (k) {
+    int r = k->params[k->nparams - 1];
+    CHECK("returns: the last parameter, not a C one", k->returns && k->nparams == 3 &&
+                                                       ir_kernel_nargs(k) == 2);
+    CHECK("the returned value is a one-element double output 'ret_2'",
+          k->vars[r]->kind == IR_VAR_ARRAY && k->vars[r]->rank == 1 &&
+              k->vars[r]->elem == IR_F64 && !strcmp(k->vars[r]->name, "ret_2"));
+  }
+  CHECK("an int result is refused",
+        !parse_quiet("int f(int n, double *x) { for (int i = 0; i < n; i++) x[i] = 0;\n"
+                     " return n; }\n", a));
   CHECK("constant loop bounds over a parameter extent are refused",
         !parse_quiet("void f(int n, double *y, double x[n]) {\n"
                      " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", a));

@@ -510,7 +510,7 @@ static const scalar_case scalar_cases[] = {
      "  s = s * 0.5 + A[i][0];\n  B[i] = s; }\n", NULL, 0, "loop i"},
     {"carried by the inner loop", "double t = 0.0;\n for (int i = 0; i < n; i++)\n"
      "  for (int j = 0; j < m; j++) { if (A[i][j] > 0.0) t = A[i][j]; C[i][j] = t; }\n",
-     NULL, 0, "through t"},
+     NULL, 0, "updates t from its own value"},
 };
 #define NSCALAR (int)(sizeof scalar_cases / sizeof scalar_cases[0])
 static const scalar_case *scalar_now;
