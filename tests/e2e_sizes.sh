@@ -117,4 +117,22 @@ assert not bad, p
 assert all(t["verify"]["assumes"] == [] for t in ts), ts
 ' "$TMP/out" "$f" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: $f keeps signed zeros"; }
 done
+# fabs(-0) is +0 (C, stablehlo.abs, math.absf): negating where x < 0
+# keeps -0 and is refuted in both modes (1: refuted at -0); 0 - x
+# where x <= 0 is abs and proved
+for case in "select(compare[dir=LT](X, 0:f64[n]), negate(X), X) 1" \
+            "select(compare[dir=LE](X, 0:f64[n]), subtract(0:f64[n], X), X) 0" "abs(X) 0"; do
+  prog=${case% *}
+  refute=${case##* }
+  printf '{"kernel": "kernel_ieee_fabs_negzero", "dialect": "hlo", "tasks": [{"task": 0, "outputs": ["Y"], "program": "%s"}]}\n' "$prog" >"$TMP/fabs.json"
+  for mode in real fp; do
+    if [ "$refute" = 1 ]; then
+      expect_status 3 "fabs as $prog ($mode)" "$UPLIFT" verify tests/adversarial/ieee_fabs_negzero.c "$TMP/fabs.json" --verify $mode
+      grep -q "^task 0 (Y): refuted .*Y differs (source 0, candidate -0)" "$TMP/out" && PASS=$((PASS + 1)) || {
+        FAIL=$((FAIL + 1)); echo "FAIL: fabs as $prog ($mode) not refuted at -0"; cat "$TMP/out"; }
+    else
+      expect_status 0 "fabs as $prog ($mode)" "$UPLIFT" verify tests/adversarial/ieee_fabs_negzero.c "$TMP/fabs.json" --verify $mode
+    fi
+  done
+done
 report

@@ -212,8 +212,9 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
     case IR_FN_EXP: out->v = g->exp(x, a[0].v); break;
     case IR_FN_POW: out->v = vx_pow(x, a[0].v, a[1].v); break;
     case IR_FN_FABS:
-      out->v = g->select(x, g->compare(x, INTERP_CMP_LT, a[0].v, g->constant(x, 0)),
-                         g->neg(x, a[0].v), a[0].v);
+      /* 0 - v at v <= 0: fabs(-0) is +0 */
+      out->v = g->select(x, g->compare(x, INTERP_CMP_LE, a[0].v, g->constant(x, 0)),
+                         g->sub(x, g->constant(x, 0), a[0].v), a[0].v);
       break;
     case IR_FN_FMAX: out->v = vx_fmaxmin(x, a[0].v, a[1].v, 1); break; /* C */
     case IR_FN_FMIN: out->v = vx_fmaxmin(x, a[0].v, a[1].v, 0); break;
