@@ -2020,11 +2020,31 @@ static int reads_within(const ir_expr *e, const ir_expr *c) {
  * takes for a max reduction; the verifier decides whether the raised
  * program agrees (IEEE maximum and C's comparison differ on NaN and signed
  * zeros).  Other ifs are kept. */
+static int plain_assign(const ir_stmt *a) {
+  return a && !a->next && a->kind == IR_ST_ASSIGN && a->op == IR_ASSIGN;
+}
+
+/* An if whose branches both assign the same place, `if (c) L = e1; else
+ * L = e2;` with c reading data: `L = c ? e1 : e2;` (the then branch's
+ * statement).  Both branches' reads are then made whatever c; c reads
+ * data, so either branch runs for some input and its reads must be in
+ * range for the kernel to be defined on every input. */
+static ir_stmt *if_else_convert(parser *p, ir_stmt *s) {
+  ir_stmt *a = s->then_body, *b = s->else_body;
+  if (!plain_assign(a) || !plain_assign(b) || !ir_expr_equal(a->lhs, b->lhs) ||
+      !reads_data(p, s->cond) || b->id != p->nassign - 1)
+    return s;
+  a->rhs = mk(p, IR_EX_SELECT, a->lhs->type, s->pos, 3, s->cond, a->rhs, b->rhs);
+  p->nassign--; /* b's statement number is free again */
+  return a;
+}
+
 static ir_stmt *if_convert(parser *p, ir_stmt *s) {
   ir_stmt *a = s->then_body;
-  if (s->else_body || !a || a->next || a->kind != IR_ST_ASSIGN || a->op != IR_ASSIGN ||
-      a->lhs->kind != IR_EX_VAR || p->vars[a->lhs->var]->kind != IR_VAR_LOCAL ||
-      !reads_data(p, s->cond) || !reads_within(a->rhs, s->cond))
+  if (s->else_body) return if_else_convert(p, s);
+  if (!plain_assign(a) || a->lhs->kind != IR_EX_VAR ||
+      p->vars[a->lhs->var]->kind != IR_VAR_LOCAL || !reads_data(p, s->cond) ||
+      !reads_within(a->rhs, s->cond))
     return s;
   a->rhs = mk(p, IR_EX_SELECT, a->lhs->type, s->pos, 3, s->cond, a->rhs,
               mk_var(p, a->lhs->var, a->lhs->pos));
