@@ -887,7 +887,7 @@ static const char prelude[] =
     "  if (a == b) return signbit(a) ? a : b;\n"
     "  return a < b ? a : b;\n"
     "}\n"
-    "static inline double upl_abs(double a) { return a < 0 ? -a : a; }\n";
+    "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n";
 
 /* Plan the fusion of the program nodes[0..nn-1] (results p, written to
  * vars rvar): classify, count readers, decide what is materialised, find
