@@ -400,6 +400,57 @@ long pipe_native_diff(const ir_kernel *k, const interp_env *env, interp_env *oen
                       const interp_env *nenv, const unsigned char *written, double tol,
                       interp_mismatch *first, long *compared);
 
+/* One run of `uplift run`: the kernel at one size assignment on one value
+ * set, in the interpreter and, with native code, compared with it. */
+typedef struct pipe_run_opts {
+  pipe_values values;
+  uint64_t seed;
+  double timeout;              /* the interpreter's time limit (s; 0: none) */
+  const pipe_native_opts *no;  /* NULL: the interpreter alone */
+  long time_runs;              /* > 0 (with no): only time the native code */
+} pipe_run_opts;
+
+typedef enum pipe_run_outcome {
+  PIPE_RUN_DONE,          /* the interpreter ran (no native code asked for) */
+  PIPE_RUN_ERROR,         /* bad sizes or a runtime error of the kernel, or
+                             IR_ERR_TIMEOUT: err */
+  PIPE_RUN_POISONED,      /* native code, not against the original: outputs
+                             depend on uninitialized values, not compared */
+  PIPE_RUN_NATIVE_FAILED, /* the native code did not compile, or a call
+                             crashed or timed out: nres.msg */
+  PIPE_RUN_AGREES,        /* the native code agrees on every element */
+  PIPE_RUN_DIFFERS,       /* diffs elements differ; first is the first */
+  PIPE_RUN_TIMED          /* time_runs: times[0..ntimes-1] */
+} pipe_run_outcome;
+
+typedef struct pipe_run_result {
+  pipe_run_outcome outcome;
+  ir_error err;             /* PIPE_RUN_ERROR */
+  interp_env env;           /* the interpreter's values (have_env) */
+  int have_env;
+  unsigned char *written;   /* pipe_run_outputs (NULL before the run) */
+  size_t *poison;           /* per output var: its poison elements */
+  size_t poisoned;          /* over every output */
+  interp_native_result nres; /* PIPE_RUN_NATIVE_FAILED: why */
+  double tol;               /* the comparison's (pipe_run_tolerance) */
+  long diffs, compared;
+  interp_mismatch first;
+  double *times;            /* PIPE_RUN_TIMED */
+  long ntimes;
+} pipe_run_result;
+
+/* Do one run of kernel k at sizes (k->nvars entries) with o into r (free
+ * it with pipe_run_result_free, whatever the outcome): fill the inputs,
+ * run the interpreter (or, with o->time_runs, only time the native code),
+ * and with o->no call the native code got through nv (compiled on the
+ * first run, reused after; freed by the caller with pipe_natives_free) and
+ * compare every output element with the interpreter's, or with
+ * o->no->against with the native original's (elements poison in the
+ * interpreter left out).  Returns r->outcome. */
+pipe_run_outcome pipe_run_one(const ir_kernel *k, const long *sizes, const pipe_run_opts *o,
+                              pipe_natives *nv, pipe_run_result *r);
+void pipe_run_result_free(pipe_run_result *r);
+
 /* The MB the arrays of a run need: the interpreter's env, twice with a
  * native run, three times with a native original as well. */
 double pipe_run_mb(const ir_kernel *k, const long *sizes, int native, int against);
