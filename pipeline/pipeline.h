@@ -10,15 +10,18 @@
  *   pipe_verify_cb     a task's program -> verdict         (verify/)
  *   pipe_report_load   saved JSON report -> rebuilt programs (uplift verify)
  *
- * Failures are classified by a pipe_error code, never by message text.
+ * Failures are classified by a pipe_error code (the stage that failed,
+ * which pipe_exit_status maps to the exit status), never by message text.
  * The front end and the dialect loader print their positioned diagnostics
- * (file:line:col: error: ...) themselves; the other failures leave their
- * message in a buffer for the caller to print with its own prefix.
+ * (file:line:col: error: ...) themselves; the other failures fill the
+ * ir_error the caller passes (NULL: not wanted) with their kind, position
+ * and message, for the caller to print with its own prefix.
  */
 #ifndef UPLIFT_PIPELINE_H
 #define UPLIFT_PIPELINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "enumerator/enumerator.h"
 #include "frontend/frontend.h"
@@ -88,9 +91,9 @@ typedef struct pipe_raised {
  * program when o->verify.mode is not VERIFY_NONE (when Z3 cannot be set up
  * the tasks stay unverified, so nothing is proved).  Returns PIPE_OK (then
  * out->res.raised says whether every output was found), PIPE_ERR_SOURCE,
- * PIPE_ERR_DIALECT, or PIPE_ERR_INTERNAL with msg. */
+ * PIPE_ERR_DIALECT, or PIPE_ERR_INTERNAL with err filled. */
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
-                           ir_tp_store *store, pipe_raised *out, char *msg, size_t msgn);
+                           ir_tp_store *store, pipe_raised *out, ir_error *err);
 
 /* Raise an analysed kernel with dialect d, checking each program with vs
  * (NULL: no verification).  Returns enum_raise's 0 (raised), 1 (not:
@@ -104,9 +107,25 @@ int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enu
  * size case of the kernel and the program's masks (those within
  * VERIFY_MAX_ELEMS elements), and compare it with the natively compiled
  * original on the same seeded inputs.  Returns PIPE_OK, or PIPE_ERR_CHECK
- * with the first problem in msg. */
+ * with the first problem in err (IR_ERR_TOOL: the native code did not
+ * compile or run; IR_ERR_RANGE: an element differs; other codes: the
+ * raised program could not be evaluated). */
 pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
-                             const enum_result *r, uint64_t seed, char *msg, size_t msgn);
+                             const enum_result *r, uint64_t seed, ir_error *err);
+
+/* How pipe_emit writes a raised program. */
+typedef enum pipe_emit_kind {
+  PIPE_EMIT_MLIR,         /* one func.func, static shapes: the sizes of size set 0 */
+  PIPE_EMIT_MLIR_DYNAMIC, /* one func.func, `?` dims with runtime checks of tied dims */
+  PIPE_EMIT_C             /* C with CBLAS calls: a drop-in replacement of the kernel */
+} pipe_emit_kind;
+
+/* Write the program pr raised (pr->res.raised) to out as kind says
+ * (emit/: emit_mlir_func, emit_c_func; scratch memory from arena).
+ * Returns 0, or -1 with err filled (PIPE_EMIT_C: why; the MLIR emitter
+ * printed its message on stderr) and the output incomplete. */
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+              ir_error *err);
 
 /* ----------------------------------------------------------- task set-up */
 
@@ -131,12 +150,13 @@ enum { PIPE_MAX_TERMS = 10000 };
 /* Rebuild the program text of task `task`, output variable var, over the
  * task's input leaves ts (ir_tp_parse with d's term syntax) and check that
  * it has at most PIPE_MAX_TERMS distinct terms and the output's type.
- * Returns the node (in store), or NULL with a message
- * "task T (NAME): ..." in msg. */
+ * Returns the node (in store), or NULL with err filled, its message
+ * "task T (NAME): ...": IR_ERR_INPUT, the text does not parse (the message
+ * says where; it does not quote the text); IR_ERR_RANGE, too many terms;
+ * IR_ERR_SHAPE, the program's type is not the output's. */
 const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d,
                                    const pipe_task_setup *ts, int task, int var,
-                                   const char *text, ir_tp_store *store, char *msg,
-                                   size_t msgn);
+                                   const char *text, ir_tp_store *store, ir_error *err);
 
 /* ---------------------------------------------------------- verification
  * What `uplift raise` (the CEGIS callback), `uplift verify` (re-checking a
@@ -230,8 +250,9 @@ typedef struct pipe_report {
  * report of this kernel, or an entry or a task does not fit),
  * PIPE_ERR_PROGRAM (a program text does not fit its task) or
  * PIPE_ERR_ANALYSIS (the kernel cannot be analysed), each with err filled
- * and the whole message, which may quote a program or a name at any
- * length, in r->why. */
+ * (its message cut at the ir_error's size) and the whole message, which
+ * may quote a program (a text that does not parse, on a line under the
+ * message) or a name at any length, in r->why. */
 pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
                             ir_arena *arena, ir_tp_store *store, pipe_report *r,
                             ir_error *err);
@@ -248,9 +269,10 @@ void pipe_report_free(pipe_report *r);
  * types f64 or f32, one per run) into a synthetic kernel in arena (size
  * variables per dim name, then a parameter per input) and an argument leaf
  * per input in store (args[i], arg number = var id).  Returns 0, or -1
- * with a message for people in err. */
+ * with err filled (IR_ERR_INPUT, its position "--inputs", line 1 and the
+ * column in spec where it went wrong). */
 int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **k,
-                      const ir_tnode **args, int cap, int *nargs, char *err, size_t errn);
+                      const ir_tnode **args, int cap, int *nargs, ir_error *err);
 
 /* The --inputs kernel and the dialect to enumerate it with. */
 #define PIPE_MAX_INPUTS 16
@@ -262,10 +284,10 @@ typedef struct pipe_inputs {
 } pipe_inputs;
 
 /* pipe_inputs_parse, then load dialect and check that it has the inputs'
- * element type.  Returns PIPE_OK, PIPE_ERR_INPUTS or PIPE_ERR_ELEM (msg),
- * or PIPE_ERR_DIALECT (gram_load printed why). */
+ * element type.  Returns PIPE_OK, PIPE_ERR_INPUTS or PIPE_ERR_ELEM (err
+ * filled), or PIPE_ERR_DIALECT (gram_load printed why). */
 pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
-                            ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn);
+                            ir_tp_store *store, pipe_inputs *out, ir_error *err);
 
 /* -------------------------------------------------------- uplift explore */
 
