@@ -209,12 +209,12 @@ int cli_cmd_explore(int argc, char **argv) {
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
   int status = IR_EXIT_BAD_INPUT;
-  char err[256];
+  ir_error err;
   pipe_tally t = {0};
   pipe_inputs in;
-  pipe_error pe = pipe_inputs_load(inputs, dialect, &arena, &store, &in, err, sizeof err);
-  if (pe == PIPE_ERR_INPUTS) cli_usage_error("explore", "--inputs: %s", err);
-  if (pe == PIPE_ERR_ELEM) fprintf(stderr, "uplift explore: %s\n", err);
+  pipe_error pe = pipe_inputs_load(inputs, dialect, &arena, &store, &in, &err);
+  if (pe == PIPE_ERR_INPUTS) cli_usage_error("explore", "--inputs: %s", err.msg);
+  if (pe == PIPE_ERR_ELEM) fprintf(stderr, "uplift explore: %s\n", err.msg);
   if (pe != PIPE_OK) goto done;
   const gram_dialect *d = in.d;
   ir_error xerr;

@@ -12,8 +12,6 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
-#include "emit/emit.h"
-#include "interp/interp.h"
 #include "pipeline/pipeline.h"
 
 static void usage(FILE *out) {
@@ -219,19 +217,12 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
 
 /* The raised program of pr as MLIR or C on out.  Returns an exit status. */
 static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
-  const ir_kernel *k = pr->a->kernel;
-  if (o->emit_c) {
-    ir_error err;
-    if (emit_c_func(pr->d, &pr->res.prog, k, out, &err)) {
-      fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
-      return IR_EXIT_MISMATCH;
-    }
-    return IR_EXIT_OK;
-  }
-  long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
-  interp_default_sizes(k, 0, sizes);
-  emit_opts eopts = {k->name, sizes, k->nvars, o->dynamic};
-  return emit_mlir_func(pr->d, &pr->res.prog, &eopts, out) ? IR_EXIT_MISMATCH : IR_EXIT_OK;
+  pipe_emit_kind kind = o->emit_c ? PIPE_EMIT_C : o->dynamic ? PIPE_EMIT_MLIR_DYNAMIC
+                                                             : PIPE_EMIT_MLIR;
+  ir_error err;
+  if (!pipe_emit(pr, kind, out, arena, &err)) return IR_EXIT_OK;
+  if (o->emit_c) fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
+  return IR_EXIT_MISMATCH;
 }
 
 /* Report every task output not proved; IR_EXIT_MISMATCH if there is one. */
@@ -270,10 +261,10 @@ static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena
   }
   int status = IR_EXIT_OK;
   if (o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
-  char msg[1024];
+  ir_error err;
   if (o->check && pipe_check_native(pr->a->kernel, o->path, &o->fe, &pr->res,
-                                    o->po.search.seed + 17, msg, sizeof msg)) {
-    fprintf(stderr, "uplift raise: --check: %s\n", msg);
+                                    o->po.search.seed + 17, &err)) {
+    fprintf(stderr, "uplift raise: --check: %s\n", err.msg);
     status = IR_EXIT_MISMATCH;
   }
   return status;
@@ -298,11 +289,11 @@ int cli_cmd_raise(int argc, char **argv) {
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
   pipe_raised pr;
-  char msg[256];
+  ir_error err;
   FILE *out = stdout;
-  pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, msg, sizeof msg);
+  pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, &err);
   status = pipe_exit_status(pe);
-  if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", msg);
+  if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", err.msg);
   if (pe == PIPE_OK && o.outpath && !(out = fopen(o.outpath, "w"))) {
     fprintf(stderr, "uplift raise: cannot write %s\n", o.outpath);
     out = stdout;

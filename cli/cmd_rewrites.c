@@ -176,13 +176,13 @@ int cli_cmd_rewrites(int argc, char **argv) {
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
   rw_rules rs;
-  char err[256] = "";
-  pipe_error pe = rw_mine(&o, &arena, &store, &rs, err, sizeof err);
+  ir_error err;
+  pipe_error pe = rw_mine(&o, &arena, &store, &rs, &err);
   int status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INPUTS || pe == PIPE_ERR_ELEM)
-    cli_usage_error("rewrites", "--inputs: %s", err);
+    cli_usage_error("rewrites", "--inputs: %s", err.msg);
   else if (pe == PIPE_ERR_INTERNAL || pe == PIPE_ERR_SOLVER)
-    fprintf(stderr, "uplift rewrites: %s\n", err);
+    fprintf(stderr, "uplift rewrites: %s\n", err.msg);
   if (pe == PIPE_OK) {
     FILE *out = stdout;
     if (outpath && !(out = fopen(outpath, "w"))) {

@@ -9,10 +9,11 @@
  * compiled once and called for every pair.  With --native-source F
  * --against-native, F (e.g. the `uplift raise --emit c` output) is compared
  * with the natively compiled original instead of the interpreter, which is
- * how the adversarial tests check raised programs against real C.  The
- * value sets, the tolerances, the native compilation, the outputs, the
- * comparison and the median are pipeline/'s (pipeline/run.c); this file
- * parses the options, runs the steps in order and prints.
+ * how the adversarial tests check raised programs against real C.  A run
+ * (inputs, interpreter, native calls, comparison) is pipeline/'s
+ * pipe_run_one (pipeline/run.c); this file parses the options, checks the
+ * memory budget, calls it per size assignment and value set, and prints
+ * its result.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -168,109 +169,18 @@ typedef struct run_opts {
   fe_options fe;
 } run_opts;
 
-/* The native code of a run (pipe_natives_get): compiled on first use. */
-static int compile_natives(const run_opts *o, const ir_kernel *k, pipe_natives *nv,
-                           interp_native_result *res) {
-  pipe_native_opts no = {o->file, o->native_source, o->against_native, &o->fe,
-                         o->native_cflags, (double)o->timeout};
-  return pipe_natives_get(nv, k, &no, res);
+/* With --against-native: the outputs' poison elements are not compared. */
+static void print_poison_note(const pipe_run_result *r) {
+  fprintf(stderr,
+          "uplift run: note: %zu output elements depend on uninitialized "
+          "values and are not compared\n",
+          r->poisoned);
 }
 
-/* Time o->time_runs native calls on fresh copies of env's inputs
- * (pipe_native_time); print the times and their median. */
-static int time_native(const run_opts *o, const ir_kernel *k, const interp_env *env,
-                       interp_env *nenv, pipe_natives *nv) {
-  interp_native_result res;
-  double *t = ir_calloc((size_t)o->time_runs, sizeof *t);
-  int rc = IR_EXIT_OK, failed = compile_natives(o, k, nv, &res);
-  if (!failed && !pipe_native_time(nv, env, nenv, o->time_runs, t, &res)) {
-    printf("native seconds:");
-    for (long j = 0; j < o->time_runs; j++) printf(" %.6f", t[j]);
-    printf("\nmedian: %.6f\n", pipe_median(t, o->time_runs));
-  } else if (failed || res.status != INTERP_NATIVE_OK) {
-    fprintf(stderr, "uplift run: error: %s\n", res.msg);
-    rc = IR_EXIT_MISMATCH;
-  }
-  ir_free(t);
-  return rc;
-}
-
-/* Call the native code on nenv (and with --against-native the original on
- * oenv) and compare with the reference: the interpreter's env, or oenv.
- * Returns an exit status. */
-static int native_compare(const run_opts *o, const ir_kernel *k, pipe_values s,
-                          const interp_env *env, interp_env *nenv, interp_env *oenv,
-                          const unsigned char *written, pipe_natives *nv) {
-  interp_native_result res;
-  if (compile_natives(o, k, nv, &res) || interp_native_call(nv->nat, nenv, &nv->lim, &res) ||
-      (o->against_native && interp_native_call(nv->orig, oenv, &nv->lim, &res))) {
-    fprintf(stderr, "uplift run: error: %s\n", res.msg);
-    return IR_EXIT_MISMATCH;
-  }
-  const char *refname = o->against_native ? "native original" : "interpreter";
-  const char *gotname = o->native_source ? "native source" : "native run";
-  double tol = pipe_run_tolerance(k, s);
-  interp_mismatch mm;
-  long compared = 0;
-  long diffs = pipe_native_diff(k, env, o->against_native ? oenv : NULL, nenv, written, tol, &mm,
-                                &compared);
-  if (diffs) {
-    const ir_var *var = k->vars[mm.var];
-    fprintf(stderr, "uplift run: error: the %s differs from the %s in %ld of %ld "
-                    "elements; first: %s", gotname, refname, diffs, compared, var->name);
-    for (int d = 0; d < var->rank; d++) fprintf(stderr, "[%ld]", mm.index[d]);
-    fprintf(stderr, ": %s %.17g, %s %.17g", refname, mm.expected, gotname, mm.got);
-    if (tol) fprintf(stderr, " (relative tolerance %g)", tol);
-    fputc('\n', stderr);
-    return IR_EXIT_MISMATCH;
-  }
-  const char *what = o->against_native ? "native source: agrees with the native original"
-                                       : "native: agrees";
-  if (tol)
-    printf("%s on %ld elements (relative tolerance %g)\n", what, compared, tol);
-  else
-    printf("%s on %ld elements (exact)\n", what, compared);
-  return IR_EXIT_OK;
-}
-
-/* One run: the interpreter at `sizes` on value set s, its report, and with
- * --native the comparison.  Returns an exit status. */
-static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pipe_values s,
-                   const ir_source *src, pipe_natives *nv) {
-  unsigned char *written = ir_calloc((size_t)k->nvars + 1, 1);
-  interp_env env, nenv, oenv;
-  int have_env = 0, have_nenv = 0, have_oenv = 0, rc = IR_EXIT_OK;
-  interp_error err;
-
-  if (interp_env_init(&env, k, sizes, &err)) {
-    ir_error_print(&err, src);
-    rc = IR_EXIT_BAD_INPUT;
-    goto done;
-  }
-  have_env = 1;
-  pipe_fill_values(&env, s, (uint64_t)o->seed);
-  if (o->native) {
-    if (interp_env_init(&nenv, k, sizes, &err)) UNREACHABLE();
-    have_nenv = 1;
-    interp_env_copy(&nenv, &env);
-  }
-  if (o->against_native) {
-    if (interp_env_init(&oenv, k, sizes, &err)) UNREACHABLE();
-    have_oenv = 1;
-    interp_env_copy(&oenv, &env);
-  }
-  if (o->time_runs > 0) {
-    rc = time_native(o, k, &env, &nenv, nv);
-    goto done;
-  }
-  env.time_limit = (double)o->timeout;
-  if (interp_run(&env, NULL, &err)) {
-    ir_error_print(&err, src);
-    rc = err.code == IR_ERR_TIMEOUT ? IR_EXIT_MISMATCH : IR_EXIT_BAD_INPUT;
-    goto done;
-  }
-
-  /* the report */
+/* The report of a run: the header and a checksum line per output, with a
+ * warning for each output that depends on uninitialized values. */
+static void print_report(const run_opts *o, const ir_kernel *k, const long *sizes,
+                         pipe_values s, const pipe_run_result *r) {
   printf("kernel %s:", k->name);
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
@@ -279,52 +189,92 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pip
   printf(" seed=%ld", o->seed);
   if (s != PIPE_VALUES_INT) printf(" values=%s", pipe_values_name(s));
   printf("\n");
-  pipe_run_outputs(k, written);
-  size_t poisoned = 0;
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
-    if (!written[v] || k->vars[v]->kind != IR_VAR_ARRAY) continue;
-    const ir_tensor *t = &env.vals[v];
-    size_t np = interp_poison_count(t);
+    if (!r->written[v]) continue;
+    const ir_tensor *t = &r->env.vals[v];
+    size_t np = r->poison[v];
     printf("%s ", k->vars[v]->name);
     print_shape(stdout, t);
     printf(" sum=%.17g hash=%016" PRIx64, interp_tensor_sum(t), interp_tensor_hash(t));
     if (np) printf(" poison=%zu", np);
     printf("\n");
-    if (np) {
+    if (np)
       fprintf(stderr,
               "uplift run: warning: %zu of %zu elements of %s depend on "
               "uninitialized values (poison)\n",
               np, ir_tensor_size(t), k->vars[v]->name);
-      poisoned += np;
-    }
   }
   fflush(stdout);
-  if (!o->native) goto done;
+}
 
-  /* the native cross-check; with --against-native, elements that depend
-   * on uninitialized values (undefined in C: any value refines them) are
-   * left out of the comparison */
-  if (poisoned && o->against_native) {
-    fprintf(stderr,
-            "uplift run: note: %zu output elements depend on uninitialized "
-            "values and are not compared\n",
-            poisoned);
-  } else if (poisoned) {
+/* The native comparison's verdict (PIPE_RUN_AGREES or PIPE_RUN_DIFFERS). */
+static void print_native(const run_opts *o, const ir_kernel *k, const pipe_run_result *r) {
+  const char *refname = o->against_native ? "native original" : "interpreter";
+  const char *gotname = o->native_source ? "native source" : "native run";
+  if (r->diffs) {
+    const ir_var *var = k->vars[r->first.var];
+    fprintf(stderr, "uplift run: error: the %s differs from the %s in %ld of %ld "
+                    "elements; first: %s", gotname, refname, r->diffs, r->compared, var->name);
+    for (int d = 0; d < var->rank; d++) fprintf(stderr, "[%ld]", r->first.index[d]);
+    fprintf(stderr, ": %s %.17g, %s %.17g", refname, r->first.expected, gotname, r->first.got);
+    if (r->tol) fprintf(stderr, " (relative tolerance %g)", r->tol);
+    fputc('\n', stderr);
+    return;
+  }
+  const char *what = o->against_native ? "native source: agrees with the native original"
+                                       : "native: agrees";
+  if (r->tol)
+    printf("%s on %ld elements (relative tolerance %g)\n", what, r->compared, r->tol);
+  else
+    printf("%s on %ld elements (exact)\n", what, r->compared);
+}
+
+/* One run (pipe_run_one) at `sizes` on value set s, and its report.
+ * Returns an exit status. */
+static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pipe_values s,
+                   const ir_source *src, pipe_natives *nv) {
+  pipe_native_opts no = {o->file, o->native_source, o->against_native, &o->fe,
+                         o->native_cflags, (double)o->timeout};
+  pipe_run_opts ro = {s, (uint64_t)o->seed, (double)o->timeout, o->native ? &no : NULL,
+                      o->time_runs};
+  pipe_run_result r;
+  int rc = IR_EXIT_OK;
+  switch (pipe_run_one(k, sizes, &ro, nv, &r)) {
+  case PIPE_RUN_ERROR:
+    ir_error_print(&r.err, src);
+    rc = r.err.code == IR_ERR_TIMEOUT ? IR_EXIT_MISMATCH : IR_EXIT_BAD_INPUT;
+    break;
+  case PIPE_RUN_TIMED:
+    printf("native seconds:");
+    for (long j = 0; j < r.ntimes; j++) printf(" %.6f", r.times[j]);
+    printf("\nmedian: %.6f\n", pipe_median(r.times, r.ntimes));
+    break;
+  case PIPE_RUN_NATIVE_FAILED:
+    if (r.written) print_report(o, k, sizes, s, &r);
+    if (r.written && r.poisoned && o->against_native) print_poison_note(&r);
+    fprintf(stderr, "uplift run: error: %s\n", r.nres.msg);
+    rc = IR_EXIT_MISMATCH;
+    break;
+  case PIPE_RUN_POISONED:
+    print_report(o, k, sizes, s, &r);
     fprintf(stderr,
             "uplift run: error: %zu output elements depend on uninitialized "
             "values, so the native run cannot be compared with them\n",
-            poisoned);
+            r.poisoned);
     rc = IR_EXIT_MISMATCH;
-    goto done;
+    break;
+  case PIPE_RUN_DONE:
+  case PIPE_RUN_AGREES:
+  case PIPE_RUN_DIFFERS:
+    print_report(o, k, sizes, s, &r);
+    if (r.outcome == PIPE_RUN_DONE) break;
+    if (r.poisoned && o->against_native) print_poison_note(&r);
+    print_native(o, k, &r);
+    if (r.diffs) rc = IR_EXIT_MISMATCH;
+    break;
   }
-  rc = native_compare(o, k, s, &env, &nenv, &oenv, written, nv);
-
-done:
-  if (have_env) interp_env_free(&env);
-  if (have_nenv) interp_env_free(&nenv);
-  if (have_oenv) interp_env_free(&oenv);
-  ir_free(written);
+  pipe_run_result_free(&r);
   return rc;
 }
 

@@ -143,8 +143,7 @@ static void coverage_cell(pipe_coverage *cov, const char *path, int f, int j,
   ir_tp_store_init(&store, &arena);
   pipe_raise_opts po = {.d = d, .search = *eo, .verify = {.mode = VERIFY_NONE}};
   pipe_raised pr;
-  char msg[256];
-  pipe_error pe = pipe_raise_file(path, &po, &arena, &store, &pr, msg, sizeof msg);
+  pipe_error pe = pipe_raise_file(path, &po, &arena, &store, &pr, NULL);
   cov->ops[at] = -2;
   if (pe == PIPE_ERR_SOURCE) {
     cov->reasons[at] = "cannot parse";

@@ -39,7 +39,7 @@ static ir_var *new_var(ir_arena *a, ir_var ***vars, int *nvars, int *cap, ir_var
 }
 
 int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **kout,
-                     const ir_tnode **args, int cap, int *nargs, char *err, size_t errn) {
+                      const ir_tnode **args, int cap, int *nargs, ir_error *err) {
   ir_kernel *k = IR_NEW(arena, ir_kernel);
   int vcap = 16, nv = 0;
   ir_var **vars = IR_NEW_N(arena, ir_var *, vcap);
@@ -48,10 +48,11 @@ int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_
   const char *p = spec;
   int have_elem = 0;
   ir_elem data = IR_F64;
-#define FAIL(...)                                                   \
-  do {                                                              \
-    snprintf(err, errn, __VA_ARGS__);                               \
-    return -1;                                                      \
+  /* the position of an error: the column in the specification */
+#define FAIL(...)                                                                        \
+  do {                                                                                   \
+    ir_pos at = {"--inputs", 1, (int)(p - spec) + 1};                                    \
+    return ir_error_set(err, at, IR_ERR_INPUT, __VA_ARGS__);                             \
   } while (0)
   if (!*p) FAIL("empty --inputs (expected e.g. \"A:f64[m,k],alpha:f64[]\")");
   while (*p) {
@@ -145,15 +146,17 @@ int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_
 }
 
 pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
-                            ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn) {
+                            ir_tp_store *store, pipe_inputs *out, ir_error *err) {
   memset(out, 0, sizeof *out);
+  ir_error_clear(err);
   if (pipe_inputs_parse(spec, arena, store, &out->k, out->args, PIPE_MAX_INPUTS, &out->nargs,
-                        msg, msgn))
+                        err))
     return PIPE_ERR_INPUTS;
   if (!(out->d = gram_load(dialect, arena))) return PIPE_ERR_DIALECT;
   if (out->d->elems && !(out->d->elems & (1u << out->k->data_type))) {
-    snprintf(msg, msgn, "dialect %s has no %s element type", out->d->name,
-             ir_elem_mlir_name(out->k->data_type));
+    const ir_pos nowhere = {0};
+    ir_error_set(err, nowhere, IR_ERR_INPUT, "dialect %s has no %s element type", out->d->name,
+                 ir_elem_mlir_name(out->k->data_type));
     return PIPE_ERR_ELEM;
   }
   return PIPE_OK;

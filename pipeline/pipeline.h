@@ -10,15 +10,18 @@
  *   pipe_verify_cb     a task's program -> verdict         (verify/)
  *   pipe_report_load   saved JSON report -> rebuilt programs (uplift verify)
  *
- * Failures are classified by a pipe_error code, never by message text.
+ * Failures are classified by a pipe_error code (the stage that failed,
+ * which pipe_exit_status maps to the exit status), never by message text.
  * The front end and the dialect loader print their positioned diagnostics
- * (file:line:col: error: ...) themselves; the other failures leave their
- * message in a buffer for the caller to print with its own prefix.
+ * (file:line:col: error: ...) themselves; the other failures fill the
+ * ir_error the caller passes (NULL: not wanted) with their kind, position
+ * and message, for the caller to print with its own prefix.
  */
 #ifndef UPLIFT_PIPELINE_H
 #define UPLIFT_PIPELINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "enumerator/enumerator.h"
 #include "frontend/frontend.h"
@@ -88,9 +91,9 @@ typedef struct pipe_raised {
  * program when o->verify.mode is not VERIFY_NONE (when Z3 cannot be set up
  * the tasks stay unverified, so nothing is proved).  Returns PIPE_OK (then
  * out->res.raised says whether every output was found), PIPE_ERR_SOURCE,
- * PIPE_ERR_DIALECT, or PIPE_ERR_INTERNAL with msg. */
+ * PIPE_ERR_DIALECT, or PIPE_ERR_INTERNAL with err filled. */
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
-                           ir_tp_store *store, pipe_raised *out, char *msg, size_t msgn);
+                           ir_tp_store *store, pipe_raised *out, ir_error *err);
 
 /* Raise an analysed kernel with dialect d, checking each program with vs
  * (NULL: no verification).  Returns enum_raise's 0 (raised), 1 (not:
@@ -104,9 +107,25 @@ int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enu
  * size case of the kernel and the program's masks (those within
  * VERIFY_MAX_ELEMS elements), and compare it with the natively compiled
  * original on the same seeded inputs.  Returns PIPE_OK, or PIPE_ERR_CHECK
- * with the first problem in msg. */
+ * with the first problem in err (IR_ERR_TOOL: the native code did not
+ * compile or run; IR_ERR_RANGE: an element differs; other codes: the
+ * raised program could not be evaluated). */
 pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
-                             const enum_result *r, uint64_t seed, char *msg, size_t msgn);
+                             const enum_result *r, uint64_t seed, ir_error *err);
+
+/* How pipe_emit writes a raised program. */
+typedef enum pipe_emit_kind {
+  PIPE_EMIT_MLIR,         /* one func.func, static shapes: the sizes of size set 0 */
+  PIPE_EMIT_MLIR_DYNAMIC, /* one func.func, `?` dims with runtime checks of tied dims */
+  PIPE_EMIT_C             /* C with CBLAS calls: a drop-in replacement of the kernel */
+} pipe_emit_kind;
+
+/* Write the program pr raised (pr->res.raised) to out as kind says
+ * (emit/: emit_mlir_func, emit_c_func; scratch memory from arena).
+ * Returns 0, or -1 with err filled (PIPE_EMIT_C: why; the MLIR emitter
+ * printed its message on stderr) and the output incomplete. */
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+              ir_error *err);
 
 /* ----------------------------------------------------------- task set-up */
 
@@ -131,12 +150,13 @@ enum { PIPE_MAX_TERMS = 10000 };
 /* Rebuild the program text of task `task`, output variable var, over the
  * task's input leaves ts (ir_tp_parse with d's term syntax) and check that
  * it has at most PIPE_MAX_TERMS distinct terms and the output's type.
- * Returns the node (in store), or NULL with a message
- * "task T (NAME): ..." in msg. */
+ * Returns the node (in store), or NULL with err filled, its message
+ * "task T (NAME): ...": IR_ERR_INPUT, the text does not parse (the message
+ * says where; it does not quote the text); IR_ERR_RANGE, too many terms;
+ * IR_ERR_SHAPE, the program's type is not the output's. */
 const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d,
                                    const pipe_task_setup *ts, int task, int var,
-                                   const char *text, ir_tp_store *store, char *msg,
-                                   size_t msgn);
+                                   const char *text, ir_tp_store *store, ir_error *err);
 
 /* ---------------------------------------------------------- verification
  * What `uplift raise` (the CEGIS callback), `uplift verify` (re-checking a
@@ -230,8 +250,9 @@ typedef struct pipe_report {
  * report of this kernel, or an entry or a task does not fit),
  * PIPE_ERR_PROGRAM (a program text does not fit its task) or
  * PIPE_ERR_ANALYSIS (the kernel cannot be analysed), each with err filled
- * and the whole message, which may quote a program or a name at any
- * length, in r->why. */
+ * (its message cut at the ir_error's size) and the whole message, which
+ * may quote a program (a text that does not parse, on a line under the
+ * message) or a name at any length, in r->why. */
 pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
                             ir_arena *arena, ir_tp_store *store, pipe_report *r,
                             ir_error *err);
@@ -248,9 +269,10 @@ void pipe_report_free(pipe_report *r);
  * types f64 or f32, one per run) into a synthetic kernel in arena (size
  * variables per dim name, then a parameter per input) and an argument leaf
  * per input in store (args[i], arg number = var id).  Returns 0, or -1
- * with a message for people in err. */
+ * with err filled (IR_ERR_INPUT, its position "--inputs", line 1 and the
+ * column in spec where it went wrong). */
 int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **k,
-                      const ir_tnode **args, int cap, int *nargs, char *err, size_t errn);
+                      const ir_tnode **args, int cap, int *nargs, ir_error *err);
 
 /* The --inputs kernel and the dialect to enumerate it with. */
 #define PIPE_MAX_INPUTS 16
@@ -262,10 +284,10 @@ typedef struct pipe_inputs {
 } pipe_inputs;
 
 /* pipe_inputs_parse, then load dialect and check that it has the inputs'
- * element type.  Returns PIPE_OK, PIPE_ERR_INPUTS or PIPE_ERR_ELEM (msg),
- * or PIPE_ERR_DIALECT (gram_load printed why). */
+ * element type.  Returns PIPE_OK, PIPE_ERR_INPUTS or PIPE_ERR_ELEM (err
+ * filled), or PIPE_ERR_DIALECT (gram_load printed why). */
 pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *arena,
-                            ir_tp_store *store, pipe_inputs *out, char *msg, size_t msgn);
+                            ir_tp_store *store, pipe_inputs *out, ir_error *err);
 
 /* -------------------------------------------------------- uplift explore */
 
@@ -399,6 +421,57 @@ void pipe_run_outputs(const ir_kernel *k, unsigned char *written);
 long pipe_native_diff(const ir_kernel *k, const interp_env *env, interp_env *oenv,
                       const interp_env *nenv, const unsigned char *written, double tol,
                       interp_mismatch *first, long *compared);
+
+/* One run of `uplift run`: the kernel at one size assignment on one value
+ * set, in the interpreter and, with native code, compared with it. */
+typedef struct pipe_run_opts {
+  pipe_values values;
+  uint64_t seed;
+  double timeout;              /* the interpreter's time limit (s; 0: none) */
+  const pipe_native_opts *no;  /* NULL: the interpreter alone */
+  long time_runs;              /* > 0 (with no): only time the native code */
+} pipe_run_opts;
+
+typedef enum pipe_run_outcome {
+  PIPE_RUN_DONE,          /* the interpreter ran (no native code asked for) */
+  PIPE_RUN_ERROR,         /* bad sizes or a runtime error of the kernel, or
+                             IR_ERR_TIMEOUT: err */
+  PIPE_RUN_POISONED,      /* native code, not against the original: outputs
+                             depend on uninitialized values, not compared */
+  PIPE_RUN_NATIVE_FAILED, /* the native code did not compile, or a call
+                             crashed or timed out: nres.msg */
+  PIPE_RUN_AGREES,        /* the native code agrees on every element */
+  PIPE_RUN_DIFFERS,       /* diffs elements differ; first is the first */
+  PIPE_RUN_TIMED          /* time_runs: times[0..ntimes-1] */
+} pipe_run_outcome;
+
+typedef struct pipe_run_result {
+  pipe_run_outcome outcome;
+  ir_error err;             /* PIPE_RUN_ERROR */
+  interp_env env;           /* the interpreter's values (have_env) */
+  int have_env;
+  unsigned char *written;   /* pipe_run_outputs (NULL before the run) */
+  size_t *poison;           /* per output var: its poison elements */
+  size_t poisoned;          /* over every output */
+  interp_native_result nres; /* PIPE_RUN_NATIVE_FAILED: why */
+  double tol;               /* the comparison's (pipe_run_tolerance) */
+  long diffs, compared;
+  interp_mismatch first;
+  double *times;            /* PIPE_RUN_TIMED */
+  long ntimes;
+} pipe_run_result;
+
+/* Do one run of kernel k at sizes (k->nvars entries) with o into r (free
+ * it with pipe_run_result_free, whatever the outcome): fill the inputs,
+ * run the interpreter (or, with o->time_runs, only time the native code),
+ * and with o->no call the native code got through nv (compiled on the
+ * first run, reused after; freed by the caller with pipe_natives_free) and
+ * compare every output element with the interpreter's, or with
+ * o->no->against with the native original's (elements poison in the
+ * interpreter left out).  Returns r->outcome. */
+pipe_run_outcome pipe_run_one(const ir_kernel *k, const long *sizes, const pipe_run_opts *o,
+                              pipe_natives *nv, pipe_run_result *r);
+void pipe_run_result_free(pipe_run_result *r);
 
 /* The MB the arrays of a run need: the interpreter's env, twice with a
  * native run, three times with a native original as well. */

@@ -1,16 +1,21 @@
 /*
  * raise.c - the raise pipeline: parse the C file, load the dialect, analyse
  * the loops, raise task by task with the verification callback
- * (pipe_verify_cb); the native cross-check of `raise --check`; and the
- * rebuilding of a saved program text for `uplift verify`.  Errors are
- * pipe_error codes with a message; the front end and the dialect loader
- * print their own positioned diagnostics.
+ * (pipe_verify_cb); the raised program as MLIR or C; the native
+ * cross-check of `raise --check`; and the rebuilding of a saved program
+ * text for `uplift verify`.  Errors are
+ * pipe_error codes (the stage) with an ir_error (the kind and the message);
+ * the front end and the dialect loader print their own positioned
+ * diagnostics.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/emit.h"
 #include "interp/interp.h"
 #include "pipeline/pipeline.h"
+
+static const ir_pos nowhere; /* the errors here have no source position */
 
 int pipe_exit_status(pipe_error code) {
   switch (code) {
@@ -60,10 +65,11 @@ int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enu
 }
 
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
-                           ir_tp_store *store, pipe_raised *out, char *msg, size_t msgn) {
+                           ir_tp_store *store, pipe_raised *out, ir_error *err) {
   fe_options none;
   memset(&none, 0, sizeof none);
   memset(out, 0, sizeof *out);
+  ir_error_clear(err);
   if (!(out->k = fe_parse_file(path, o->fe ? o->fe : &none, arena))) return PIPE_ERR_SOURCE;
   out->d = o->d ? o->d : gram_load(o->dialect, arena);
   if (!out->d) return PIPE_ERR_DIALECT;
@@ -75,10 +81,25 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
   pipe_verify_state_free(&vs);
   if (vs.v) verify_free(vs.v);
   if (r < 0) {
-    snprintf(msg, msgn, "internal error");
+    ir_error_set(err, nowhere, IR_ERR_INTERNAL, "internal error");
     return PIPE_ERR_INTERNAL;
   }
   return PIPE_OK;
+}
+
+/* ----------------------------------------------------------- emitting */
+
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+              ir_error *err) {
+  const ir_kernel *k = pr->a->kernel;
+  ir_error_clear(err);
+  if (kind == PIPE_EMIT_C) return emit_c_func(pr->d, &pr->res.prog, k, out, err) ? -1 : 0;
+  /* static MLIR shapes: the sizes of the first example (size set 0) */
+  long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
+  interp_default_sizes(k, 0, sizes);
+  emit_opts eopts = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC};
+  if (!emit_mlir_func(pr->d, &pr->res.prog, &eopts, out)) return 0;
+  return ir_error_set(err, nowhere, IR_ERR_INPUT, "the MLIR emitter failed (see above)");
 }
 
 /* ------------------------------------------------------------ --check */
@@ -98,9 +119,9 @@ static ir_tensor *copy_args(const ir_kernel *k, const interp_env *env) {
 }
 
 /* Compare every result of r, evaluated on args, with the native outputs in
- * env.  Returns 0, or -1 with the first difference in msg. */
+ * env.  Returns 0, or -1 with the first difference in err. */
 static int compare_results(const ir_kernel *k, const enum_result *r, const interp_env *env,
-                           const ir_tensor *args, const long *sizes, char *msg, size_t msgn) {
+                           const ir_tensor *args, const long *sizes, ir_error *err) {
   double rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
   if (k->data_type == IR_F32) rtol = 1e-4;
   for (int i = 0; i < r->prog.nresults; i++) {
@@ -108,15 +129,15 @@ static int compare_results(const ir_kernel *k, const enum_result *r, const inter
     interp_err ierr;
     int v = r->result_vars[i], bad = 0;
     if (enum_eval_node(r->prog.results[i], args, k->nvars, sizes, &got, &ierr)) {
-      snprintf(msg, msgn, "evaluating %s: %s", k->vars[v]->name, ierr.msg);
-      return -1;
+      return ir_error_set(err, nowhere, ierr.code, "evaluating %s: %s", k->vars[v]->name,
+                          ierr.msg);
     }
     size_t n = ir_tensor_size(&got);
     for (size_t j = 0; j < n && !bad; j++) {
       if (!interp_values_agree(env->vals[v].data[j], got.data[j], rtol) ||
           (got.poison && got.poison[j])) {
-        snprintf(msg, msgn, "%s element %zu: native %.17g, raised %.17g", k->vars[v]->name, j,
-                 env->vals[v].data[j], got.data[j]);
+        ir_error_set(err, nowhere, IR_ERR_RANGE, "%s element %zu: native %.17g, raised %.17g",
+                     k->vars[v]->name, j, env->vals[v].data[j], got.data[j]);
         bad = 1;
       }
     }
@@ -128,22 +149,18 @@ static int compare_results(const ir_kernel *k, const enum_result *r, const inter
 
 /* One --check run at sizes: native original against the raised program. */
 static int check_at(const ir_kernel *k, interp_native *nat, const enum_result *r,
-                    const long *sizes, uint64_t seed, char *msg, size_t msgn) {
+                    const long *sizes, uint64_t seed, ir_error *err) {
   interp_env env;
-  interp_error err;
   interp_native_result nres;
-  if (interp_env_init(&env, k, sizes, &err)) {
-    snprintf(msg, msgn, "%s", err.msg);
-    return -1;
-  }
+  if (interp_env_init(&env, k, sizes, err)) return -1;
   interp_fill_random(&env, seed);
   ir_tensor *args = copy_args(k, &env);
   int bad = 0;
   if (interp_native_call(nat, &env, NULL, &nres)) {
-    snprintf(msg, msgn, "native run: %s", nres.msg);
+    ir_error_set(err, nowhere, IR_ERR_TOOL, "native run: %s", nres.msg);
     bad = 1;
   }
-  if (!bad) bad = compare_results(k, r, &env, args, sizes, msg, msgn) != 0;
+  if (!bad) bad = compare_results(k, r, &env, args, sizes, err) != 0;
   for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
   ir_free(args);
   interp_env_free(&env);
@@ -151,11 +168,12 @@ static int check_at(const ir_kernel *k, interp_native *nat, const enum_result *r
 }
 
 pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
-                             const enum_result *r, uint64_t seed, char *msg, size_t msgn) {
+                             const enum_result *r, uint64_t seed, ir_error *err) {
   interp_native_result nres;
+  ir_error_clear(err);
   interp_native *nat = interp_native_compile(k, path, fe, &nres);
   if (!nat) {
-    snprintf(msg, msgn, "%s", nres.msg);
+    ir_error_set(err, nowhere, IR_ERR_TOOL, "%s", nres.msg);
     return PIPE_ERR_CHECK;
   }
   const ir_tnode *masks[64];
@@ -173,7 +191,7 @@ pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_opti
     else
       memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
     if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) continue;
-    bad = check_at(k, nat, r, sizes, seed + (uint64_t)variant, msg, msgn) != 0;
+    bad = check_at(k, nat, r, sizes, seed + (uint64_t)variant, err) != 0;
   }
   ir_free(sizes);
   poly_size_cases_free(&sc);
@@ -185,16 +203,15 @@ pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_opti
 
 const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d,
                                    const pipe_task_setup *ts, int task, int var,
-                                   const char *text, ir_tp_store *store, char *msg,
-                                   size_t msgn) {
+                                   const char *text, ir_tp_store *store, ir_error *err) {
   const ir_kernel *k = a->kernel;
   const char *name = k->vars[var]->name;
   ir_tp_syntax syn;
   gram_term_syntax(d, &syn);
-  ir_error err;
-  const ir_tnode *p = ir_tp_parse(store, text, k, ts->in_args, ts->nin, &syn, &err);
+  ir_error perr;
+  const ir_tnode *p = ir_tp_parse(store, text, k, ts->in_args, ts->nin, &syn, &perr);
   if (!p) {
-    snprintf(msg, msgn, "task %d (%s): program: %s\n  %s", task, name, err.msg, text);
+    ir_error_set(err, nowhere, IR_ERR_INPUT, "task %d (%s): program: %s", task, name, perr.msg);
     return NULL;
   }
   /* a huge program would only make a huge query: refused (docs/verify.md) */
@@ -202,17 +219,18 @@ const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d
   int nterms = ir_tp_topo(&p, 1, topo, PIPE_MAX_TERMS);
   ir_free(topo);
   if (nterms < 0) {
-    snprintf(msg, msgn,
-             "task %d (%s): the program has more than %d distinct terms "
-             "(the limit of uplift verify)",
-             task, name, PIPE_MAX_TERMS);
+    ir_error_set(err, nowhere, IR_ERR_RANGE,
+                 "task %d (%s): the program has more than %d distinct terms "
+                 "(the limit of uplift verify)",
+                 task, name, PIPE_MAX_TERMS);
     return NULL;
   }
   ir_type want;
   if (!enum_var_type(k, var, &want) && !ir_type_equal(&want, &p->type)) {
     char b1[128], b2[128];
-    snprintf(msg, msgn, "task %d (%s): the program has type %s, the output is %s", task, name,
-             ir_type_str(&p->type, k, b1, sizeof b1), ir_type_str(&want, k, b2, sizeof b2));
+    ir_error_set(err, nowhere, IR_ERR_SHAPE, "task %d (%s): the program has type %s, the output is %s",
+                 task, name, ir_type_str(&p->type, k, b1, sizeof b1),
+                 ir_type_str(&want, k, b2, sizeof b2));
     return NULL;
   }
   return p;

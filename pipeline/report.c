@@ -132,11 +132,14 @@ pipe_error pipe_report_load(const char *path, const char *rpath, const fe_option
   r->progs = IR_NEW_N(arena, const ir_tnode *, r->nents + 1);
   for (int i = 0; i < r->nents; i++) {
     const pipe_report_entry *e = &r->ents[i];
-    char msg[1024];
+    ir_error perr;
     if (!e->program) continue;
     r->progs[i] = pipe_program_parse(r->a, r->d, &r->setups[e->task], e->task, e->var,
-                                     e->program, store, msg, sizeof msg);
-    if (!r->progs[i]) return fail(r, arena, PIPE_ERR_PROGRAM, IR_ERR_INPUT, err, "%s", msg);
+                                     e->program, store, &perr);
+    /* a text that does not parse is quoted under the message */
+    if (!r->progs[i] && perr.code == IR_ERR_INPUT)
+      return fail(r, arena, PIPE_ERR_PROGRAM, perr.code, err, "%s\n  %s", perr.msg, e->program);
+    if (!r->progs[i]) return fail(r, arena, PIPE_ERR_PROGRAM, perr.code, err, "%s", perr.msg);
   }
   return PIPE_OK;
 }

@@ -4,7 +4,9 @@
  * comparison on each, the memory an interpreter run needs, the native
  * compilation of a kernel with extra cc arguments (once per command), the
  * outputs a run reports, the comparison of a native run with its
- * reference and the median of timed runs.
+ * reference, the median of timed runs, and pipe_run_one, which does one
+ * whole run (inputs, interpreter, native calls, comparison) and returns
+ * what happened for cli/cmd_run.c to print.
  */
 #include <limits.h>
 #include <math.h>
@@ -157,4 +159,86 @@ long pipe_native_diff(const ir_kernel *k, const interp_env *env, interp_env *oen
 
 double pipe_run_mb(const ir_kernel *k, const long *sizes, int native, int against) {
   return pipe_env_bytes(k, sizes) * (native ? 2 : 1) * (against ? 1.5 : 1) / (1024.0 * 1024.0);
+}
+
+/* ------------------------------------------------------------- one run */
+
+/* The native side of a run: compile (first call), call the code on nenv
+ * (and the original on oenv) and compare with the reference. */
+static void run_native(const ir_kernel *k, const pipe_run_opts *o, pipe_natives *nv,
+                       interp_env *nenv, interp_env *oenv, pipe_run_result *r) {
+  int against = o->no && o->no->against;
+  if (pipe_natives_get(nv, k, o->no, &r->nres) ||
+      interp_native_call(nv->nat, nenv, &nv->lim, &r->nres) ||
+      (against && interp_native_call(nv->orig, oenv, &nv->lim, &r->nres))) {
+    r->outcome = PIPE_RUN_NATIVE_FAILED;
+    return;
+  }
+  r->tol = pipe_run_tolerance(k, o->values);
+  r->diffs = pipe_native_diff(k, &r->env, against ? oenv : NULL, nenv, r->written, r->tol,
+                              &r->first, &r->compared);
+  r->outcome = r->diffs ? PIPE_RUN_DIFFERS : PIPE_RUN_AGREES;
+}
+
+/* Time o->time_runs calls of the native code on fresh copies of r->env's
+ * inputs. */
+static void run_timed(const ir_kernel *k, const pipe_run_opts *o, pipe_natives *nv,
+                      interp_env *nenv, pipe_run_result *r) {
+  r->times = ir_calloc((size_t)o->time_runs, sizeof *r->times);
+  if (pipe_natives_get(nv, k, o->no, &r->nres) ||
+      pipe_native_time(nv, &r->env, nenv, o->time_runs, r->times, &r->nres)) {
+    r->outcome = PIPE_RUN_NATIVE_FAILED;
+    return;
+  }
+  r->ntimes = o->time_runs;
+  r->outcome = PIPE_RUN_TIMED;
+}
+
+pipe_run_outcome pipe_run_one(const ir_kernel *k, const long *sizes, const pipe_run_opts *o,
+                              pipe_natives *nv, pipe_run_result *r) {
+  memset(r, 0, sizeof *r);
+  int native = o->no != NULL, against = native && o->no->against;
+  interp_env nenv, oenv;
+  if (interp_env_init(&r->env, k, sizes, &r->err)) return r->outcome = PIPE_RUN_ERROR;
+  r->have_env = 1;
+  pipe_fill_values(&r->env, o->values, o->seed);
+  /* the native copies start from the same inputs */
+  if (native && interp_env_init(&nenv, k, sizes, &r->err)) UNREACHABLE();
+  if (native) interp_env_copy(&nenv, &r->env);
+  if (against && interp_env_init(&oenv, k, sizes, &r->err)) UNREACHABLE();
+  if (against) interp_env_copy(&oenv, &r->env);
+  if (native && o->time_runs > 0) {
+    run_timed(k, o, nv, &nenv, r);
+    goto done;
+  }
+  r->env.time_limit = o->timeout;
+  if (interp_run(&r->env, NULL, &r->err)) {
+    r->outcome = PIPE_RUN_ERROR;
+    goto done;
+  }
+  r->written = ir_calloc((size_t)k->nvars + 1, 1);
+  r->poison = ir_calloc((size_t)k->nvars + 1, sizeof *r->poison);
+  pipe_run_outputs(k, r->written);
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    if (r->written[v]) r->poisoned += r->poison[v] = interp_poison_count(&r->env.vals[v]);
+  }
+  r->outcome = PIPE_RUN_DONE;
+  /* elements that depend on uninitialized values are undefined in C (any
+   * value refines them): against the native original they are left out of
+   * the comparison, against the interpreter nothing can be compared */
+  if (native && r->poisoned && !against) r->outcome = PIPE_RUN_POISONED;
+  else if (native) run_native(k, o, nv, &nenv, &oenv, r);
+done:
+  if (native) interp_env_free(&nenv);
+  if (against) interp_env_free(&oenv);
+  return r->outcome;
+}
+
+void pipe_run_result_free(pipe_run_result *r) {
+  if (r->have_env) interp_env_free(&r->env);
+  ir_free(r->written);
+  ir_free(r->poison);
+  ir_free(r->times);
+  memset(r, 0, sizeof *r);
 }

@@ -742,13 +742,126 @@ static void cand_elementwise(as *c, const kargs *ka, int i, const ir_type *res, 
   inst_all(c, ka->f[i], to, dom, 0, NULL, s, out);
 }
 
+/* select(p, a, b): a where the mask p holds, b where it does not. */
+static void cand_select(as *c, const ir_tnode *n, const kargs *ka, form *out, const char *box) {
+  const ir_tnode *p = ka->b.args[0] >= 0 ? n->ops[ka->b.args[0]] : NULL;
+  const char *to[IR_MAX_RANK];
+  if (!p || p->kind != IR_TN_MASK) {
+    fail(c, "a select whose predicate is not a mask");
+    return;
+  }
+  bcast_to(c, &p->type, &n->type, out->ov, to);
+  const char *m = mask_text(c, p->mask, p->type.rank, to);
+  cand_elementwise(c, ka, 1, &n->type, 1, and_text(c, box, m), out);
+  cand_elementwise(c, ka, 2, &n->type, 1, and_text(c, box, ir_arena_printf(&c->ar, "not (%s)", m)),
+                   out);
+}
+
+/* dot_general(l, r): batch dims carried to out's leading indices,
+ * contracting dims summed over fresh bound indices, the free dims of l
+ * then r on out's remaining indices. */
+static void cand_dot_general(as *c, const kargs *ka, form *out, const char *box) {
+  const interp_attr *at = ka->b.attrs;
+  const interp_attr *lb = &at[0], *rb = &at[1], *lc = &at[2], *rc = &at[3];
+  const char *to[IR_MAX_RANK], *to2[IR_MAX_RANK];
+  int kb[IR_MAX_RANK], nkb = 0, r = 0;
+  for (int i = 0; i < lb->n; i++) {
+    to[lb->v[i]] = kname(c, out->ov[r]);
+    to2[rb->v[i]] = kname(c, out->ov[r++]);
+  }
+  for (int i = 0; i < lc->n; i++) {
+    kb[nkb] = c->nk++;
+    to[lc->v[i]] = to2[rc->v[i]] = kname(c, kb[nkb++]);
+  }
+  for (int side = 0; side < 2; side++) {
+    const interp_attr *bt = side ? rb : lb, *ct = side ? rc : lc;
+    const char **tt = side ? to2 : to;
+    for (int d = 0; d < ka->ty[side].rank; d++) {
+      int used = 0;
+      for (int i = 0; i < bt->n; i++) used |= bt->v[i] == d;
+      for (int i = 0; i < ct->n; i++) used |= ct->v[i] == d;
+      if (!used) tt[d] = kname(c, out->ov[r++]);
+    }
+  }
+  form *a = form_new(c, 0), *b = form_new(c, 0);
+  inst_all(c, ka->f[0], to, box, nkb, kb, 1, a);
+  inst_all(c, ka->f[1], to2, NULL, 0, NULL, 1, b);
+  mul_forms(c, a, b, out);
+}
+
+/* reduce(x, init): a sum over the reduced dims plus init, or, for a
+ * product over dims of extent 1, init times the one element. */
+static void cand_reduce(as *c, const kargs *ka, form *out, const char *box) {
+  const interp_attr *at = ka->b.attrs;
+  const char *to[IR_MAX_RANK];
+  int ones = 1;
+  for (int i = 0; i < at[0].n; i++) ones &= ka->ty[0].dims[at[0].v[i]] == IR_DIM_ONE;
+  if (at[1].v[0] == INTERP_BODY_MUL && ones) {
+    int r = 0;
+    for (int d = 0; d < ka->ty[0].rank; d++) {
+      int red = 0;
+      for (int i = 0; i < at[0].n; i++) red |= at[0].v[i] == d;
+      to[d] = red ? "0" : kname(c, out->ov[r]);
+      r += !red || at[2].v[0] != 0;
+    }
+    form *a = form_new(c, 0), *b = form_new(c, 0);
+    inst_all(c, ka->f[0], to, box, 0, NULL, 1, a);
+    inst_all(c, ka->f[1], NULL, NULL, 0, NULL, 1, b);
+    mul_forms(c, a, b, out);
+    return;
+  }
+  if (at[1].v[0] != INTERP_BODY_ADD) {
+    fail(c, "a reduce whose body is %s", interp_body_name((interp_body)at[1].v[0]));
+    return;
+  }
+  int kb[IR_MAX_RANK], nkb = 0, r = 0;
+  for (int d = 0; d < ka->ty[0].rank; d++) {
+    int red = 0;
+    for (int i = 0; i < at[0].n; i++) red |= at[0].v[i] == d;
+    if (red) {
+      kb[nkb] = c->nk++;
+      to[d] = kname(c, kb[nkb++]);
+      r += at[2].v[0] != 0;
+    } else {
+      to[d] = kname(c, out->ov[r++]);
+    }
+  }
+  inst_all(c, ka->f[0], to, box, nkb, kb, 1, out);
+  inst_all(c, ka->f[1], NULL, box, 0, NULL, 1, out);
+}
+
+/* reshape(x) that only adds or drops dims of 1: the other dims keep their
+ * order, so every index carries over. */
+static void cand_reshape(as *c, const ir_tnode *n, const kargs *ka, form *out, const char *box) {
+  const ir_type *res = &n->type;
+  const char *to[IR_MAX_RANK];
+  int j = 0;
+  for (int d = 0; d < res->rank; d++) {
+    if (res->dims[d] == IR_DIM_ONE) continue;
+    while (j < ka->ty[0].rank && ka->ty[0].dims[j] == IR_DIM_ONE) to[j++] = "0";
+    if (j == ka->ty[0].rank || ka->ty[0].dims[j] != res->dims[d]) {
+      fail(c, "a reshape other than adding or dropping dims of 1");
+      return;
+    }
+    to[j++] = kname(c, out->ov[d]);
+  }
+  while (j < ka->ty[0].rank && ka->ty[0].dims[j] == IR_DIM_ONE) to[j++] = "0";
+  if (j != ka->ty[0].rank) {
+    fail(c, "a reshape other than adding or dropping dims of 1");
+    return;
+  }
+  inst_all(c, ka->f[0], to, box, 0, NULL, 1, out);
+}
+
+/* The op node n as a form over out's output variables: its operands'
+ * forms combined as the op's kernel combines their elements. */
 static void cand_op(as *c, const ir_tnode *n, form *out, const char *box) {
   kargs ka;
   if (cand_args(c, n, &ka)) return;
   const char *kn = ka.b.kernel;
   const interp_attr *at = ka.b.attrs;
   const ir_type *res = &n->type;
-  const char *to[IR_MAX_RANK], *to2[IR_MAX_RANK];
+  const char *to[IR_MAX_RANK];
   for (int i = 0; i < ka.b.nargs; i++)
     if (ka.mask[i] && (i || strcmp(kn, "select"))) {
       fail(c, "a mask used as a value (%s)", kn);
@@ -767,80 +880,11 @@ static void cand_op(as *c, const ir_tnode *n, form *out, const char *box) {
     cand_elementwise(c, &ka, 1, res, 1, NULL, b);
     mul_forms(c, a, b, out);
   } else if (!strcmp(kn, "select")) {
-    const ir_tnode *p = ka.b.args[0] >= 0 ? n->ops[ka.b.args[0]] : NULL;
-    if (!p || p->kind != IR_TN_MASK) {
-      fail(c, "a select whose predicate is not a mask");
-      return;
-    }
-    int pov[IR_MAX_RANK];
-    for (int d = 0; d < p->type.rank; d++) pov[d] = 0;
-    bcast_to(c, &p->type, res, out->ov, to);
-    (void)pov;
-    const char *m = mask_text(c, p->mask, p->type.rank, to);
-    cand_elementwise(c, &ka, 1, res, 1, and_text(c, box, m), out);
-    cand_elementwise(c, &ka, 2, res, 1, and_text(c, box, ir_arena_printf(&c->ar, "not (%s)", m)),
-                     out);
+    cand_select(c, n, &ka, out, box);
   } else if (!strcmp(kn, "dot_general")) {
-    const interp_attr *lb = &at[0], *rb = &at[1], *lc = &at[2], *rc = &at[3];
-    int kb[IR_MAX_RANK], nkb = 0, r = 0;
-    for (int i = 0; i < lb->n; i++) {
-      to[lb->v[i]] = kname(c, out->ov[r]);
-      to2[rb->v[i]] = kname(c, out->ov[r++]);
-    }
-    for (int i = 0; i < lc->n; i++) {
-      kb[nkb] = c->nk++;
-      to[lc->v[i]] = to2[rc->v[i]] = kname(c, kb[nkb++]);
-    }
-    for (int side = 0; side < 2; side++) {
-      const interp_attr *bt = side ? rb : lb, *ct = side ? rc : lc;
-      const char **tt = side ? to2 : to;
-      for (int d = 0; d < ka.ty[side].rank; d++) {
-        int used = 0;
-        for (int i = 0; i < bt->n; i++) used |= bt->v[i] == d;
-        for (int i = 0; i < ct->n; i++) used |= ct->v[i] == d;
-        if (!used) tt[d] = kname(c, out->ov[r++]);
-      }
-    }
-    form *a = form_new(c, 0), *b = form_new(c, 0);
-    inst_all(c, ka.f[0], to, box, nkb, kb, 1, a);
-    inst_all(c, ka.f[1], to2, NULL, 0, NULL, 1, b);
-    mul_forms(c, a, b, out);
+    cand_dot_general(c, &ka, out, box);
   } else if (!strcmp(kn, "reduce")) {
-    /* a product over dims of extent 1 is init times the one element */
-    int ones = 1;
-    for (int i = 0; i < at[0].n; i++) ones &= ka.ty[0].dims[at[0].v[i]] == IR_DIM_ONE;
-    if (at[1].v[0] == INTERP_BODY_MUL && ones) {
-      int r = 0;
-      for (int d = 0; d < ka.ty[0].rank; d++) {
-        int red = 0;
-        for (int i = 0; i < at[0].n; i++) red |= at[0].v[i] == d;
-        to[d] = red ? "0" : kname(c, out->ov[r]);
-        r += !red || at[2].v[0] != 0;
-      }
-      form *a = form_new(c, 0), *b = form_new(c, 0);
-      inst_all(c, ka.f[0], to, box, 0, NULL, 1, a);
-      inst_all(c, ka.f[1], NULL, NULL, 0, NULL, 1, b);
-      mul_forms(c, a, b, out);
-      return;
-    }
-    if (at[1].v[0] != INTERP_BODY_ADD) {
-      fail(c, "a reduce whose body is %s", interp_body_name((interp_body)at[1].v[0]));
-      return;
-    }
-    int kb[IR_MAX_RANK], nkb = 0, r = 0;
-    for (int d = 0; d < ka.ty[0].rank; d++) {
-      int red = 0;
-      for (int i = 0; i < at[0].n; i++) red |= at[0].v[i] == d;
-      if (red) {
-        kb[nkb] = c->nk++;
-        to[d] = kname(c, kb[nkb++]);
-        r += at[2].v[0] != 0;
-      } else {
-        to[d] = kname(c, out->ov[r++]);
-      }
-    }
-    inst_all(c, ka.f[0], to, box, nkb, kb, 1, out);
-    inst_all(c, ka.f[1], NULL, box, 0, NULL, 1, out);
+    cand_reduce(c, &ka, out, box);
   } else if (!strcmp(kn, "transpose")) {
     for (int d = 0; d < res->rank; d++) to[at[0].v[d]] = kname(c, out->ov[d]);
     inst_all(c, ka.f[0], to, box, 0, NULL, 1, out);
@@ -852,24 +896,7 @@ static void cand_op(as *c, const ir_tnode *n, form *out, const char *box) {
     }
     inst_all(c, ka.f[0], to, box, 0, NULL, 1, out);
   } else if (!strcmp(kn, "reshape")) {
-    /* only a reshape that adds or drops dims of 1: the other dims keep
-     * their order, so every index carries over */
-    int j = 0;
-    for (int d = 0; d < res->rank; d++) {
-      if (res->dims[d] == IR_DIM_ONE) continue;
-      while (j < ka.ty[0].rank && ka.ty[0].dims[j] == IR_DIM_ONE) to[j++] = "0";
-      if (j == ka.ty[0].rank || ka.ty[0].dims[j] != res->dims[d]) {
-        fail(c, "a reshape other than adding or dropping dims of 1");
-        return;
-      }
-      to[j++] = kname(c, out->ov[d]);
-    }
-    while (j < ka.ty[0].rank && ka.ty[0].dims[j] == IR_DIM_ONE) to[j++] = "0";
-    if (j != ka.ty[0].rank) {
-      fail(c, "a reshape other than adding or dropping dims of 1");
-      return;
-    }
-    inst_all(c, ka.f[0], to, box, 0, NULL, 1, out);
+    cand_reshape(c, n, &ka, out, box);
   } else if (!strcmp(kn, "constant") || !strcmp(kn, "fill")) {
     push_const(c, out, at[0].d, box);
   } else if (!strcmp(kn, "fill_scalar")) {

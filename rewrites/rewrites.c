@@ -252,17 +252,18 @@ static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *v
 }
 
 pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rules *out,
-                   char *err, size_t errn) {
+                   ir_error *err) {
+  const ir_pos nowhere = {0};
   memset(out, 0, sizeof *out);
   pipe_inputs in;
-  pipe_error pe = pipe_inputs_load(o->inputs, o->dialect, arena, store, &in, err, errn);
+  pipe_error pe = pipe_inputs_load(o->inputs, o->dialect, arena, store, &in, err);
   out->k = in.k;
   out->d = in.d;
   out->nargs = in.nargs;
   memcpy(out->args, in.args, sizeof out->args);
   if (pe != PIPE_OK) return pe;
   if (out->k->nvars > MAXSYM) {
-    snprintf(err, errn, "too many inputs and dims");
+    ir_error_set(err, nowhere, IR_ERR_INPUT, "too many inputs and dims");
     return PIPE_ERR_INPUTS;
   }
   miner m = {NULL, 0, 0};
@@ -271,7 +272,7 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
   int r = enum_explore(out->k, out->d, out->args, out->nargs, &o->search, &h, store, &st);
   if (r < 0) {
     ir_free(m.props);
-    snprintf(err, errn, "the enumeration failed");
+    ir_error_set(err, nowhere, IR_ERR_INTERNAL, "the enumeration failed");
     return PIPE_ERR_INTERNAL;
   }
   out->complete = r == 0;
@@ -283,7 +284,7 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
   verify_ctx *vr, *vf;
   if (verifiers(o, &vr, &vf)) {
     ir_free(m.props);
-    snprintf(err, errn, "cannot set up Z3");
+    ir_error_set(err, nowhere, IR_ERR_TOOL, "cannot set up Z3");
     return PIPE_ERR_SOLVER;
   }
   int i = 0;

@@ -49,11 +49,12 @@ typedef struct rw_opts {
 
 /* Mine the rules of o.  Everything lives in arena/store, except the rule
  * arrays of out (ir_malloc'd, freed by rw_rules_free, also after an
- * error).  Returns PIPE_OK; PIPE_ERR_INPUTS or PIPE_ERR_ELEM with a message
- * in err; PIPE_ERR_DIALECT (gram_load printed why); PIPE_ERR_INTERNAL or
- * PIPE_ERR_SOLVER with a message. */
+ * error).  Returns PIPE_OK; PIPE_ERR_INPUTS or PIPE_ERR_ELEM with err
+ * filled (its position: the column in o->inputs, when there is one);
+ * PIPE_ERR_DIALECT (gram_load printed why); PIPE_ERR_INTERNAL or
+ * PIPE_ERR_SOLVER with err filled. */
 pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rules *out,
-                   char *err, size_t errn);
+                   ir_error *err);
 
 /* The normal form of n under rules[0..nr-1] (bounded rewriting; argument
  * leaves of the rules are pattern variables that match any term of their

@@ -202,8 +202,7 @@ static int case_raise(kcase *c, const char *path, const gram_dialect *d, int di)
   enum_default_options(&po.search);
   po.search.timeout = 600; /* a hang guard: --max-ops and the memory decide */
   pipe_raised pr;
-  char msg[256];
-  pipe_error pe = pipe_raise_file(path, &po, &c->arena, &c->store, &pr, msg, sizeof msg);
+  pipe_error pe = pipe_raise_file(path, &po, &c->arena, &c->store, &pr, NULL);
   c->k = pr.k;
   c->res = pr.res;
   CHECKF(pe != PIPE_ERR_SOURCE, "%s parses", path);

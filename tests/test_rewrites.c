@@ -60,9 +60,9 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   o.search.max_ops = max_ops;
   o.search.threads = 1;
   rw_rules rs;
-  char err[256];
-  pipe_error r = rw_mine(&o, &arena, &store, &rs, err, sizeof err);
-  CHECKF(r == 0, "%s %s: mined (%s)", dialect, inputs, r ? err : "");
+  ir_error err;
+  pipe_error r = rw_mine(&o, &arena, &store, &rs, &err);
+  CHECKF(r == 0, "%s %s: mined (%s)", dialect, inputs, r ? err.msg : "");
   CHECKF(rs.n >= min_rules, "%s %s: %d rules (want >= %d)", dialect, inputs, rs.n, min_rules);
   int proved = 1, held = 1, smaller = 1;
   for (int i = 0; i < rs.n; i++) {
@@ -103,9 +103,12 @@ int main(void) {
   o.search.max_ops = 1;
   o.search.threads = 1;
   rw_rules rs;
-  char err[256];
+  ir_error err;
   CHECK("bad inputs rejected",
-        rw_mine(&o, &arena, &store, &rs, err, sizeof err) == PIPE_ERR_INPUTS);
+        rw_mine(&o, &arena, &store, &rs, &err) == PIPE_ERR_INPUTS);
+  CHECKF(err.code == IR_ERR_INPUT && err.pos.line == 1 && err.pos.col == 8,
+         "the error is placed at the end of the --inputs text (%d:%d)", err.pos.line,
+         err.pos.col);
   rw_rules_free(&rs);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
