@@ -2510,6 +2510,14 @@ static void collect_stmts(parser *p, const ir_stmt *s, const ir_stmt **stack, in
   }
 }
 
+/* Free the accesses an earlier pass left in p->acs. */
+static void drop_accesses(parser *p) {
+  for (int k = 0; k < p->nacs; k++) ir_free(p->acs[k].loops);
+  ir_free(p->acs);
+  p->acs = NULL;
+  p->nacs = 0;
+}
+
 /* Give every pointer parameter its shape from the kernel's accesses. */
 static void delinearize(parser *p) {
   const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
@@ -2540,16 +2548,18 @@ static void delinearize(parser *p) {
 
 /* Check that every subscript stays inside its array's extent for all
  * sizes, as far as the loop bounds tell: when the largest value of a
- * subscript and the extent differ by more than a constant (loops up to a
- * constant N over an array of extent n, or up to m over an extent n), the
- * access is inside the array only under an assumption on the sizes
- * (N <= n), which the later stages cannot carry yet: refused, naming it.
+ * subscript and the extent differ by more than a constant and the array
+ * could not be made a view (view_declared: loops up to a constant N over
+ * an array of extent n give a region of constant extent N, which the later
+ * stages cannot type), the access is inside the array only under an
+ * assumption on the sizes (N <= n): refused, naming it.
  * Subscripts under min/max bounds, constant subscripts (A[i][1] needs
  * m >= 2) and local arrays are left to the run-time checks. */
 static void check_extents(parser *p) {
   const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
   ptr_access *acs = NULL;
   int n = 0, cap = 0;
+  drop_accesses(p);
   p->all_arrays = 1;
   collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
   p->all_arrays = 0;
@@ -2576,8 +2586,8 @@ static void check_extents(parser *p) {
       error_pos(p, e->args[d]->pos, "subscripts that the loop bounds keep inside "
                 "the array's extent for all sizes",
                 "subscript %d of '%s' stays inside its extent %s only under the "
-                "assumption %s <= %s (its loops reach %s), and assumptions on sizes "
-                "are not yet supported", d + 1, v->name, aff_str(p, &dim),
+                "assumption %s <= %s (its loops reach %s), and a region of it "
+                "whose extents are not size parameters is not yet supported", d + 1, v->name, aff_str(p, &dim),
                 aff_str(p, &hi), aff_str(p, &dim), aff_str(p, &hi));
     }
   }
@@ -2596,20 +2606,18 @@ static int aff_is_symbol(const parser *p, const aff *f) {
 }
 
 /* Make a parameter array whose declared extents are not size parameters
- * (padding: A[m + 4][n + 4]) a view of the region its accesses reach, when
- * that region's extents are size parameters (A[i][j], i < m, j < n: the
- * region [m][n]), under the assumptions that the region fits (m <= m + 4
- * holds always and is not recorded).  The region starts at 0: an array
+ * (padding: A[m + 4][n + 4]), or whose accesses reach past its extents by
+ * more than a constant (loops to m over x[n]), a view of the region its
+ * accesses reach, when that region's extents are size parameters
+ * (A[i][j], i < m, j < n: the region [m][n]), under the assumptions that
+ * the region fits (m <= n; m <= m + 4 holds always and is not recorded).  The region starts at 0: an array
  * whose subscripts may be negative, or whose bounds have min/max, is left
  * as it is (the later stages say what they support). */
 static void view_declared(parser *p) {
   const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
   ptr_access *acs = NULL;
   int n = 0, cap = 0;
-  for (int k = 0; k < p->nacs; k++) ir_free(p->acs[k].loops); /* check_extents' */
-  ir_free(p->acs);
-  p->acs = NULL;
-  p->nacs = 0;
+  drop_accesses(p);
   p->all_arrays = 1;
   collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
   p->all_arrays = 0;
@@ -2619,12 +2627,12 @@ static void view_declared(parser *p) {
     ir_var *v = p->vars[p->params[i]];
     if (v->kind != IR_VAR_ARRAY || !v->rank || ir_var_is_view(v)) continue;
     aff dim[IR_MAX_RANK], ext[IR_MAX_RANK];
-    int have[IR_MAX_RANK] = {0}, ok = 1, symbols = 1, seen = 0;
+    int have[IR_MAX_RANK] = {0}, ok = 1, symbols = 1, seen = 0, fits = 1;
     for (int d = 0; d < v->rank && ok; d++) {
       ok = !aff_of(p, v->dims[d], 1, &dim[d]);
       symbols &= ok && aff_is_symbol(p, &dim[d]);
     }
-    if (!ok || symbols) continue;
+    if (!ok) continue;
     for (int k = 0; k < n && ok; k++) {
       const ir_expr *e = acs[k].e;
       if (e->var != v->id) continue;
@@ -2637,8 +2645,15 @@ static void view_declared(parser *p) {
         ok = ok && aff_fold_max(&ext[d], &have[d], &hi);
       }
     }
-    for (int d = 0; d < v->rank && ok; d++) ok = have[d] && aff_is_symbol(p, &ext[d]);
-    if (!ok || !seen) continue;
+    for (int d = 0; d < v->rank && ok; d++) {
+      aff diff = {0};
+      ok = have[d] && aff_is_symbol(p, &ext[d]);
+      aff_addf(&diff, &ext[d], 1);
+      aff_addf(&diff, &dim[d], -1);
+      fits &= aff_is_const(&diff) && diff.c <= 0;
+    }
+    /* extents that are sizes and hold the accesses: the array as it is */
+    if (!ok || !seen || (symbols && fits)) continue;
     for (int d = 0; d < v->rank; d++) {
       aff diff = {0};
       aff_addf(&diff, &ext[d], 1);
@@ -2729,8 +2744,8 @@ static void parse_kernel(parser *p, const fe_tok *name) {
               name->text, ir_elem_c_name(p->ret_elem));
   expect(p, "}");
   delinearize(p);
-  check_extents(p);
   view_declared(p);
+  check_extents(p);
 }
 
 /* ------------------------------------------------------ finding the kernel */

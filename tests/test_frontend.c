@@ -478,6 +478,12 @@ static void details_locals(ir_arena *a) {
             " for (int i = 0; i < n; i++) y[i] = x[i]; }\n", a);
   CHECK("padded extents: regions [n] of [n + 8], no assumption (it always holds)",
         k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "y")]) && k->nassumes == 0);
+  k = parse("void f(int n, int m, double x[n]) {\n"
+            " for (int i = 0; i < m; i++) x[i] = 0; }\n", a);
+  CHECK("loops to m over x[n]: the region [m] of x[n], assuming m <= n",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) && k->nassumes == 1 &&
+            k->assumes[0].lo->kind == IR_EX_VAR &&
+            k->assumes[0].lo->var == ir_kernel_find_var(k, "m"));
   CHECK("a column index always past its row length is refused",
         !parse_quiet("void f(int m, int k, double *a) {\n"
                      " for (int i = 0; i < m; i++) for (int j = 0; j <= k; j++)\n"
