@@ -96,6 +96,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               ir_buf_str(&prog));
     }
   ir_buf_free(&prog);
+  ir_kernel_print_views(k, "", stderr); /* proved under these (docs/frontend.md) */
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
 }
 
@@ -107,6 +108,17 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   cJSON_AddBoolToObject(root, "raised", r->raised);
   if (!r->raised && r->reason) cJSON_AddStringToObject(root, "reason", r->reason);
   cJSON_AddNumberToObject(root, "seconds", r->seconds);
+  cJSON *jas = cJSON_AddArrayToObject(root, "assumptions"); /* every proof's hypothesis */
+  for (int i = 0; i < k->nassumes; i++) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) continue;
+    ir_assume_print(k, &k->assumes[i], f);
+    fclose(f);
+    cJSON_AddItemToArray(jas, cJSON_CreateString(text));
+    free(text);
+  }
   cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
   ir_buf prog = {0}; /* the program's text, whatever its length */
   for (int t = 0; t < r->ntasks; t++) {

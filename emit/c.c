@@ -925,7 +925,7 @@ static int plan(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode **node
     ninfo *ri = ni(g, r);
     const ir_var *v = g->k->vars[rvar[i]];
     if (r->kind == IR_TN_ARG || ri->inplace >= 0 || v->elem != r->type.elem) continue;
-    int ok = 1;
+    int ok = !ir_var_is_view(v); /* a region: copied out at its offsets */
     for (int j = 0; j < p->nresults && ok; j++) {
       if (j == i) continue;
       if (rvar[j] == rvar[i]) ok = 0; /* written twice */
@@ -998,6 +998,74 @@ static void write_head(cg *g, const ir_tnode **nodes, int nn) {
   }
 }
 
+/* Does e read variable v? */
+static int expr_reads(const ir_expr *e, int v) {
+  if (e->kind == IR_EX_VAR && e->var == v) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_reads(e->args[i], v)) return 1;
+  return 0;
+}
+
+/* The kernel's assumptions (its views are regions of their storage only
+ * under them, k <= lda): each checked, a failing one aborts with a message
+ * naming it and the sizes it reads. */
+static void write_assumes(const ir_kernel *k, FILE *out) {
+  for (int i = 0; i < k->nassumes; i++) {
+    const ir_assume *a = &k->assumes[i];
+    fputs("  if (!((long)(", out);
+    ir_expr_print(k, a->lo, out);
+    fputs(") <= (long)(", out);
+    ir_expr_print(k, a->hi, out);
+    fprintf(out, "))) {\n    fprintf(stderr, \"%s: the sizes break the assumption ", k->name);
+    ir_assume_print(k, a, out);
+    fputs(" (", out);
+    int n = 0;
+    for (int j = 0; j < k->nparams; j++) {
+      const ir_var *v = k->vars[k->params[j]];
+      if (v->kind == IR_VAR_SIZE && (expr_reads(a->lo, v->id) || expr_reads(a->hi, v->id)))
+        fprintf(out, "%s%s=%%ld", n++ ? ", " : "", v->name);
+    }
+    fputs("), under which this code is the original kernel\\n\"", out);
+    for (int j = 0; j < k->nparams; j++) {
+      const ir_var *v = k->vars[k->params[j]];
+      if (v->kind == IR_VAR_SIZE && (expr_reads(a->lo, v->id) || expr_reads(a->hi, v->id)))
+        fprintf(out, ", (long)%s", v->name);
+    }
+    fputs(");\n    abort();\n  }\n", out);
+  }
+}
+
+/* Copy view v (a region of its storage, ir_var.store) between its storage
+ * (the caller's array) and the row-major buffer upl_v<id>: in (storage to
+ * buffer) or out. */
+static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in, FILE *out) {
+  const char *T = ctype(v->elem);
+  for (int d = 0; d < v->rank; d++) {
+    fprintf(out, "%*sfor (long upl_r%d = 0; upl_r%d < (long)(", 2 + 2 * d, "", d, d);
+    ir_expr_print(k, v->dims[d], out);
+    fprintf(out, "); upl_r%d++)\n", d);
+  }
+  /* row-major indices over the region and over the storage */
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 0) fprintf(out, "%*s", 2 + 2 * v->rank, "");
+    else fputs(" = ", out);
+    int store = pass == (in ? 1 : 0);
+    if (store) fprintf(out, "((%s *)%s)[", T, v->name);
+    else fprintf(out, "upl_v%d[", id);
+    for (int d = 0; d < v->rank; d++) fputc('(', out);
+    for (int d = 0; d < v->rank; d++) {
+      if (d) {
+        fputs(" * (long)(", out);
+        ir_expr_print(k, store ? v->store[d] : v->dims[d], out);
+        fputs(") + ", out);
+      }
+      fprintf(out, "upl_r%d)", d);
+    }
+    fputc(']', out);
+  }
+  fputs(";\n", out);
+}
+
 /* The sizes: checked (a negative one aborts with a message), then as longs. */
 static void write_sizes(const ir_kernel *k, FILE *out) {
   int nsz = 0;
@@ -1026,6 +1094,7 @@ static void write_sizes(const ir_kernel *k, FILE *out) {
     if (v->kind == IR_VAR_SIZE)
       fprintf(out, "  const long upl_%s = %s;\n  (void)upl_%s;\n", v->name, v->name, v->name);
   }
+  write_assumes(k, out);
 }
 
 /* One step per materialised node: the arguments as pointers, every other
@@ -1038,6 +1107,14 @@ static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
     const ninfo *in = ni(g, n);
     const ir_type *t = &n->type;
     const char *T = ctype(t->elem);
+    if (n->kind == IR_TN_ARG && ir_var_is_view(k->vars[n->arg])) {
+      char cnt[STR];
+      prod_str(g, t->dims, t->rank, cnt);
+      fprintf(out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s)); /* the region of %s */\n", T,
+              n->id, cnt, T, k->vars[n->arg]->name);
+      write_view_copy(k, k->vars[n->arg], n->id, 1, out);
+      continue;
+    }
     if (n->kind == IR_TN_ARG) {
       const ir_var *v = k->vars[n->arg];
       fprintf(out, "  %s *upl_v%d = (%s *)%s%s;\n  (void)upl_v%d;\n", T, n->id, T,
@@ -1069,6 +1146,10 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
     const ir_var *v = g->k->vars[rvar[i]];
     if (r->kind == IR_TN_ARG && r->arg == rvar[i]) continue; /* unchanged */
     if (ni(g, r)->inplace == rvar[i]) continue;             /* written already */
+    if (ir_var_is_view(v)) {
+      write_view_copy(g->k, v, r->id, 0, out);
+      continue;
+    }
     char cnt[STR];
     prod_str(g, r->type.dims, r->type.rank, cnt);
     fprintf(out, "  for (long upl_q = 0; upl_q < %s; upl_q++)\n", cnt);
@@ -1077,7 +1158,8 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
   }
   for (int i = 0; i < nn; i++) {
     const ninfo *in = ni(g, nodes[i]);
-    if (in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0)
+    if ((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
+        (nodes[i]->kind == IR_TN_ARG && ir_var_is_view(g->k->vars[nodes[i]->arg])))
       fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
   }
   if (g->k->returns)

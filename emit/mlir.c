@@ -607,6 +607,17 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
   c.symssa = ir_calloc((size_t)(nsyms ? nsyms : 1), sizeof *c.symssa);
   const char *fname = o->func_name ? o->func_name : "kernel";
   char nm[64];
+  if (p->kernel) { /* views: the caller passes their regions (none: nothing) */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+      ir_kernel_print_views(p->kernel, "// ", f);
+      fclose(f);
+      ir_buf_puts(&b, text);
+    }
+    free(text);
+  }
   ir_buf_printf(&b, "func.func @%s(", fname);
   for (int i = 0; i < p->nargs; i++) {
     node_name(p->args[i], nm, sizeof nm);

@@ -2368,15 +2368,31 @@ static void need_nonneg(parser *p, const ptr_access *ac, const aff *f, const cha
               p->vars[ac->e->var]->name, aff_str(p, &lo));
 }
 
+/* Record the assumption lo <= hi (affine in sizes) that a view needs,
+ * once (docs/frontend.md, "Regions of declared arrays"). */
+static void add_assume(parser *p, const aff *lo, const aff *hi, ir_pos pos) {
+  ir_kernel *k = p->k;
+  ir_expr *l = aff_build(p, lo, pos), *h = aff_build(p, hi, pos);
+  for (int i = 0; i < k->nassumes; i++)
+    if (ir_expr_equal(k->assumes[i].lo, l) && ir_expr_equal(k->assumes[i].hi, h)) return;
+  ir_assume *a = IR_NEW_N(p->a, ir_assume, k->nassumes + 1);
+  if (k->nassumes) memcpy(a, k->assumes, sizeof *a * (size_t)k->nassumes);
+  a[k->nassumes].lo = l;
+  a[k->nassumes].hi = h;
+  a[k->nassumes].pos = pos;
+  k->assumes = a;
+  k->nassumes++;
+}
+
 /* Give pointer parameter var a shape from its accesses acs[0..n-1]
  * (delinearization, as polyhedral compilers do for parametric sizes):
  * flat indices affine in the loops give a 1-D array of extent max + 1;
  * indices s*Q + R with one size parameter s as the stride (a[i*n + j])
  * give a 2-D array [M][s], M = max Q + 1, each access becoming [Q][R].
  * R must stay below s: when its extent K is not provably at most s (a
- * leading dimension lda with j < K, a stride x[i*incx]) the shape needs
- * the assumption K <= s, which the later stages cannot carry yet, and the
- * access is refused with that assumption named. */
+ * leading dimension lda with j < K, a stride x[i*incx]) the array is a
+ * view, the region [M][K] of the storage [M][s], under the assumption
+ * K <= s (kept in the kernel); K always above s (j <= n) is refused. */
 static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
   ir_var *v = p->vars[var];
   if (!n)
@@ -2450,18 +2466,23 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
     aff_term(&s, stride, 1);
     aff_addf(&d, &ext_r, 1);
     aff_addf(&d, &s, -1);
-    if (!aff_is_const(&d) || d.c > 0) {
-      const char *k = aff_str(p, &ext_r);
+    if (aff_is_const(&d) && d.c > 0)
       error_pos(p, acs[0].e->pos, "flat subscripts a[i*n + j] whose column index "
                 "stays below the row length n",
-                "the flat index of '%s' is delinearized to shape [%s][%s] only "
-                "under the assumption %s <= %s, and assumptions on sizes are not "
-                "yet supported", v->name, aff_str(p, &ext_q),
-                p->vars[stride]->name, k, p->vars[stride]->name);
-    }
+                "the column index of the flat index of '%s' reaches %s, past its row "
+                "length %s", v->name, aff_str(p, &ext_r), p->vars[stride]->name);
     v->rank = 2;
     v->dims[0] = aff_build(p, &ext_q, v->pos);
-    v->dims[1] = aff_build(p, &s, v->pos);
+    if (aff_is_const(&d) && d.c <= 0) {
+      v->dims[1] = aff_build(p, &s, v->pos);
+    } else {
+      /* a leading dimension (j < k <= lda) or a stride (x[i*incx]): the
+       * region [M][K] of the storage [M][s], under K <= s */
+      v->dims[1] = aff_build(p, &ext_r, v->pos);
+      v->store[0] = v->dims[0];
+      v->store[1] = aff_build(p, &s, v->pos);
+      add_assume(p, &ext_r, &s, acs[0].e->pos);
+    }
   } else {
     v->rank = 1;
     v->dims[0] = aff_build(p, &ext_r, v->pos);
@@ -2509,6 +2530,14 @@ static void collect_stmts(parser *p, const ir_stmt *s, const ir_stmt **stack, in
   }
 }
 
+/* Free the accesses an earlier pass left in p->acs. */
+static void drop_accesses(parser *p) {
+  for (int k = 0; k < p->nacs; k++) ir_free(p->acs[k].loops);
+  ir_free(p->acs);
+  p->acs = NULL;
+  p->nacs = 0;
+}
+
 /* Give every pointer parameter its shape from the kernel's accesses. */
 static void delinearize(parser *p) {
   const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
@@ -2539,16 +2568,18 @@ static void delinearize(parser *p) {
 
 /* Check that every subscript stays inside its array's extent for all
  * sizes, as far as the loop bounds tell: when the largest value of a
- * subscript and the extent differ by more than a constant (loops up to a
- * constant N over an array of extent n, or up to m over an extent n), the
- * access is inside the array only under an assumption on the sizes
- * (N <= n), which the later stages cannot carry yet: refused, naming it.
+ * subscript and the extent differ by more than a constant and the array
+ * could not be made a view (view_declared: loops up to a constant N over
+ * an array of extent n give a region of constant extent N, which the later
+ * stages cannot type), the access is inside the array only under an
+ * assumption on the sizes (N <= n): refused, naming it.
  * Subscripts under min/max bounds, constant subscripts (A[i][1] needs
  * m >= 2) and local arrays are left to the run-time checks. */
 static void check_extents(parser *p) {
   const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
   ptr_access *acs = NULL;
   int n = 0, cap = 0;
+  drop_accesses(p);
   p->all_arrays = 1;
   collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
   p->all_arrays = 0;
@@ -2575,9 +2606,81 @@ static void check_extents(parser *p) {
       error_pos(p, e->args[d]->pos, "subscripts that the loop bounds keep inside "
                 "the array's extent for all sizes",
                 "subscript %d of '%s' stays inside its extent %s only under the "
-                "assumption %s <= %s (its loops reach %s), and assumptions on sizes "
-                "are not yet supported", d + 1, v->name, aff_str(p, &dim),
+                "assumption %s <= %s (its loops reach %s), and a region of it "
+                "whose extents are not size parameters is not yet supported", d + 1, v->name, aff_str(p, &dim),
                 aff_str(p, &hi), aff_str(p, &dim), aff_str(p, &hi));
+    }
+  }
+}
+
+/* Is f one size parameter, or the constant 1 (a dim the later stages
+ * take as a symbol)? */
+static int aff_is_symbol(const parser *p, const aff *f) {
+  int nsym = 0, other = 0;
+  for (int t = 0; t < f->n; t++) {
+    if (!f->coef[t]) continue;
+    if (f->coef[t] == 1 && p->vars[f->var[t]]->kind == IR_VAR_SIZE) nsym++;
+    else other = 1;
+  }
+  return !other && ((nsym == 1 && f->c == 0) || (nsym == 0 && f->c == 1));
+}
+
+/* Make a parameter array whose declared extents are not size parameters
+ * (padding: A[m + 4][n + 4]), or whose accesses reach past its extents by
+ * more than a constant (loops to m over x[n]), a view of the region its
+ * accesses reach, when that region's extents are size parameters
+ * (A[i][j], i < m, j < n: the region [m][n]), under the assumptions that
+ * the region fits (m <= n; m <= m + 4 holds always and is not recorded).  The region starts at 0: an array
+ * whose subscripts may be negative, or whose bounds have min/max, is left
+ * as it is (the later stages say what they support). */
+static void view_declared(parser *p) {
+  const ir_stmt *stack[FE_MAX_STMT_NEST + 1];
+  ptr_access *acs = NULL;
+  int n = 0, cap = 0;
+  drop_accesses(p);
+  p->all_arrays = 1;
+  collect_stmts(p, p->k->body, stack, 0, &acs, &n, &cap);
+  p->all_arrays = 0;
+  p->acs = acs;
+  p->nacs = n;
+  for (int i = 0; i < p->nparams; i++) {
+    ir_var *v = p->vars[p->params[i]];
+    if (v->kind != IR_VAR_ARRAY || !v->rank || ir_var_is_view(v)) continue;
+    aff dim[IR_MAX_RANK], ext[IR_MAX_RANK];
+    int have[IR_MAX_RANK] = {0}, ok = 1, symbols = 1, seen = 0, fits = 1;
+    for (int d = 0; d < v->rank && ok; d++) {
+      ok = !aff_of(p, v->dims[d], 1, &dim[d]);
+      symbols &= ok && aff_is_symbol(p, &dim[d]);
+    }
+    if (!ok) continue;
+    for (int k = 0; k < n && ok; k++) {
+      const ir_expr *e = acs[k].e;
+      if (e->var != v->id) continue;
+      seen = 1;
+      for (int d = 0; d < v->rank && d < e->nargs && ok; d++) {
+        aff f, lo, hi;
+        ok = !aff_of(p, e->args[d], 0, &f) && aff_extreme(p, &f, &acs[k], -1, &lo) &&
+             aff_extreme(p, &f, &acs[k], 1, &hi) && aff_sign(&lo) > 0;
+        hi.c += 1;
+        ok = ok && aff_fold_max(&ext[d], &have[d], &hi);
+      }
+    }
+    for (int d = 0; d < v->rank && ok; d++) {
+      aff diff = {0};
+      ok = have[d] && aff_is_symbol(p, &ext[d]);
+      aff_addf(&diff, &ext[d], 1);
+      aff_addf(&diff, &dim[d], -1);
+      fits &= aff_is_const(&diff) && diff.c <= 0;
+    }
+    /* extents that are sizes and hold the accesses: the array as it is */
+    if (!ok || !seen || (symbols && fits)) continue;
+    for (int d = 0; d < v->rank; d++) {
+      aff diff = {0};
+      aff_addf(&diff, &ext[d], 1);
+      aff_addf(&diff, &dim[d], -1);
+      v->store[d] = v->dims[d];
+      v->dims[d] = aff_build(p, &ext[d], v->pos);
+      if (!aff_is_const(&diff) || diff.c > 0) add_assume(p, &ext[d], &dim[d], v->pos);
     }
   }
 }
@@ -2661,6 +2764,7 @@ static void parse_kernel(parser *p, const fe_tok *name) {
               name->text, ir_elem_c_name(p->ret_elem));
   expect(p, "}");
   delinearize(p);
+  view_declared(p);
   check_extents(p);
 }
 
@@ -2685,8 +2789,9 @@ static int match_bracket(const fe_tok *t, int n, int i, const char *open,
 }
 
 /* The function definitions at file scope whose name token is in the user's
- * file (heap array). */
-static fndef *find_functions(const fe_tok *t, int n, int *count) {
+ * file (heap array).  Not inlined: its locals would sit in the caller's
+ * frame across the parser's setjmp (-Wclobbered). */
+__attribute__((noinline)) static fndef *find_functions(const fe_tok *t, int n, int *count) {
   fndef *defs = NULL;
   int nd = 0, depth = 0;
   for (int i = 0; i < n; i++) {

@@ -80,7 +80,9 @@ typedef struct interp_env {
  * order; variant v >= 1: the primes starting at the v-th one in reverse
  * order (e.g. 11, 7, 5 for three sizes and v = 1): every size differs from
  * the others and from variant 0's assignment of it when there are several
- * sizes.  sizes has k->nvars entries. */
+ * sizes.  Then sizes that only a view's storage reads are raised to meet
+ * k's assumptions (ir_kernel_fit_sizes: lda to k).  sizes has k->nvars
+ * entries. */
 void interp_default_sizes(const ir_kernel *k, int variant, long *sizes);
 
 /* Set up env for kernel k at the given sizes (sizes[var id], k->nvars
@@ -201,7 +203,9 @@ typedef enum interp_native_status {
   INTERP_NATIVE_CRASH,       /* the child died of a signal */
   INTERP_NATIVE_TIMEOUT,     /* CPU or wall-clock limit */
   INTERP_NATIVE_MEMORY,      /* out of memory under the limit */
-  INTERP_NATIVE_INTERNAL     /* fork, mmap, dlopen, ffi ... failed */
+  INTERP_NATIVE_INTERNAL,    /* fork, mmap, dlopen, ffi ... failed */
+  INTERP_NATIVE_ASSUME       /* the sizes break an assumption of the kernel's
+                                views (k <= lda): not called */
 } interp_native_status;
 
 typedef struct interp_native_result {

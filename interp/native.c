@@ -18,6 +18,10 @@
  * (k->returns) is the call's result, stored into the one-element array of
  * the kernel's last parameter.
  *
+ * A view (ir_var.store: a[i*lda + j]) gets its whole storage, the region
+ * copied in and out at its offsets; sizes that break the kernel's
+ * assumptions (k <= lda) are refused before the call.
+ *
  * Call: the arrays are copied, in their C element types, into a MAP_SHARED
  * anonymous mapping; a forked child sets CPU, wall-clock and memory limits,
  * calls the kernel through libffi on pointers into the mapping, records the
@@ -382,15 +386,26 @@ int interp_native_call(interp_native *nat, interp_env *env,
     lim = &dflt;
   }
   memset(res, 0, sizeof *res);
+  /* a view is a region of its storage only under the kernel's assumptions */
+  char why[200];
+  if (!ir_kernel_assumes_hold(k, env->sizes, why, sizeof why)) {
+    set_msg(res, INTERP_NATIVE_ASSUME,
+            "the sizes break an assumption of %s: %s; its arrays are regions of their "
+            "storage only under it", k->name, why);
+    return -1;
+  }
 
-  /* layout: header, then each array parameter */
+  /* layout: header, then each array parameter (a view: its whole storage,
+   * zeros outside the region) */
   size_t *offs = ir_calloc((size_t)k->nparams + 1, sizeof *offs);
   size_t total = align64(sizeof(shared_header));
   for (int i = 0; i < k->nparams; i++) {
     const ir_var *var = k->vars[k->params[i]];
     if (var->kind != IR_VAR_ARRAY) continue;
     offs[i] = total;
-    total += align64(ir_tensor_size(&env->vals[var->id]) * elem_size(var->elem) + 1);
+    size_t n = ir_var_is_view(var) ? ir_var_store_size(var, env->sizes)
+                                   : ir_tensor_size(&env->vals[var->id]);
+    total += align64(n * elem_size(var->elem) + 1);
   }
   unsigned char *map = mmap(NULL, total, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -405,7 +420,8 @@ int interp_native_call(interp_native *nat, interp_env *env,
     if (var->kind != IR_VAR_ARRAY) continue;
     const ir_tensor *t = &env->vals[var->id];
     size_t n = ir_tensor_size(t), es = elem_size(var->elem);
-    for (size_t j = 0; j < n; j++) store(map + offs[i] + j * es, var->elem, t->data[j]);
+    for (size_t j = 0; j < n; j++)
+      store(map + offs[i] + ir_var_store_offset(var, env->sizes, j) * es, var->elem, t->data[j]);
   }
 
   fflush(stdout);
@@ -460,7 +476,8 @@ int interp_native_call(interp_native *nat, interp_env *env,
       if (var->kind != IR_VAR_ARRAY) continue;
       ir_tensor *t = &env->vals[var->id];
       size_t n = ir_tensor_size(t), es = elem_size(var->elem);
-      for (size_t j = 0; j < n; j++) t->data[j] = load(map + offs[i] + j * es, var->elem);
+      for (size_t j = 0; j < n; j++)
+        t->data[j] = load(map + offs[i] + ir_var_store_offset(var, env->sizes, j) * es, var->elem);
       memset(t->poison, 0, n ? n : 1);
     }
     rc = 0;

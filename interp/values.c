@@ -53,6 +53,7 @@ void interp_default_sizes(const ir_kernel *k, int variant, long *sizes) {
       sizes[v] = variant == 0 ? nth_prime(i) : nth_prime(variant + nsizes - 1 - i);
       i++;
     }
+  ir_kernel_fit_sizes(k, sizes);
 }
 
 /* ------------------------------------------------------------ checksums */

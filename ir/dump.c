@@ -144,30 +144,59 @@ static int reads_later_param(const ir_kernel *k, const ir_expr *e, int pos) {
   return 0;
 }
 
-static void print_decl(const ir_kernel *k, const ir_var *v, FILE *out) {
-  fprintf(out, "%s %s", ir_elem_c_name(v->elem), v->name);
+/* [d0][d1]...: the declared extents (a view's storage) */
+static void print_extents(const ir_kernel *k, const ir_var *v, FILE *out) {
   for (int d = 0; d < v->rank; d++) {
     fputc('[', out);
-    ir_expr_print(k, v->dims[d], out);
+    ir_expr_print(k, ir_var_is_view(v) ? v->store[d] : v->dims[d], out);
     fputc(']', out);
   }
+}
+
+static void print_decl(const ir_kernel *k, const ir_var *v, FILE *out) {
+  fprintf(out, "%s %s", ir_elem_c_name(v->elem), v->name);
+  print_extents(k, v, out);
 }
 
 void ir_param_print(const ir_kernel *k, int i, FILE *out) {
   const ir_var *v = k->vars[k->params[i]];
   int late = 0;
-  for (int d = 0; d < v->rank && !late; d++) late = reads_later_param(k, v->dims[d], i);
+  for (int d = 0; d < v->rank && !late; d++)
+    late = reads_later_param(k, ir_var_is_view(v) ? v->store[d] : v->dims[d], i);
   if (!late) {
     print_decl(k, v, out);
     return;
   }
   fprintf(out, "%s *%s /* ", ir_elem_c_name(v->elem), v->name);
-  for (int d = 0; d < v->rank; d++) {
-    fputc('[', out);
-    ir_expr_print(k, v->dims[d], out);
-    fputc(']', out);
-  }
+  print_extents(k, v, out);
   fputs(" */", out);
+}
+
+void ir_assume_print(const ir_kernel *k, const ir_assume *a, FILE *out) {
+  ir_expr_print(k, a->lo, out);
+  fputs(" <= ", out);
+  ir_expr_print(k, a->hi, out);
+}
+
+void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out) {
+  for (int i = 0; i < k->nvars; i++) {
+    const ir_var *v = k->vars[i];
+    if (!ir_var_is_view(v)) continue;
+    fprintf(out, "%s%s: the region ", prefix, v->name);
+    for (int d = 0; d < v->rank; d++) {
+      fputc('[', out);
+      ir_expr_print(k, v->dims[d], out);
+      fputc(']', out);
+    }
+    fprintf(out, " of %s", v->name);
+    print_extents(k, v, out);
+    fputc('\n', out);
+  }
+  for (int i = 0; i < k->nassumes; i++) {
+    fprintf(out, "%sassumes ", prefix);
+    ir_assume_print(k, &k->assumes[i], out);
+    fputc('\n', out);
+  }
 }
 
 void ir_signature_print(const ir_kernel *k, FILE *out) {
@@ -243,6 +272,7 @@ void ir_kernel_dump(const ir_kernel *k, FILE *out) {
           ir_elem_c_name(k->data_type));
   ir_signature_print(k, out);
   fputs("\n{\n", out);
+  ir_kernel_print_views(k, "  // ", out);
   if (k->returns) {
     fputs("  ", out);
     print_decl(k, k->vars[k->params[k->nparams - 1]], out);

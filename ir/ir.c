@@ -358,14 +358,89 @@ long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
     const ir_var *iv = k->vars[v];
     if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
     long n = 1;
-    for (int d = 0; d < iv->rank; d++) {
-      long e = ir_expr_eval_int(iv->dims[d], sizes);
+    for (int d = 0; d < iv->rank; d++) { /* a view: its storage */
+      long e = ir_expr_eval_int(ir_var_is_view(iv) ? iv->store[d] : iv->dims[d], sizes);
       if (e < 0) return -1;
       n = e && n > max / e ? max + 1 : n * e;
     }
     total += n;
   }
   return total;
+}
+
+/* ---------------------------------------------------- views, assumptions */
+
+int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, size_t n) {
+  for (int i = 0; i < k->nassumes; i++) {
+    const ir_assume *a = &k->assumes[i];
+    if (ir_expr_eval_int(a->lo, sizes) <= ir_expr_eval_int(a->hi, sizes)) continue;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+      ir_assume_print(k, a, f);
+      fputs(" does not hold (", f);
+      int any = 0; /* the sizes it reads, in variable order */
+      long *probe = ir_calloc((size_t)k->nvars + 1, sizeof *probe);
+      for (int v = 0; v < k->nvars; v++) {
+        if (k->vars[v]->kind != IR_VAR_SIZE) continue;
+        probe[v] = 1;
+        long l1 = ir_expr_eval_int(a->lo, probe), h1 = ir_expr_eval_int(a->hi, probe);
+        probe[v] = 0;
+        int reads = l1 != ir_expr_eval_int(a->lo, probe) || h1 != ir_expr_eval_int(a->hi, probe);
+        if (reads) fprintf(f, "%s%s=%ld", any++ ? ", " : "", k->vars[v]->name, sizes[v]);
+      }
+      ir_free(probe);
+      fputc(')', f);
+      fclose(f);
+    }
+    snprintf(msg, n, "%s", text ? text : "an assumption on the sizes does not hold");
+    free(text);
+    return 0;
+  }
+  return 1;
+}
+
+void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes) {
+  long *probe = ir_calloc((size_t)k->nvars + 1, sizeof *probe);
+  for (int i = 0; i < k->nassumes; i++) {
+    const ir_assume *a = &k->assumes[i];
+    long gap = ir_expr_eval_int(a->lo, sizes) - ir_expr_eval_int(a->hi, sizes);
+    if (gap <= 0) continue;
+    /* one size with coefficient c > 0 in hi that lo does not read */
+    for (int v = 0; v < k->nvars && gap > 0; v++) {
+      if (k->vars[v]->kind != IR_VAR_SIZE) continue;
+      probe[v] = 1;
+      long c = ir_expr_eval_int(a->hi, probe), l = ir_expr_eval_int(a->lo, probe);
+      probe[v] = 0;
+      c -= ir_expr_eval_int(a->hi, probe);
+      l -= ir_expr_eval_int(a->lo, probe);
+      if (c <= 0 || l != 0) continue;
+      sizes[v] += (gap + c - 1) / c;
+      gap = 0;
+    }
+  }
+  ir_free(probe);
+}
+
+size_t ir_var_store_size(const ir_var *v, const long *sizes) {
+  size_t n = 1;
+  for (int d = 0; d < v->rank; d++)
+    n *= (size_t)ir_expr_eval_int(ir_var_is_view(v) ? v->store[d] : v->dims[d], sizes);
+  return n;
+}
+
+size_t ir_var_store_offset(const ir_var *v, const long *sizes, size_t i) {
+  if (!ir_var_is_view(v)) return i;
+  size_t off = 0, stride = 1;
+  for (int d = v->rank - 1; d >= 0; d--) {
+    size_t e = (size_t)ir_expr_eval_int(v->dims[d], sizes);
+    size_t idx = e ? i % e : 0;
+    i = e ? i / e : 0;
+    off += idx * stride;
+    stride *= (size_t)ir_expr_eval_int(v->store[d], sizes);
+  }
+  return off;
 }
 
 static int walk(const ir_stmt *s, const ir_stmt **loops, int depth, int cap,

@@ -291,6 +291,13 @@ typedef struct ir_var {
   ir_elem elem;      /* element type; IR_I32 for sizes and iterators */
   int rank;          /* 0 for scalars */
   struct ir_expr *dims[IR_MAX_RANK]; /* affine in size parameters */
+  /* A view (docs/frontend.md, "Regions of declared arrays"): the kernel
+   * reads and writes only the region [0, dims[d]) of each dim of an array
+   * whose declared (storage) extents are store[0..rank-1], row-major, as a
+   * leading dimension `a[i*lda + j]` (dims [m][k], store [m][lda]).  Every
+   * later stage works on the region; the native runs and the C+BLAS writer
+   * map it into the storage.  All NULL when dims are the declared extents. */
+  struct ir_expr *store[IR_MAX_RANK];
   int param_index;   /* position in the C signature, -1 for locals */
   ir_pos pos;        /* declaration */
 } ir_var;
@@ -383,6 +390,14 @@ typedef struct ir_stmt {
   ir_expr *rhs;
 } ir_stmt;
 
+/* An assumption lo <= hi on the sizes (both affine in size parameters)
+ * under which the kernel's views are regions of their storage (k <= lda);
+ * stated in the reports, checked by the native runs and the emitted C. */
+typedef struct ir_assume {
+  struct ir_expr *lo, *hi;
+  ir_pos pos; /* the access that needs it */
+} ir_assume;
+
 typedef struct ir_kernel {
   const char *name;   /* kernel function name, e.g. "kernel_gemm" */
   const char *file;   /* file name as given by the user */
@@ -396,7 +411,12 @@ typedef struct ir_kernel {
                          `ret[1]` that is not a C parameter (docs/frontend.md) */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
+  ir_assume *assumes; /* the size relations its views need */
+  int nassumes;
 } ir_kernel;
+
+/* Is v a view, a region of larger declared storage (ir_var.store)? */
+static inline int ir_var_is_view(const ir_var *v) { return v->rank > 0 && v->store[0]; }
 
 /* The number of C parameters of k: its parameters without the returned
  * value's array (k->returns). */
@@ -418,6 +438,28 @@ void ir_param_print(const ir_kernel *k, int i, FILE *out);
 /* Print k's C signature: `void NAME(double A[n][m], int n)`, or, when k
  * returns a value, `float NAME(...)` without the returned value's array. */
 void ir_signature_print(const ir_kernel *k, FILE *out);
+
+/* Print assumption a of k as `k <= lda`. */
+void ir_assume_print(const ir_kernel *k, const ir_assume *a, FILE *out);
+
+/* One line per view, "PREFIXa: the region [m][k] of a[m][lda]", then one
+ * per assumption, "PREFIXassumes k <= lda". */
+void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out);
+
+/* Do all of k's assumptions hold at sizes[var id]?  1 if so; else 0 with
+ * the first that fails in msg: "k <= lda does not hold (k=5, lda=3)". */
+int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, size_t n);
+
+/* Raise sizes (sizes[var id]) that occur only on the larger side of an
+ * assumption until k's assumptions hold, where one size can make each
+ * hold (lda to k for k <= lda); others are left as they are. */
+void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes);
+
+/* The number of elements of v's storage at sizes (its declared extents for
+ * a view, else its dims), and the storage offset of the element at
+ * row-major index i of v's region (i itself when v is not a view). */
+size_t ir_var_store_size(const ir_var *v, const long *sizes);
+size_t ir_var_store_offset(const ir_var *v, const long *sizes, size_t i);
 
 /* Print the loop program in readable C-like form (uplift dump). */
 void ir_kernel_dump(const ir_kernel *k, FILE *out);

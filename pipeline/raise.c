@@ -190,6 +190,7 @@ pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_opti
       interp_default_sizes(k, variant, sizes);
     else
       memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
+    ir_kernel_fit_sizes(k, sizes); /* a view's storage fits its region */
     if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) continue;
     bad = check_at(k, nat, r, sizes, seed + (uint64_t)variant, err) != 0;
   }

@@ -443,13 +443,51 @@ static void details_locals(ir_arena *a) {
         !parse_quiet("void kernel_k(int n, double A[n]) {\n"
                      " for (int i = 0; i < n; i++) A[i * i] = 1; }\n", a));
   CHECK("missing kernel is rejected", !parse_quiet("void f(void) { }\n", a));
-  CHECK("a leading dimension is refused (assumption k <= lda)",
-        !parse_quiet("void f(int m, int k, int lda, double *a, double *y) {\n"
-                     " for (int i = 0; i < m; i++) for (int j = 0; j < k; j++)\n"
-                     "  y[i] += a[i * lda + j]; }\n", a));
-  CHECK("a stride is refused (assumption 1 <= incx)",
-        !parse_quiet("void f(int n, int incx, double *x) {\n"
-                     " for (int i = 0; i < n; i++) x[i * incx] = 0; }\n", a));
+  /* views: a region of declared storage, under a stated assumption */
+  k = parse("void f(int m, int k, int lda, double *a, double *y) {\n"
+            " for (int i = 0; i < m; i++) for (int j = 0; j < k; j++)\n"
+            "  y[i] += a[i * lda + j]; }\n", a);
+  CHECK("a leading dimension parses", k != NULL);
+  if (k) {
+    const ir_var *v = k->vars[ir_kernel_find_var(k, "a")];
+    long sz[16] = {0};
+    int m = ir_kernel_find_var(k, "m"), kk = ir_kernel_find_var(k, "k"),
+        lda = ir_kernel_find_var(k, "lda");
+    sz[m] = 3, sz[kk] = 4, sz[lda] = 2;
+    char msg[200];
+    CHECK("a is the region [m][k] of storage [m][lda]",
+          ir_var_is_view(v) && v->rank == 2 && v->dims[1]->kind == IR_EX_VAR &&
+              v->dims[1]->var == kk && v->store[1]->kind == IR_EX_VAR &&
+              v->store[1]->var == lda);
+    CHECK("one assumption k <= lda, broken by k=4, lda=2",
+          k->nassumes == 1 && !ir_kernel_assumes_hold(k, sz, msg, sizeof msg) &&
+              strstr(msg, "k <= lda does not hold (k=4, lda=2)"));
+    ir_kernel_fit_sizes(k, sz);
+    CHECK("fitting the sizes raises lda to k", sz[lda] == 4 && sz[kk] == 4 && sz[m] == 3 &&
+                                                   ir_kernel_assumes_hold(k, sz, msg, sizeof msg));
+    sz[lda] = 6;
+    CHECK("region element (1, 2) is storage element 1*lda + 2 = 8",
+          ir_var_store_size(v, sz) == 18 && ir_var_store_offset(v, sz, 1 * 4 + 2) == 8);
+  }
+  k = parse("void f(int n, int incx, double *x) {\n"
+            " for (int i = 0; i < n; i++) x[i * incx] = 0; }\n", a);
+  CHECK("a stride parses: x is the region [n][1] of x[n][incx], assuming 1 <= incx",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) && k->nassumes == 1 &&
+            k->assumes[0].lo->kind == IR_EX_CONST);
+  k = parse("void f(int n, double x[n + 8], double y[n + 8]) {\n"
+            " for (int i = 0; i < n; i++) y[i] = x[i]; }\n", a);
+  CHECK("padded extents: regions [n] of [n + 8], no assumption (it always holds)",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "y")]) && k->nassumes == 0);
+  k = parse("void f(int n, int m, double x[n]) {\n"
+            " for (int i = 0; i < m; i++) x[i] = 0; }\n", a);
+  CHECK("loops to m over x[n]: the region [m] of x[n], assuming m <= n",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) && k->nassumes == 1 &&
+            k->assumes[0].lo->kind == IR_EX_VAR &&
+            k->assumes[0].lo->var == ir_kernel_find_var(k, "m"));
+  CHECK("a column index always past its row length is refused",
+        !parse_quiet("void f(int m, int k, double *a) {\n"
+                     " for (int i = 0; i < m; i++) for (int j = 0; j <= k; j++)\n"
+                     "  a[i * k + j] = 0; }\n", a));
   CHECK("uint8_t element data is refused",
         !parse_quiet("#include <stdint.h>\nvoid f(int n, uint8_t *x) {\n"
                      " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
