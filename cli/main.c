@@ -18,6 +18,7 @@ static const cli_command commands[] = {
     {"explore", cli_cmd_explore, "enumerate what a dialect can express"},
     {"rewrites", cli_cmd_rewrites, "generate verified rewrite rules"},
     {"dialects", cli_cmd_dialects, "list dialects, their ops and signatures"},
+    {"batch", cli_cmd_batch, "raise every kernel of files and folders (JSON lines)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

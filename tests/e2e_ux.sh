@@ -89,7 +89,7 @@ expect_status 2 "run: out-of-range subscript" "$UPLIFT" run "$TMP/oob.c" --sizes
 check "says 'the second subscript'" grep -q "the second subscript must be in 0..2" "$TMP/err"
 
 # --- help texts: 'usage:' in lower case, exit statuses at the end
-for cmd in raise analyze run dump verify explore rewrites dialects; do
+for cmd in raise analyze run dump verify explore rewrites dialects batch; do
   expect_status 0 "$cmd --help" "$UPLIFT" $cmd --help
   check "$cmd --help starts with usage:" sh -c "head -n 1 '$TMP/out' | grep -q '^usage: uplift $cmd'"
   check "$cmd --help lists exit statuses" grep -q "^exit status: 0" "$TMP/out"
