@@ -11,6 +11,10 @@
 #                     (default 60) each; fails on any finding (docs/fuzz.md)
 #   make run          raise the default example
 #   make bench        the benchmark table (benchmarks/results.md)
+#   make install      install uplift into PREFIX (default /usr/local; DESTDIR
+#                     for staging): PREFIX/bin/uplift, and the dialects and
+#                     polybench.h in PREFIX/share/uplift, which the binary
+#                     finds relative to itself (make uninstall removes them)
 #
 # Sources are found by wildcard: every .c file in a module folder goes into
 # libuplift.a, cli/main.c into the driver, each tests/test_*.c into a test
@@ -59,7 +63,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE   ?= 0
 
-.PHONY: all test run bench deps clean compdb fuzz fuzz-build
+.PHONY: all test run bench deps clean compdb fuzz fuzz-build install uninstall
 .DEFAULT_GOAL := all
 
 all: $(UPLIFT)
@@ -116,6 +120,18 @@ run: $(UPLIFT)
 
 bench: $(UPLIFT)
 	@UPLIFT=$(UPLIFT) sh benchmarks/bench.sh
+
+PREFIX   ?= /usr/local
+SHAREDIR := $(DESTDIR)$(PREFIX)/share/uplift
+install: $(UPLIFT)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/dialects $(SHAREDIR)/frontend/include
+	install -m 755 $(UPLIFT) $(DESTDIR)$(PREFIX)/bin/uplift
+	install -m 644 $(wildcard dialects/*) $(SHAREDIR)/dialects
+	install -m 644 $(wildcard frontend/include/*.h) $(SHAREDIR)/frontend/include
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/uplift
+	rm -rf $(SHAREDIR)
 
 compdb:
 	$(MAKE) clean && bear -- $(MAKE)

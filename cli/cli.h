@@ -24,6 +24,7 @@ int cli_cmd_verify(int argc, char **argv);
 int cli_cmd_explore(int argc, char **argv);
 int cli_cmd_rewrites(int argc, char **argv);
 int cli_cmd_dialects(int argc, char **argv);
+int cli_cmd_batch(int argc, char **argv);
 
 /* Print "uplift CMD: MESSAGE" and "Try 'uplift CMD --help'." to stderr and
  * return IR_EXIT_BAD_INPUT. */

@@ -20,7 +20,7 @@ static void help(FILE *out) {
           "file, list its ops: signature (operand type patterns -> result), MLIR\n"
           "spelling, semantic kernel, element types, rank limits and attributes\n"
           "with their domains.  The file format is described in docs/dialects.md.\n\n"
-          "  -h, --help   show this help\n\n"
+          "  -h, --help   print this help\n\n"
           "exit status: 0 done, 2 unknown dialect, malformed file or bad usage\n",
           gram_dialect_dir());
 }

@@ -147,7 +147,7 @@ static int run_targets(const char *dir, const char *dialects, const enum_options
 
 static void help(FILE *out) {
   fprintf(out,
-          "Usage: uplift explore --dialect D --inputs SPEC [options]\n"
+          "usage: uplift explore --dialect D --inputs SPEC [options]\n"
           "       uplift explore --dialect D1,D2,... --targets DIR [options]\n"
           "Enumerate every observationally distinct program of at most N ops of a\n"
           "dialect over the given inputs; report per size and result type how many\n"
@@ -165,7 +165,10 @@ static void help(FILE *out) {
           "  --seed S                  seed of the random examples (default 1)\n"
           "  --timeout S               time budget in seconds (default 120)\n"
           "  --memory MB               memory budget (default 4096)\n"
-          "  -h, --help                this help\n");
+          "  -h, --help                print this help\n"
+          "\n"
+          "exit status: 0 done, 1 the search stopped early (time or memory budget,\n"
+          "or a table limit), 2 bad input or usage, 3 an internal failure\n");
 }
 
 enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_TARGETS, OPT_JSON };

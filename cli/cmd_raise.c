@@ -60,6 +60,7 @@ typedef struct raise_cli {
   fe_options fe;
   const char *path, *outpath;
   int json, check, quiet, dynamic, emit_c;
+  int shapes_given, emit_given, vbudget_given; /* for the combinations refused */
 } raise_cli;
 
 /* The text report on stderr: one line per task output. */
@@ -121,11 +122,15 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   }
   cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
   ir_buf prog = {0}; /* the program's text, whatever its length */
-  for (int t = 0; t < r->ntasks; t++) {
+  /* a failed raise stops at its first output without a program: the
+   * outputs after it were never searched (their entries hold no output) */
+  int stop = 0;
+  for (int t = 0; t < r->ntasks && !stop; t++) {
     const enum_task_result *tr = &r->tasks[t];
-    for (int o = 0; o < tr->noutputs; o++) {
+    for (int o = 0; o < tr->noutputs && !stop; o++) {
       const enum_output *eo = &tr->outputs[o];
       if (!eo->program && r->raised) continue;
+      if (!eo->program) stop = 1;
       cJSON *jt = cJSON_CreateObject();
       cJSON_AddNumberToObject(jt, "task", t);
       cJSON *outs = cJSON_AddArrayToObject(jt, "outputs");
@@ -167,6 +172,24 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   return root;
 }
 
+/* Refuse the options that do not combine (a usage error; returns 1), or
+ * return 0. */
+static int refuse_combinations(const raise_cli *o) {
+  const char *why = NULL;
+  if (o->json && o->emit_given)
+    why = "--json prints the report instead of a program: it does not combine with --emit";
+  else if (o->json && o->shapes_given)
+    why = "--shapes chooses the MLIR dims: it does not combine with --json";
+  else if (o->emit_c && o->shapes_given)
+    why = "--shapes chooses the MLIR dims: it does not combine with --emit c";
+  else if (o->po.verify.mode == VERIFY_NONE && o->vbudget_given)
+    why = "--bound and --smt-timeout set the verification: they do not combine with "
+          "--verify none";
+  if (!why) return 0;
+  cli_usage_error("raise", "%s", why);
+  return 1;
+}
+
 /* Parse argv into o.  Returns 0 to go on, or 1 with *status set (help
  * printed, or a usage error reported). */
 static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
@@ -187,6 +210,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "hqo:" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
+    if (c == CLI_OPT_BOUND || c == CLI_OPT_SMT_TIMEOUT) o->vbudget_given = 1;
     int r = cli_frontend_option("raise", c, optarg, &o->fe);
     if (!r) r = cli_verify_option("raise", c, optarg, &o->po.verify, 1);
     if (!r) r = cli_search_option("raise", c, optarg, 1, 12, &o->po.search);
@@ -207,6 +231,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
         return 1;
       }
       o->dynamic = !strcmp(optarg, "dynamic");
+      o->shapes_given = 1;
       break;
     case OPT_EMIT:
       if (strcmp(optarg, "mlir") && strcmp(optarg, "c")) {
@@ -214,6 +239,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
         return 1;
       }
       o->emit_c = !strcmp(optarg, "c");
+      o->emit_given = 1;
       break;
     case OPT_CHECK: o->check = 1; break;
     default: cli_unknown_option("raise", c, argv); return 1;
@@ -224,7 +250,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
     return 1;
   }
   o->path = argv[optind];
-  return 0;
+  return refuse_combinations(o);
 }
 
 /* The raised program of pr as MLIR or C on out.  Returns an exit status. */
@@ -282,6 +308,18 @@ static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena
   return status;
 }
 
+/* Write n bytes to path; returns 0, or -1 after reporting why not. */
+static int write_file(const char *path, const char *text, size_t n) {
+  FILE *f = fopen(path, "w");
+  int bad = !f || fwrite(text, 1, n, f) != n;
+  if (f && fclose(f)) bad = 1;
+  if (bad) {
+    fprintf(stderr, "uplift raise: cannot write %s\n", path);
+    return -1;
+  }
+  return 0;
+}
+
 int cli_cmd_raise(int argc, char **argv) {
   raise_cli o;
   memset(&o, 0, sizeof o);
@@ -302,18 +340,28 @@ int cli_cmd_raise(int argc, char **argv) {
   ir_tp_store_init(&store, &arena);
   pipe_raised pr;
   ir_error err;
-  FILE *out = stdout;
   pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, &err);
   status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", err.msg);
-  if (pe == PIPE_OK && o.outpath && !(out = fopen(o.outpath, "w"))) {
-    fprintf(stderr, "uplift raise: cannot write %s\n", o.outpath);
-    out = stdout;
-    status = IR_EXIT_BAD_INPUT;
-    pe = PIPE_ERR_SOURCE;
+  if (pe == PIPE_OK) {
+    /* -o FILE: the output is kept in memory and FILE written only when
+     * the raise succeeded (with --json: whenever the report is complete) */
+    char *text = NULL;
+    size_t textn = 0;
+    FILE *out = o.outpath ? open_memstream(&text, &textn) : stdout;
+    if (!out) {
+      fprintf(stderr, "uplift raise: out of memory\n");
+      status = IR_EXIT_MISMATCH;
+    } else {
+      status = report(&o, &pr, out, &arena);
+      if (out != stdout) {
+        fclose(out);
+        if (status == IR_EXIT_OK || (o.json && status != IR_EXIT_BAD_INPUT))
+          if (write_file(o.outpath, text, textn)) status = IR_EXIT_BAD_INPUT;
+        free(text);
+      }
+    }
   }
-  if (pe == PIPE_OK) status = report(&o, &pr, out, &arena);
-  if (out != stdout) fclose(out);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
   pipe_fe_options_free(&o.fe);

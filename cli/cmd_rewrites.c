@@ -101,7 +101,7 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
 
 static void help(FILE *out) {
   fprintf(out,
-          "Usage: uplift rewrites --dialect D --inputs SPEC [options]\n"
+          "usage: uplift rewrites --dialect D --inputs SPEC [options]\n"
           "Enumerate the dialect's programs over the inputs, group them by\n"
           "observational equivalence and propose `bigger -> smallest` rules; drop\n"
           "rules implied by smaller ones, verify the rest with Z3 (real mode; fp\n"
@@ -118,7 +118,10 @@ static void help(FILE *out) {
           "                            (the budget of the whole command: out of\n"
           "                            time, the rules not yet checked are left out\n"
           "                            and the exit status is 1)\n"
-          "  -h, --help                this help\n");
+          "  -h, --help                print this help\n"
+          "\n"
+          "exit status: 0 done, 1 the time budget ran out before every rule was\n"
+          "checked, 2 bad input or usage, 3 the solver or the search failed\n");
 }
 
 enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_NOFP };

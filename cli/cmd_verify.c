@@ -188,6 +188,18 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
   return status;
 }
 
+/* Whether the file at path starts (after blanks) with '{': a JSON
+ * document, which no C file is. */
+static int looks_like_json(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  int c;
+  while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r') {
+  }
+  fclose(f);
+  return c == '{';
+}
+
 int cli_cmd_verify(int argc, char **argv) {
   static const struct option longopts[] = {
       {"help", no_argument, NULL, 'h'},
@@ -225,6 +237,13 @@ int cli_cmd_verify(int argc, char **argv) {
   if (argc - optind != 2) {
     pipe_fe_options_free(&fe);
     return cli_usage_error("verify", "expects FILE.c and REPORT.json");
+  }
+  if (looks_like_json(argv[optind])) {
+    pipe_fe_options_free(&fe);
+    return cli_usage_error("verify",
+                           "%s is a JSON report, not a C file: the arguments are "
+                           "FILE.c REPORT.json, in that order (swapped?)",
+                           argv[optind]);
   }
   cli_budget_start("verify", vo.budget, memory_mb, IR_EXIT_MISMATCH);
   int status = run(argv[optind], argv[optind + 1], &fe, &vo, json);

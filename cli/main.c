@@ -6,6 +6,9 @@
 
 #include "cli/cli.h"
 
+/* The version `uplift --version` prints. */
+#define CLI_VERSION "0.6.0"
+
 static const cli_command commands[] = {
     {"raise", cli_cmd_raise, "raise a C kernel to a tensor program"},
     {"analyze", cli_cmd_analyze, "polyhedral analysis: dependences, tasks, regions"},
@@ -15,6 +18,7 @@ static const cli_command commands[] = {
     {"explore", cli_cmd_explore, "enumerate what a dialect can express"},
     {"rewrites", cli_cmd_rewrites, "generate verified rewrite rules"},
     {"dialects", cli_cmd_dialects, "list dialects, their ops and signatures"},
+    {"batch", cli_cmd_batch, "raise every kernel of files and folders (JSON lines)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -23,7 +27,8 @@ static void usage(FILE *out) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out,
-          "\n'uplift COMMAND --help' describes a command.\n"
+          "\n'uplift COMMAND --help' describes a command; 'uplift --version' prints\n"
+          "the version.\n"
           "exit status: 0 done, 1 not raised within the budget, 2 bad input "
           "or usage,\n3 a verification or cross-check failure\n");
 }
@@ -36,6 +41,10 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
       !strcmp(argv[1], "help")) {
     usage(stdout);
+    return IR_EXIT_OK;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("uplift %s\n", CLI_VERSION);
     return IR_EXIT_OK;
   }
   for (size_t i = 0; i < NCOMMANDS; i++)

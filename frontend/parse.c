@@ -2605,9 +2605,9 @@ static void check_extents(parser *p) {
       hi.c += 1;
       error_pos(p, e->args[d]->pos, "subscripts that the loop bounds keep inside "
                 "the array's extent for all sizes",
-                "subscript %d of '%s' stays inside its extent %s only under the "
+                "the %s subscript of '%s' stays inside its extent %s only under the "
                 "assumption %s <= %s (its loops reach %s), and a region of it "
-                "whose extents are not size parameters is not yet supported", d + 1, v->name, aff_str(p, &dim),
+                "whose extents are not size parameters is not yet supported", ir_ordinal(d + 1), v->name, aff_str(p, &dim),
                 aff_str(p, &hi), aff_str(p, &dim), aff_str(p, &hi));
     }
   }

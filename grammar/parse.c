@@ -1159,6 +1159,23 @@ void gram_dialect_list_free(char **names, int n) {
   ir_free(names);
 }
 
+/* A bare name that is neither a file nor a shipped dialect: name the
+ * shipped ones. */
+static void unknown_dialect(const char *name) {
+  char **names;
+  ir_error err;
+  int n = gram_dialect_list(&names, &err);
+  fprintf(stderr, "uplift: error: unknown dialect '%s'; ", name);
+  if (n < 0)
+    fprintf(stderr, "the shipped dialects cannot be listed: %s\n", err.msg);
+  else {
+    fprintf(stderr, "the dialects are");
+    for (int i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    fprintf(stderr, "%s (or give a dialect file's path)\n", n ? "" : " none");
+    gram_dialect_list_free(names, n);
+  }
+}
+
 gram_dialect *gram_load(const char *name_or_path, ir_arena *arena) {
   char path[PATH_MAX + 64];
   if (strchr(name_or_path, '/') || access(name_or_path, R_OK) == 0)
@@ -1168,7 +1185,12 @@ gram_dialect *gram_load(const char *name_or_path, ir_arena *arena) {
   ir_source src;
   const char *name = strchr(name_or_path, '/') ? name_or_path : path;
   if (ir_source_read(&src, path) != 0) {
-    fprintf(stderr, "%s: error: cannot read dialect: %s\n", name, ir_read_error(errno));
+    int e = errno;
+    if (e == ENOENT && !strchr(name_or_path, '/')) {
+      unknown_dialect(name_or_path);
+      return NULL;
+    }
+    fprintf(stderr, "%s: error: cannot read dialect: %s\n", name, ir_read_error(e));
     return NULL;
   }
   const char *fname = ir_arena_strdup(arena, name);

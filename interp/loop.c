@@ -497,9 +497,9 @@ static void range_error(run *c, int var, const long *idx, int nsub, int bad) {
   else
     ir_error_set(c->err, here(c), IR_ERR_RANGE,
              "out-of-range subscript in statement S%d: %s%s, but '%s' has "
-             "shape %s (subscript %d must be in 0..%ld)",
+             "shape %s (the %s subscript must be in 0..%ld)",
              c->cur ? c->cur->id : -1, c->k->vars[var]->name, ib,
-             c->k->vars[var]->name, sb, bad + 1, t->dims[bad] - 1);
+             c->k->vars[var]->name, sb, ir_ordinal(bad + 1), t->dims[bad] - 1);
 }
 
 /* Row-major offset of the element var[subs...]; -1 after an error. */

@@ -182,11 +182,16 @@ int ir_tree_dir(const char *probe, const char *dir, char *out, size_t n) {
     char *slash = strrchr(exe, '/');
     if (!slash) break;
     *slash = 0;
-    char cand[PATH_MAX + 256];
-    snprintf(cand, sizeof cand, "%s/%s", exe, probe);
-    if (access(cand, R_OK) == 0) {
-      snprintf(out, n, "%s/%s", exe, dir);
-      return 0;
+    /* the source tree, then the installed layout (make install):
+     * PREFIX/bin/uplift with its files in PREFIX/share/uplift */
+    static const char *const roots[] = {"", "/share/uplift"};
+    for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++) {
+      char cand[PATH_MAX + 256];
+      snprintf(cand, sizeof cand, "%s%s/%s", exe, roots[r], probe);
+      if (access(cand, R_OK) == 0) {
+        snprintf(out, n, "%s%s/%s", exe, roots[r], dir);
+        return 0;
+      }
     }
   }
   return -1;

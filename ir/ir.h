@@ -110,7 +110,9 @@ void ir_diag_verror(const ir_source *src, ir_pos pos, const char *supported,
 
 /* Find a file of uplift's source tree (e.g. "frontend/include/polybench.h")
  * next to the running executable or up to three folders above it (the
- * binary may live in build/ or build-san/), and write the folder that
+ * binary may live in build/ or build-san/), or in share/uplift/ of one of
+ * those folders (the layout of `make install`: PREFIX/bin/uplift and
+ * PREFIX/share/uplift/PROBE), and write the folder that
  * holds it, joined with `dir` (e.g. "frontend/include"), to out.  Returns
  * 0, or -1 if it is not found. */
 int ir_tree_dir(const char *probe, const char *dir, char *out, size_t n);
@@ -253,6 +255,10 @@ void ir_run_describe(const char *const *argv, const ir_run_result *res, double t
 void ir_run_result_free(ir_run_result *res);
 /* Is there an executable `name` on PATH (a name with a '/': that file)? */
 int ir_have_program(const char *name);
+
+/* "first", "second", ... "tenth" for n = 1..10, else "N-th" (static or
+ * per-thread storage: use it before the next call in the thread). */
+const char *ir_ordinal(int n);
 
 /* uplift's own frontend/include folder (polybench.h), found once with
  * ir_tree_dir; NULL if it is not found.  The string is static. */

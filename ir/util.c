@@ -296,6 +296,15 @@ int ir_have_program(const char *name) {
   return 0;
 }
 
+const char *ir_ordinal(int n) {
+  static const char *const names[] = {"first", "second", "third",   "fourth", "fifth",
+                                      "sixth", "seventh", "eighth", "ninth",  "tenth"};
+  static _Thread_local char buf[32];
+  if (n >= 1 && n <= 10) return names[n - 1];
+  snprintf(buf, sizeof buf, "%d-th", n);
+  return buf;
+}
+
 /* ----------------------------------------------------- include folder */
 
 static char include_dir[PATH_MAX + 32];

@@ -22,6 +22,8 @@ if [ "$1" = fuzz ]; then
 fi
 # tests and make bench read JSON with python3
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# tests/e2e_batch.sh runs README's GNU parallel recipe
+command -v parallel >/dev/null 2>&1 || need="$need parallel"
 [ -z "$need" ] && exit 0
 echo "uplift: installing missing packages:$need"
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

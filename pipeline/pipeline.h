@@ -344,6 +344,53 @@ pipe_error pipe_coverage_build(const char *dir, const char *const *dialects, int
                                const enum_options *eo, pipe_coverage *cov, ir_error *err);
 void pipe_coverage_free(pipe_coverage *cov);
 
+/* ---------------------------------------------------------- uplift batch
+ * Many kernel files raised by child processes of the running binary
+ * (pipeline/batch.c, docs/batch.md). */
+
+/* The kernel files of a batch, in their fixed order (heap strings). */
+typedef struct pipe_batch_files {
+  int n, cap;
+  char **paths;
+} pipe_batch_files;
+
+/* Collect args[0..nargs-1] into f: a file as given, a folder as its *.c
+ * files sorted by name.  Returns 0, or -1 with err filled (a path that
+ * does not exist, a folder that cannot be read); free f with
+ * pipe_batch_files_free either way. */
+int pipe_batch_collect(char *const *args, int nargs, pipe_batch_files *f, ir_error *err);
+void pipe_batch_files_free(pipe_batch_files *f);
+
+/* Whether the JSON-lines file at outpath (absent: none) has a line whose
+ * "file" is file. */
+int pipe_batch_recorded(const char *outpath, const char *file);
+
+/* One kernel's result: its JSON line (the `raise --json` report, compact,
+ * with "file" and the child's "exit" status), and what a summary needs.
+ * Borrowed by the on_line callback: valid during the call only. */
+typedef struct pipe_batch_result {
+  char *line;
+  char *kernel; /* the kernel's name, "-" when the report has none */
+  int exit, raised, tasks, proved;
+  double seconds;
+} pipe_batch_result;
+
+typedef struct pipe_batch_opts {
+  int jobs;                       /* children at once (>= 1) */
+  const char *const *raise_args;  /* passed to each `uplift raise` (borrowed) */
+  int nraise_args;
+  /* called once per file, in the order of files, each as soon as it and
+   * every file before it are done (under a lock: one call at a time) */
+  void (*on_line)(void *user, const char *file, const pipe_batch_result *r);
+  void *user;
+} pipe_batch_opts;
+
+/* Raise files[0..nfiles-1], each with `uplift raise FILE --json -q
+ * RAISE_ARGS` run by the running binary, up to o->jobs at once.  Returns
+ * 0, or -1 with err filled when nothing could be started. */
+int pipe_batch_run(const char *const *files, int nfiles, const pipe_batch_opts *o,
+                   ir_error *err);
+
 /* ------------------------------------------------------------ uplift run */
 
 /* The input value sets of --values (docs/run.md, "Inputs"). */

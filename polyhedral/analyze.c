@@ -370,7 +370,8 @@ static int access_str(pass *p, const st *s, const char *tuple, const ir_expr *e,
       if (aff(p->k, e->args[i], b)) {
         ir_pos pos = {s->s->pos.file, e->pos.line, e->pos.col};
         fail(p, at(p, pos), IR_ERR_INPUT,
-             "subscript %d of %s is not affine in the loop iterators and size parameters", i + 1,
+             "the %s subscript of %s is not affine in the loop iterators and size parameters",
+             ir_ordinal(i + 1),
              vname(p, e->var));
         return -1;
       }

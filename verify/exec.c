@@ -120,8 +120,8 @@ static long elem_index(vx_exec *s, const ir_expr *ref) {
   for (int d = 0; d < var->rank; d++) {
     long i = ieval(s, ref->args[d]);
     if (i < 0 || i >= var->dims[d]) {
-      fail(s, ref->pos, IR_ERR_RANGE, "%s: subscript %d is %ld, outside 0..%ld",
-           s->k->vars[ref->var]->name, d, i, var->dims[d] - 1);
+      fail(s, ref->pos, IR_ERR_RANGE, "%s: the %s subscript is %ld, outside 0..%ld",
+           s->k->vars[ref->var]->name, ir_ordinal(d + 1), i, var->dims[d] - 1);
       return -1;
     }
     idx = idx * var->dims[d] + i;

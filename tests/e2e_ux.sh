@@ -1,0 +1,97 @@
+#!/bin/sh
+# e2e_ux.sh - the command line as a new user meets it: `make install`
+# (PREFIX, DESTDIR) gives a binary that works from any folder, --version,
+# the messages of common mistakes (an unknown dialect, swapped verify
+# arguments, options that do not combine, an out-of-range subscript), help
+# texts in one form, no -o file after a failed raise, and the JSON report of
+# a failed raise (no entry for an output that was never searched).
+. tests/lib.sh
+ROOT=$(pwd)
+K=$ROOT/benchmarks/kernels/gemm.c
+
+# --- make install into a staging folder; run the installed binary elsewhere
+san=""; case "$UPLIFT" in build-san/*) san="SAN=1" ;; esac
+check "make install PREFIX DESTDIR" make -s install $san PREFIX=/opt/up DESTDIR="$TMP/stage"
+BIN=$TMP/stage/opt/up/bin/uplift
+check "installed binary" test -x "$BIN"
+check "installed dialects" test -f "$TMP/stage/opt/up/share/uplift/dialects/hlo"
+check "installed polybench.h" test -f "$TMP/stage/opt/up/share/uplift/frontend/include/polybench.h"
+mkdir -p "$TMP/elsewhere"
+(cd "$TMP/elsewhere" && "$BIN" raise -q "$K" --check >out.mlir 2>err)
+check "installed binary raises and checks from another folder" test $? -eq 0
+check "its output is MLIR" grep -q "func.func @kernel_gemm" "$TMP/elsewhere/out.mlir"
+(cd "$TMP/elsewhere" && "$BIN" raise -q "$K" --dialect tosa -D DATA_TYPE_IS_FLOAT >/dev/null 2>&1)
+check "installed binary finds tosa" test $? -eq 0
+(cd "$TMP/elsewhere" && "$BIN" dialects) >"$TMP/dl" 2>&1
+check "installed binary lists its dialects" grep -q "^linalg" "$TMP/dl"
+check "make uninstall" make -s uninstall $san PREFIX=/opt/up DESTDIR="$TMP/stage"
+check "uninstalled" test ! -e "$BIN" -a ! -e "$TMP/stage/opt/up/share/uplift"
+
+# --- version
+expect_status 0 "--version" "$UPLIFT" --version
+check "--version line" grep -Eq "^uplift [0-9]+\.[0-9]+\.[0-9]+$" "$TMP/out"
+expect_status 0 "version" "$UPLIFT" version
+check "version line" grep -Eq "^uplift [0-9]+\.[0-9]+\.[0-9]+$" "$TMP/out"
+
+# --- an unknown dialect names the valid ones
+for cmd in "raise $K" "explore --inputs x:f64[n]" "dialects"; do
+  expect_status 2 "$cmd: unknown dialect" "$UPLIFT" $cmd --dialect nosuch
+  [ "$cmd" = dialects ] && expect_status 2 "dialects: unknown dialect" "$UPLIFT" dialects nosuch
+  check "$cmd: names the dialects" grep -q "unknown dialect 'nosuch'; the dialects are hlo, linalg, tosa" "$TMP/err"
+done
+
+# --- verify with its arguments swapped
+"$UPLIFT" raise -q "$K" --json >"$TMP/r.json" 2>/dev/null
+expect_status 2 "verify REPORT FILE" "$UPLIFT" verify "$TMP/r.json" "$K"
+check "verify says swapped" grep -q "is a JSON report, not a C file: the arguments are FILE.c REPORT.json" "$TMP/err"
+
+# --- options that do not combine
+refuse() { # refuse SUBSTRING OPTIONS... (lib.sh's helpers set desc and want)
+  r_msg=$1; shift
+  expect_status 2 "raise $* refused" "$UPLIFT" raise "$K" "$@"
+  check "raise $*: message" grep -q -- "$r_msg" "$TMP/err"
+  check "raise $*: no output" test ! -s "$TMP/out"
+}
+refuse "does not combine with --emit" --emit c --json
+refuse "does not combine with --emit" --emit mlir --json
+refuse "does not combine with --emit c" --emit c --shapes dynamic
+refuse "does not combine with --json" --json --shapes dynamic
+refuse "do not combine with --verify none" --verify none --bound 2
+refuse "do not combine with --verify none" --smt-timeout 5 --verify none
+
+# --- -o FILE: nothing written when the raise fails
+expect_status 1 "raise not raised (--max-ops 1, linalg)" "$UPLIFT" raise -q \
+  "$ROOT/benchmarks/kernels/doitgen.c" --dialect linalg --max-ops 1 -o "$TMP/fail.mlir"
+check "-o: no file after a failed raise" test ! -e "$TMP/fail.mlir"
+expect_status 0 "raise -o" "$UPLIFT" raise -q "$K" -o "$TMP/ok.mlir"
+check "-o: the file after a raise" grep -q "func.func" "$TMP/ok.mlir"
+check "-o: nothing on stdout" test ! -s "$TMP/out"
+
+# --- the JSON report of a failed raise: only the outputs searched
+expect_status 1 "raise --json not raised" "$UPLIFT" raise -q \
+  "$ROOT/benchmarks/kernels/doitgen.c" --dialect linalg --max-ops 1 --json
+check "failed report: one entry, the output that failed" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+ts = d['tasks']
+assert d['raised'] is False and 'task 0 (output A)' in d['reason']
+assert [(t['task'], t['outputs'], t['program']) for t in ts] == [(0, ['A'], None)], ts
+" "$TMP/out"
+
+# --- out-of-range subscripts are named by ordinal
+cat >"$TMP/oob.c" <<'K'
+void kernel_oob(int n, double A[n][n]) {
+  for (int i = 0; i < n; i++)
+    A[i][i + 1] = 1.0;
+}
+K
+expect_status 2 "run: out-of-range subscript" "$UPLIFT" run "$TMP/oob.c" --sizes n=3
+check "says 'the second subscript'" grep -q "the second subscript must be in 0..2" "$TMP/err"
+
+# --- help texts: 'usage:' in lower case, exit statuses at the end
+for cmd in raise analyze run dump verify explore rewrites dialects batch; do
+  expect_status 0 "$cmd --help" "$UPLIFT" $cmd --help
+  check "$cmd --help starts with usage:" sh -c "head -n 1 '$TMP/out' | grep -q '^usage: uplift $cmd'"
+  check "$cmd --help lists exit statuses" grep -q "^exit status: 0" "$TMP/out"
+done
+report
