@@ -111,7 +111,7 @@ static const fcase cases[] = {
      "    for (int j = i + 1; j < n; j++) A[i][j] = A[j][i];\n"
      "}\n",
      2, 0, 1, {"double A[n][n]", "for (j = i + 1; j <= n - 1; j++)"}},
-    {"if/else with data condition and ternary",
+    {"if/else on one place with a data condition becomes a select; ternary",
      "#include <math.h>\n"
      "void kernel_k(int n, double eps, double s[n]) {\n"
      "  for (int j = 0; j < n; j++) {\n"
@@ -119,7 +119,15 @@ static const fcase cases[] = {
      "    s[j] = s[j] > 2.0 ? fmax(s[j], eps) : -s[j];\n"
      "  }\n"
      "}\n",
-     1, 1, 3, {"if (s[j] <= eps)", "} else {", "sqrt(s[j])", "fmax(s[j], eps)"}},
+     1, 0, 2, {"S0: s[j] = s[j] <= eps ? 1.0 : sqrt(s[j]);", "S1: s[j] = s[j] > 2.0 ? fmax(s[j], eps)"}},
+    {"if/else on two places stays an if",
+     "#include <math.h>\n"
+     "void kernel_k(int n, double eps, double s[n], double t[n]) {\n"
+     "  for (int j = 0; j < n; j++) {\n"
+     "    if (s[j] <= eps) s[j] = 1.0; else t[j] = sqrt(s[j]);\n"
+     "  }\n"
+     "}\n",
+     1, 1, 2, {"if (s[j] <= eps)", "} else {", "t[j] = sqrt(s[j]);"}},
     {"local scalars and statements outside loops",
      "void kernel_k(int n, double A[n], double out[1]) {\n"
      "  double acc = 0.0;\n"
@@ -443,7 +451,11 @@ static void details_locals(ir_arena *a) {
         !parse_quiet("void kernel_k(int n, double A[n]) {\n"
                      " for (int i = 0; i < n; i++) A[i * i] = 1; }\n", a));
   CHECK("missing kernel is rejected", !parse_quiet("void f(void) { }\n", a));
-  /* views: a region of declared storage, under a stated assumption */
+}
+
+/* views: a region of declared storage, under a stated assumption */
+static void details_views(ir_arena *a) {
+  ir_kernel *k;
   k = parse("void f(int m, int k, int lda, double *a, double *y) {\n"
             " for (int i = 0; i < m; i++) for (int j = 0; j < k; j++)\n"
             "  y[i] += a[i * lda + j]; }\n", a);
@@ -525,6 +537,7 @@ static void test_details(void) {
   details_casts(&a);
   details_bounds(&a);
   details_locals(&a);
+  details_views(&a);
   ir_arena_free(&a);
 }
 
