@@ -481,7 +481,7 @@ typedef struct scalar_case {
 
 static const scalar_case scalar_cases[] = {
     {"written in both branches", "double s;\n for (int i = 0; i < n; i++) {\n"
-     "  if (A[i][0] > 0.0) s = A[i][0]; else s = -A[i][0];\n  B[i] = s; }\n", NULL, 1, NULL},
+     "  if (A[i][0] > 0.0) s = A[i][0]; else s = -A[i][0];\n  B[i] = s; }\n", "s", 1, NULL},
     {"straight line", "for (int i = 0; i < n; i++) { double s = A[i][0] * 2.0; B[i] = s + 1.0; }\n",
      "s", 1, NULL},
     {"ternary", "for (int i = 0; i < n; i++) { double s = A[i][0] > 0.0 ? A[i][0] : 0.0;\n"
@@ -544,9 +544,9 @@ static void scalar_kernels(void) {
 static void inline_kernels(void) {
   scalar_kernels();
   inline_kernel("guarded",
-                "void kernel_g(int n, double A[n], double B[n]) {\n"
+                "void kernel_g(int n, double A[n], double B[n], double C[n]) {\n"
                 "  for (int i = 0; i < n; i++)\n"
-                "    if (A[i] > 0.0) B[i] = A[i]; else B[i] = 0.0;\n"
+                "    if (A[i] > 0.0) B[i] = A[i]; else C[i] = 0.0;\n"
                 "}\n",
                 check_guarded);
   inline_kernel("reduction operators",
