@@ -474,8 +474,8 @@ static double eval(evctx *c, const ir_expr *e) {
     case IR_FN_EXP: return exp(x);
     case IR_FN_POW: return pow(x, y);
     case IR_FN_FABS: return fabs(x);
-    case IR_FN_FMAX: return fmax(x, y);
-    case IR_FN_FMIN: return fmin(x, y);
+    case IR_FN_FMAX: return interp_c_fmaxmin(x, y, 1);
+    case IR_FN_FMIN: return interp_c_fmaxmin(x, y, 0);
     }
     return 0;
   }

@@ -165,6 +165,14 @@ int interp_values_agree(double a, double b, double rtol);
  * not +0: the search compares as the verifier does, docs/verify.md). */
 int interp_values_agree_signed(double a, double b, double rtol);
 
+/* C's fmax (is_max) or fmin as uplift models it (docs/verify.md): a NaN
+ * operand gives the other operand; of two operands that compare equal
+ * (-0 and +0 included) the first.  Computed here rather than by libm's
+ * fmax, whose answer for fmax(-0, +0) depends on how the compiler passed
+ * the operands (gcc treats fmax as commutative and may swap them), so that
+ * every build of uplift computes the same value. */
+double interp_c_fmaxmin(double a, double b, int is_max);
+
 typedef struct interp_mismatch {
   int var;                  /* var id */
   long index[IR_MAX_RANK];  /* element index */

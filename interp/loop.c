@@ -541,8 +541,8 @@ static double call(ir_fn fn, ir_elem type, double a, double b) {
     case IR_FN_EXP: return expf(x);
     case IR_FN_POW: return powf(x, y);
     case IR_FN_FABS: return fabsf(x);
-    case IR_FN_FMAX: return fmaxf(x, y);
-    case IR_FN_FMIN: return fminf(x, y);
+    case IR_FN_FMAX: return interp_c_fmaxmin(x, y, 1); /* exact in float */
+    case IR_FN_FMIN: return interp_c_fmaxmin(x, y, 0);
     }
   }
   switch (fn) {
@@ -550,8 +550,8 @@ static double call(ir_fn fn, ir_elem type, double a, double b) {
   case IR_FN_EXP: return exp(a);
   case IR_FN_POW: return pow(a, b);
   case IR_FN_FABS: return fabs(a);
-  case IR_FN_FMAX: return fmax(a, b);
-  case IR_FN_FMIN: return fmin(a, b);
+  case IR_FN_FMAX: return interp_c_fmaxmin(a, b, 1);
+  case IR_FN_FMIN: return interp_c_fmaxmin(a, b, 0);
   }
   return 0;
 }

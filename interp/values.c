@@ -158,6 +158,12 @@ int interp_values_agree_signed(double a, double b, double rtol) {
   return interp_values_agree(a, b, rtol);
 }
 
+double interp_c_fmaxmin(double a, double b, int is_max) {
+  if (isnan(a)) return b;
+  if (isnan(b) || a == b) return a;
+  return (is_max ? a > b : a < b) ? a : b;
+}
+
 long interp_compare(const interp_env *a, const interp_env *b,
                     const unsigned char *written, double rtol,
                     interp_mismatch *first, long *compared) {

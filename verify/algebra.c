@@ -34,6 +34,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "interp/interp.h"
 #include "verify/internal.h"
 
 static _Thread_local int vx_error_seen;
@@ -830,13 +831,14 @@ static interp_term classed(vx *x, Z3_ast v, Z3_ast ub, Z3_ast cn, Z3_ast ci,
 /* max/min: nanprop (StableHLO maximum, minimum: a NaN operand gives NaN;
  * IEEE's maximum and minimum, which order -0 below +0) or C's fmax/fmin (a
  * NaN operand gives the other operand; of two equal operands, zeros of
- * either sign included, the first, as glibc's fmax/fmin do: the C
- * standard leaves the sign of fmax(-0, +0) open). */
+ * either sign included, the first: the C standard leaves the sign of
+ * fmax(-0, +0) open, and interp_c_fmaxmin computes it the same way in
+ * every build, docs/verify.md). */
 static interp_term minmax2(vx *x, interp_term a, interp_term b, int is_max,
                            int nanprop) {
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a), q = D(x, b), r;
-    if (!nanprop) r = is_max ? fmax(p, q) : fmin(p, q);
+    if (!nanprop) r = interp_c_fmaxmin(p, q, is_max);
     else if (isnan(p) || isnan(q)) r = NAN;
     else if (p == q) r = (signbit(p) != 0) == (is_max != 0) ? q : p; /* -0 < +0 */
     else r = is_max ? (p > q ? p : q) : (p < q ? p : q);
