@@ -2,6 +2,7 @@
 #
 #   make              build ./uplift (installs missing Debian packages first)
 #   make test         build and run every test; last line "N passed, N failed"
+#   make test EXCEPT="a b"  every test but those named
 #   make test T=name  build and run one test: a tests/test_*.c program or a
 #                     tests/e2e_*.sh script, by name (test_ir, e2e_raise)
 #   make test SAN=1   the same with AddressSanitizer + UndefinedBehaviorSanitizer
@@ -98,6 +99,15 @@ $(error no test named '$(T)': tests are tests/test_*.c and tests/e2e_*.sh)
 endif
 else
 TEST_RUN := $(TEST_BIN) $(TEST_SH)
+endif
+# EXCEPT="name ..." leaves those tests out of the run (CI's sanitizer run,
+# .ci/run); a name that is not a test is an error, as with T.
+ifneq ($(EXCEPT),)
+EXCEPT_RUN := $(foreach t,$(EXCEPT),$(filter $(BUILD)/tests/$(t) tests/$(t).sh,$(TEST_RUN)))
+ifneq ($(words $(EXCEPT_RUN)),$(words $(EXCEPT)))
+$(error EXCEPT names a test that does not exist: $(EXCEPT))
+endif
+TEST_RUN := $(filter-out $(EXCEPT_RUN),$(TEST_RUN))
 endif
 
 test: $(UPLIFT) $(filter $(BUILD)/tests/%,$(TEST_RUN))
