@@ -587,6 +587,23 @@ static int over_budget(es_state *st, es_outcome *why) {
   return 0;
 }
 
+/* Has a goal been solved that ends the search?  The main goal (the first
+ * solution stays), or a sub-goal: the round that takes it as a leaf is
+ * smaller than the rest of this level.  Checked after each batch, so the
+ * point where the search stops does not depend on the thread count. */
+static int solved_stop(es_state *st, es_outcome *why) {
+  for (int g = 0; g < st->in->ngoals; g++)
+    if (st->in->goals[g].is_main && st->in->goals[g].solution) {
+      *why = ES_FOUND_MAIN;
+      return 1;
+    }
+  if (st->new_sub) {
+    *why = ES_FOUND_SUB;
+    return 1;
+  }
+  return 0;
+}
+
 typedef struct level_ctx {
   es_state *st;
   const gram_op *op;
@@ -627,7 +644,7 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
       for (int i = 0; i < n; i++) bt->ops[bt->n][i] = vs[i]->v[idx[i]];
       if (++bt->n == ES_BATCH) {
         flush_batch(st, bt, prod, lc->level);
-        if (over_budget(st, why)) return 1;
+        if (solved_stop(st, why) || over_budget(st, why)) return 1;
       }
     }
     int i = n - 1;
@@ -635,7 +652,7 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
     if (i < 0) break;
   }
   flush_batch(st, bt, prod, lc->level);
-  return 0;
+  return solved_stop(st, why);
 }
 
 /* Every operand type tuple for the current split of the level. */
