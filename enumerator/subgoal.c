@@ -5,7 +5,8 @@
  * values the loops define: for a reduction (the statement's reduction
  * iterators R do not index X) the sum over R of e, of each term of e, and
  * of the R-dependent factors of each term; for a plain update each term of
- * the value and each factor of a term.  Each is a tensor of X's shape,
+ * the value, each factor of a term, and the dividend and the divisor of a
+ * quotient term.  Each is a tensor of X's shape,
  * evaluated here at every iteration point from the values before the task.
  * The search looks for them like for the output; a solved one becomes a
  * leaf of the next round, so every search stays a few ops deep.  Only the
@@ -202,6 +203,11 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
     if (add) add_goal(&c, val, 1, "update");
     for (int i = 0; i < nt; i++) {
       if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
+      /* a quotient: its dividend and its divisor (y = (x - m) / sqrt(v)) */
+      if (ts[i]->kind == IR_EX_DIV) {
+        add_goal(&c, ts[i]->args[0], 1, "dividend");
+        add_goal(&c, ts[i]->args[1], 1, "divisor");
+      }
       const ir_expr *fs[8];
       int nf = factors(ts[i], fs, 0, 8);
       for (int j = 0; j < nf && nf > 1; j++) add_goal(&c, fs[j], 1, "factor");
