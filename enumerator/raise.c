@@ -520,15 +520,48 @@ static const ir_tnode *complete_program(task_ctx *t, const out_search *s,
   return prog;
 }
 
+/* Has some example the size assignment sizes? */
+static int sizes_used(const task_ctx *t, const long *sizes) {
+  for (int e = 0; e < t->ex.n; e++)
+    if (!memcmp(t->ex.sizes[e], sizes, (size_t)t->k->nvars * sizeof(long))) return 1;
+  return 0;
+}
+
+/* The sizes of a fresh example: other sizes than every example's, as
+ * small as the first default sizes allow, since the example joins every
+ * later search and each candidate is evaluated on it: the first default
+ * sizes (interp_default_sizes variant 0) rotated among the size
+ * variables, the first rotation no example has; else the default sizes of
+ * variant 2 + round (larger each round). */
+static void fresh_sizes(const task_ctx *t, const out_search *s, long *sizes) {
+  const ir_kernel *k = t->k;
+  long *base = ir_calloc((size_t)k->nvars + 1, sizeof *base);
+  int *vs = ir_calloc((size_t)k->nvars + 1, sizeof *vs);
+  interp_default_sizes(k, 0, base);
+  int n = 0;
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) vs[n++] = v;
+  int found = 0;
+  for (int r = 1; r < n && !found; r++) {
+    memcpy(sizes, base, (size_t)k->nvars * sizeof(long));
+    for (int i = 0; i < n; i++) sizes[vs[i]] = base[vs[(i + r) % n]];
+    ir_kernel_fit_sizes(k, sizes);
+    found = !sizes_used(t, sizes);
+  }
+  if (!found) interp_default_sizes(k, 2 + s->rounds, sizes);
+  ir_free(base);
+  ir_free(vs);
+}
+
 /* The spec check of prog on a fresh example (other sizes, other seed,
- * non-integer values), which then stays with the examples.  Returns 0 when
- * prog agrees, 1 when it does not, -1 with err filled when the example
- * cannot be made. */
+ * non-integer values; fresh_sizes), which then stays with the examples.
+ * Returns 0 when prog agrees, 1 when it does not, -1 with err filled when
+ * the example cannot be made. */
 static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
                        ir_error *err) {
   const ir_kernel *k = t->k;
   long *sizes = ir_arena_alloc(t->arena, (size_t)k->nvars * sizeof(long));
-  interp_default_sizes(k, 2 + s->rounds, sizes);
+  fresh_sizes(t, s, sizes);
   ir_error why;
   if (add_example(t, sizes, t->next_seed++, 1, NULL, &why))
     return wrap(err, &why, "interpreter: ");

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "enumerator/internal.h"
 
@@ -47,6 +48,13 @@ typedef struct es_cand {
   uint64_t hash;
 } es_cand;
 
+/* A slot of the observational-equivalence table: candidate index + 1 (0:
+ * empty) and the high half of its hash, so that a probe reads no
+ * candidate whose hash differs. */
+typedef struct es_oe_slot {
+  uint32_t c, h;
+} es_oe_slot;
+
 typedef struct es_vec {
   int *v;
   int n, cap;
@@ -60,11 +68,12 @@ typedef struct es_state {
   int ncands, capcands;
   double *pool;
   size_t npool, cappool;
+  size_t populated; /* pool[0..populated) has its pages (populate_pool) */
   unsigned char *ppool;
   size_t nppool, capppool;
   unsigned char *scratch_poison;
   size_t capscratch;
-  int *oe;       /* open addressing: candidate index + 1 */
+  es_oe_slot *oe; /* open addressing */
   size_t capoe;
   es_vec *buckets; /* [(max_ops + 1) * ES_MAX_TYPES] */
   enum_stats *stats;
@@ -116,13 +125,34 @@ static int type_index(es_state *st, const ir_type *t) {
   return st->ntypes++;
 }
 
+/* Give the pool its pages ahead of the writes, ES_POPULATE doubles at a
+ * time: one system call instead of a page fault per 4 KiB, which on a
+ * virtual machine cost more than the copies that touch the pages. */
+#define ES_POPULATE ((size_t)1 << 20)
+static void populate_pool(es_state *st, size_t end) {
+#ifdef MADV_POPULATE_WRITE
+  if (end <= st->populated) return;
+  size_t to = end + ES_POPULATE < st->cappool ? end + ES_POPULATE : st->cappool;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)(st->pool + st->populated) & ~(uintptr_t)(page - 1);
+  uintptr_t hi = (uintptr_t)(st->pool + to) & ~(uintptr_t)(page - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE); /* a hint: errors ignored */
+  st->populated = to;
+#else
+  (void)st;
+  (void)end;
+#endif
+}
+
 static void reserve_pool(es_state *st, size_t n) {
   if (st->npool + n > st->cappool) {
     size_t cap = st->cappool ? st->cappool : 1 << 16;
     while (cap < st->npool + n) cap *= 2;
     st->pool = ir_realloc(st->pool, cap * sizeof(double));
     st->cappool = cap;
+    st->populated = st->npool;
   }
+  populate_pool(st, st->npool + n);
   if (n > st->capscratch) {
     st->scratch_poison = ir_realloc(st->scratch_poison, n);
     st->capscratch = n;
@@ -159,13 +189,12 @@ static int same_values(const double *a, const unsigned char *pa,
 
 static void oe_grow(es_state *st) {
   size_t cap = st->capoe ? st->capoe * 2 : 1 << 12;
-  int *t = ir_calloc(cap, sizeof(int));
+  es_oe_slot *t = ir_calloc(cap, sizeof *t);
   for (size_t i = 0; i < st->capoe; i++) {
-    int c = st->oe[i];
-    if (!c) continue;
-    size_t j = st->cands[c - 1].hash & (cap - 1);
-    while (t[j]) j = (j + 1) & (cap - 1);
-    t[j] = c;
+    if (!st->oe[i].c) continue;
+    size_t j = st->cands[st->oe[i].c - 1].hash & (cap - 1);
+    while (t[j].c) j = (j + 1) & (cap - 1);
+    t[j] = st->oe[i];
   }
   ir_free(st->oe);
   st->oe = t;
@@ -178,8 +207,9 @@ static int oe_find(es_state *st, int type, uint64_t h, const double *v,
   if (!st->capoe) return 0;
   long n = st->types[type].total;
   for (size_t j = h & (st->capoe - 1);; j = (j + 1) & (st->capoe - 1)) {
-    int c = st->oe[j];
+    int c = (int)st->oe[j].c;
     if (!c) return 0;
+    if (st->oe[j].h != (uint32_t)(h >> 32)) continue;
     const es_cand *o = &st->cands[c - 1];
     if (o->hash == h && o->type == type &&
         same_values(st->pool + o->voff, o->poff >= 0 ? st->ppool + o->poff : NULL,
@@ -191,8 +221,9 @@ static int oe_find(es_state *st, int type, uint64_t h, const double *v,
 static void oe_insert(es_state *st, int c) {
   if ((st->ncands + 1) * 2 > (int)st->capoe) oe_grow(st);
   size_t j = st->cands[c].hash & (st->capoe - 1);
-  while (st->oe[j]) j = (j + 1) & (st->capoe - 1);
-  st->oe[j] = c + 1;
+  while (st->oe[j].c) j = (j + 1) & (st->capoe - 1);
+  st->oe[j].c = (uint32_t)c + 1;
+  st->oe[j].h = (uint32_t)(st->cands[c].hash >> 32);
 }
 
 /* Does a candidate of goal g's type match it? */
@@ -215,14 +246,13 @@ static int goal_matches(const es_state *st, const es_goal *g, int type,
   return 1;
 }
 
-/* Store a candidate whose values are at pool[npool..] and, if has_poison,
- * scratch_poison; returns its index, or -1 if an equal one is stored. */
-static int keep(es_state *st, int type, int level, int has_poison,
-                const ir_tnode *(*mk)(void *), void *mkarg) {
+/* Store a candidate of values v (poison p, or NULL: none) and hash h
+ * (hash_values), unless an equal one is stored: the values are copied to
+ * the pool only then.  Returns its index, or -1. */
+static int keep(es_state *st, int type, int level, const double *v,
+                const unsigned char *p, uint64_t h, const ir_tnode *(*mk)(void *),
+                void *mkarg) {
   es_type *et = &st->types[type];
-  double *v = st->pool + st->npool;
-  const unsigned char *p = has_poison ? st->scratch_poison : NULL;
-  uint64_t h = hash_values(type, v, et->total, p);
   int same = oe_find(st, type, h, v, p);
   if (same) {
     st->stats->equivalence_filtered++;
@@ -248,8 +278,11 @@ static int keep(es_state *st, int type, int level, int has_poison,
   cd->voff = st->npool;
   cd->hash = h;
   cd->poff = -1;
+  reserve_pool(st, (size_t)et->total);
+  if (v != st->pool + st->npool)
+    memcpy(st->pool + st->npool, v, (size_t)et->total * sizeof(double));
   st->npool += (size_t)et->total;
-  if (has_poison) {
+  if (p) {
     if (st->nppool + (size_t)et->total > st->capppool) {
       size_t cap = st->capppool ? st->capppool : 1 << 14;
       while (cap < st->nppool + (size_t)et->total) cap *= 2;
@@ -312,7 +345,9 @@ static int add_leaf(es_state *st, const es_leaf *lf) {
       memset(st->scratch_poison + et->off[e], 0, (size_t)et->len[e]);
     }
   }
-  keep(st, type, 0, has_poison, mk_leaf, (void *)lf->node);
+  double *v = st->pool + st->npool;
+  const unsigned char *p = has_poison ? st->scratch_poison : NULL;
+  keep(st, type, 0, v, p, hash_values(type, v, et->total, p), mk_leaf, (void *)lf->node);
   return 0;
 }
 
@@ -375,6 +410,7 @@ typedef struct es_batch {
   int restype, n, nops;
   int ops[ES_BATCH][IR_TP_MAX_OPERANDS];
   int status[ES_BATCH];
+  uint64_t hash[ES_BATCH]; /* hash_values of each evaluated tuple */
   double *vals;           /* ES_BATCH * total */
   unsigned char *poison;  /* ES_BATCH * total */
   size_t cap;
@@ -390,10 +426,13 @@ typedef struct es_pool {
 
 static void batch_part(es_batch *bt, int tid, int nthreads) {
   long total = bt->st->types[bt->restype].total;
-  for (int i = tid; i < bt->n; i += nthreads)
-    bt->status[i] = eval_into(bt->st, bt->b, bt->restype, bt->ops[i],
-                              bt->vals + (size_t)i * (size_t)total,
-                              bt->poison + (size_t)i * (size_t)total);
+  for (int i = tid; i < bt->n; i += nthreads) {
+    double *v = bt->vals + (size_t)i * (size_t)total;
+    unsigned char *p = bt->poison + (size_t)i * (size_t)total;
+    bt->status[i] = eval_into(bt->st, bt->b, bt->restype, bt->ops[i], v, p);
+    if (bt->status[i] >= 0)
+      bt->hash[i] = hash_values(bt->restype, v, total, bt->status[i] ? p : NULL);
+  }
 }
 
 typedef struct es_worker {
@@ -462,11 +501,9 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
       st->stats->static_filtered++;
       continue;
     }
-    reserve_pool(st, total);
-    memcpy(st->pool + st->npool, bt->vals + (size_t)i * total, total * sizeof(double));
-    if (bt->status[i]) memcpy(st->scratch_poison, bt->poison + (size_t)i * total, total);
     mk_op_arg m = {st, prod, bt->ops[i]};
-    keep(st, bt->restype, level, bt->status[i] > 0, mk_op, &m);
+    keep(st, bt->restype, level, bt->vals + (size_t)i * total,
+         bt->status[i] ? bt->poison + (size_t)i * total : NULL, bt->hash[i], mk_op, &m);
   }
   bt->n = 0;
 }
@@ -550,6 +587,23 @@ static int over_budget(es_state *st, es_outcome *why) {
   return 0;
 }
 
+/* Has a goal been solved that ends the search?  The main goal (the first
+ * solution stays), or a sub-goal: the round that takes it as a leaf is
+ * smaller than the rest of this level.  Checked after each batch, so the
+ * point where the search stops does not depend on the thread count. */
+static int solved_stop(es_state *st, es_outcome *why) {
+  for (int g = 0; g < st->in->ngoals; g++)
+    if (st->in->goals[g].is_main && st->in->goals[g].solution) {
+      *why = ES_FOUND_MAIN;
+      return 1;
+    }
+  if (st->new_sub) {
+    *why = ES_FOUND_SUB;
+    return 1;
+  }
+  return 0;
+}
+
 typedef struct level_ctx {
   es_state *st;
   const gram_op *op;
@@ -590,7 +644,7 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
       for (int i = 0; i < n; i++) bt->ops[bt->n][i] = vs[i]->v[idx[i]];
       if (++bt->n == ES_BATCH) {
         flush_batch(st, bt, prod, lc->level);
-        if (over_budget(st, why)) return 1;
+        if (solved_stop(st, why) || over_budget(st, why)) return 1;
       }
     }
     int i = n - 1;
@@ -598,7 +652,7 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
     if (i < 0) break;
   }
   flush_batch(st, bt, prod, lc->level);
-  return 0;
+  return solved_stop(st, why);
 }
 
 /* Every operand type tuple for the current split of the level. */

@@ -5,8 +5,11 @@
  * values the loops define: for a reduction (the statement's reduction
  * iterators R do not index X) the sum over R of e, of each term of e, and
  * of the R-dependent factors of each term; for a plain update each term of
- * the value and each factor of a term.  Each is a tensor of X's shape,
- * evaluated here at every iteration point from the values before the task.
+ * the value, each factor of a term, and the dividend and the divisor of a
+ * quotient term.  Each is a tensor of X's shape, evaluated here at every
+ * iteration point from the values before the task.  Over the loops of a
+ * statement (space_goals) the same parts are tensors over the loops each
+ * uses (the divisor of a normalization over its rows).
  * The search looks for them like for the output; a solved one becomes a
  * leaf of the next round, so every search stays a few ops deep.  Only the
  * structure of the source program is used, never knowledge of a kernel.
@@ -202,6 +205,11 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
     if (add) add_goal(&c, val, 1, "update");
     for (int i = 0; i < nt; i++) {
       if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
+      /* a quotient: its dividend and its divisor (y = (x - m) / sqrt(v)) */
+      if (ts[i]->kind == IR_EX_DIV) {
+        add_goal(&c, ts[i]->args[0], 1, "dividend");
+        add_goal(&c, ts[i]->args[1], 1, "divisor");
+      }
       const ir_expr *fs[8];
       int nf = factors(ts[i], fs, 0, 8);
       for (int j = 0; j < nf && nf > 1; j++) add_goal(&c, fs[j], 1, "factor");
@@ -367,6 +375,10 @@ static void space_goals(sg_set *s) {
     int nt = terms(val, 1, ts, sg, 0, 8);
     for (int t = 0; t < nt; t++) {
       if (nt > 1 && sg[t] > 0) used_goal(s, ps, &lc, ts[t], 0, "term over the loops");
+      if (ts[t]->kind == IR_EX_DIV) {
+        used_goal(s, ps, &lc, ts[t]->args[0], 0, "dividend over the loops");
+        used_goal(s, ps, &lc, ts[t]->args[1], 0, "divisor over the loops");
+      }
       const ir_expr *fs[8];
       int nf = factors(ts[t], fs, 0, 8);
       for (int j = 0; j < nf && nf > 1; j++) {
