@@ -462,6 +462,7 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
       st->stats->static_filtered++;
       continue;
     }
+    st->stats->elements += (long)total;
     reserve_pool(st, total);
     memcpy(st->pool + st->npool, bt->vals + (size_t)i * total, total * sizeof(double));
     if (bt->status[i]) memcpy(st->scratch_poison, bt->poison + (size_t)i * total, total);
@@ -533,6 +534,10 @@ static int over_budget(es_state *st, es_outcome *why) {
   double now = es_now();
   if (now > st->in->deadline) {
     *why = ES_TIMEOUT;
+    return 1;
+  }
+  if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
+    *why = ES_LIMIT;
     return 1;
   }
   if ((long)((st->cappool * sizeof(double)) + st->capppool) > st->in->memory_bytes) {
