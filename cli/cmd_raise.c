@@ -74,18 +74,32 @@ static const char *assumes_text(unsigned assumes, char *buf, size_t n) {
   return buf;
 }
 
+/* What the search did about an avoidable assumption the verdict kept
+ * (docs/verify.md, "structural zeros"), or NULL when it kept none. */
+static const char *alt_search_text(const enum_verify_result *v, char *buf, size_t n) {
+  if (!(v->assumes & VERIFY_ASSUMES_MASKED_ZERO)) return NULL;
+  if (!v->alt_max_ops)
+    snprintf(buf, n, "no assumption-free program searched for (no input found where the "
+                     "assumption matters)");
+  else
+    snprintf(buf, n, "no assumption-free program of at most %d ops found%s", v->alt_max_ops,
+             v->alt_complete ? "" : " (search cut short)");
+  return buf;
+}
+
 static void print_summary(const ir_kernel *k, const enum_result *r) {
-  char as[512];
+  char as[512], alt[160];
   ir_buf prog = {0}; /* the program's text, whatever its length */
   for (int t = 0; t < r->ntasks; t++)
     for (int o = 0; o < r->tasks[t].noutputs; o++) {
       const enum_output *eo = &r->tasks[t].outputs[o];
+      const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
       ir_buf_reset(&prog);
       ir_tp_buf(&prog, eo->program, k);
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
               "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s, "
-              "%.3f s)\n"
+              "%.3f s)%s%s\n"
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
               eo->stats.enumerated, eo->stats.static_filtered, eo->stats.evaluated,
@@ -94,7 +108,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
               assumes_text(eo->verify.assumes, as, sizeof as),
               eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", eo->verify.seconds,
-              ir_buf_str(&prog));
+              at ? "; " : "", at ? at : "", ir_buf_str(&prog));
     }
   ir_buf_free(&prog);
   ir_kernel_print_views(k, "", stderr); /* proved under these (docs/frontend.md) */
@@ -164,6 +178,9 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
         cJSON_AddStringToObject(v, "all_sizes_reason", eo->verify.all_sizes_reason[0]
                                                            ? eo->verify.all_sizes_reason
                                                            : VERIFY_ALL_SIZES_REASON);
+      char alt[160];
+      const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
+      if (at) cJSON_AddStringToObject(v, "assumption_free_search", at);
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);
       cJSON_AddItemToArray(tasks, jt);
     }

@@ -48,6 +48,8 @@ typedef struct enum_stats {
   long static_filtered;      /* rejected by the grammar's type check */
   long evaluated;            /* run on the examples */
   long equivalence_filtered; /* dropped: same values as a stored one */
+  long elements;             /* result elements computed, over all examples
+                                (the work the candidates took) */
   int ops;                   /* ops of the final program (0 if none) */
   double seconds;            /* synthesis time */
 } enum_stats;
@@ -75,6 +77,9 @@ typedef struct enum_query {
   int out_var;
   const ir_tnode *cand;
   const gram_dialect *dialect;
+  int show_avoidable; /* on a proof with an avoidable assumption, also hand
+                       * out (has_cex) an input where the candidate differs
+                       * without it, when the verifier finds one */
 } enum_query;
 
 /* A counterexample: sizes (by var id, kernel->nvars entries) and a value
@@ -95,6 +100,16 @@ typedef struct enum_verify_result {
   long cases_left_out; /* size cases not checked (then not proved) */
   unsigned assumes;    /* what a proof relies on: VERIFY_ASSUMES_* bits
                         * (verify/verify.h names them) */
+  int avoidable;       /* set by the callback on a proof: it relies on an
+                        * assumption another program may do without
+                        * (masked_zero_times_finite); the search keeps the
+                        * candidate as its fallback answer and looks on */
+  int alt_max_ops;     /* set by the search when it answers such a proof:
+                        * no candidate of at most this many ops was proved
+                        * without the assumption (0: none was searched for,
+                        * no input where the assumption matters was found) */
+  int alt_complete;    /* ... and every candidate up to alt_max_ops was tried
+                        * (0: the search's work cap or a budget cut it short) */
   int all_sizes;       /* proved for every size assignment too */
   char all_sizes_reason[240]; /* why not (any verdict), for JSON reports */
   int has_cex;

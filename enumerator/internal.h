@@ -54,6 +54,8 @@ typedef struct es_search_in {
   int max_ops;
   double deadline;       /* absolute time (es_now) */
   long memory_bytes;
+  long max_elements;     /* stop (ES_LIMIT) once stats->elements passes it
+                            (checked per batch; 0: no such cap) */
   int progress;
   int threads;           /* evaluation threads (results do not depend on it) */
   int task;

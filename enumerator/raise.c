@@ -282,6 +282,14 @@ static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
 
 /* How many candidates with an unknown verdict a search steps past. */
 #define UNKNOWN_RETRIES 16
+/* How many candidates proved only under an avoidable assumption (the
+ * first is the fallback answer) a search steps past, and how much more
+ * work it may do after the fallback, in result elements computed
+ * (enum_stats.elements): 1/ALT_WORK_DIV of the work before, at least
+ * ALT_WORK_MIN (a count, so the outcome does not depend on the machine). */
+#define AVOIDABLE_RETRIES 4
+#define ALT_WORK_DIV 4
+#define ALT_WORK_MIN 4000000L
 /* How many rounds (new sub-goals, fresh examples, counterexamples) one
  * output may take; hitting it is the output's failure reason. */
 #define MAX_ROUNDS 64
@@ -365,6 +373,13 @@ typedef struct out_search {
   const ir_tnode *blocked[UNKNOWN_RETRIES];
   int nblocked;
   enum_output first_unknown;
+  /* The first candidate proved only under an avoidable assumption
+   * (enum_verify_result.avoidable): the answer unless a candidate of at
+   * most `bound` ops is proved without it. */
+  int navoidable;
+  enum_output fallback;
+  int bound;               /* its ops, without the completion's select */
+  long alt_cap;            /* stats.enumerated at which the search stops */
   double start;
   int rounds;
 } out_search;
@@ -479,8 +494,10 @@ static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
   es_search_in in = {
       .kernel = k, .dialect = t->d, .ops = s->ops, .nops = s->nops, .ex = &t->ex,
       .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
-      .max_ops = t->o->max_ops, .deadline = deadline,
+      .max_ops = s->navoidable && s->bound < t->o->max_ops ? s->bound : t->o->max_ops,
+      .deadline = deadline,
       .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
+      .max_elements = s->navoidable ? s->alt_cap : 0,
       .threads = t->o->threads,
       .task = t->pt->index, .store = t->store, .blocked = s->blocked, .nblocked = s->nblocked};
   es_outcome oc = es_search(&in, &res->stats);
@@ -583,10 +600,26 @@ static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
   return bad;
 }
 
+/* res (of candidate prog) as a set-aside answer: the counterexample is
+ * valid only until the next check, the statistics are those of the whole
+ * search when it is answered. */
+static enum_output set_aside(const enum_output *res, const ir_tnode *prog) {
+  enum_output o = *res;
+  o.program = prog;
+  o.stats.ops = prog->size;
+  o.verify.has_cex = 0;
+  return o;
+}
+
 /* Verify prog (found before completion) through vf.  A counterexample
  * becomes an example; an unknown verdict sets the candidate aside (up to
- * UNKNOWN_RETRIES).  Returns 0 to accept prog, 1 to search again, -1 with
- * err filled. */
+ * UNKNOWN_RETRIES).  A proof under an avoidable assumption that comes with
+ * an input where the assumption matters keeps the first such candidate as
+ * the fallback and makes that input an example, which every program proved
+ * only under the assumption there fails; the search then looks on among
+ * programs of at most the fallback's size (up to AVOIDABLE_RETRIES such
+ * proofs).  Returns 0 to accept prog, 1 to search again, 2 to answer the
+ * fallback, -1 with err filled. */
 static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
                             const ir_tnode *prog, const ir_tnode *found, enum_output *res,
                             ir_error *err) {
@@ -594,37 +627,54 @@ static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void 
   res->verify.mode = "none";
   if (!vf) return 0;
   enum_query q = {t->k, t->a, t->pt->index, t->mask, t->nin, t->in_vars,
-                  t->in_args, s->po->var, prog, t->d};
+                  t->in_args, s->po->var, prog, t->d, 1};
   vf(vuser, &q, &res->verify);
-  if (res->verify.verdict == ENUM_REFUTED && res->verify.has_cex) {
+  int avoidable = res->verify.verdict == ENUM_PROVED && res->verify.avoidable;
+  if (avoidable && (!res->verify.has_cex || s->navoidable == AVOIDABLE_RETRIES))
+    return s->navoidable ? 2 : 0;
+  if ((res->verify.verdict == ENUM_REFUTED || avoidable) && res->verify.has_cex) {
     ir_error why;
-    if (add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, &why))
-      return wrap(err, &why, "counterexample: ");
+    /* the fresh example that checked prog (the last one) has done its
+     * part: later searches run without it (it is the largest) */
+    if (avoidable && t->ex.n > 1) free_example(t, --t->ex.n);
+    /* the sub-goals' sums agree with the programs' there: an empty one is 0 */
+    t->subgoals.empty_sums_zero = avoidable;
+    int bad = add_example(t, res->verify.cex.sizes, 0, 0, res->verify.cex.inputs, &why);
+    t->subgoals.empty_sums_zero = 0;
+    if (bad && avoidable) return s->navoidable ? 2 : 0; /* no example: the fallback stands */
+    if (bad) return wrap(err, &why, "counterexample: ");
     t->ex.zero_sign[t->ex.n - 1] = (unsigned char)res->verify.cex.zero_sign;
+    if (avoidable && !s->navoidable++) {
+      s->fallback = set_aside(res, prog);
+      s->bound = found->size;
+      long more = res->stats.elements / ALT_WORK_DIV;
+      s->alt_cap = res->stats.elements + (more > ALT_WORK_MIN ? more : ALT_WORK_MIN);
+    }
     return 1;
   }
-  if (res->verify.verdict == ENUM_UNKNOWN && s->nblocked < UNKNOWN_RETRIES) {
-    if (!s->nblocked) {
-      s->first_unknown = *res;
-      s->first_unknown.program = prog;
-      s->first_unknown.stats.ops = prog->size;
-      s->first_unknown.verify.has_cex = 0; /* valid only until the next check */
-    }
+  if (res->verify.verdict == ENUM_UNKNOWN) {
+    if (s->nblocked == UNKNOWN_RETRIES) return s->navoidable ? 2 : 0;
+    if (!s->nblocked) s->first_unknown = set_aside(res, prog);
     s->blocked[s->nblocked++] = found;
     return 1;
   }
   return 0;
 }
 
-/* The first candidate whose verification was unknown, as the answer when
- * the search finds nothing provable after it (its statistics are those of
- * the whole search). */
-static int unknown_answer(enum_output *res, const out_search *s) {
+/* The answer when the search finds nothing better after it: the fallback
+ * (proved under an avoidable assumption; complete: every candidate up to
+ * its size was tried), else the first candidate whose verification was
+ * unknown; with the statistics of the whole search. */
+static int set_aside_answer(enum_output *res, const out_search *s, int complete) {
   enum_stats stats = res->stats;
-  *res = s->first_unknown;
+  *res = s->navoidable ? s->fallback : s->first_unknown;
   res->stats = stats;
-  res->stats.ops = s->first_unknown.program->size;
+  res->stats.ops = res->program->size;
   res->stats.seconds += es_now() - s->start;
+  if (s->navoidable) {
+    res->verify.alt_max_ops = s->bound;
+    res->verify.alt_complete = complete;
+  }
   return 0;
 }
 
@@ -633,8 +683,9 @@ static int unknown_answer(enum_output *res, const out_search *s) {
 static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
                         double deadline, enum_output *res, ir_error *err) {
   for (;;) {
+    int aside = s->navoidable || s->nblocked;
     if (++s->rounds > MAX_ROUNDS) {
-      if (s->nblocked) return unknown_answer(res, s);
+      if (aside) return set_aside_answer(res, s, 0);
       ir_error_set(err, nowhere, IR_ERR_RANGE, "too many counterexample rounds (more than %d)",
                    MAX_ROUNDS);
       return 1;
@@ -643,7 +694,7 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
     int newsub;
     es_outcome oc = search_round(t, s, deadline, res, &found, &newsub);
     if (oc == ES_FOUND_SUB && newsub) continue;
-    if (!found && s->nblocked) return unknown_answer(res, s);
+    if (!found && aside) return set_aside_answer(res, s, oc == ES_EXHAUSTED);
     if (!found) {
       res->stats.seconds += es_now() - s->start;
       if (oc == ES_TIMEOUT)
@@ -667,6 +718,7 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
     if (c > 0) continue; /* the fresh example now rules the candidate out */
     c = verify_candidate(t, s, vf, vuser, prog, found, res, err);
     if (c < 0) return 1;
+    if (c == 2) return set_aside_answer(res, s, 0);
     if (c > 0) continue;
     res->program = prog;
     res->stats.ops = prog->size;

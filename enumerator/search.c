@@ -501,6 +501,7 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
       st->stats->static_filtered++;
       continue;
     }
+    st->stats->elements += (long)total;
     mk_op_arg m = {st, prod, bt->ops[i]};
     keep(st, bt->restype, level, bt->vals + (size_t)i * total,
          bt->status[i] ? bt->poison + (size_t)i * total : NULL, bt->hash[i], mk_op, &m);
@@ -570,6 +571,10 @@ static int over_budget(es_state *st, es_outcome *why) {
   double now = es_now();
   if (now > st->in->deadline) {
     *why = ES_TIMEOUT;
+    return 1;
+  }
+  if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
+    *why = ES_LIMIT;
     return 1;
   }
   if ((long)((st->cappool * sizeof(double)) + st->capppool) > st->in->memory_bytes) {

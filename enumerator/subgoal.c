@@ -417,6 +417,7 @@ typedef struct evctx {
   interp_env *env;
   long *ivals;
   int poison;
+  int empty_zero; /* sg_set.empty_sums_zero */
 } evctx;
 
 static double eval(evctx *c, const ir_expr *e);
@@ -497,21 +498,62 @@ static double eval(evctx *c, const ir_expr *e) {
   return 0;
 }
 
+/* The element of goal g at the current iteration point into *i; returns
+ * 0 when it is outside the goal's tensor. */
+static int point_index(evctx *c, const sg_goal *g, const ir_tensor *out, long *i) {
+  int ok = 1;
+  *i = 0;
+  if (g->var < 0) {
+    for (int x = 0; x < g->nidx; x++) {
+      long v = c->ivals[g->idx[x]];
+      if (v < 0 || v >= out->dims[x]) return 0;
+      *i = *i * out->dims[x] + v;
+    }
+  } else if (g->stmt->lhs->kind == IR_EX_ELEM) {
+    *i = elem_index(c, g->stmt->lhs, &ok);
+  }
+  return ok;
+}
+
+static int is_red_iter(const sg_goal *g, int var) {
+  for (int r = 0; r < g->nred; r++)
+    if (g->red[r] == var) return 1;
+  return 0;
+}
+
+/* The points of an empty sum (a reduction loop of g without iterations,
+ * outside loops[d]): 0 where nothing was written, over the loops from d on
+ * that are not reduction loops (none when a bound of one reads a
+ * reduction iterator: the points stay undefined). */
+static void empty_sum(evctx *c, const sg_goal *g, const ir_stmt *const *loops, int depth,
+                      int d, ir_tensor *out, unsigned char *written) {
+  if (d == depth) {
+    long i;
+    if (point_index(c, g, out, &i) && !written[i]) {
+      out->data[i] = 0;
+      out->poison[i] = 0;
+      written[i] = 1;
+    }
+    return;
+  }
+  const ir_stmt *l = loops[d];
+  if (is_red_iter(g, l->iter)) {
+    empty_sum(c, g, loops, depth, d + 1, out, written);
+    return;
+  }
+  if (uses_any(l->lo, g->red, g->nred) || uses_any(l->hi, g->red, g->nred)) return;
+  long lo = ir_expr_eval_int(l->lo, c->ivals), hi = ir_expr_eval_int(l->hi, c->ivals);
+  for (long x = lo; x <= hi; x++) {
+    c->ivals[l->iter] = x;
+    empty_sum(c, g, loops, depth, d + 1, out, written);
+  }
+}
+
 static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int depth,
                       int d, ir_tensor *out, unsigned char *written) {
   if (d == depth) {
-    int ok = 1;
-    long i = 0;
-    if (g->var < 0) {
-      for (int x = 0; x < g->nidx; x++) {
-        long v = c->ivals[g->idx[x]];
-        if (v < 0 || v >= out->dims[x]) return;
-        i = i * out->dims[x] + v;
-      }
-    } else if (g->stmt->lhs->kind == IR_EX_ELEM) {
-      i = elem_index(c, g->stmt->lhs, &ok);
-    }
-    if (!ok) return;
+    long i;
+    if (!point_index(c, g, out, &i)) return;
     c->poison = 0;
     double v = g->sign * eval(c, g->expr);
     if (c->poison) out->poison[i] = 1;
@@ -525,6 +567,8 @@ static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int dep
   }
   const ir_stmt *l = loops[d];
   long lo = ir_expr_eval_int(l->lo, c->ivals), hi = ir_expr_eval_int(l->hi, c->ivals);
+  if (lo > hi && c->empty_zero && is_red_iter(g, l->iter))
+    empty_sum(c, g, loops, depth, d + 1, out, written);
   for (long x = lo; x <= hi; x++) {
     c->ivals[l->iter] = x;
     run_loops(c, g, loops, depth, d + 1, out, written);
@@ -556,7 +600,7 @@ int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
     out->poison = ir_malloc(n ? n : 1);
     memset(out->poison, 1, n ? n : 1);
     unsigned char *written = ir_calloc(n ? n : 1, 1);
-    evctx c = {k, env, ivals, 0};
+    evctx c = {k, env, ivals, 0, s->empty_sums_zero};
     run_loops(&c, g, s->loops[i], s->depth[i], 0, out, written);
     if (g->zero_outside)
       for (size_t j = 0; j < n; j++)

@@ -170,6 +170,8 @@ const ir_tnode *pipe_program_parse(const poly_analysis *a, const gram_dialect *d
 typedef struct pipe_verify_state {
   verify_ctx *v;
   verify_result *last; /* ir_malloc'd; NULL before the first call */
+  verify_result *shown; /* the check without an avoidable assumption
+                         * (enum_query.show_avoidable; ir_malloc'd or NULL) */
   void *cex_inputs;    /* ir_tensor[64] for the handed-out cex */
 } pipe_verify_state;
 

@@ -38,6 +38,11 @@ void pipe_verify_state_free(pipe_verify_state *vs) {
     verify_result_free(vs->last);
     ir_free(vs->last);
   }
+  if (vs->shown) {
+    verify_result_free(vs->shown);
+    ir_free(vs->shown);
+  }
+  vs->shown = NULL;
   ir_free(vs->cex_inputs);
   vs->last = NULL;
   vs->cex_inputs = NULL;
@@ -161,12 +166,44 @@ static void all_sizes(const enum_query *q, verify_result *vr) {
   }
 }
 
+/* Hand out vr's confirmed counterexample over q's inputs in r (has_cex),
+ * through vs->cex_inputs; valid while vr is. */
+static void hand_out_cex(pipe_verify_state *vs, const enum_query *q, const verify_result *vr,
+                         enum_verify_result *r) {
+  r->has_cex = 0;
+  if (!vr->cex || !vr->cex->confirmed || q->nin > MAX_CEX_INPUTS) return;
+  ir_tensor *cex_inputs = vs->cex_inputs;
+  r->has_cex = 1;
+  r->cex.sizes = vr->cex->sizes;
+  r->cex.inputs = cex_inputs;
+  r->cex.zero_sign = vr->cex->expected == 0 && vr->cex->got == 0;
+  for (int i = 0; i < q->nin; i++) {
+    memset(&cex_inputs[i], 0, sizeof cex_inputs[i]);
+    for (int j = 0; j < vr->cex->nvars; j++)
+      if (vr->cex->vars[j] == q->in_vars[i]) cex_inputs[i] = vr->cex->values[j];
+    if (!cex_inputs[i].data) r->has_cex = 0;
+  }
+}
+
+/* The check of t's candidate again without the masked-zero assumption
+ * into vs->shown: its counterexample, if confirmed, is an input where the
+ * assumption matters (handed out in r). */
+static void show_masked_zero(pipe_verify_state *vs, const enum_query *q, verify_task t,
+                             const verify_candidate *cand, enum_verify_result *r) {
+  if (vs->shown) verify_result_free(vs->shown);
+  else vs->shown = ir_calloc(1, sizeof *vs->shown);
+  memset(vs->shown, 0, sizeof *vs->shown);
+  t.ieee_masked_zero = 1;
+  verify_task_check(vs->v, &t, cand, vs->shown);
+  if (vs->shown->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vs->shown, r);
+  if (r->cex.zero_sign) r->has_cex = 0; /* not the assumption's difference */
+}
+
 void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   pipe_verify_state *vs = user;
   if (vs->last) verify_result_free(vs->last);
   else vs->last = ir_calloc(1, sizeof *vs->last);
   if (!vs->cex_inputs) vs->cex_inputs = ir_calloc(MAX_CEX_INPUTS, sizeof(ir_tensor));
-  ir_tensor *cex_inputs = vs->cex_inputs;
   poly_size_cases sc;
   pipe_size_cases(q->kernel, q->mask, q->cand, &sc);
   int nvars = q->kernel->nvars;
@@ -176,16 +213,13 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   for (int v = 0; v < nvars; v++)
     if (refs[v] && q->kernel->vars[v]->kind == IR_VAR_SIZE) cand_sizes[ncs++] = v;
   verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var,
-                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes};
+                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0};
   pipe_cand c = {q->cand, q->in_vars, nvars};
   verify_candidate cand = {pipe_cand_eval_sym, pipe_cand_eval, &c};
   memset(r, 0, sizeof *r);
   memset(vs->last, 0, sizeof *vs->last);
   verify_task_check(vs->v, &t, &cand, vs->last);
   all_sizes(q, vs->last);
-  poly_size_cases_free(&sc);
-  ir_free(refs);
-  ir_free(cand_sizes);
   const verify_result *vr = vs->last;
   r->mode = verify_mode_name(vr->mode);
   r->bound = vr->bound;
@@ -193,6 +227,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   r->size_cases = vr->size_cases;
   r->cases_left_out = vr->cases_left_out;
   r->assumes = vr->verdict == VERIFY_PROVED ? vr->assumes : 0;
+  r->avoidable = (r->assumes & VERIFY_ASSUMES_MASKED_ZERO) != 0;
   r->all_sizes = vr->all_sizes;
   snprintf(r->all_sizes_reason, sizeof r->all_sizes_reason, "%s", vr->all_sizes_reason);
   switch (vr->verdict) {
@@ -201,19 +236,12 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   case VERIFY_SKIPPED: r->verdict = ENUM_SKIPPED; break;
   default: r->verdict = ENUM_UNKNOWN; break;
   }
-  if (vr->verdict == VERIFY_REFUTED && vr->cex && vr->cex->confirmed &&
-      q->nin <= MAX_CEX_INPUTS) {
-    r->has_cex = 1;
-    r->cex.sizes = vr->cex->sizes;
-    r->cex.inputs = cex_inputs;
-    r->cex.zero_sign = vr->cex->expected == 0 && vr->cex->got == 0;
-    for (int i = 0; i < q->nin; i++) {
-      memset(&cex_inputs[i], 0, sizeof cex_inputs[i]);
-      for (int j = 0; j < vr->cex->nvars; j++)
-        if (vr->cex->vars[j] == q->in_vars[i]) cex_inputs[i] = vr->cex->values[j];
-      if (!cex_inputs[i].data) r->has_cex = 0;
-    }
-  }
+  if (vr->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vr, r);
+  if (r->verdict == ENUM_PROVED && r->avoidable && q->show_avoidable)
+    show_masked_zero(vs, q, t, &cand, r);
+  poly_size_cases_free(&sc);
+  ir_free(refs);
+  ir_free(cand_sizes);
 }
 
 int pipe_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir_arena *arena,
@@ -244,6 +272,6 @@ void pipe_verify_program(pipe_verify_state *vs, const poly_analysis *a, const gr
                          const pipe_task_setup *ts, int task, int var, const ir_tnode *prog,
                          enum_verify_result *r) {
   enum_query q = {a->kernel, a, task, ts->mask, ts->nin, ts->in_vars, ts->in_args,
-                  var, prog, d};
+                  var, prog, d, 0};
   pipe_verify_cb(vs, &q, r);
 }

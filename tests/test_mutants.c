@@ -278,7 +278,7 @@ static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
          back ? "another node" : err.msg);
 
   /* fp mode */
-  enum_query q = {k, c->a, ti, ts->mask, ts->nin, ts->in_vars, ts->in_args, out_var, prog, c->d};
+  enum_query q = {k, c->a, ti, ts->mask, ts->nin, ts->in_vars, ts->in_args, out_var, prog, c->d, 0};
   enum_verify_result r;
   verify_ctx *real = c->vs.v;
   c->vs.v = fpv;

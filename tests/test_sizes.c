@@ -323,7 +323,7 @@ static void test_cand_table(const gram_dialect *d) {
     memset(&vs, 0, sizeof vs);
     vs.v = verify_new(&vo);
     enum_query q = {a->kernel, a, ct->task, ts.mask, ts.nin, ts.in_vars, ts.in_args,
-                    a->tasks[ct->task].outputs[0].var, prog, d};
+                    a->tasks[ct->task].outputs[0].var, prog, d, 0};
     enum_verify_result r;
     pipe_verify_cb(&vs, &q, &r);
     CHECKF(vs.last->verdict == ct->want, "%s: %s (%s: %s)", ct->name,

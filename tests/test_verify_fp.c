@@ -387,7 +387,7 @@ static void run_case(const vcase *c, int idx) {
   memset(&vs, 0, sizeof vs);
   vs.v = verify_new(&vo);
   enum_query q = {a->kernel, a, c->task, ts.mask, ts.nin, ts.in_vars, ts.in_args,
-                  out_var, prog, d};
+                  out_var, prog, d, 0};
   enum_verify_result r;
   pipe_verify_cb(&vs, &q, &r);
   const verify_result *vr = vs.last;

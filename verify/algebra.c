@@ -461,7 +461,7 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
       x->terms[t].root_of = x->terms[s].root_of;
       return arith(x, '*', t, a, b); /* the class of the product y * (1/sqrt(y)) */
     }
-    if (x->cand && (is_zero_lit(x, a) || is_zero_lit(x, b))) { /* structural */
+    if (x->cand && !x->ieee_zero && (is_zero_lit(x, a) || is_zero_lit(x, b))) { /* structural */
       x->masked_zero = 1;
       return new_term(x, numeral(x, 0), ub2(x, a, b), 0, 0);
     }

@@ -63,6 +63,8 @@ typedef struct vx {
   vx_kind kind;
   int masked_zero; /* real: a product with the candidate's literal 0 was
                     * taken as 0 (VERIFY_ASSUMES_MASKED_ZERO) */
+  int ieee_zero;   /* real: ... never: such a product is IEEE's
+                    * (verify_task.ieee_masked_zero) */
   int zrelax;      /* real: 1, signs of zeros differ only where the
                     * relaxed sign differs too (VERIFY_ASSUMES_ZERO_SIGN);
                     * 2, they are not compared (a search for a difference

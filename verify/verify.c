@@ -263,6 +263,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   q->ncouts = t->noutputs;
   ir_error cerr = {0};
   q->x.cand = 1; /* the candidate is a tensor program (IEEE identities) */
+  q->x.ieee_zero = t->ieee_masked_zero;
   if (q->cand->eval_sym(q->cand->user, q->sizes, ins, t->ninputs, q->couts, t->noutputs,
                         &q->x.alg, &cerr)) {
     return ir_error_set(&q->err, cerr.pos, cerr.code, "candidate: %s", cerr.msg);

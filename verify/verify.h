@@ -126,6 +126,11 @@ typedef struct verify_task {
    * optional: they run over 0..bound like the sizes the task uses. */
   int ncand_sizes;
   const int *cand_sizes;
+  /* Optional: real mode without VERIFY_ASSUMES_MASKED_ZERO (a product with
+   * the candidate's literal 0 is IEEE's, NaN for an infinite or NaN
+   * factor), so that a proof that needed it is refuted, with an input
+   * where an infinity or NaN meets a masked-out zero. */
+  int ieee_masked_zero;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */
