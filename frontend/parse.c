@@ -2698,8 +2698,8 @@ static void extent_vars(parser *p) {
   p->k->nvars = p->nvars;
 }
 
-/* Is f one size parameter, or the constant 1 (a dim the later stages
- * take as a symbol)? */
+/* Is f one size parameter, or a positive constant (a dim the later stages
+ * take as a symbol: 1, or a constant extent's, extent_vars)? */
 static int aff_is_symbol(const parser *p, const aff *f) {
   int nsym = 0, other = 0;
   for (int t = 0; t < f->n; t++) {
@@ -2707,7 +2707,7 @@ static int aff_is_symbol(const parser *p, const aff *f) {
     if (f->coef[t] == 1 && p->vars[f->var[t]]->kind == IR_VAR_SIZE) nsym++;
     else other = 1;
   }
-  return !other && ((nsym == 1 && f->c == 0) || (nsym == 0 && f->c == 1));
+  return !other && ((nsym == 1 && f->c == 0) || (nsym == 0 && f->c >= 1));
 }
 
 /* Make a parameter array whose declared extents are not size parameters
