@@ -2444,6 +2444,80 @@ static void add_assume(parser *p, const aff *lo, const aff *hi, ir_pos pos) {
   k->nassumes++;
 }
 
+static long floor_div(long a, long b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* Delinearize pointer v by a constant row length s (rgb[3*i + c],
+ * c < 3; x[2*i] and x[2*i + 1]): s is the largest coefficient of an
+ * iterator in its flat indices pf[0..n-1] (affine, no size parameter as a
+ * row length), every index must be s*Q + R with Q the terms whose
+ * coefficients s divides and R the others plus a constant that keeps R in
+ * [0, s) over the loops.  Then v is the 2-D array [M][s] (M = max Q + 1),
+ * or, when R stays below K < s, the region [M][K] of the storage [M][s]
+ * (no assumption: both are constants), and each access becomes [Q][R].
+ * Returns 1 when it applies, else 0 with nothing changed. */
+static int shape_const_rows(parser *p, ir_var *v, ptr_access *acs, int n, const poly *pf) {
+  long s = 0;
+  for (int k = 0; k < n; k++)
+    for (int t = 0; t < pf[k].lin.n; t++) {
+      long c = pf[k].lin.coef[t] < 0 ? -pf[k].lin.coef[t] : pf[k].lin.coef[t];
+      if (p->vars[pf[k].lin.var[t]]->kind == IR_VAR_ITER && c > s) s = c;
+    }
+  if (s < 2) return 0;
+  aff *q = ir_calloc((size_t)n * 2, sizeof *q), *r = q + n;
+  long kmax = 0;
+  int ok = 1;
+  for (int k = 0; k < n && ok; k++) {
+    const aff *f = &pf[k].lin;
+    for (int t = 0; t < f->n && ok; t++) {
+      if (!f->coef[t]) continue;
+      if (f->coef[t] % s == 0) aff_term(&q[k], f->var[t], f->coef[t] / s);
+      else if (p->vars[f->var[t]]->kind == IR_VAR_ITER) aff_term(&r[k], f->var[t], f->coef[t]);
+      else ok = 0;
+    }
+    aff lo, hi;
+    ok = ok && aff_extreme(p, &r[k], &acs[k], -1, &lo) && aff_extreme(p, &r[k], &acs[k], 1, &hi) &&
+         aff_is_const(&lo) && aff_is_const(&hi);
+    if (!ok) break;
+    long q0 = floor_div(f->c + lo.c, s), r0 = f->c - q0 * s;
+    q[k].c += q0;
+    r[k].c += r0;
+    ok = hi.c + r0 < s;
+    if (hi.c + r0 + 1 > kmax) kmax = hi.c + r0 + 1;
+  }
+  if (!ok) {
+    ir_free(q);
+    return 0;
+  }
+  aff ext_q = {0};
+  int have_q = 0;
+  for (int k = 0; k < n; k++) {
+    aff hi;
+    need_nonneg(p, &acs[k], &q[k], "row index");
+    if (!aff_extreme(p, &q[k], &acs[k], 1, &hi) || !aff_fold_max(&ext_q, &have_q, &hi))
+      error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+                "cannot recover one row count for '%s' from its accesses", v->name);
+    ir_expr *e = acs[k].e;
+    ir_pos pos = e->args[0]->pos;
+    e->args = IR_NEW_N(p->a, ir_expr *, 2);
+    e->nargs = 2;
+    e->args[0] = aff_build(p, &q[k], pos);
+    e->args[1] = aff_build(p, &r[k], pos);
+  }
+  ir_free(q);
+  ext_q.c += 1;
+  aff ks = {0}, kk = {0};
+  ks.c = s;
+  kk.c = kmax;
+  v->rank = 2;
+  v->dims[0] = aff_build(p, &ext_q, v->pos);
+  v->dims[1] = aff_build(p, &kk, v->pos);
+  if (kmax < s) { /* the region [M][K] of [M][s] */
+    v->store[0] = v->dims[0];
+    v->store[1] = aff_build(p, &ks, v->pos);
+  }
+  return 1;
+}
+
 /* Give pointer parameter var a shape from its accesses acs[0..n-1]
  * (delinearization, as polyhedral compilers do for parametric sizes):
  * flat indices affine in the loops give a 1-D array of extent max + 1;
@@ -2452,7 +2526,9 @@ static void add_assume(parser *p, const aff *lo, const aff *hi, ir_pos pos) {
  * R must stay below s: when its extent K is not provably at most s (a
  * leading dimension lda with j < K, a stride x[i*incx]) the array is a
  * view, the region [M][K] of the storage [M][s], under the assumption
- * K <= s (kept in the kernel); K always above s (j <= n) is refused. */
+ * K <= s (kept in the kernel); K always above s (j <= n) is refused.
+ * Without a size parameter as the row length, a constant one may apply
+ * (shape_const_rows). */
 static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
   ir_var *v = p->vars[var];
   if (!n)
@@ -2485,6 +2561,11 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
       }
       stride = s;
     }
+  }
+  if (stride < 0 && shape_const_rows(p, v, acs, n, pf)) {
+    ir_free(pf);
+    p->pf = NULL;
+    return;
   }
   aff ext_q = {0}, ext_r = {0};
   int have_q = 0, have_r = 0;

@@ -554,6 +554,16 @@ static void details_views(ir_arena *a) {
   CHECK("globals come before the returned value", k && k->nglobals == 1 && k->returns &&
                                                   ir_kernel_nargs(k) == 2 &&
                                                   k->vars[k->params[2]]->global);
+  k = parse("void f(int n, const float *x, float *y) { for (int i = 0; i < n; i++)\n"
+            " for (int c = 0; c < 3; c++) y[3*i + c] = x[3*i + c]; }\n", a);
+  CHECK("a constant row length: x[3*i + c] is [n][3]",
+        k && k->vars[ir_kernel_find_var(k, "x")]->rank == 2 &&
+            !ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) &&
+            ir_kernel_extent_var(k, 3) >= 0);
+  k = parse("void f(int n, const double *x, double *y) { for (int i = 0; i < n; i++)\n"
+            " y[i] = x[2*i]; }\n", a);
+  CHECK("a constant stride: x[2*i] is the region [n][1] of [n][2], no assumption",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) && k->nassumes == 0);
   CHECK("a const file-scope table is refused",
         !parse_quiet("const float t[2] = {1, 2};\n"
                      "void f(int n, float x[n]) { for (int i = 0; i < n; i++) x[i] *= t[1]; }\n",
