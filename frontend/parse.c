@@ -2918,12 +2918,13 @@ static void parse_kernel(parser *p, const fe_tok *name) {
     }
   p->i = after;
   expect(p, ")");
-  p->wbase = ir_calloc((size_t)p->nvars + 1, sizeof *p->wbase);
-  p->wcount = ir_calloc((size_t)p->nvars + 1, sizeof *p->wcount);
   p->counter = -1;
   skip_attributes(p);
   expect(p, "{");
   global_operands(p);
+  /* pointer walks: one offset per variable so far (parameters, globals) */
+  p->wbase = ir_calloc((size_t)p->nvars + 1, sizeof *p->wbase);
+  p->wcount = ir_calloc((size_t)p->nvars + 1, sizeof *p->wcount);
   p->k->body = parse_items(p);
   if (p->ret_tok && !p->k->returns)
     error_tok(p, tok(p), "a kernel returning a value ends with 'return EXPR;'",
