@@ -118,6 +118,7 @@ static int parse_sizes(const ir_kernel *k, const char *text, long *sizes) {
   for (int v = 0; v < k->nvars && !rc; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE && !given[v])
       rc = cli_usage_error(CMD, "--sizes does not give size '%s'", k->vars[v]->name);
+  ir_kernel_pin_extents(k, sizes);
   ir_free(copy);
   return rc;
 }

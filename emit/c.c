@@ -990,6 +990,12 @@ static void write_head(cg *g, const ir_tnode **nodes, int nn) {
           nacc);
   fputs(prelude, g->out);
   fputc('\n', g->out);
+  for (int i = 0; i < k->nparams; i++) /* file-scope arrays it reads or writes */
+    if (k->vars[k->params[i]]->global) {
+      fputs("extern ", g->out);
+      ir_param_print(k, i, g->out);
+      fputs(";\n", g->out);
+    }
   ir_signature_print(k, g->out);
   fprintf(g->out, " {\n");
   if (k->returns) { /* the returned value's array, a local */
@@ -1068,6 +1074,10 @@ static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in,
 
 /* The sizes: checked (a negative one aborts with a message), then as longs. */
 static void write_sizes(const ir_kernel *k, FILE *out) {
+  for (int i = 0; i < k->nvars; i++) /* constant extents (float w[3]) */
+    if (k->vars[i]->kind == IR_VAR_EXTENT)
+      fprintf(out, "  const long upl_%s = %ldL;\n  (void)upl_%s;\n", k->vars[i]->name,
+              k->vars[i]->value, k->vars[i]->name);
   int nsz = 0;
   for (int i = 0; i < k->nparams; i++)
     if (k->vars[k->params[i]]->kind == IR_VAR_SIZE) nsz++;

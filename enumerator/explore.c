@@ -17,6 +17,7 @@ void enum_explore_sizes(const ir_kernel *k, int which, long *sizes) {
     sizes[v] = 0;
     if (k->vars[v]->kind == IR_VAR_SIZE) sizes[v] = base[which & 1][n++ % 6];
   }
+  ir_kernel_pin_extents(k, sizes);
 }
 
 typedef struct hook_fwd {

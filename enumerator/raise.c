@@ -54,7 +54,8 @@ static int wrap(ir_error *err, const ir_error *inner, const char *prefix, ...) {
   return ir_error_set(err, nowhere, inner->code, "%s%s", head, ir_error_str(inner, body, sizeof body));
 }
 
-/* The symbolic type of a variable: dims must be size parameters. */
+/* The symbolic type of a variable: dims must be size parameters, or
+ * constants (1, or a constant extent's IR_VAR_EXTENT symbol). */
 static int var_type(const ir_kernel *k, int v, ir_type *t) {
   const ir_var *var = k->vars[v];
   t->elem = var->elem;
@@ -74,7 +75,12 @@ static int var_type(const ir_kernel *k, int v, ir_type *t) {
       if (c == 1) sym = v2, nsym++;
       else if (c) bad = 1;
     }
-    if (nsym > 1 || (nsym == 1 && c0 != 0) || (nsym == 0 && c0 != 1)) bad = 1;
+    if (nsym == 0 && c0 != 1) { /* a constant extent: its IR_VAR_EXTENT symbol */
+      sym = ir_kernel_extent_var(k, c0);
+      if (sym < 0) bad = 1;
+    } else if (nsym > 1 || (nsym == 1 && c0 != 0)) {
+      bad = 1;
+    }
     t->dims[d] = sym;
   }
   ir_free(vals);
@@ -82,6 +88,40 @@ static int var_type(const ir_kernel *k, int v, ir_type *t) {
 }
 
 int enum_var_type(const ir_kernel *k, int v, ir_type *t) { return var_type(k, v, t); }
+
+/* Fill err for variable v, whose type var_type could not build: the first
+ * extent that is neither a size parameter nor a constant, at v's
+ * declaration.  Returns 1. */
+static int untyped_var(const ir_kernel *k, int v, ir_error *err) {
+  const ir_var *var = k->vars[v];
+  ir_type one;
+  char text[160] = "?";
+  for (int d = 0; d < var->rank; d++) {
+    ir_var tmp = *var;
+    tmp.rank = 1;
+    tmp.dims[0] = var->dims[d];
+    ir_kernel k1 = *k;
+    ir_var **vars = ir_malloc(sizeof *vars * (size_t)(k->nvars ? k->nvars : 1));
+    memcpy(vars, k->vars, sizeof *vars * (size_t)k->nvars);
+    vars[v] = &tmp;
+    k1.vars = vars;
+    int bad = var_type(&k1, v, &one);
+    ir_free(vars);
+    if (!bad) continue;
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    if (f) {
+      ir_expr_print(k, var->dims[d], f);
+      fclose(f);
+    }
+    break;
+  }
+  ir_error_set(err, var->pos, IR_ERR_INPUT,
+               "array %s has the extent %s, which is neither a size parameter nor a "
+               "constant: the later stages (tensor types) take extents that are size "
+               "parameters or constants only",
+               var->name, text);
+  return 1;
+}
 
 static int region_mask(const poly_region *r, ir_mask *m) {
   if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
@@ -390,9 +430,7 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
   const ir_kernel *k = t->k;
   s->po = po;
   if (var_type(k, po->var, &s->otype)) {
-    ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
-                 k->vars[po->var]->name);
-    return 1;
+    return untyped_var(k, po->var, err);
   }
   if (po->region.kind == POLY_REGION_MASK) {
     if (region_mask(&po->region, &s->wmask)) {
@@ -795,9 +833,7 @@ static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, const ir_tnode 
     ir_type ty;
     if (k->vars[v]->kind == IR_VAR_SIZE) continue;
     if (var_type(k, v, &ty)) {
-      ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
-                   k->vars[v]->name);
-      return 1;
+      return untyped_var(k, v, err);
     }
     if (k->returns && p == k->nparams - 1) { /* the returned value: written, never read */
       cur[v] = ir_tp_const(store, 0.0, &ty);
@@ -849,9 +885,7 @@ static int task_init(task_ctx *t, int ti, enum_task_result *tr, ir_error *err) {
     ir_type ty;
     t->in_vars[i] = pi->var;
     if (var_type(k, pi->var, &ty)) {
-      ir_error_set(err, nowhere, IR_ERR_INPUT, "array %s has dims that are not size parameters",
-                   k->vars[pi->var]->name);
-      status = 1;
+      status = untyped_var(k, pi->var, err);
       break;
     }
     if ((pi->flags & POLY_IN_CONST) && pi->has_value)

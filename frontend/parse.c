@@ -128,6 +128,9 @@ typedef struct parser {
   name_map names;   /* the names of vars (value unused) */
   int *params;
   int nparams;
+  int nglobals;        /* file-scope arrays among the params (global_operands) */
+  const fe_tok *all;   /* the whole translation unit's tokens (t: the kernel's) */
+  int nall;
   int nassign;
   const char *ctx; /* "subscript", "loop bound", "array size" or NULL */
   int nest;        /* expression nesting so far (see enter) */
@@ -996,7 +999,8 @@ static void __attribute__((noreturn)) unknown_ident(parser *p, const fe_tok *t) 
   if (map_slot(&p->globals, t->text, 0))
     error_tok(p, t, "arrays and scalars passed as parameters",
               "the file-scope variable '%s' is used by the kernel: file-scope "
-              "arrays as operands are not yet supported (pass it as a parameter)",
+              "scalars, const arrays and arrays without a size are not supported as "
+              "operands (pass it as a parameter)",
               t->text);
   error_tok(p, t, NULL, "unknown identifier '%s'", t->text);
 }
@@ -2217,6 +2221,62 @@ static void parse_param(parser *p, int *dims_at) {
   p->params[p->nparams++] = var;
 }
 
+/* The file-scope arrays of the user's file that the kernel body (from
+ * p->i to its closing brace) subscripts, and that no parameter hides,
+ * become operands of the kernel: array variables marked global, in the
+ * parameters after the C ones (float a[LEN], b[LEN]; a loop over
+ * a[i] += b[i]).  Each is declared with its own declaration's element
+ * type and extents; a const array (a table, not an operand), one without a
+ * size in every dimension, or a file-scope scalar is left undeclared, so
+ * its use is refused (unknown_ident). */
+static void global_operands(parser *p) {
+  int close = match_bracket(p->t, p->n, p->i - 1, "{", "}", 1);
+  if (close < 0) return;
+  int save = p->i, n = p->n;
+  const fe_tok *kt = p->t, *all = p->all;
+  for (int j = save; j < close; j++) {
+    const fe_tok *u = &kt[j];
+    if (u->kind != FE_TK_IDENT || !tok_is(&kt[j + 1], "[") || lookup(p, u->text) >= 0)
+      continue;
+    int *slot = map_slot(&p->globals, u->text, 0);
+    if (!slot || *slot < 0 || *slot + 1 >= p->nall || !tok_is(&all[*slot + 1], "[")) continue;
+    int at = *slot, start = at, bad = 0;
+    while (start > 0 && !tok_is(&all[start - 1], ";") && !tok_is(&all[start - 1], "}") &&
+           !tok_is(&all[start - 1], "{"))
+      start--;
+    for (int q = start; q < at; q++)
+      bad |= tok_is(&all[q], "const") || tok_is(&all[q], "(") || tok_is(&all[q], "*");
+    for (int q = at + 1; !bad && q < p->nall && tok_is(&all[q], "[");) {
+      int c = match_bracket(all, p->nall, q, "[", "]", 1);
+      bad = c < 0 || c == q + 1;
+      q = c + 1;
+    }
+    if (bad) continue;
+    p->t = all; /* parse the declaration where it stands */
+    p->n = p->nall;
+    p->i = start;
+    while (is(p, "static") || is(p, "extern") || is(p, "_Thread_local") || is(p, "__thread"))
+      next(p);
+    const fe_tok *ty = tok(p);
+    ctype ct;
+    parse_ctype(p, 0, &ct);
+    int var = new_var(p, IR_VAR_ARRAY, &all[at], ct.elem);
+    ir_var *v = p->vars[var];
+    v->elem = elem_type(p, &ct, ty);
+    v->global = 1;
+    p->i = at + 1;
+    parse_dims(p, var, &all[at], 1);
+    p->t = kt;
+    p->n = n;
+    v->param_index = p->nparams;
+    declare(p, &all[at], var);
+    p->params = ir_realloc(p->params, sizeof *p->params * (size_t)(p->nparams + 1));
+    p->params[p->nparams++] = var;
+    p->nglobals++;
+  }
+  p->i = save;
+}
+
 /* ------------------------------------------------- pointer shapes */
 
 /* A polynomial of degree at most 2 over size parameters and iterators: the
@@ -2384,6 +2444,80 @@ static void add_assume(parser *p, const aff *lo, const aff *hi, ir_pos pos) {
   k->nassumes++;
 }
 
+static long floor_div(long a, long b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* Delinearize pointer v by a constant row length s (rgb[3*i + c],
+ * c < 3; x[2*i] and x[2*i + 1]): s is the largest coefficient of an
+ * iterator in its flat indices pf[0..n-1] (affine, no size parameter as a
+ * row length), every index must be s*Q + R with Q the terms whose
+ * coefficients s divides and R the others plus a constant that keeps R in
+ * [0, s) over the loops.  Then v is the 2-D array [M][s] (M = max Q + 1),
+ * or, when R stays below K < s, the region [M][K] of the storage [M][s]
+ * (no assumption: both are constants), and each access becomes [Q][R].
+ * Returns 1 when it applies, else 0 with nothing changed. */
+static int shape_const_rows(parser *p, ir_var *v, ptr_access *acs, int n, const poly *pf) {
+  long s = 0;
+  for (int k = 0; k < n; k++)
+    for (int t = 0; t < pf[k].lin.n; t++) {
+      long c = pf[k].lin.coef[t] < 0 ? -pf[k].lin.coef[t] : pf[k].lin.coef[t];
+      if (p->vars[pf[k].lin.var[t]]->kind == IR_VAR_ITER && c > s) s = c;
+    }
+  if (s < 2) return 0;
+  aff *q = ir_calloc((size_t)n * 2, sizeof *q), *r = q + n;
+  long kmax = 0;
+  int ok = 1;
+  for (int k = 0; k < n && ok; k++) {
+    const aff *f = &pf[k].lin;
+    for (int t = 0; t < f->n && ok; t++) {
+      if (!f->coef[t]) continue;
+      if (f->coef[t] % s == 0) aff_term(&q[k], f->var[t], f->coef[t] / s);
+      else if (p->vars[f->var[t]]->kind == IR_VAR_ITER) aff_term(&r[k], f->var[t], f->coef[t]);
+      else ok = 0;
+    }
+    aff lo, hi;
+    ok = ok && aff_extreme(p, &r[k], &acs[k], -1, &lo) && aff_extreme(p, &r[k], &acs[k], 1, &hi) &&
+         aff_is_const(&lo) && aff_is_const(&hi);
+    if (!ok) break;
+    long q0 = floor_div(f->c + lo.c, s), r0 = f->c - q0 * s;
+    q[k].c += q0;
+    r[k].c += r0;
+    ok = hi.c + r0 < s;
+    if (hi.c + r0 + 1 > kmax) kmax = hi.c + r0 + 1;
+  }
+  if (!ok) {
+    ir_free(q);
+    return 0;
+  }
+  aff ext_q = {0};
+  int have_q = 0;
+  for (int k = 0; k < n; k++) {
+    aff hi;
+    need_nonneg(p, &acs[k], &q[k], "row index");
+    if (!aff_extreme(p, &q[k], &acs[k], 1, &hi) || !aff_fold_max(&ext_q, &have_q, &hi))
+      error_pos(p, acs[k].e->pos, "accesses whose extents differ by a constant",
+                "cannot recover one row count for '%s' from its accesses", v->name);
+    ir_expr *e = acs[k].e;
+    ir_pos pos = e->args[0]->pos;
+    e->args = IR_NEW_N(p->a, ir_expr *, 2);
+    e->nargs = 2;
+    e->args[0] = aff_build(p, &q[k], pos);
+    e->args[1] = aff_build(p, &r[k], pos);
+  }
+  ir_free(q);
+  ext_q.c += 1;
+  aff ks = {0}, kk = {0};
+  ks.c = s;
+  kk.c = kmax;
+  v->rank = 2;
+  v->dims[0] = aff_build(p, &ext_q, v->pos);
+  v->dims[1] = aff_build(p, &kk, v->pos);
+  if (kmax < s) { /* the region [M][K] of [M][s] */
+    v->store[0] = v->dims[0];
+    v->store[1] = aff_build(p, &ks, v->pos);
+  }
+  return 1;
+}
+
 /* Give pointer parameter var a shape from its accesses acs[0..n-1]
  * (delinearization, as polyhedral compilers do for parametric sizes):
  * flat indices affine in the loops give a 1-D array of extent max + 1;
@@ -2392,7 +2526,9 @@ static void add_assume(parser *p, const aff *lo, const aff *hi, ir_pos pos) {
  * R must stay below s: when its extent K is not provably at most s (a
  * leading dimension lda with j < K, a stride x[i*incx]) the array is a
  * view, the region [M][K] of the storage [M][s], under the assumption
- * K <= s (kept in the kernel); K always above s (j <= n) is refused. */
+ * K <= s (kept in the kernel); K always above s (j <= n) is refused.
+ * Without a size parameter as the row length, a constant one may apply
+ * (shape_const_rows). */
 static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
   ir_var *v = p->vars[var];
   if (!n)
@@ -2425,6 +2561,11 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
       }
       stride = s;
     }
+  }
+  if (stride < 0 && shape_const_rows(p, v, acs, n, pf)) {
+    ir_free(pf);
+    p->pf = NULL;
+    return;
   }
   aff ext_q = {0}, ext_r = {0};
   int have_q = 0, have_r = 0;
@@ -2613,8 +2754,33 @@ static void check_extents(parser *p) {
   }
 }
 
-/* Is f one size parameter, or the constant 1 (a dim the later stages
- * take as a symbol)? */
+/* A dim symbol for every constant extent c >= 2 of an array (float w[3],
+ * x[LEN], a region [npix][3]): one IR_VAR_EXTENT variable per value,
+ * named by it ("3"), which the later stages take as a size symbol whose
+ * value is always c (ir_kernel_pin_extents).  The extents themselves stay
+ * constants in the loop program. */
+static void extent_vars(parser *p) {
+  int nv = p->nvars;
+  for (int v = 0; v < nv; v++)
+    for (int d = 0; d < p->vars[v]->rank; d++) {
+      aff dim;
+      if (aff_of(p, p->vars[v]->dims[d], 1, &dim) || !aff_is_const(&dim) || dim.c < 2) continue;
+      p->k->vars = p->vars;
+      p->k->nvars = p->nvars;
+      if (ir_kernel_extent_var(p->k, dim.c) >= 0) continue;
+      fe_tok t = {0};
+      t.text = ir_arena_printf(p->a, "%ld", dim.c);
+      t.pos = p->vars[v]->pos;
+      int x = new_var(p, IR_VAR_EXTENT, &t, IR_I32);
+      p->vars[x]->value = dim.c;
+      p->vars[x]->pos = p->vars[v]->pos;
+    }
+  p->k->vars = p->vars;
+  p->k->nvars = p->nvars;
+}
+
+/* Is f one size parameter, or a positive constant (a dim the later stages
+ * take as a symbol: 1, or a constant extent's, extent_vars)? */
 static int aff_is_symbol(const parser *p, const aff *f) {
   int nsym = 0, other = 0;
   for (int t = 0; t < f->n; t++) {
@@ -2622,7 +2788,7 @@ static int aff_is_symbol(const parser *p, const aff *f) {
     if (f->coef[t] == 1 && p->vars[f->var[t]]->kind == IR_VAR_SIZE) nsym++;
     else other = 1;
   }
-  return !other && ((nsym == 1 && f->c == 0) || (nsym == 0 && f->c == 1));
+  return !other && ((nsym == 1 && f->c == 0) || (nsym == 0 && f->c >= 1));
 }
 
 /* Make a parameter array whose declared extents are not size parameters
@@ -2752,11 +2918,13 @@ static void parse_kernel(parser *p, const fe_tok *name) {
     }
   p->i = after;
   expect(p, ")");
-  p->wbase = ir_calloc((size_t)p->nvars + 1, sizeof *p->wbase);
-  p->wcount = ir_calloc((size_t)p->nvars + 1, sizeof *p->wcount);
   p->counter = -1;
   skip_attributes(p);
   expect(p, "{");
+  global_operands(p);
+  /* pointer walks: one offset per variable so far (parameters, globals) */
+  p->wbase = ir_calloc((size_t)p->nvars + 1, sizeof *p->wbase);
+  p->wcount = ir_calloc((size_t)p->nvars + 1, sizeof *p->wcount);
   p->k->body = parse_items(p);
   if (p->ret_tok && !p->k->returns)
     error_tok(p, tok(p), "a kernel returning a value ends with 'return EXPR;'",
@@ -2766,6 +2934,7 @@ static void parse_kernel(parser *p, const fe_tok *name) {
   delinearize(p);
   view_declared(p);
   check_extents(p);
+  extent_vars(p);
 }
 
 /* ------------------------------------------------------ finding the kernel */
@@ -2904,8 +3073,9 @@ static int choose_kernel(const ir_source *src, const fe_tok *t, const fndef *def
 }
 
 /* The names of the variables declared at file scope in the user's file
- * (float a[LEN], b[LEN]; double s = 0;), for a message when the kernel
- * uses one: an identifier outside braces and parentheses followed by '[',
+ * (float a[LEN], b[LEN]; double s = 0;), each with the index of its name
+ * token, for the arrays the kernel uses (global_operands) and a message
+ * for the scalars: an identifier outside braces and parentheses followed by '[',
  * '=', ',' or ';', in a declaration that is not a typedef. */
 static void globals_collect(name_map *m, const fe_tok *t, int n, ir_arena *a) {
   int depth = 0, paren = 0, in_typedef = 0;
@@ -2921,7 +3091,7 @@ static void globals_collect(name_map *m, const fe_tok *t, int n, ir_arena *a) {
       continue;
     const fe_tok *nx = &t[i + 1 < n ? i + 1 : n];
     if (tok_is(nx, "[") || tok_is(nx, "=") || tok_is(nx, ",") || tok_is(nx, ";"))
-      map_slot(m, ir_arena_strdup(a, t[i].text), 1);
+      *map_slot(m, ir_arena_strdup(a, t[i].text), 1) = i; /* its name token */
   }
 }
 
@@ -3083,6 +3253,8 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
       kt[p.n].pos.col += 1;
     }
     p.t = kt;
+    p.all = toks;
+    p.nall = ntok;
     p.src = &src;
     p.a = arena;
     p.k = IR_NEW(arena, ir_kernel);
@@ -3099,6 +3271,7 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
       k->params = IR_NEW_N(arena, int, p.nparams ? p.nparams : 1);
       if (p.nparams) memcpy(k->params, p.params, sizeof *p.params * (size_t)p.nparams);
       k->nparams = p.nparams;
+      k->nglobals = p.nglobals;
       k->nassign = p.nassign;
       k->data_type = widest(&p);
       result = k;

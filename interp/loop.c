@@ -341,12 +341,14 @@ int interp_env_init(interp_env *env, const ir_kernel *k, const long *sizes,
   env->ivals = ir_calloc((size_t)k->nvars + 1, sizeof *env->ivals);
   env->vals = ir_calloc((size_t)k->nvars + 1, sizeof *env->vals);
   for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE) env->sizes[v] = env->ivals[v] = sizes[v];
+    if (k->vars[v]->kind == IR_VAR_SIZE || k->vars[v]->kind == IR_VAR_EXTENT)
+      env->sizes[v] = env->ivals[v] = sizes[v];
   for (int v = 0; v < k->nvars; v++) {
     const ir_var *var = k->vars[v];
     ir_tensor *t = &env->vals[v];
     t->elem = var->elem;
-    if (var->kind == IR_VAR_SIZE || var->kind == IR_VAR_ITER) continue;
+    if (var->kind == IR_VAR_SIZE || var->kind == IR_VAR_ITER || var->kind == IR_VAR_EXTENT)
+      continue;
     t->rank = var->kind == IR_VAR_ARRAY || var->kind == IR_VAR_LOCAL_ARRAY
                   ? var->rank : 0;
     long total = 1;

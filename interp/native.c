@@ -60,6 +60,7 @@
 #endif
 
 #define ENTRY_SYMBOL "uplift_kernel_entry_"
+#define GLOBAL_SYMBOL "uplift_global_" /* + parameter index */
 /* The native compile's wall-clock limit: only stops a hung compiler. */
 #define COMPILE_SECONDS 600
 
@@ -69,6 +70,7 @@ struct interp_native {
   void (*fn)(void);
   ffi_cif cif;
   ffi_type **argtypes; /* nparams */
+  void **gaddr;        /* nparams: a file-scope array's address, else NULL */
 };
 
 void interp_native_default_limits(interp_native_limits *lim) {
@@ -221,6 +223,9 @@ interp_native *interp_native_compile_with(const ir_kernel *k, const char *path,
   }
   fprintf(f, "\"\n#undef main\n");
   fprintf(f, "void (*%s)(void) = (void (*)(void))%s;\n", ENTRY_SYMBOL, k->name);
+  for (int i = 0; i < k->nparams; i++) /* file-scope arrays, static ones too */
+    if (k->vars[k->params[i]]->global)
+      fprintf(f, "void *%s%d = (void *)%s;\n", GLOBAL_SYMBOL, i, k->vars[k->params[i]]->name);
   fclose(f);
 
   int rc = compile_so(tramp, so, path, opt, extra, res);
@@ -248,6 +253,23 @@ interp_native *interp_native_compile_with(const ir_kernel *k, const char *path,
   nat->dl = dl;
   nat->fn = *entry;
   nat->argtypes = ir_calloc((size_t)k->nparams + 1, sizeof *nat->argtypes);
+  nat->gaddr = ir_calloc((size_t)k->nparams + 1, sizeof *nat->gaddr);
+  for (int i = 0; i < k->nparams; i++) {
+    if (!k->vars[k->params[i]]->global) continue;
+    char sym[64];
+    snprintf(sym, sizeof sym, "%s%d", GLOBAL_SYMBOL, i);
+    void **addr = (void **)dlsym(dl, sym);
+    if (!addr || !*addr) {
+      set_msg(res, INTERP_NATIVE_INTERNAL, "the file-scope array %s was not found in the "
+              "compiled object", k->vars[k->params[i]]->name);
+      ir_free(nat->gaddr);
+      ir_free(nat->argtypes);
+      ir_free(nat);
+      dlclose(dl);
+      return NULL;
+    }
+    nat->gaddr[i] = *addr;
+  }
   for (int i = 0; i < k->nparams; i++) {
     const ir_var *v = k->vars[k->params[i]];
     nat->argtypes[i] = v->kind == IR_VAR_ARRAY ? &ffi_type_pointer
@@ -271,6 +293,7 @@ void interp_native_free(interp_native *nat) {
   if (!nat) return;
   if (nat->dl) dlclose(nat->dl);
   ir_free(nat->argtypes);
+  ir_free(nat->gaddr);
   ir_free(nat);
 }
 
@@ -321,7 +344,8 @@ static size_t vm_bytes(void) {
 }
 
 static void child(interp_native *nat, interp_env *env, unsigned char *map,
-                  const size_t *offs, const interp_native_limits *lim) {
+                  const size_t *offs, const size_t *bytes,
+                  const interp_native_limits *lim) {
   const ir_kernel *k = nat->k;
   struct rlimit rl;
   rl.rlim_cur = rl.rlim_max = 0;
@@ -363,8 +387,12 @@ static void child(interp_native *nat, interp_env *env, unsigned char *map,
   clock_gettime(CLOCK_MONOTONIC, &t0);
   /* room for any return value: libffi widens small integers to ffi_arg */
   union { ffi_arg i; double d; float f; } rv;
+  for (int i = 0; i < k->nparams; i++) /* file-scope arrays: in place */
+    if (nat->gaddr[i]) memcpy(nat->gaddr[i], map + offs[i], bytes[i]);
   ffi_call(&nat->cif, nat->fn, k->returns ? (void *)&rv : NULL, ptrs);
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  for (int i = 0; i < k->nparams; i++)
+    if (nat->gaddr[i]) memcpy(map + offs[i], nat->gaddr[i], bytes[i]);
   if (k->returns) { /* the returned value into its one-element array */
     const ir_var *r = k->vars[k->params[k->nparams - 1]];
     unsigned char *dst = map + offs[k->nparams - 1];
@@ -397,7 +425,8 @@ int interp_native_call(interp_native *nat, interp_env *env,
 
   /* layout: header, then each array parameter (a view: its whole storage,
    * zeros outside the region) */
-  size_t *offs = ir_calloc((size_t)k->nparams + 1, sizeof *offs);
+  size_t *offs = ir_calloc(2 * ((size_t)k->nparams + 1), sizeof *offs);
+  size_t *bytes = offs + k->nparams + 1; /* each array's bytes */
   size_t total = align64(sizeof(shared_header));
   for (int i = 0; i < k->nparams; i++) {
     const ir_var *var = k->vars[k->params[i]];
@@ -405,7 +434,8 @@ int interp_native_call(interp_native *nat, interp_env *env,
     offs[i] = total;
     size_t n = ir_var_is_view(var) ? ir_var_store_size(var, env->sizes)
                                    : ir_tensor_size(&env->vals[var->id]);
-    total += align64(n * elem_size(var->elem) + 1);
+    bytes[i] = n * elem_size(var->elem);
+    total += align64(bytes[i] + 1);
   }
   unsigned char *map = mmap(NULL, total, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -433,7 +463,7 @@ int interp_native_call(interp_native *nat, interp_env *env,
     ir_free(offs);
     return -1;
   }
-  if (pid == 0) child(nat, env, map, offs, lim);
+  if (pid == 0) child(nat, env, map, offs, bytes, lim);
 
   int st = 0;
   while (waitpid(pid, &st, 0) < 0)

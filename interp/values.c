@@ -41,6 +41,7 @@ static long nth_prime(int n) { /* n = 0: 3, 1: 5, 2: 7, ... */
 
 void interp_default_sizes(const ir_kernel *k, int variant, long *sizes) {
   memset(sizes, 0, sizeof *sizes * (size_t)k->nvars);
+  ir_kernel_pin_extents(k, sizes);
   int nsizes = 0;
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE) nsizes++;

@@ -361,7 +361,7 @@ long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
   long total = 0;
   for (int v = 0; v < k->nvars && total <= max; v++) {
     const ir_var *iv = k->vars[v];
-    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
+    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER || iv->kind == IR_VAR_EXTENT) continue;
     long n = 1;
     for (int d = 0; d < iv->rank; d++) { /* a view: its storage */
       long e = ir_expr_eval_int(ir_var_is_view(iv) ? iv->store[d] : iv->dims[d], sizes);
@@ -406,7 +406,19 @@ int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, siz
   return 1;
 }
 
+void ir_kernel_pin_extents(const ir_kernel *k, long *sizes) {
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_EXTENT) sizes[v] = k->vars[v]->value;
+}
+
+int ir_kernel_extent_var(const ir_kernel *k, long c) {
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_EXTENT && k->vars[v]->value == c) return v;
+  return -1;
+}
+
 void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes) {
+  ir_kernel_pin_extents(k, sizes);
   long *probe = ir_calloc((size_t)k->nvars + 1, sizeof *probe);
   for (int i = 0; i < k->nassumes; i++) {
     const ir_assume *a = &k->assumes[i];

@@ -285,7 +285,11 @@ typedef enum ir_var_kind {
   IR_VAR_ARRAY,       /* double A[ni][nk]: an array parameter */
   IR_VAR_LOCAL,       /* double temp2: a local scalar */
   IR_VAR_LOCAL_ARRAY, /* double tmp[n]: a local array (starts as poison) */
-  IR_VAR_ITER         /* int i: a loop iterator */
+  IR_VAR_ITER,        /* int i: a loop iterator */
+  IR_VAR_EXTENT       /* 3 in float w[3], x[LEN]: a constant extent other than
+                         1, a dim symbol of the tensor types whose value is
+                         always `value` (not a C parameter, never in
+                         expressions; see ir_kernel_pin_extents) */
 } ir_var_kind;
 
 struct ir_expr;
@@ -305,6 +309,11 @@ typedef struct ir_var {
    * map it into the storage.  All NULL when dims are the declared extents. */
   struct ir_expr *store[IR_MAX_RANK];
   int param_index;   /* position in the C signature, -1 for locals */
+  long value;        /* IR_VAR_EXTENT: the constant extent */
+  int global;        /* IR_VAR_ARRAY: a file-scope array of the user's file
+                        that the kernel reads or writes, an operand of the
+                        kernel (in ir_kernel.params after the C parameters)
+                        but not a C parameter */
   ir_pos pos;        /* declaration */
 } ir_var;
 
@@ -415,6 +424,8 @@ typedef struct ir_kernel {
   int returns;        /* 1: the function returns a value (`return s;`), held
                          by the last parameter, a one-element output array
                          `ret[1]` that is not a C parameter (docs/frontend.md) */
+  int nglobals;       /* file-scope arrays among the parameters (ir_var.global),
+                         after the C ones and before the returned value's */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
   ir_assume *assumes; /* the size relations its views need */
@@ -424,9 +435,11 @@ typedef struct ir_kernel {
 /* Is v a view, a region of larger declared storage (ir_var.store)? */
 static inline int ir_var_is_view(const ir_var *v) { return v->rank > 0 && v->store[0]; }
 
-/* The number of C parameters of k: its parameters without the returned
- * value's array (k->returns). */
-static inline int ir_kernel_nargs(const ir_kernel *k) { return k->nparams - (k->returns != 0); }
+/* The number of C parameters of k: its parameters without the file-scope
+ * arrays (k->nglobals) and the returned value's array (k->returns). */
+static inline int ir_kernel_nargs(const ir_kernel *k) {
+  return k->nparams - k->nglobals - (k->returns != 0);
+}
 
 /* Are a and b the same expression (kind, value, variable, function, cast
  * type and operands; positions aside)? */
@@ -455,6 +468,15 @@ void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out);
 /* Do all of k's assumptions hold at sizes[var id]?  1 if so; else 0 with
  * the first that fails in msg: "k <= lda does not hold (k=5, lda=3)". */
 int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, size_t n);
+
+/* Set sizes[v] of every IR_VAR_EXTENT variable v of k to its value: every
+ * size assignment the later stages build or read (examples, the
+ * verifier's box and cases, run --sizes) goes through it, so a constant
+ * extent, a dim symbol in the tensor types, always has its value. */
+void ir_kernel_pin_extents(const ir_kernel *k, long *sizes);
+
+/* The IR_VAR_EXTENT variable of k whose value is c; -1 if none. */
+int ir_kernel_extent_var(const ir_kernel *k, long c);
 
 /* Raise sizes (sizes[var id]) that occur only on the larger side of an
  * assumption until k's assumptions hold, where one size can make each
@@ -490,8 +512,10 @@ int ir_kernel_walk_assigns(const ir_kernel *k, ir_assign_fn f, void *user);
 
 /* ---------------------------------------------------- symbolic tensor types */
 
-/* A dim is a size symbol: the id of an IR_VAR_SIZE variable of the kernel,
- * or IR_DIM_ONE for the constant 1.  Two dims unify only if equal. */
+/* A dim is a size symbol: the id of an IR_VAR_SIZE variable of the kernel
+ * or of an IR_VAR_EXTENT one (a constant extent such as 3, whose value is
+ * pinned in every size assignment), or IR_DIM_ONE for the constant 1.  Two
+ * dims unify only if equal. */
 #define IR_DIM_ONE (-1)
 
 typedef struct ir_type {

@@ -1186,6 +1186,9 @@ int poly_all_sizes(const poly_all_sizes_task *t, char *why, size_t n) {
     if (c.k->vars[v]->kind == IR_VAR_SIZE) {
       ir_buf_printf(&c.params, "%sP%d", np ? ", " : "", v);
       ir_buf_printf(&c.pos, "%sP%d >= 0", np++ ? " and " : "", v);
+    } else if (c.k->vars[v]->kind == IR_VAR_EXTENT) { /* a dim symbol, pinned */
+      ir_buf_printf(&c.params, "%sP%d", np ? ", " : "", v);
+      ir_buf_printf(&c.pos, "%sP%d = %ld", np++ ? " and " : "", v, c.k->vars[v]->value);
     }
   ir_buf_puts(&c.params, "]");
   if (!np) ir_buf_puts(&c.pos, "1 = 1");

@@ -1117,13 +1117,22 @@ static poly_region region(pass *p, int v, __isl_take isl_set *r, int strict) {
 
 /* The box [0, P_0) x ... of a set over n dims (tuple reset) for the given
  * size parameter var ids (given). */
+/* Add the extent of dim symbol v to b: its parameter P<v>, or the value
+ * of a constant extent (IR_VAR_EXTENT, not an isl parameter). */
+static void sb_extent(sb *b, const pass *p, int v) {
+  if (p->k->vars[v]->kind == IR_VAR_EXTENT) sb_add(b, "%ld", p->k->vars[v]->value);
+  else sb_add(b, "P%d", v);
+}
+
 static __isl_give isl_set *box_over(pass *p, int n, const int *dims) {
   sb b = {0};
   sb_add(&b, "%s -> { [", sb_str(&p->params));
   for (int e = 0; e < n; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
   sb_add(&b, "]");
-  for (int e = 0; e < n; e++)
-    sb_add(&b, "%s0 <= o%d < P%d", e ? " and " : " : ", e, dims[e]);
+  for (int e = 0; e < n; e++) {
+    sb_add(&b, "%s0 <= o%d < ", e ? " and " : " : ", e);
+    sb_extent(&b, p, dims[e]);
+  }
   sb_add(&b, " }");
   isl_set *box = isl_set_read_from_str(p->ctx, sb_str(&b));
   sb_free(&b);
@@ -1139,18 +1148,21 @@ static void value_space(pass *p, poly_analysis *a, int i, __isl_keep isl_union_s
   st *t = &p->sts[i];
   poly_stmt *s = &a->stmts[i];
   s->nspace = -1;
-  /* each loop's extent: the size parameter P with 0 <= it < P */
+  /* each loop's extent: the size parameter P with 0 <= it < P, or a
+   * constant extent's symbol (loops to 3 over w[3]) */
   s->loop_dims = IR_NEW_N(p->arena, int, t->depth ? t->depth : 1);
   isl_set *full = isl_set_reset_tuple_id(isl_set_copy(t->dom));
   int all = 1;
   for (int d = 0; d < t->depth; d++) {
     s->loop_dims[d] = -1;
     for (int v = 0; v < p->k->nvars && s->loop_dims[d] < 0; v++) {
-      if (p->k->vars[v]->kind != IR_VAR_SIZE) continue;
+      if (p->k->vars[v]->kind != IR_VAR_SIZE && p->k->vars[v]->kind != IR_VAR_EXTENT) continue;
       sb b = {0};
       sb_add(&b, "%s -> { [", sb_str(&p->params));
       for (int e = 0; e < t->depth; e++) sb_add(&b, "%so%d", e ? ", " : "", e);
-      sb_add(&b, "] : 0 <= o%d < P%d }", d, v);
+      sb_add(&b, "] : 0 <= o%d < ", d);
+      sb_extent(&b, p, v);
+      sb_add(&b, " }");
       isl_set *bx = isl_set_read_from_str(p->ctx, sb_str(&b));
       sb_free(&b);
       if (bx && isl_set_is_subset(full, bx) == isl_bool_true) s->loop_dims[d] = v;

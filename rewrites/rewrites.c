@@ -187,12 +187,13 @@ static int defined_lhs(const rw_rules *rs, const ir_tnode *lhs) {
   interp_rng_seed(&rng, 0xfeedu);
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE) sizes[v] = 3;
+  ir_kernel_pin_extents(k, sizes);
   for (int i = 0; i < rs->nargs; i++) {
     const ir_tnode *a = rs->args[i];
     ir_tensor *t = &args[a->arg];
     t->elem = a->type.elem;
     t->rank = a->type.rank;
-    for (int d = 0; d < t->rank; d++) t->dims[d] = a->type.dims[d] == IR_DIM_ONE ? 1 : 3;
+    for (int d = 0; d < t->rank; d++) t->dims[d] = a->type.dims[d] == IR_DIM_ONE ? 1 : sizes[a->type.dims[d]];
     size_t n = ir_tensor_size(t);
     t->data = ir_malloc((n + 1) * sizeof(double));
     for (size_t j = 0; j < n; j++) t->data[j] = (double)interp_rng_range(&rng, 1, 64) / 8.0;

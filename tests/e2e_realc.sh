@@ -137,6 +137,20 @@ check "views: the JSON report states the assumptions" \
 "$UPLIFT" raise --timeout "$BUDGET" "$DIR/blas_gemm_ld.c" >"$TMP/out" 2>"$TMP/err"
 check "views: the text report states them" grep -q '^assumes k <= lda$' "$TMP/err"
 
+# Polybench's POLYBENCH_USE_SCALAR_LB with the test header: loops to the
+# constants M, N over A[m][n] are the region [24][20] under 24 <= m, 20 <= n,
+# and agree natively (the default sizes are fitted to the assumptions)
+PB="-I tests/polybench/utilities -D POLYBENCH_USE_SCALAR_LB"
+# shellcheck disable=SC2086
+"$UPLIFT" dump $PB tests/polybench/gemv_pb.c >"$TMP/out" 2>"$TMP/err"
+check "scalar lb: the dump states the region and its assumption" \
+  grep -q '// assumes 24 <= m' "$TMP/out"
+# shellcheck disable=SC2086
+expect_status 0 "scalar lb: gemv_pb.c agrees natively" "$UPLIFT" run --native $PB tests/polybench/gemv_pb.c
+# shellcheck disable=SC2086
+expect_status 3 "scalar lb: sizes below the constants are refused" \
+  "$UPLIFT" run --native --sizes m=10,n=20 $PB tests/polybench/gemv_pb.c
+
 check "at least 40 kernels in tests/realc" [ "$nfiles" -ge 40 ]
 echo "realc: $nproved of $nraisable raisable rows raised and proved as written ($nrows rows, $nfiles kernels)"
 check "every raisable row raised and proved" [ "$nproved" -eq "$nraisable" ]

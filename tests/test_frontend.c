@@ -520,9 +520,58 @@ static void details_views(ir_arena *a) {
   CHECK("an int result is refused",
         !parse_quiet("int f(int n, double *x) { for (int i = 0; i < n; i++) x[i] = 0;\n"
                      " return n; }\n", a));
-  CHECK("constant loop bounds over a parameter extent are refused",
-        !parse_quiet("void f(int n, double *y, double x[n]) {\n"
-                     " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", a));
+  k = parse("void f(int n, double *y, double x[n]) {\n"
+            " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", a);
+  CHECK("constant loop bounds over a parameter extent: the region [20] of x[n]",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) && k->nassumes == 1);
+  if (k) {
+    int e = ir_kernel_extent_var(k, 20);
+    CHECK("the constant extent 20 is a dim symbol pinned to 20",
+          e >= 0 && k->vars[e]->kind == IR_VAR_EXTENT && k->vars[e]->value == 20);
+    long sizes[16] = {0};
+    if (k->nvars <= 16) ir_kernel_pin_extents(k, sizes);
+    CHECK("ir_kernel_pin_extents sets it", e >= 0 && k->nvars <= 16 && sizes[e] == 20);
+  }
+  k = parse("#define C 3\nvoid f(int n, float px[n][C], const float w[C], float o[n]) {\n"
+            " for (int i = 0; i < n; i++) { o[i] = 0;\n"
+            "  for (int c = 0; c < C; c++) o[i] += w[c] * px[i][c]; } }\n", a);
+  CHECK("constant extents parse, one extent symbol per value",
+        k && ir_kernel_extent_var(k, 3) >= 0 && ir_kernel_extent_var(k, 2) < 0);
+  k = parse("#define LEN 8\nfloat ga[LEN], gb[LEN];\nstatic double unused[4];\n"
+            "void f(void) { for (int i = 0; i < LEN; i++) ga[i] += gb[i]; }\n", a);
+  CHECK("file-scope arrays the kernel subscripts are operands", k && k->nglobals == 2 &&
+                                                                k->nparams == 2 &&
+                                                                ir_kernel_nargs(k) == 0);
+  if (k) {
+    int g = ir_kernel_find_var(k, "ga");
+    CHECK("a file-scope operand: a global float array of extent 8",
+          g >= 0 && k->vars[g]->global && k->vars[g]->kind == IR_VAR_ARRAY &&
+              k->vars[g]->elem == IR_F32 && k->vars[g]->rank == 1 &&
+              ir_kernel_find_var(k, "unused") < 0);
+  }
+  k = parse("float g[4];\nfloat f(int n, float x[n]) { float s = 0;\n"
+            " for (int i = 0; i < n; i++) s += x[i] * g[0]; return s; }\n", a);
+  CHECK("globals come before the returned value", k && k->nglobals == 1 && k->returns &&
+                                                  ir_kernel_nargs(k) == 2 &&
+                                                  k->vars[k->params[2]]->global);
+  k = parse("void f(int n, const float *x, float *y) { for (int i = 0; i < n; i++)\n"
+            " for (int c = 0; c < 3; c++) y[3*i + c] = x[3*i + c]; }\n", a);
+  CHECK("a constant row length: x[3*i + c] is [n][3]",
+        k && k->vars[ir_kernel_find_var(k, "x")]->rank == 2 &&
+            !ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) &&
+            ir_kernel_extent_var(k, 3) >= 0);
+  k = parse("void f(int n, const double *x, double *y) { for (int i = 0; i < n; i++)\n"
+            " y[i] = x[2*i]; }\n", a);
+  CHECK("a constant stride: x[2*i] is the region [n][1] of [n][2], no assumption",
+        k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "x")]) && k->nassumes == 0);
+  CHECK("a const file-scope table is refused",
+        !parse_quiet("const float t[2] = {1, 2};\n"
+                     "void f(int n, float x[n]) { for (int i = 0; i < n; i++) x[i] *= t[1]; }\n",
+                     a));
+  CHECK("a file-scope scalar is refused",
+        !parse_quiet("float s;\n"
+                     "void f(int n, float x[n]) { for (int i = 0; i < n; i++) x[i] *= s; }\n",
+                     a));
   CHECK("two functions with loops and no kernel_* are ambiguous",
         !parse_quiet("void f(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 0; }\n"
                      "void g(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = 1; }\n",

@@ -422,11 +422,13 @@ int vx_exec_init(vx_exec *e, vx *x, const ir_kernel *k, const long *sizes,
   e->ivals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   e->vars = ir_calloc((size_t)k->nvars + 1, sizeof(vx_var));
   for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE) e->ivals[v] = sizes[v];
+    if (k->vars[v]->kind == IR_VAR_SIZE || k->vars[v]->kind == IR_VAR_EXTENT)
+      e->ivals[v] = sizes[v];
   interp_term poison = INTERP_TERM_NONE, zero = INTERP_TERM_NONE;
   for (int v = 0; v < k->nvars; v++) {
     const ir_var *iv = k->vars[v];
-    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER) continue;
+    if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER || iv->kind == IR_VAR_EXTENT)
+      continue;
     vx_var *var = &e->vars[v];
     var->has = 1;
     var->rank = iv->rank;

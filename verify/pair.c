@@ -184,6 +184,7 @@ int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_
   Z3_params_dec_ref(z, p);
   long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   for (int i = 0; i < k->nvars; i++) sizes[i] = k->vars[i]->kind == IR_VAR_SIZE ? 1 : 0;
+  ir_kernel_pin_extents(k, sizes);
   const verify_candidate *c[2] = {lhs, rhs};
   res->verdict = VERIFY_PROVED;
   int unknown = 0;

@@ -1060,7 +1060,11 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   for (int i = 0; i < t->noutputs; i++) mark_var(k, t->outputs[i], used);
   for (int i = 0; i < t->ncand_sizes; i++)
     if (t->cand_sizes[i] >= 0 && t->cand_sizes[i] < k->nvars) used[t->cand_sizes[i]] = 1;
-  for (int vv = 0; vv < k->nvars; vv++) sizes[vv] = used[vv] ? 0 : 1;
+  for (int vv = 0; vv < k->nvars; vv++) {
+    if (k->vars[vv]->kind == IR_VAR_EXTENT) used[vv] = 0; /* a constant, pinned */
+    sizes[vv] = used[vv] ? 0 : 1;
+  }
+  ir_kernel_pin_extents(k, sizes);
 
   Z3_context z = v->z;
   Z3_solver s = Z3_mk_solver(z);
@@ -1105,6 +1109,7 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
       sizes[vv] = k->vars[vv]->kind == IR_VAR_SIZE && !used[vv] ? 1 : cs[vv];
       if (used[vv]) inbox &= cs[vv] >= 0 && cs[vv] <= v->opt.bound;
     }
+    ir_kernel_pin_extents(k, sizes);
     int seen = 0; /* an earlier case with the same used sizes */
     for (int c2 = 0; c2 < c && !seen; c2++) {
       const long *o = t->cases + (long)c2 * k->nvars;
