@@ -24,7 +24,9 @@ static void usage(FILE *out) {
           "\n"
           "options:\n"
           "  --dialect NAME|PATH       hlo (default), linalg, tosa, or a dialect file\n"
-          "  --max-ops N               largest program searched per goal (default 6)\n"
+          "  --max-ops N               largest program searched per sub-goal (default 6);\n"
+          "                            solved sub-goals are leaves of the next, so\n"
+          "                            a task's program may have more ops\n"
           "  --timeout S               time budget of the whole raise in seconds\n"
           "                            (default 120; out of it: exit 1)\n"
           "  --memory MB               memory budget (default 4096): the search stops\n"
@@ -41,18 +43,23 @@ static void usage(FILE *out) {
           "  --emit mlir|c             output MLIR (default), or C with CBLAS calls:\n"
           "                            a drop-in replacement of the kernel function\n"
           "  --check                   run the raised program at new sizes against the\n"
-          "                            natively compiled original (exit 3 if they differ)\n"
+          "                            natively compiled original (exit 3 if they differ;\n"
+          "                            what was compared on stderr and in the JSON)\n"
+          "  --element-type f32|f64    take every floating type of the kernel as this\n"
+          "                            one (a double kernel raised as float: values and\n"
+          "                            literals rounded to float, float arithmetic)\n"
           "  -o FILE                   write the output to FILE\n"
           "  -q, --quiet               no per-task report on stderr\n"
           "%s"
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 raised, 1 not raised within the budget (the reason on\n"
-          "stderr), 2 bad input or usage, 3 a verification or cross-check failure\n",
+          "stderr), 2 bad input or usage, 3 a verification or cross-check failure,\n"
+          "4 the dialect has not the kernel's element type (try --element-type)\n",
           cli_frontend_help);
 }
 
-enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT };
+enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT, OPT_ELEM };
 
 /* The options of one `uplift raise`. */
 typedef struct raise_cli {
@@ -182,6 +189,9 @@ static int refuse_combinations(const raise_cli *o) {
     why = "--shapes chooses the MLIR dims: it does not combine with --json";
   else if (o->emit_c && o->shapes_given)
     why = "--shapes chooses the MLIR dims: it does not combine with --emit c";
+  else if (o->emit_c && o->po.retype)
+    why = "--emit c writes a drop-in replacement of the kernel as written: it does not "
+          "combine with --element-type";
   else if (o->po.verify.mode == VERIFY_NONE && o->vbudget_given)
     why = "--bound and --smt-timeout set the verification: they do not combine with "
           "--verify none";
@@ -203,6 +213,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       {"quiet", no_argument, NULL, 'q'},
       CLI_VERIFY_LONGOPTS,
       {"shapes", required_argument, NULL, OPT_SHAPES},
+      {"element-type", required_argument, NULL, OPT_ELEM},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   int c;
@@ -242,6 +253,14 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       o->emit_given = 1;
       break;
     case OPT_CHECK: o->check = 1; break;
+    case OPT_ELEM:
+      if (strcmp(optarg, "f32") && strcmp(optarg, "f64")) {
+        cli_usage_error("raise", "--element-type expects f32 or f64, not '%s'", optarg);
+        return 1;
+      }
+      o->po.retype = 1;
+      o->po.elem = strcmp(optarg, "f32") ? IR_F64 : IR_F32;
+      break;
     default: cli_unknown_option("raise", c, argv); return 1;
     }
   }
@@ -278,11 +297,95 @@ static int report_unproved(const pipe_raised *pr) {
   return status;
 }
 
+/* The rounding of a kernel raised with another element type than it is
+ * written in (--element-type), or NULL when it is raised as written. */
+static const char *retype_note(const pipe_raised *pr, char *buf, size_t n) {
+  ir_elem from = pr->written->data_type, to = pr->k->data_type;
+  if (from == to) return NULL;
+  snprintf(buf, n,
+           "the kernel is written in %s and raised as %s (--element-type %s): its inputs, "
+           "literals and every operation's result are rounded to %s (to nearest), so the "
+           "results are those of the kernel written in %s",
+           ir_elem_mlir_name(from), ir_elem_mlir_name(to), ir_elem_mlir_name(to),
+           ir_elem_mlir_name(to), ir_elem_mlir_name(to));
+  return buf;
+}
+
+/* "ni=7 nj=11 nk=13": run i's sizes of the summary's size parameters. */
+static void check_sizes_text(const ir_kernel *k, const pipe_check_summary *cs, int i,
+                             ir_buf *b) {
+  const char *sep = "";
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) {
+      ir_buf_printf(b, "%s%s=%ld", sep, k->vars[v]->name, cs->sizes[(long)i * cs->nvars + v]);
+      sep = " ";
+    }
+}
+
+/* The "check" object of the JSON report. */
+static cJSON *check_json(const ir_kernel *k, const pipe_check_summary *cs, const ir_error *err) {
+  cJSON *jc = cJSON_CreateObject();
+  cJSON_AddBoolToObject(jc, "agree", cs->agree);
+  cJSON_AddStringToObject(jc, "against", "native");
+  cJSON *runs = cJSON_AddArrayToObject(jc, "sizes");
+  for (int i = 0; i < cs->nruns; i++) {
+    cJSON *js = cJSON_CreateObject();
+    for (int v = 0; v < k->nvars; v++)
+      if (k->vars[v]->kind == IR_VAR_SIZE)
+        cJSON_AddNumberToObject(js, k->vars[v]->name, (double)cs->sizes[(long)i * cs->nvars + v]);
+    cJSON_AddItemToArray(runs, js);
+  }
+  cJSON_AddNumberToObject(jc, "elements", (double)cs->elements);
+  cJSON_AddNumberToObject(jc, "rtol", cs->rtol);
+  if (!cs->agree) cJSON_AddStringToObject(jc, "error", err->msg);
+  return jc;
+}
+
+/* The --check line on stderr after an agreement. */
+static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
+  ir_buf b = {0};
+  for (int i = 0; i < cs->nruns; i++) {
+    if (i) ir_buf_printf(&b, "; ");
+    check_sizes_text(k, cs, i, &b);
+  }
+  char tol[64] = "exactly";
+  if (cs->rtol > 0) snprintf(tol, sizeof tol, "within relative tolerance %g", cs->rtol);
+  fprintf(stderr,
+          "uplift raise: --check: the raised program agrees with the natively compiled "
+          "original %s: %ld output elements at %d size assignment%s (%s)\n",
+          tol, cs->elements, cs->nruns, cs->nruns == 1 ? "" : "s", ir_buf_str(&b));
+  ir_buf_free(&b);
+}
+
+/* The comment at the top of the MLIR output: what it is. */
+static void print_header(const raise_cli *o, const pipe_raised *pr, FILE *out) {
+  char note[512];
+  fprintf(out, "// %s raised from %s by uplift (dialect %s)\n", pr->k->name, o->path,
+          pr->d->name);
+  if (retype_note(pr, note, sizeof note)) fprintf(out, "// %s\n", note);
+}
+
 /* Print what pr raised to out (JSON, MLIR or C) and the reports on stderr;
- * run --check.  Returns the exit status. */
-static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
+ * run --check.  pe is PIPE_OK or PIPE_ERR_ELEM.  Returns the exit status. */
+static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE *out,
+                  ir_arena *arena) {
+  pipe_check_summary cs;
+  memset(&cs, 0, sizeof cs);
+  ir_error cerr;
+  int checked = pr->res.raised && o->check;
+  if (checked)
+    pipe_check_native(pr->a->kernel, pr->written, o->path, &o->fe, &pr->res,
+                      o->po.search.seed + 17, &cs, &cerr);
+  char note[512];
   if (o->json) {
-    cJSON *root = report_json(pr->a->kernel, pr->d, &pr->res);
+    cJSON *root = report_json(pr->a ? pr->a->kernel : pr->k, pr->d, &pr->res);
+    if (retype_note(pr, note, sizeof note)) {
+      cJSON *je = cJSON_AddObjectToObject(root, "element_type");
+      cJSON_AddStringToObject(je, "written", ir_elem_mlir_name(pr->written->data_type));
+      cJSON_AddStringToObject(je, "raised", ir_elem_mlir_name(pr->k->data_type));
+      cJSON_AddStringToObject(je, "rounding", note);
+    }
+    if (checked) cJSON_AddItemToObject(root, "check", check_json(pr->a->kernel, &cs, &cerr));
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);
@@ -290,21 +393,21 @@ static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena
   }
   if (!pr->res.raised) {
     fprintf(stderr, "uplift raise: %s: not raised: %s\n", o->path, pr->res.reason);
-    return IR_EXIT_NOT_RAISED;
-  }
-  if (!o->json) {
-    int st = emit_program(o, pr, out, arena);
-    if (st) return st;
-    if (!o->quiet) print_summary(pr->a->kernel, &pr->res);
+    return pe == PIPE_ERR_ELEM ? IR_EXIT_TYPES : IR_EXIT_NOT_RAISED;
   }
   int status = IR_EXIT_OK;
-  if (o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
-  ir_error err;
-  if (o->check && pipe_check_native(pr->a->kernel, o->path, &o->fe, &pr->res,
-                                    o->po.search.seed + 17, &err)) {
-    fprintf(stderr, "uplift raise: --check: %s\n", err.msg);
-    status = IR_EXIT_MISMATCH;
+  if (!o->json) {
+    if (!o->emit_c) print_header(o, pr, out);
+    status = emit_program(o, pr, out, arena);
+    if (!status && !o->quiet) print_summary(pr->a->kernel, &pr->res);
   }
+  if (!status && o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
+  if (checked && !status && cs.agree) print_check(pr->a->kernel, &cs);
+  if (checked && !cs.agree) {
+    fprintf(stderr, "uplift raise: --check: %s\n", cerr.msg);
+    if (!status) status = IR_EXIT_MISMATCH;
+  }
+  pipe_check_summary_free(&cs);
   return status;
 }
 
@@ -343,7 +446,7 @@ int cli_cmd_raise(int argc, char **argv) {
   pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, &err);
   status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", err.msg);
-  if (pe == PIPE_OK) {
+  if (pe == PIPE_OK || pe == PIPE_ERR_ELEM) {
     /* -o FILE: the output is kept in memory and FILE written only when
      * the raise succeeded (with --json: whenever the report is complete) */
     char *text = NULL;
@@ -353,7 +456,7 @@ int cli_cmd_raise(int argc, char **argv) {
       fprintf(stderr, "uplift raise: out of memory\n");
       status = IR_EXIT_MISMATCH;
     } else {
-      status = report(&o, &pr, out, &arena);
+      status = report(&o, &pr, pe, out, &arena);
       if (out != stdout) {
         fclose(out);
         if (status == IR_EXIT_OK || (o.json && status != IR_EXIT_BAD_INPUT))

@@ -4,7 +4,11 @@
 # the messages of common mistakes (an unknown dialect, swapped verify
 # arguments, options that do not combine, an out-of-range subscript), help
 # texts in one form, no -o file after a failed raise, and the JSON report of
-# a failed raise (no entry for an output that was never searched).
+# a failed raise (no entry for an output that was never searched); what
+# --check compared (stderr and JSON); a dialect without the kernel's
+# element type (exit 4, the --element-type hint) and --element-type f32;
+# explore --targets with -D; --max-ops named per sub-goal; a comment at the
+# top of the MLIR output.
 . tests/lib.sh
 ROOT=$(pwd)
 K=$ROOT/benchmarks/kernels/gemm.c
@@ -87,6 +91,71 @@ void kernel_oob(int n, double A[n][n]) {
 K
 expect_status 2 "run: out-of-range subscript" "$UPLIFT" run "$TMP/oob.c" --sizes n=3
 check "says 'the second subscript'" grep -q "the second subscript must be in 0..2" "$TMP/err"
+
+# --- --check says what it compared, on stderr and in the JSON report
+expect_status 0 "raise --check" "$UPLIFT" raise -q "$K" --check
+check "--check: a line on success" grep -Eq "^uplift raise: --check: the raised program agrees with the natively compiled original exactly: [1-9][0-9]* output elements at [1-9][0-9]* size assignments \(ni=[0-9]+ nj=[0-9]+ nk=[0-9]+;" "$TMP/err"
+check "MLIR output starts with a comment saying what it is" sh -c "head -n 1 '$TMP/out' | grep -q '^// kernel_gemm raised from .*gemm.c by uplift (dialect hlo)'"
+expect_status 0 "raise --check --json" "$UPLIFT" raise -q "$K" --check --json
+check "--json: a check object" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['check']
+assert c['agree'] is True and c['against'] == 'native' and c['rtol'] == 0, c
+assert len(c['sizes']) >= 2 and all(set(s) == {'ni', 'nj', 'nk'} for s in c['sizes']), c
+n = sum(s['ni'] * s['nj'] for s in c['sizes'])  # the output C of every run
+assert c['elements'] == n, (c['elements'], n)
+" "$TMP/out"
+expect_status 0 "raise --json without --check" "$UPLIFT" raise -q "$K" --json
+check "--json without --check: no check object" python3 -c "
+import json, sys
+assert 'check' not in json.load(open(sys.argv[1]))" "$TMP/out"
+
+# --- a dialect without the kernel's element type: exit 4 and the hint
+expect_status 4 "tosa on a double kernel" "$UPLIFT" raise -q "$K" --dialect tosa
+check "tosa: names f64 and hints --element-type f32" grep -q "dialect tosa has no f64 element type (the kernel's data type); raise it as f32 with --element-type f32" "$TMP/err"
+expect_status 4 "tosa on a double kernel, --json" "$UPLIFT" raise -q "$K" --dialect tosa --json -o "$TMP/t4.json"
+check "tosa --json: the report says why" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['raised'] is False and '--element-type f32' in d['reason'] and d['tasks'] == [], d
+" "$TMP/t4.json"
+expect_status 0 "tosa --element-type f32 --check" "$UPLIFT" raise -q "$K" --dialect tosa --element-type f32 --check
+check "f32: the rounding stated in the output" grep -q "^// the kernel is written in f64 and raised as f32 (--element-type f32): .*rounded to f32" "$TMP/out"
+check "f32: f32 tensors" grep -q "tensor<3x5xf32>" "$TMP/out"
+check "f32: checked against the double original within a tolerance" grep -q "agrees with the natively compiled original within relative tolerance" "$TMP/err"
+check "f32: mlir-opt-16 accepts it" mlir-opt-16 "$TMP/out"
+expect_status 0 "tosa --element-type f32 --json" "$UPLIFT" raise -q "$K" --dialect tosa --element-type f32 --json
+check "f32: element_type in the JSON" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d['element_type']
+assert d['raised'] and e['written'] == 'f64' and e['raised'] == 'f32' and 'rounded to f32' in e['rounding'], d
+" "$TMP/out"
+expect_status 0 "--element-type f64 on a double kernel changes nothing" "$UPLIFT" raise -q "$K" --element-type f64 --json
+check "f64 as written: no element_type" python3 -c "
+import json, sys
+assert 'element_type' not in json.load(open(sys.argv[1]))" "$TMP/out"
+expect_status 2 "--element-type i8" "$UPLIFT" raise "$K" --element-type i8
+check "--element-type i8: message" grep -q "expects f32 or f64" "$TMP/err"
+refuse "does not combine with --element-type" --emit c --element-type f32
+expect_status 4 "explore: tosa has no f64 (--inputs)" "$UPLIFT" explore --dialect tosa --inputs "x:f64[n]"
+for cmd in raise explore rewrites; do
+  "$UPLIFT" $cmd --help 2>&1 | tr '\n' ' ' >"$TMP/h"
+  check "$cmd --help: exit status 4" grep -q "4 the dialect has not" "$TMP/h"
+done
+
+# --- explore --targets takes -D like raise
+mkdir -p "$TMP/targets" && cp "$K" "$TMP/targets/"
+expect_status 0 "explore --targets (tosa, double)" "$UPLIFT" explore --dialect tosa --targets "$TMP/targets" --json
+check "explore: without -D the element type is refused" grep -q "has no f64 element type" "$TMP/out"
+expect_status 0 "explore --targets -D DATA_TYPE_IS_FLOAT" "$UPLIFT" explore --dialect tosa --targets "$TMP/targets" --json -D DATA_TYPE_IS_FLOAT
+check "explore: with -D the kernel is float" sh -c "! grep -q 'element type' '$TMP/out'"
+expect_status 2 "explore --inputs with -D refused" "$UPLIFT" explore --dialect hlo --inputs "x:f64[n]" -D X
+check "explore -D with --inputs: message" grep -q "do not combine with --inputs" "$TMP/err"
+
+# --- --max-ops is per sub-goal
+"$UPLIFT" raise --help >"$TMP/h" 2>&1
+check "raise --help: --max-ops per sub-goal" grep -q "largest program searched per sub-goal" "$TMP/h"
 
 # --- help texts: 'usage:' in lower case, exit statuses at the end
 for cmd in raise analyze run dump verify explore rewrites dialects batch; do
