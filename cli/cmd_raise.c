@@ -38,8 +38,11 @@ static void usage(FILE *out) {
           "  --bound B                 verify at every size 1..B (default 3)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --json                    print the JSON report instead of MLIR\n"
-          "  --shapes static|dynamic   MLIR dims: concrete example sizes (default), or\n"
-          "                            `?` with runtime checks (cf.assert) of tied dims\n"
+          "  --shapes static|dynamic   MLIR dims: the extents the file declares (Polybench\n"
+          "                            dataset macros), or `?` with runtime checks\n"
+          "                            (cf.assert) of tied dims; default: static when\n"
+          "                            the file declares extents, else dynamic\n"
+          "  --sizes N=V,...           static MLIR dims from these sizes (all of them)\n"
           "  --emit mlir|c             output MLIR (default), or C with CBLAS calls:\n"
           "                            a drop-in replacement of the kernel function\n"
           "  --check                   run the raised program at new sizes against the\n"
@@ -59,13 +62,17 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT, OPT_ELEM };
+#define MAX_STATIC_SIZE (1L << 40) /* a --sizes value (an MLIR dim) at most */
+
+enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT, OPT_ELEM, OPT_SIZES };
 
 /* The options of one `uplift raise`. */
 typedef struct raise_cli {
   pipe_raise_opts po;
   fe_options fe;
   const char *path, *outpath;
+  const char *sizes_text; /* --sizes, or NULL */
+  long *sizes;            /* its sizes by var id (parsed before the raise) */
   int json, check, quiet, dynamic, emit_c;
   int shapes_given, emit_given, vbudget_given; /* for the combinations refused */
 } raise_cli;
@@ -189,6 +196,9 @@ static int refuse_combinations(const raise_cli *o) {
     why = "--shapes chooses the MLIR dims: it does not combine with --json";
   else if (o->emit_c && o->shapes_given)
     why = "--shapes chooses the MLIR dims: it does not combine with --emit c";
+  else if (o->sizes_text && (o->json || o->emit_c || o->dynamic))
+    why = "--sizes chooses static MLIR dims: it does not combine with --json, --emit c or "
+          "--shapes dynamic";
   else if (o->emit_c && o->po.retype)
     why = "--emit c writes a drop-in replacement of the kernel as written: it does not "
           "combine with --element-type";
@@ -214,6 +224,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       CLI_VERIFY_LONGOPTS,
       {"shapes", required_argument, NULL, OPT_SHAPES},
       {"element-type", required_argument, NULL, OPT_ELEM},
+      {"sizes", required_argument, NULL, OPT_SIZES},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   int c;
@@ -253,6 +264,7 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       o->emit_given = 1;
       break;
     case OPT_CHECK: o->check = 1; break;
+    case OPT_SIZES: o->sizes_text = optarg; break;
     case OPT_ELEM:
       if (strcmp(optarg, "f32") && strcmp(optarg, "f64")) {
         cli_usage_error("raise", "--element-type expects f32 or f64, not '%s'", optarg);
@@ -272,13 +284,90 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
   return refuse_combinations(o);
 }
 
-/* The raised program of pr as MLIR or C on out.  Returns an exit status. */
+/* The rounding of a kernel raised with another element type than it is
+ * written in (--element-type), or NULL when it is raised as written. */
+static const char *retype_note(const pipe_raised *pr, char *buf, size_t n) {
+  ir_elem from = pr->written->data_type, to = pr->k->data_type;
+  if (from == to) return NULL;
+  snprintf(buf, n,
+           "the kernel is written in %s and raised as %s (--element-type %s): its inputs, "
+           "literals and every operation's result are rounded to %s (to nearest), so the "
+           "results are those of the kernel written in %s",
+           ir_elem_mlir_name(from), ir_elem_mlir_name(to), ir_elem_mlir_name(to),
+           ir_elem_mlir_name(to), ir_elem_mlir_name(to));
+  return buf;
+}
+
+/* How the MLIR output gets its shapes: from --sizes, from the extents the
+ * file declares, or dynamic. */
+typedef struct shapes_choice {
+  pipe_emit_kind kind;
+  const long *sizes; /* by var id of the analysed kernel (static) */
+  const char *from;  /* what the top comment says */
+} shapes_choice;
+
+/* Choose the shapes of pr's MLIR output as the options say.  Returns 0, or
+ * reports why not (--shapes static without extents) and returns
+ * IR_EXIT_BAD_INPUT. */
+static int choose_shapes(const raise_cli *o, const pipe_raised *pr, ir_arena *arena,
+                         shapes_choice *sc) {
+  const ir_kernel *k = pr->a->kernel;
+  int n = k->nvars > pr->written->nvars ? k->nvars : pr->written->nvars;
+  long *sizes = ir_arena_alloc(arena, (size_t)(n + 1) * sizeof(long));
+  memset(sizes, 0, (size_t)(n + 1) * sizeof(long));
+  sc->kind = PIPE_EMIT_MLIR;
+  sc->sizes = sizes;
+  if (o->sizes_text) {
+    memcpy(sizes, o->sizes, (size_t)pr->written->nvars * sizeof(long));
+    sc->from = "static, the sizes given by --sizes";
+    return 0;
+  }
+  if (!o->dynamic && pipe_declared_extents(o->path, &o->fe, pr->written, arena, sizes)) {
+    sc->from = "static, the extents the file declares for its arrays";
+    return 0;
+  }
+  if (o->shapes_given && !o->dynamic) {
+    cli_usage_error("raise", "--shapes static: %s declares no extents for the sizes of %s; "
+                    "give them with --sizes", o->path, k->name);
+    return IR_EXIT_BAD_INPUT;
+  }
+  sc->kind = PIPE_EMIT_MLIR_DYNAMIC;
+  sc->sizes = NULL;
+  sc->from = o->dynamic ? "dynamic (--shapes dynamic)"
+                        : "dynamic, as the file declares no extents (--sizes chooses static ones)";
+  return 0;
+}
+
+/* "// ni=1000 nj=1100 nk=1200" of the static sizes, for the top comment. */
+static void print_sizes_comment(const ir_kernel *k, const long *sizes, FILE *out) {
+  const char *sep = "// sizes: ";
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) {
+      fprintf(out, "%s%s=%ld", sep, k->vars[v]->name, sizes[v]);
+      sep = " ";
+    }
+  if (sep[0] == ' ') fprintf(out, "\n");
+}
+
+/* The raised program of pr as MLIR (the top comment says what it is and
+ * where its shapes come from) or C on out.  Returns an exit status. */
 static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
-  pipe_emit_kind kind = o->emit_c ? PIPE_EMIT_C : o->dynamic ? PIPE_EMIT_MLIR_DYNAMIC
-                                                             : PIPE_EMIT_MLIR;
   ir_error err;
-  if (!pipe_emit(pr, kind, out, arena, &err)) return IR_EXIT_OK;
-  if (o->emit_c) fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
+  if (o->emit_c) {
+    if (!pipe_emit(pr, PIPE_EMIT_C, NULL, out, &err)) return IR_EXIT_OK;
+    fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
+    return IR_EXIT_MISMATCH;
+  }
+  shapes_choice sc;
+  int st = choose_shapes(o, pr, arena, &sc);
+  if (st) return st;
+  char note[512];
+  fprintf(out, "// %s raised from %s by uplift (dialect %s)\n", pr->k->name, o->path,
+          pr->d->name);
+  if (retype_note(pr, note, sizeof note)) fprintf(out, "// %s\n", note);
+  fprintf(out, "// shapes: %s\n", sc.from);
+  if (sc.sizes) print_sizes_comment(pr->written, sc.sizes, out);
+  if (!pipe_emit(pr, sc.kind, sc.sizes, out, &err)) return IR_EXIT_OK;
   return IR_EXIT_MISMATCH;
 }
 
@@ -295,20 +384,6 @@ static int report_unproved(const pipe_raised *pr) {
         status = IR_EXIT_MISMATCH;
       }
   return status;
-}
-
-/* The rounding of a kernel raised with another element type than it is
- * written in (--element-type), or NULL when it is raised as written. */
-static const char *retype_note(const pipe_raised *pr, char *buf, size_t n) {
-  ir_elem from = pr->written->data_type, to = pr->k->data_type;
-  if (from == to) return NULL;
-  snprintf(buf, n,
-           "the kernel is written in %s and raised as %s (--element-type %s): its inputs, "
-           "literals and every operation's result are rounded to %s (to nearest), so the "
-           "results are those of the kernel written in %s",
-           ir_elem_mlir_name(from), ir_elem_mlir_name(to), ir_elem_mlir_name(to),
-           ir_elem_mlir_name(to), ir_elem_mlir_name(to));
-  return buf;
 }
 
 /* "ni=7 nj=11 nk=13": run i's sizes of the summary's size parameters. */
@@ -357,14 +432,6 @@ static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
   ir_buf_free(&b);
 }
 
-/* The comment at the top of the MLIR output: what it is. */
-static void print_header(const raise_cli *o, const pipe_raised *pr, FILE *out) {
-  char note[512];
-  fprintf(out, "// %s raised from %s by uplift (dialect %s)\n", pr->k->name, o->path,
-          pr->d->name);
-  if (retype_note(pr, note, sizeof note)) fprintf(out, "// %s\n", note);
-}
-
 /* Print what pr raised to out (JSON, MLIR or C) and the reports on stderr;
  * run --check.  pe is PIPE_OK or PIPE_ERR_ELEM.  Returns the exit status. */
 static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE *out,
@@ -397,7 +464,6 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
   }
   int status = IR_EXIT_OK;
   if (!o->json) {
-    if (!o->emit_c) print_header(o, pr, out);
     status = emit_program(o, pr, out, arena);
     if (!status && !o->quiet) print_summary(pr->a->kernel, &pr->res);
   }
@@ -439,6 +505,15 @@ int cli_cmd_raise(int argc, char **argv) {
   cli_budget_start("raise", o.po.search.timeout, o.po.search.memory_mb, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
+  if (o.sizes_text) { /* --sizes is checked against the kernel before the raise */
+    const ir_kernel *k = fe_parse_file(o.path, &o.fe, &arena);
+    o.sizes = k ? ir_arena_alloc(&arena, ((size_t)k->nvars + 1) * sizeof(long)) : NULL;
+    if (!k || cli_parse_sizes("raise", k, o.sizes_text, MAX_STATIC_SIZE, o.sizes)) {
+      ir_arena_free(&arena);
+      pipe_fe_options_free(&o.fe);
+      return IR_EXIT_BAD_INPUT;
+    }
+  }
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
   pipe_raised pr;

@@ -141,18 +141,31 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
                              const fe_options *fe, const enum_result *r, uint64_t seed,
                              pipe_check_summary *sum, ir_error *err);
 
+/* The extents the file at path (parsed with fe) declares for the size
+ * parameters of its kernel k (as parsed from it): k is parsed once more
+ * with UPLIFT_DECLARED_EXTENTS defined, under which polybench.h's array
+ * declarators POLYBENCH_2D(C, NI, NJ, ni, nj) give the dataset's constants
+ * (C[NI][NJ]), and each array dim that is a size parameter in k and a
+ * constant there gives that size (pipeline/shapes.c).  Fills sizes[var id]
+ * (k->nvars entries, 0 where none).  Returns 1 when every size parameter
+ * that an array's dims read got one extent, else 0 (the file declares
+ * none, or two different ones for a size). */
+int pipe_declared_extents(const char *path, const fe_options *fe, const ir_kernel *k,
+                          ir_arena *arena, long *sizes);
+
 /* How pipe_emit writes a raised program. */
 typedef enum pipe_emit_kind {
-  PIPE_EMIT_MLIR,         /* one func.func, static shapes: the sizes of size set 0 */
+  PIPE_EMIT_MLIR,         /* one func.func, static shapes: the sizes given */
   PIPE_EMIT_MLIR_DYNAMIC, /* one func.func, `?` dims with runtime checks of tied dims */
   PIPE_EMIT_C             /* C with CBLAS calls: a drop-in replacement of the kernel */
 } pipe_emit_kind;
 
 /* Write the program pr raised (pr->res.raised) to out as kind says
- * (emit/: emit_mlir_func, emit_c_func; scratch memory from arena).
+ * (emit/: emit_mlir_func, emit_c_func; scratch memory from arena), static
+ * MLIR shapes from sizes (by var id; unused for the other kinds).
  * Returns 0, or -1 with err filled (PIPE_EMIT_C: why; the MLIR emitter
  * printed its message on stderr) and the output incomplete. */
-int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FILE *out,
               ir_error *err);
 
 /* ----------------------------------------------------------- task set-up */

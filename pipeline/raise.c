@@ -153,14 +153,11 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
 
 /* ----------------------------------------------------------- emitting */
 
-int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FILE *out,
               ir_error *err) {
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
   if (kind == PIPE_EMIT_C) return emit_c_func(pr->d, &pr->res.prog, k, out, err) ? -1 : 0;
-  /* static MLIR shapes: the sizes of the first example (size set 0) */
-  long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
-  interp_default_sizes(k, 0, sizes);
   emit_opts eopts = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC};
   if (!emit_mlir_func(pr->d, &pr->res.prog, &eopts, out)) return 0;
   return ir_error_set(err, nowhere, IR_ERR_INPUT, "the MLIR emitter failed (see above)");

@@ -121,7 +121,7 @@ assert d['raised'] is False and '--element-type f32' in d['reason'] and d['tasks
 " "$TMP/t4.json"
 expect_status 0 "tosa --element-type f32 --check" "$UPLIFT" raise -q "$K" --dialect tosa --element-type f32 --check
 check "f32: the rounding stated in the output" grep -q "^// the kernel is written in f64 and raised as f32 (--element-type f32): .*rounded to f32" "$TMP/out"
-check "f32: f32 tensors" grep -q "tensor<3x5xf32>" "$TMP/out"
+check "f32: f32 tensors of the file's extents" grep -q "tensor<1000x1100xf32>" "$TMP/out"
 check "f32: checked against the double original within a tolerance" grep -q "agrees with the natively compiled original within relative tolerance" "$TMP/err"
 check "f32: mlir-opt-16 accepts it" mlir-opt-16 "$TMP/out"
 expect_status 0 "tosa --element-type f32 --json" "$UPLIFT" raise -q "$K" --dialect tosa --element-type f32 --json
@@ -153,9 +153,52 @@ check "explore: with -D the kernel is float" sh -c "! grep -q 'element type' '$T
 expect_status 2 "explore --inputs with -D refused" "$UPLIFT" explore --dialect hlo --inputs "x:f64[n]" -D X
 check "explore -D with --inputs: message" grep -q "do not combine with --inputs" "$TMP/err"
 
-# --- --max-ops is per sub-goal
+# --- --max-ops is per sub-goal: help, message, and a program above the limit
 "$UPLIFT" raise --help >"$TMP/h" 2>&1
 check "raise --help: --max-ops per sub-goal" grep -q "largest program searched per sub-goal" "$TMP/h"
+expect_status 1 "raise --max-ops 1 not raised" "$UPLIFT" raise -q "$ROOT/benchmarks/kernels/doitgen.c" --dialect linalg --max-ops 1
+check "the reason says per sub-goal" grep -q "no program of at most 1 ops per sub-goal found (--max-ops)" "$TMP/err"
+expect_status 0 "raise --max-ops 1 raised" "$UPLIFT" raise -q "$K" --max-ops 1 --json
+check "--max-ops 1: a program of more ops (sub-goals)" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['raised'] and max(t['ops'] for t in d['tasks']) > 1, d['tasks']
+" "$TMP/out"
+
+# --- static shapes: the file's extents, --sizes, else dynamic; said at the top
+expect_status 0 "raise: static shapes from the dataset macros" "$UPLIFT" raise -q "$K" --verify none
+check "shapes comment: the file's extents" grep -q "^// shapes: static, the extents the file declares for its arrays" "$TMP/out"
+check "sizes comment" grep -q "^// sizes: ni=1000 nj=1100 nk=1200$" "$TMP/out"
+check "C is 1000x1100" grep -q "%C: tensor<1000x1100xf64>" "$TMP/out"
+cp "$TMP/out" "$TMP/static.mlir"
+check "mlir-opt-16 parses the static hlo output" mlir-opt-16 --allow-unregistered-dialect "$TMP/static.mlir"
+expect_status 0 "raise: -D MINI_DATASET" "$UPLIFT" raise -q "$K" --verify none -D MINI_DATASET
+check "MINI_DATASET: 20x25" grep -q "%C: tensor<20x25xf64>" "$TMP/out"
+expect_status 0 "raise --sizes" "$UPLIFT" raise -q "$K" --verify none --sizes ni=2,nj=3,nk=4 --dialect linalg
+check "--sizes: said" grep -q "^// shapes: static, the sizes given by --sizes" "$TMP/out"
+check "--sizes: C is 2x3, A 2x4" grep -q "%C: tensor<2x3xf64>, %A: tensor<2x4xf64>" "$TMP/out"
+cp "$TMP/out" "$TMP/sizes.mlir"
+check "mlir-opt-16 verifies the --sizes linalg output" mlir-opt-16 "$TMP/sizes.mlir"
+expect_status 2 "--sizes missing a size" "$UPLIFT" raise -q "$K" --sizes ni=2,nj=3
+check "--sizes missing: message" grep -q "does not give size 'nk'" "$TMP/err"
+refuse "does not combine with --json" --sizes ni=2,nj=3,nk=4 --json
+refuse "does not combine with --json, --emit c or --shapes dynamic" --sizes ni=2,nj=3,nk=4 --shapes dynamic
+cat >"$TMP/plain.c" <<'K'
+void kernel_scale(int n, double x[n], double y[n]) {
+  for (int i = 0; i < n; i++)
+    y[i] = 2.0 * x[i];
+}
+K
+expect_status 0 "raise: no declared extents" "$UPLIFT" raise -q "$TMP/plain.c" --verify none
+check "no extents: dynamic, said" grep -q "^// shapes: dynamic, as the file declares no extents (--sizes chooses static ones)" "$TMP/out"
+check "no extents: ? dims" grep -q "%x: tensor<?xf64>" "$TMP/out"
+cp "$TMP/out" "$TMP/dyn.mlir"
+check "mlir-opt-16 parses the dynamic output" mlir-opt-16 --allow-unregistered-dialect "$TMP/dyn.mlir"
+expect_status 2 "--shapes static without extents" "$UPLIFT" raise -q "$TMP/plain.c" --verify none --shapes static
+check "--shapes static without extents: message" grep -q "declares no extents for the sizes of kernel_scale; give them with --sizes" "$TMP/err"
+check "--shapes static without extents: no output" test ! -s "$TMP/out"
+expect_status 0 "--shapes dynamic on a Polybench file" "$UPLIFT" raise -q "$K" --verify none --shapes dynamic
+check "--shapes dynamic: said" grep -q "^// shapes: dynamic (--shapes dynamic)" "$TMP/out"
 
 # --- help texts: 'usage:' in lower case, exit statuses at the end
 for cmd in raise analyze run dump verify explore rewrites dialects batch; do
