@@ -188,6 +188,41 @@ static void put_dyn(ectx *c, const ir_type *t) {
   }
 }
 
+/* The core of t: its dims that are not a constant 1, in order. */
+static ir_type core_type(const ir_type *t) {
+  ir_type k = *t;
+  k.rank = 0;
+  for (int i = 0; i < t->rank; i++)
+    if (t->dims[i] != IR_DIM_ONE) k.dims[k.rank++] = t->dims[i];
+  return k;
+}
+
+/* The reassociation of t onto its core ($x.core_reassoc): each core dim
+ * grouped with the unit dims before it (trailing ones join the last group),
+ * ` [[0, 1], [2]]` (with a space before); ` []` for a core of rank 0;
+ * empty when t has no unit
+ * dim (then $x.collapse and $x.expand are tensor.cast, which takes none). */
+static void put_core_reassoc(ectx *c, const ir_type *t) {
+  ir_type k = core_type(t);
+  if (k.rank == t->rank) return;
+  ir_buf_puts(c->b, " [");
+  int d = 0;
+  for (int g = 0; g < k.rank; g++) {
+    ir_buf_printf(c->b, "%s[", g ? ", " : "");
+    int first = 1;
+    while (d < t->rank) { /* the unit dims, then the core dim */
+      int is_core = t->dims[d] != IR_DIM_ONE;
+      ir_buf_printf(c->b, "%s%d", first ? "" : ", ", d++);
+      first = 0;
+      if (is_core) break;
+    }
+    if (g == k.rank - 1)
+      while (d < t->rank) ir_buf_printf(c->b, ", %d", d++);
+    ir_buf_puts(c->b, "]");
+  }
+  ir_buf_puts(c->b, "]");
+}
+
 /* Every dim as an SSA index value ($x.dims). */
 static void put_dims(ectx *c, const ir_type *t) {
   char buf[64];
@@ -270,6 +305,16 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       else if (SFX("rank")) ir_buf_printf(b, "%d", v->type.rank);
       else if (SFX("dyn")) put_dyn(c, &v->type);
       else if (SFX("dims")) put_dims(c, &v->type);
+      else if (SFX("core_type")) {
+        ir_type k = core_type(&v->type);
+        put_type(c, &k);
+      } else if (SFX("core_reassoc")) put_core_reassoc(c, &v->type);
+      else if (SFX("collapse") || SFX("expand") || SFX("into")) {
+        int units = core_type(&v->type).rank != v->type.rank;
+        ir_buf_puts(b, !units ? (SFX("into") ? "to" : "tensor.cast")
+                       : SFX("into") ? "into"
+                       : SFX("collapse") ? "tensor.collapse_shape" : "tensor.expand_shape");
+      }
       continue;
     }
     int ai = -1;
