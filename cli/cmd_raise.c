@@ -334,7 +334,8 @@ static int choose_shapes(const raise_cli *o, const pipe_raised *pr, ir_arena *ar
   sc->kind = PIPE_EMIT_MLIR_DYNAMIC;
   sc->sizes = NULL;
   sc->from = o->dynamic ? "dynamic (--shapes dynamic)"
-                        : "dynamic, as the file declares no extents (--sizes chooses static ones)";
+                        : "dynamic, as no extents the file declares give every size (--sizes "
+                          "chooses static ones)";
   return 0;
 }
 

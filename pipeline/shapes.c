@@ -10,7 +10,10 @@
  * whose declarators do not change gives nothing, and the output is then
  * dynamic unless --sizes chooses sizes.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pipeline/pipeline.h"
 
@@ -29,7 +32,18 @@ int pipe_declared_extents(const char *path, const fe_options *fe, const ir_kerne
   if (ext.ndefine) memcpy(defs, ext.defines, sizeof *defs * (size_t)ext.ndefine);
   defs[ext.ndefine++] = "UPLIFT_DECLARED_EXTENTS";
   ext.defines = defs;
+  /* the second parse may fail where the first did not (a loop bound that
+   * fits the extents only under an assumption): its diagnostics are not the
+   * user's concern, so stderr is closed for its duration (the front end
+   * prints them itself) */
+  fflush(stderr);
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  if (saved >= 0 && null >= 0) dup2(null, 2);
   const ir_kernel *d = fe_parse_file(path, &ext, arena);
+  fflush(stderr);
+  if (saved >= 0 && null >= 0) dup2(saved, 2);
+  if (saved >= 0) close(saved);
+  if (null >= 0) close(null);
   ir_free(defs);
   unsigned char *need = ir_calloc((size_t)k->nvars + 1, 1), *got = ir_calloc((size_t)k->nvars + 1, 1);
   int ok = d != NULL;
