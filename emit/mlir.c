@@ -453,13 +453,31 @@ static void mask_generic(ectx *c, const ir_tnode *n) {
 
 /* A mask in StableHLO: dynamic_iota per dim, the constraint's index terms
  * scaled and summed, compared (chlo.broadcast_compare) with the rank-0
- * size part, the comparisons joined with stablehlo.and. */
+ * size part, the comparisons joined with stablehlo.and.  A rank-0 mask
+ * (its value a condition on the sizes alone) is computed with index ops
+ * and put in a tensor<i1> with tensor.from_elements. */
 static void mask_iota(ectx *c, const ir_tnode *n) {
   int id = n->id, r = n->type.rank;
   ir_buf *b = c->b;
-  if (r == 0) {
-    fprintf(stderr, "uplift: error: a rank-0 mask of dynamic size cannot be written with iota\n");
-    c->failed = 1;
+  if (r == 0) { /* no iota: the constraints on the sizes alone, as index ops */
+    char acc[48] = "";
+    ir_buf_printf(b, "  %%v%d_z = arith.constant 0 : index\n", id);
+    for (int j = 0; j < n->mask->ncons; j++) {
+      char sum[48];
+      mask_sym_part(c, n, j, 1, "  ", sum, sizeof sum);
+      ir_buf_printf(b, "  %%v%d_b%d = arith.cmpi %s, %s, %%v%d_z : index\n", id, j,
+                    n->mask->cons[j].eq ? "eq" : "sge", sum, id);
+      if (acc[0]) {
+        ir_buf_printf(b, "  %%v%d_a%d = arith.andi %s, %%v%d_b%d : i1\n", id, j, acc, id, j);
+        snprintf(acc, sizeof acc, "%%v%d_a%d", id, j);
+      } else
+        snprintf(acc, sizeof acc, "%%v%d_b%d", id, j);
+    }
+    if (!acc[0]) {
+      ir_buf_printf(b, "  %%v%d_t = arith.constant true\n", id);
+      snprintf(acc, sizeof acc, "%%v%d_t", id);
+    }
+    ir_buf_printf(b, "  %%v%d = tensor.from_elements %s : tensor<i1>\n", id, acc);
     return;
   }
   char ity[96], ty[96];
