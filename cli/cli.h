@@ -36,6 +36,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_parse_long(const char *cmd, const char *opt, const char *text,
                    long lo, long hi, long *out);
 
+/* "ni=3,nj=5" (--sizes): fill sizes[var id] of k, each value in 0..max;
+ * every size parameter must be given once.  Returns 0, or reports a usage
+ * error and returns IR_EXIT_BAD_INPUT. */
+int cli_parse_sizes(const char *cmd, const ir_kernel *k, const char *text, long max,
+                    long *sizes);
+
 /* ------------------------------------------- front-end options (shared)
  * The commands that read a C kernel (dump, run, analyze, raise) take the
  * same options: -I DIR, -D NAME[=VALUE], --function NAME.  Put

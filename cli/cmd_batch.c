@@ -28,18 +28,19 @@ static void usage(FILE *out) {
           "  raise options             passed to each raise: --dialect, --max-ops,\n"
           "                            --timeout, --memory, --threads, --seed,\n"
           "                            --verify, --bound, --smt-timeout, --check,\n"
-          "                            --function, -I, -D\n"
+          "                            --element-type, --function, -I, -D\n"
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 every kernel raised (raise exit 0), 1 some kernel not\n"
-          "raised or not proved (its line says why), 2 bad input or usage\n");
+          "raised or not proved (its line says why, with the raise's exit status:\n"
+          "uplift raise --help), 2 bad input or usage\n");
 }
 
 /* The raise options batch passes on: taking a value or not. */
 static const char *const valued[] = {"--dialect", "--max-ops", "--timeout", "--memory",
                                      "--threads", "--seed",    "--verify",  "--bound",
                                      "--smt-timeout", "--function", "--include", "--define",
-                                     "-I", "-D"};
+                                     "-I", "-D", "--element-type"};
 static const char *const flags[] = {"--check"};
 
 /* Whether arg is one of the n names in list (or "NAME=VALUE" of one). */

@@ -124,8 +124,8 @@ static void print_coverage_text(const pipe_coverage *cov, const enum_options *eo
           eo->max_ops);
 }
 
-static int run_targets(const char *dir, const char *dialects, const enum_options *eo,
-                       int json, FILE *out) {
+static int run_targets(const char *dir, const char *dialects, const fe_options *fe,
+                       const enum_options *eo, int json, FILE *out) {
   char *dl = ir_strdup(dialects);
   int cap = 1; /* one name more than the commas: any number of dialects */
   for (const char *c = dialects; *c; c++) cap += *c == ',';
@@ -134,7 +134,7 @@ static int run_targets(const char *dir, const char *dialects, const enum_options
   for (char *s = strtok(dl, ","); s; s = strtok(NULL, ",")) dnames[nd++] = s;
   pipe_coverage cov;
   ir_error err;
-  pipe_error pe = pipe_coverage_build(dir, dnames, nd, eo, &cov, &err);
+  pipe_error pe = pipe_coverage_build(dir, dnames, nd, fe, eo, &cov, &err);
   if (pe == PIPE_ERR_INPUTS) fprintf(stderr, "uplift explore: %s\n", err.msg);
   if (pe == PIPE_OK) (json ? print_coverage_json : print_coverage_text)(&cov, eo, out);
   pipe_coverage_free(&cov);
@@ -165,13 +165,23 @@ static void help(FILE *out) {
           "  --seed S                  seed of the random examples (default 1)\n"
           "  --timeout S               time budget in seconds (default 120)\n"
           "  --memory MB               memory budget (default 4096)\n"
+          "with --targets, the front-end options of raise:\n"
+          "%s"
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 done, 1 the search stopped early (time or memory budget,\n"
-          "or a table limit), 2 bad input or usage, 3 an internal failure\n");
+          "or a table limit), 2 bad input or usage, 3 an internal failure, 4 the\n"
+          "dialect has not the --inputs' element type\n",
+          cli_frontend_help);
 }
 
 enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_TARGETS, OPT_JSON };
+
+/* Free what the options allocated and return status. */
+static int explore_exit(fe_options *fe, int status) {
+  pipe_fe_options_free(fe);
+  return status;
+}
 
 int cli_cmd_explore(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -181,31 +191,43 @@ int cli_cmd_explore(int argc, char **argv) {
       CLI_SEARCH_LONGOPTS,
       {"json", no_argument, NULL, OPT_JSON},
       {"help", no_argument, NULL, 'h'},
+      CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
+  fe_options fe;
+  memset(&fe, 0, sizeof fe);
+  int fe_given = 0;
   enum_options eo;
   enum_default_options(&eo);
   eo.max_ops = 3;
   const char *dialect = NULL, *inputs = NULL, *targets = NULL;
   int json = 0, c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-    int r = cli_search_option("explore", c, optarg, 0, PIPE_TALLY_LEVELS - 1, &eo);
-    if (r < 0) return IR_EXIT_BAD_INPUT;
+  while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
+    int r = cli_frontend_option("explore", c, optarg, &fe);
+    fe_given |= r > 0;
+    if (!r) r = cli_search_option("explore", c, optarg, 0, PIPE_TALLY_LEVELS - 1, &eo);
+    if (r < 0) return explore_exit(&fe, IR_EXIT_BAD_INPUT);
     if (r > 0) continue;
     switch (c) {
-    case 'h': help(stdout); return IR_EXIT_OK;
+    case 'h': help(stdout); return explore_exit(&fe, IR_EXIT_OK);
     case OPT_DIALECT: dialect = optarg; break;
     case OPT_INPUTS: inputs = optarg; break;
     case OPT_TARGETS: targets = optarg; break;
     case OPT_JSON: json = 1; break;
-    default: return cli_usage_error("explore", "unknown option");
+    default: return explore_exit(&fe, cli_usage_error("explore", "unknown option"));
     }
   }
-  if (optind < argc) return cli_usage_error("explore", "unexpected argument '%s'", argv[optind]);
-  if (!dialect) return cli_usage_error("explore", "missing --dialect");
-  if (!inputs == !targets) return cli_usage_error("explore", "give one of --inputs or --targets");
+  const char *why = NULL;
+  if (optind < argc) why = "unexpected argument";
+  else if (!dialect) why = "missing --dialect";
+  else if (!inputs == !targets) why = "give one of --inputs or --targets";
+  else if (inputs && fe_given)
+    why = "-I, -D and --function read C files: they do not combine with --inputs";
+  if (why && optind < argc) cli_usage_error("explore", "%s '%s'", why, argv[optind]);
+  else if (why) cli_usage_error("explore", "%s", why);
+  if (why) return explore_exit(&fe, IR_EXIT_BAD_INPUT);
   cli_budget_start("explore", eo.timeout, eo.memory_mb, IR_EXIT_NOT_RAISED);
-  if (targets) return run_targets(targets, dialect, &eo, json, stdout);
+  if (targets) return explore_exit(&fe, run_targets(targets, dialect, &fe, &eo, json, stdout));
 
   ir_arena arena;
   ir_arena_init(&arena);
@@ -218,7 +240,10 @@ int cli_cmd_explore(int argc, char **argv) {
   pipe_error pe = pipe_inputs_load(inputs, dialect, &arena, &store, &in, &err);
   if (pe == PIPE_ERR_INPUTS) cli_usage_error("explore", "--inputs: %s", err.msg);
   if (pe == PIPE_ERR_ELEM) fprintf(stderr, "uplift explore: %s\n", err.msg);
-  if (pe != PIPE_OK) goto done;
+  if (pe != PIPE_OK) {
+    status = pipe_exit_status(pe);
+    goto done;
+  }
   const gram_dialect *d = in.d;
   ir_error xerr;
   int r = pipe_explore(&in, &eo, &store, &t, &xerr);

@@ -24,7 +24,9 @@ static void usage(FILE *out) {
           "\n"
           "options:\n"
           "  --dialect NAME|PATH       hlo (default), linalg, tosa, or a dialect file\n"
-          "  --max-ops N               largest program searched per goal (default 6)\n"
+          "  --max-ops N               largest program searched per sub-goal (default 6);\n"
+          "                            solved sub-goals are leaves of the next, so\n"
+          "                            a task's program may have more ops\n"
           "  --timeout S               time budget of the whole raise in seconds\n"
           "                            (default 120; out of it: exit 1)\n"
           "  --memory MB               memory budget (default 4096): the search stops\n"
@@ -36,29 +38,41 @@ static void usage(FILE *out) {
           "  --bound B                 verify at every size 1..B (default 3)\n"
           "  --smt-timeout S           seconds per solver query (default 10)\n"
           "  --json                    print the JSON report instead of MLIR\n"
-          "  --shapes static|dynamic   MLIR dims: concrete example sizes (default), or\n"
-          "                            `?` with runtime checks (cf.assert) of tied dims\n"
+          "  --shapes static|dynamic   MLIR dims: the extents the file declares (Polybench\n"
+          "                            dataset macros), or `?` with runtime checks\n"
+          "                            (cf.assert) of tied dims; default: static when\n"
+          "                            the file declares extents, else dynamic\n"
+          "  --sizes N=V,...           static MLIR dims from these sizes (all of them)\n"
           "  --emit mlir|c             output MLIR (default), or C with CBLAS calls:\n"
           "                            a drop-in replacement of the kernel function\n"
           "  --check                   run the raised program at new sizes against the\n"
-          "                            natively compiled original (exit 3 if they differ)\n"
+          "                            natively compiled original (exit 3 if they differ;\n"
+          "                            what was compared on stderr and in the JSON)\n"
+          "  --element-type f32|f64    take every floating type of the kernel as this\n"
+          "                            one (a double kernel raised as float: values and\n"
+          "                            literals rounded to float, float arithmetic)\n"
           "  -o FILE                   write the output to FILE\n"
           "  -q, --quiet               no per-task report on stderr\n"
           "%s"
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 raised, 1 not raised within the budget (the reason on\n"
-          "stderr), 2 bad input or usage, 3 a verification or cross-check failure\n",
+          "stderr), 2 bad input or usage, 3 a verification or cross-check failure,\n"
+          "4 the dialect has not the kernel's element type (try --element-type)\n",
           cli_frontend_help);
 }
 
-enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT };
+#define MAX_STATIC_SIZE (1L << 40) /* a --sizes value (an MLIR dim) at most */
+
+enum { OPT_DIALECT = 0x200, OPT_JSON, OPT_CHECK, OPT_SHAPES, OPT_EMIT, OPT_ELEM, OPT_SIZES };
 
 /* The options of one `uplift raise`. */
 typedef struct raise_cli {
   pipe_raise_opts po;
   fe_options fe;
   const char *path, *outpath;
+  const char *sizes_text; /* --sizes, or NULL */
+  long *sizes;            /* its sizes by var id (parsed before the raise) */
   int json, check, quiet, dynamic, emit_c;
   int shapes_given, emit_given, vbudget_given; /* for the combinations refused */
 } raise_cli;
@@ -199,6 +213,12 @@ static int refuse_combinations(const raise_cli *o) {
     why = "--shapes chooses the MLIR dims: it does not combine with --json";
   else if (o->emit_c && o->shapes_given)
     why = "--shapes chooses the MLIR dims: it does not combine with --emit c";
+  else if (o->sizes_text && (o->json || o->emit_c || o->dynamic))
+    why = "--sizes chooses static MLIR dims: it does not combine with --json, --emit c or "
+          "--shapes dynamic";
+  else if (o->emit_c && o->po.retype)
+    why = "--emit c writes a drop-in replacement of the kernel as written: it does not "
+          "combine with --element-type";
   else if (o->po.verify.mode == VERIFY_NONE && o->vbudget_given)
     why = "--bound and --smt-timeout set the verification: they do not combine with "
           "--verify none";
@@ -220,6 +240,8 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       {"quiet", no_argument, NULL, 'q'},
       CLI_VERIFY_LONGOPTS,
       {"shapes", required_argument, NULL, OPT_SHAPES},
+      {"element-type", required_argument, NULL, OPT_ELEM},
+      {"sizes", required_argument, NULL, OPT_SIZES},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   int c;
@@ -259,6 +281,15 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
       o->emit_given = 1;
       break;
     case OPT_CHECK: o->check = 1; break;
+    case OPT_SIZES: o->sizes_text = optarg; break;
+    case OPT_ELEM:
+      if (strcmp(optarg, "f32") && strcmp(optarg, "f64")) {
+        cli_usage_error("raise", "--element-type expects f32 or f64, not '%s'", optarg);
+        return 1;
+      }
+      o->po.retype = 1;
+      o->po.elem = strcmp(optarg, "f32") ? IR_F64 : IR_F32;
+      break;
     default: cli_unknown_option("raise", c, argv); return 1;
     }
   }
@@ -270,13 +301,91 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
   return refuse_combinations(o);
 }
 
-/* The raised program of pr as MLIR or C on out.  Returns an exit status. */
+/* The rounding of a kernel raised with another element type than it is
+ * written in (--element-type), or NULL when it is raised as written. */
+static const char *retype_note(const pipe_raised *pr, char *buf, size_t n) {
+  ir_elem from = pr->written->data_type, to = pr->k->data_type;
+  if (from == to) return NULL;
+  snprintf(buf, n,
+           "the kernel is written in %s and raised as %s (--element-type %s): its inputs, "
+           "literals and every operation's result are rounded to %s (to nearest), so the "
+           "results are those of the kernel written in %s",
+           ir_elem_mlir_name(from), ir_elem_mlir_name(to), ir_elem_mlir_name(to),
+           ir_elem_mlir_name(to), ir_elem_mlir_name(to));
+  return buf;
+}
+
+/* How the MLIR output gets its shapes: from --sizes, from the extents the
+ * file declares, or dynamic. */
+typedef struct shapes_choice {
+  pipe_emit_kind kind;
+  const long *sizes; /* by var id of the analysed kernel (static) */
+  const char *from;  /* what the top comment says */
+} shapes_choice;
+
+/* Choose the shapes of pr's MLIR output as the options say.  Returns 0, or
+ * reports why not (--shapes static without extents) and returns
+ * IR_EXIT_BAD_INPUT. */
+static int choose_shapes(const raise_cli *o, const pipe_raised *pr, ir_arena *arena,
+                         shapes_choice *sc) {
+  const ir_kernel *k = pr->a->kernel;
+  int n = k->nvars > pr->written->nvars ? k->nvars : pr->written->nvars;
+  long *sizes = ir_arena_alloc(arena, (size_t)(n + 1) * sizeof(long));
+  memset(sizes, 0, (size_t)(n + 1) * sizeof(long));
+  sc->kind = PIPE_EMIT_MLIR;
+  sc->sizes = sizes;
+  if (o->sizes_text) {
+    memcpy(sizes, o->sizes, (size_t)pr->written->nvars * sizeof(long));
+    sc->from = "static, the sizes given by --sizes";
+    return 0;
+  }
+  if (!o->dynamic && pipe_declared_extents(o->path, &o->fe, pr->written, arena, sizes)) {
+    sc->from = "static, the extents the file declares for its arrays";
+    return 0;
+  }
+  if (o->shapes_given && !o->dynamic) {
+    cli_usage_error("raise", "--shapes static: %s declares no extents for the sizes of %s; "
+                    "give them with --sizes", o->path, k->name);
+    return IR_EXIT_BAD_INPUT;
+  }
+  sc->kind = PIPE_EMIT_MLIR_DYNAMIC;
+  sc->sizes = NULL;
+  sc->from = o->dynamic ? "dynamic (--shapes dynamic)"
+                        : "dynamic, as no extents the file declares give every size (--sizes "
+                          "chooses static ones)";
+  return 0;
+}
+
+/* "// ni=1000 nj=1100 nk=1200" of the static sizes, for the top comment. */
+static void print_sizes_comment(const ir_kernel *k, const long *sizes, FILE *out) {
+  const char *sep = "// sizes: ";
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) {
+      fprintf(out, "%s%s=%ld", sep, k->vars[v]->name, sizes[v]);
+      sep = " ";
+    }
+  if (sep[0] == ' ') fprintf(out, "\n");
+}
+
+/* The raised program of pr as MLIR (the top comment says what it is and
+ * where its shapes come from) or C on out.  Returns an exit status. */
 static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
-  pipe_emit_kind kind = o->emit_c ? PIPE_EMIT_C : o->dynamic ? PIPE_EMIT_MLIR_DYNAMIC
-                                                             : PIPE_EMIT_MLIR;
   ir_error err;
-  if (!pipe_emit(pr, kind, out, arena, &err)) return IR_EXIT_OK;
-  if (o->emit_c) fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
+  if (o->emit_c) {
+    if (!pipe_emit(pr, PIPE_EMIT_C, NULL, out, &err)) return IR_EXIT_OK;
+    fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
+    return IR_EXIT_MISMATCH;
+  }
+  shapes_choice sc;
+  int st = choose_shapes(o, pr, arena, &sc);
+  if (st) return st;
+  char note[512];
+  fprintf(out, "// %s raised from %s by uplift (dialect %s)\n", pr->k->name, o->path,
+          pr->d->name);
+  if (retype_note(pr, note, sizeof note)) fprintf(out, "// %s\n", note);
+  fprintf(out, "// shapes: %s\n", sc.from);
+  if (sc.sizes) print_sizes_comment(pr->written, sc.sizes, out);
+  if (!pipe_emit(pr, sc.kind, sc.sizes, out, &err)) return IR_EXIT_OK;
   return IR_EXIT_MISMATCH;
 }
 
@@ -295,11 +404,73 @@ static int report_unproved(const pipe_raised *pr) {
   return status;
 }
 
+/* "ni=7 nj=11 nk=13": run i's sizes of the summary's size parameters. */
+static void check_sizes_text(const ir_kernel *k, const pipe_check_summary *cs, int i,
+                             ir_buf *b) {
+  const char *sep = "";
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) {
+      ir_buf_printf(b, "%s%s=%ld", sep, k->vars[v]->name, cs->sizes[(long)i * cs->nvars + v]);
+      sep = " ";
+    }
+}
+
+/* The "check" object of the JSON report. */
+static cJSON *check_json(const ir_kernel *k, const pipe_check_summary *cs, const ir_error *err) {
+  cJSON *jc = cJSON_CreateObject();
+  cJSON_AddBoolToObject(jc, "agree", cs->agree);
+  cJSON_AddStringToObject(jc, "against", "native");
+  cJSON *runs = cJSON_AddArrayToObject(jc, "sizes");
+  for (int i = 0; i < cs->nruns; i++) {
+    cJSON *js = cJSON_CreateObject();
+    for (int v = 0; v < k->nvars; v++)
+      if (k->vars[v]->kind == IR_VAR_SIZE)
+        cJSON_AddNumberToObject(js, k->vars[v]->name, (double)cs->sizes[(long)i * cs->nvars + v]);
+    cJSON_AddItemToArray(runs, js);
+  }
+  cJSON_AddNumberToObject(jc, "elements", (double)cs->elements);
+  cJSON_AddNumberToObject(jc, "rtol", cs->rtol);
+  if (!cs->agree) cJSON_AddStringToObject(jc, "error", err->msg);
+  return jc;
+}
+
+/* The --check line on stderr after an agreement. */
+static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
+  ir_buf b = {0};
+  for (int i = 0; i < cs->nruns; i++) {
+    if (i) ir_buf_printf(&b, "; ");
+    check_sizes_text(k, cs, i, &b);
+  }
+  char tol[64] = "exactly";
+  if (cs->rtol > 0) snprintf(tol, sizeof tol, "within relative tolerance %g", cs->rtol);
+  fprintf(stderr,
+          "uplift raise: --check: the raised program agrees with the natively compiled "
+          "original %s: %ld output elements at %d size assignment%s (%s)\n",
+          tol, cs->elements, cs->nruns, cs->nruns == 1 ? "" : "s", ir_buf_str(&b));
+  ir_buf_free(&b);
+}
+
 /* Print what pr raised to out (JSON, MLIR or C) and the reports on stderr;
- * run --check.  Returns the exit status. */
-static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
+ * run --check.  pe is PIPE_OK or PIPE_ERR_ELEM.  Returns the exit status. */
+static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE *out,
+                  ir_arena *arena) {
+  pipe_check_summary cs;
+  memset(&cs, 0, sizeof cs);
+  ir_error cerr;
+  int checked = pr->res.raised && o->check;
+  if (checked)
+    pipe_check_native(pr->a->kernel, pr->written, o->path, &o->fe, &pr->res,
+                      o->po.search.seed + 17, &cs, &cerr);
+  char note[512];
   if (o->json) {
-    cJSON *root = report_json(pr->a->kernel, pr->d, &pr->res);
+    cJSON *root = report_json(pr->a ? pr->a->kernel : pr->k, pr->d, &pr->res);
+    if (retype_note(pr, note, sizeof note)) {
+      cJSON *je = cJSON_AddObjectToObject(root, "element_type");
+      cJSON_AddStringToObject(je, "written", ir_elem_mlir_name(pr->written->data_type));
+      cJSON_AddStringToObject(je, "raised", ir_elem_mlir_name(pr->k->data_type));
+      cJSON_AddStringToObject(je, "rounding", note);
+    }
+    if (checked) cJSON_AddItemToObject(root, "check", check_json(pr->a->kernel, &cs, &cerr));
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);
@@ -307,21 +478,20 @@ static int report(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena
   }
   if (!pr->res.raised) {
     fprintf(stderr, "uplift raise: %s: not raised: %s\n", o->path, pr->res.reason);
-    return IR_EXIT_NOT_RAISED;
-  }
-  if (!o->json) {
-    int st = emit_program(o, pr, out, arena);
-    if (st) return st;
-    if (!o->quiet) print_summary(pr->a->kernel, &pr->res);
+    return pe == PIPE_ERR_ELEM ? IR_EXIT_TYPES : IR_EXIT_NOT_RAISED;
   }
   int status = IR_EXIT_OK;
-  if (o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
-  ir_error err;
-  if (o->check && pipe_check_native(pr->a->kernel, o->path, &o->fe, &pr->res,
-                                    o->po.search.seed + 17, &err)) {
-    fprintf(stderr, "uplift raise: --check: %s\n", err.msg);
-    status = IR_EXIT_MISMATCH;
+  if (!o->json) {
+    status = emit_program(o, pr, out, arena);
+    if (!status && !o->quiet) print_summary(pr->a->kernel, &pr->res);
   }
+  if (!status && o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
+  if (checked && !status && cs.agree) print_check(pr->a->kernel, &cs);
+  if (checked && !cs.agree) {
+    fprintf(stderr, "uplift raise: --check: %s\n", cerr.msg);
+    if (!status) status = IR_EXIT_MISMATCH;
+  }
+  pipe_check_summary_free(&cs);
   return status;
 }
 
@@ -353,6 +523,15 @@ int cli_cmd_raise(int argc, char **argv) {
   cli_budget_start("raise", o.po.search.timeout, o.po.search.memory_mb, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
+  if (o.sizes_text) { /* --sizes is checked against the kernel before the raise */
+    const ir_kernel *k = fe_parse_file(o.path, &o.fe, &arena);
+    o.sizes = k ? ir_arena_alloc(&arena, ((size_t)k->nvars + 1) * sizeof(long)) : NULL;
+    if (!k || cli_parse_sizes("raise", k, o.sizes_text, MAX_STATIC_SIZE, o.sizes)) {
+      ir_arena_free(&arena);
+      pipe_fe_options_free(&o.fe);
+      return IR_EXIT_BAD_INPUT;
+    }
+  }
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
   pipe_raised pr;
@@ -360,7 +539,7 @@ int cli_cmd_raise(int argc, char **argv) {
   pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, &err);
   status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", err.msg);
-  if (pe == PIPE_OK) {
+  if (pe == PIPE_OK || pe == PIPE_ERR_ELEM) {
     /* -o FILE: the output is kept in memory and FILE written only when
      * the raise succeeded (with --json: whenever the report is complete) */
     char *text = NULL;
@@ -370,7 +549,7 @@ int cli_cmd_raise(int argc, char **argv) {
       fprintf(stderr, "uplift raise: out of memory\n");
       status = IR_EXIT_MISMATCH;
     } else {
-      status = report(&o, &pr, out, &arena);
+      status = report(&o, &pr, pe, out, &arena);
       if (out != stdout) {
         fclose(out);
         if (status == IR_EXIT_OK || (o.json && status != IR_EXIT_BAD_INPUT))

@@ -121,7 +121,8 @@ static void help(FILE *out) {
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 done, 1 the time budget ran out before every rule was\n"
-          "checked, 2 bad input or usage, 3 the solver or the search failed\n");
+          "checked, 2 bad input or usage, 3 the solver or the search failed, 4 the\n"
+          "dialect has not the --inputs' element type\n");
 }
 
 enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_NOFP };

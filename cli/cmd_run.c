@@ -75,54 +75,6 @@ static void usage(FILE *out) {
           cli_frontend_help);
 }
 
-/* "ni=3,nj=5": fill sizes[var id]; every size parameter must be given. */
-static int parse_sizes(const ir_kernel *k, const char *text, long *sizes) {
-  int given[k->nvars + 1];
-  memset(given, 0, sizeof given);
-  char *copy = ir_strdup(text), *save = NULL;
-  int rc = 0;
-  for (char *item = strtok_r(copy, ",", &save); item && !rc;
-       item = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(item, '=');
-    if (!eq) {
-      rc = cli_usage_error(CMD, "--sizes expects NAME=VALUE items, not '%s'", item);
-      break;
-    }
-    *eq = 0;
-    int v = ir_kernel_find_var(k, item);
-    if (v < 0 || k->vars[v]->kind != IR_VAR_SIZE) {
-      char names[512] = "";
-      size_t at = 0;
-      for (int j = 0; j < k->nvars && at < sizeof names; j++)
-        if (k->vars[j]->kind == IR_VAR_SIZE)
-          at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
-                                 at ? ", " : "", k->vars[j]->name);
-      rc = cli_usage_error(CMD, "'%s' is not a size parameter of %s (its sizes: %s)",
-                           item, k->name, at ? names : "none");
-      break;
-    }
-    if (given[v]) {
-      rc = cli_usage_error(CMD, "size '%s' is given twice", item);
-      break;
-    }
-    long val;
-    char opt[80];
-    snprintf(opt, sizeof opt, "--sizes %s", item);
-    if (cli_parse_long(CMD, opt, eq + 1, 0, MAX_SIZE, &val)) {
-      rc = IR_EXIT_BAD_INPUT;
-      break;
-    }
-    given[v] = 1;
-    sizes[v] = val;
-  }
-  for (int v = 0; v < k->nvars && !rc; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE && !given[v])
-      rc = cli_usage_error(CMD, "--sizes does not give size '%s'", k->vars[v]->name);
-  ir_kernel_pin_extents(k, sizes);
-  ir_free(copy);
-  return rc;
-}
-
 /* "int,special": set sets[0..*n-1]; each name at most once. */
 static int parse_values(const char *text, pipe_values *sets, int *n) {
   char *copy = ir_strdup(text), *save = NULL;
@@ -291,7 +243,7 @@ static int run_kernel(const run_opts *o, const ir_kernel *k) {
   int rc = IR_EXIT_OK, nsizes = o->nsizes ? o->nsizes : 1;
   for (int i = 0; i < nsizes && rc != IR_EXIT_BAD_INPUT; i++) {
     if (o->nsizes) {
-      int r = parse_sizes(k, o->sizes[i], sizes);
+      int r = cli_parse_sizes(CMD, k, o->sizes[i], MAX_SIZE, sizes);
       if (r) {
         rc = r;
         break;

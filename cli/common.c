@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -103,4 +104,52 @@ int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *v
     return 1;
   }
   return 0;
+}
+
+int cli_parse_sizes(const char *cmd, const ir_kernel *k, const char *text, long max,
+                    long *sizes) {
+  int given[k->nvars + 1];
+  memset(given, 0, sizeof given);
+  char *copy = ir_strdup(text), *save = NULL;
+  int rc = 0;
+  for (char *item = strtok_r(copy, ",", &save); item && !rc;
+       item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '=');
+    if (!eq) {
+      rc = cli_usage_error(cmd, "--sizes expects NAME=VALUE items, not '%s'", item);
+      break;
+    }
+    *eq = 0;
+    int v = ir_kernel_find_var(k, item);
+    if (v < 0 || k->vars[v]->kind != IR_VAR_SIZE) {
+      char names[512] = "";
+      size_t at = 0;
+      for (int j = 0; j < k->nvars && at < sizeof names; j++)
+        if (k->vars[j]->kind == IR_VAR_SIZE)
+          at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                                 at ? ", " : "", k->vars[j]->name);
+      rc = cli_usage_error(cmd, "'%s' is not a size parameter of %s (its sizes: %s)",
+                           item, k->name, at ? names : "none");
+      break;
+    }
+    if (given[v]) {
+      rc = cli_usage_error(cmd, "size '%s' is given twice", item);
+      break;
+    }
+    long val;
+    char opt[80];
+    snprintf(opt, sizeof opt, "--sizes %s", item);
+    if (cli_parse_long(cmd, opt, eq + 1, 0, max, &val)) {
+      rc = IR_EXIT_BAD_INPUT;
+      break;
+    }
+    given[v] = 1;
+    sizes[v] = val;
+  }
+  for (int v = 0; v < k->nvars && !rc; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE && !given[v])
+      rc = cli_usage_error(cmd, "--sizes does not give size '%s'", k->vars[v]->name);
+  ir_kernel_pin_extents(k, sizes); /* constant extents (float w[3]) at their value */
+  ir_free(copy);
+  return rc;
 }

@@ -30,7 +30,8 @@ static void usage(FILE *out) {
           "\n'uplift COMMAND --help' describes a command; 'uplift --version' prints\n"
           "the version.\n"
           "exit status: 0 done, 1 not raised within the budget, 2 bad input "
-          "or usage,\n3 a verification or cross-check failure\n");
+          "or usage,\n3 a verification or cross-check failure, 4 the dialect has not "
+          "the kernel's\nelement type (--element-type)\n");
 }
 
 int main(int argc, char **argv) {

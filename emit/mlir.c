@@ -188,6 +188,41 @@ static void put_dyn(ectx *c, const ir_type *t) {
   }
 }
 
+/* The core of t: its dims that are not a constant 1, in order. */
+static ir_type core_type(const ir_type *t) {
+  ir_type k = *t;
+  k.rank = 0;
+  for (int i = 0; i < t->rank; i++)
+    if (t->dims[i] != IR_DIM_ONE) k.dims[k.rank++] = t->dims[i];
+  return k;
+}
+
+/* The reassociation of t onto its core ($x.core_reassoc): each core dim
+ * grouped with the unit dims before it (trailing ones join the last group),
+ * ` [[0, 1], [2]]` (with a space before); ` []` for a core of rank 0;
+ * empty when t has no unit
+ * dim (then $x.collapse and $x.expand are tensor.cast, which takes none). */
+static void put_core_reassoc(ectx *c, const ir_type *t) {
+  ir_type k = core_type(t);
+  if (k.rank == t->rank) return;
+  ir_buf_puts(c->b, " [");
+  int d = 0;
+  for (int g = 0; g < k.rank; g++) {
+    ir_buf_printf(c->b, "%s[", g ? ", " : "");
+    int first = 1;
+    while (d < t->rank) { /* the unit dims, then the core dim */
+      int is_core = t->dims[d] != IR_DIM_ONE;
+      ir_buf_printf(c->b, "%s%d", first ? "" : ", ", d++);
+      first = 0;
+      if (is_core) break;
+    }
+    if (g == k.rank - 1)
+      while (d < t->rank) ir_buf_printf(c->b, ", %d", d++);
+    ir_buf_puts(c->b, "]");
+  }
+  ir_buf_puts(c->b, "]");
+}
+
 /* Every dim as an SSA index value ($x.dims). */
 static void put_dims(ectx *c, const ir_type *t) {
   char buf[64];
@@ -270,6 +305,16 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       else if (SFX("rank")) ir_buf_printf(b, "%d", v->type.rank);
       else if (SFX("dyn")) put_dyn(c, &v->type);
       else if (SFX("dims")) put_dims(c, &v->type);
+      else if (SFX("core_type")) {
+        ir_type k = core_type(&v->type);
+        put_type(c, &k);
+      } else if (SFX("core_reassoc")) put_core_reassoc(c, &v->type);
+      else if (SFX("collapse") || SFX("expand") || SFX("into")) {
+        int units = core_type(&v->type).rank != v->type.rank;
+        ir_buf_puts(b, !units ? (SFX("into") ? "to" : "tensor.cast")
+                       : SFX("into") ? "into"
+                       : SFX("collapse") ? "tensor.collapse_shape" : "tensor.expand_shape");
+      }
       continue;
     }
     int ai = -1;
@@ -408,13 +453,31 @@ static void mask_generic(ectx *c, const ir_tnode *n) {
 
 /* A mask in StableHLO: dynamic_iota per dim, the constraint's index terms
  * scaled and summed, compared (chlo.broadcast_compare) with the rank-0
- * size part, the comparisons joined with stablehlo.and. */
+ * size part, the comparisons joined with stablehlo.and.  A rank-0 mask
+ * (its value a condition on the sizes alone) is computed with index ops
+ * and put in a tensor<i1> with tensor.from_elements. */
 static void mask_iota(ectx *c, const ir_tnode *n) {
   int id = n->id, r = n->type.rank;
   ir_buf *b = c->b;
-  if (r == 0) {
-    fprintf(stderr, "uplift: error: a rank-0 mask of dynamic size cannot be written with iota\n");
-    c->failed = 1;
+  if (r == 0) { /* no iota: the constraints on the sizes alone, as index ops */
+    char acc[48] = "";
+    ir_buf_printf(b, "  %%v%d_z = arith.constant 0 : index\n", id);
+    for (int j = 0; j < n->mask->ncons; j++) {
+      char sum[48];
+      mask_sym_part(c, n, j, 1, "  ", sum, sizeof sum);
+      ir_buf_printf(b, "  %%v%d_b%d = arith.cmpi %s, %s, %%v%d_z : index\n", id, j,
+                    n->mask->cons[j].eq ? "eq" : "sge", sum, id);
+      if (acc[0]) {
+        ir_buf_printf(b, "  %%v%d_a%d = arith.andi %s, %%v%d_b%d : i1\n", id, j, acc, id, j);
+        snprintf(acc, sizeof acc, "%%v%d_a%d", id, j);
+      } else
+        snprintf(acc, sizeof acc, "%%v%d_b%d", id, j);
+    }
+    if (!acc[0]) {
+      ir_buf_printf(b, "  %%v%d_t = arith.constant true\n", id);
+      snprintf(acc, sizeof acc, "%%v%d_t", id);
+    }
+    ir_buf_printf(b, "  %%v%d = tensor.from_elements %s : tensor<i1>\n", id, acc);
     return;
   }
   char ity[96], ty[96];

@@ -746,7 +746,8 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
                      t->o->max_ops, enum_limit_text());
       else
         ir_error_set(err, nowhere, IR_ERR_RANGE,
-                     "no program of at most %d ops found (--max-ops)", t->o->max_ops);
+                     "no program of at most %d ops per sub-goal found (--max-ops)",
+                     t->o->max_ops);
       return 1;
     }
     const ir_tnode *prog = complete_program(t, s, found, err);

@@ -810,7 +810,8 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 }
 
 #define PLACEHOLDERS_SUPPORTED \
-  "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims, $ATTR, " \
+  "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims|core_type|core_reassoc|" \
+  "collapse|expand|into, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
@@ -847,9 +848,11 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
         if ((int)strlen(op->opnames[i]) == base && !strncmp(name, op->opnames[i], (size_t)base))
           is_val = 1;
       if (is_val) {
-        static const char *sfx[] = {"type", "elem", "shape", "rank", "dyn", "dims"};
+        static const char *sfx[] = {"type",     "elem",         "shape",    "rank",
+                                    "dyn",      "dims",         "core_type", "core_reassoc",
+                                    "collapse", "expand",       "into"};
         ok = !dot;
-        for (int i = 0; i < 6 && !ok; i++)
+        for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
       } else if (find_attr(op, name, base) >= 0) {
         static const char *sfx[] = {"n", "lhs", "rhs", "added", "init", "name"};

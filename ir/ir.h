@@ -48,7 +48,8 @@ enum {
   IR_EXIT_OK = 0,       /* done */
   IR_EXIT_NOT_RAISED = 1, /* not raised within the budget */
   IR_EXIT_BAD_INPUT = 2,  /* bad input or usage */
-  IR_EXIT_MISMATCH = 3    /* a verification or cross-check failure */
+  IR_EXIT_MISMATCH = 3,   /* a verification or cross-check failure */
+  IR_EXIT_TYPES = 4       /* the dialect cannot express the kernel's element type */
 };
 
 /* ---------------------------------------------------- counting allocator */

@@ -39,7 +39,8 @@ typedef enum pipe_error {
   PIPE_ERR_SOURCE,   /* the C file: the front end printed file:line:col */
   PIPE_ERR_DIALECT,  /* the dialect: gram_load printed its diagnostic */
   PIPE_ERR_INPUTS,   /* a bad --inputs specification (message) */
-  PIPE_ERR_ELEM,     /* the dialect lacks the inputs' element type (message) */
+  PIPE_ERR_ELEM,     /* the dialect lacks the kernel's or the inputs' element type
+                        (message; IR_EXIT_TYPES) */
   PIPE_ERR_PROGRAM,  /* a program text that does not fit its task (message) */
   PIPE_ERR_SOLVER,   /* Z3 could not be set up (message) */
   PIPE_ERR_INTERNAL, /* the enumerator failed (message) */
@@ -67,31 +68,42 @@ void pipe_fe_options_free(fe_options *fe);
 struct pipe_verify_state;
 
 /* What to raise with: front-end options (may be NULL), the dialect (a
- * loaded one in d, else a name or path in dialect), the search options,
- * and the verification options (mode VERIFY_NONE: no verification). */
+ * loaded one in d, else a name or path in dialect), the element type every
+ * floating type of the kernel is taken as (retype 1: elem; 0: as
+ * written), the search options, and the verification options (mode
+ * VERIFY_NONE: no verification). */
 typedef struct pipe_raise_opts {
   const fe_options *fe;
   const char *dialect;
   const gram_dialect *d;
+  int retype;
+  ir_elem elem;
   enum_options search;
   verify_options verify;
 } pipe_raise_opts;
 
-/* What a raise produced: the parsed kernel, the dialect, the analysis (its
- * kernel is the analysed one) and the enumerator's result.  Everything
- * lives in the arena and store given to pipe_raise_file. */
+/* What a raise produced: the parsed kernel (retyped when the options say
+ * so), the kernel as written (the same one when not retyped; what the
+ * native runs compile), the dialect, the analysis (its kernel is the
+ * analysed one) and the enumerator's result.  Everything lives in the
+ * arena and store given to pipe_raise_file. */
 typedef struct pipe_raised {
   ir_kernel *k;
+  const ir_kernel *written;
   const gram_dialect *d;
   poly_analysis *a;
   enum_result res;
 } pipe_raised;
 
-/* Parse path, load the dialect, analyse and raise, verifying every task's
- * program when o->verify.mode is not VERIFY_NONE (when Z3 cannot be set up
- * the tasks stay unverified, so nothing is proved).  Returns PIPE_OK (then
+/* Parse path (taking its floating types as o->elem when o->retype), load
+ * the dialect, analyse and raise, verifying every task's program when
+ * o->verify.mode is not VERIFY_NONE (when Z3 cannot be set up the tasks
+ * stay unverified, so nothing is proved).  Returns PIPE_OK (then
  * out->res.raised says whether every output was found), PIPE_ERR_SOURCE,
- * PIPE_ERR_DIALECT, or PIPE_ERR_INTERNAL with err filled. */
+ * PIPE_ERR_DIALECT, PIPE_ERR_ELEM (the dialect has not the kernel's
+ * element type: out->res not raised, its reason and err say so and name
+ * the --element-type the dialect has), or PIPE_ERR_INTERNAL with err
+ * filled. */
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
                            ir_tp_store *store, pipe_raised *out, ir_error *err);
 
@@ -102,29 +114,58 @@ int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enu
                         struct pipe_verify_state *vs, ir_tp_store *store, ir_arena *arena,
                         enum_result *res);
 
-/* Run the raised program r of kernel k (from path, parsed with fe) at two
- * size assignments no example used and at one representative of every
- * size case of the kernel and the program's masks (those within
- * VERIFY_MAX_ELEMS elements), and compare it with the natively compiled
- * original on the same seeded inputs.  Returns PIPE_OK, or PIPE_ERR_CHECK
- * with the first problem in err (IR_ERR_TOOL: the native code did not
- * compile or run; IR_ERR_RANGE: an element differs; other codes: the
- * raised program could not be evaluated). */
-pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
-                             const enum_result *r, uint64_t seed, ir_error *err);
+/* What pipe_check_native compared: the size assignments (nruns rows of
+ * nvars sizes, indexed by var id; ir_malloc'd), the elements compared
+ * (every output of every run), the relative tolerance, and whether all
+ * agreed.  Free with pipe_check_summary_free. */
+typedef struct pipe_check_summary {
+  int nruns, nvars;
+  long *sizes;
+  long elements;
+  double rtol;
+  int agree;
+} pipe_check_summary;
+void pipe_check_summary_free(pipe_check_summary *s);
+
+/* Run the raised program r of kernel k at two size assignments no example
+ * used and at one representative of every size case of the kernel and the
+ * program's masks (those within VERIFY_MAX_ELEMS elements), and compare it
+ * with the natively compiled original (written: k as written in path,
+ * parsed with fe; k itself when not retyped) on the same seeded inputs,
+ * within a float tolerance when k computes in f32.  Fills sum (may be
+ * NULL).  Returns PIPE_OK, or PIPE_ERR_CHECK with the first problem in err
+ * (IR_ERR_TOOL: the native code did not compile or run; IR_ERR_RANGE: an
+ * element differs; other codes: the raised program could not be
+ * evaluated). */
+pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const char *path,
+                             const fe_options *fe, const enum_result *r, uint64_t seed,
+                             pipe_check_summary *sum, ir_error *err);
+
+/* The extents the file at path (parsed with fe) declares for the size
+ * parameters of its kernel k (as parsed from it): k is parsed once more
+ * with UPLIFT_DECLARED_EXTENTS defined, under which polybench.h's array
+ * declarators POLYBENCH_2D(C, NI, NJ, ni, nj) give the dataset's constants
+ * (C[NI][NJ]), and each array dim that is a size parameter in k and a
+ * constant there gives that size (pipeline/shapes.c).  Fills sizes[var id]
+ * (k->nvars entries, 0 where none).  Returns 1 when every size parameter
+ * that an array's dims read got one extent, else 0 (the file declares
+ * none, or two different ones for a size). */
+int pipe_declared_extents(const char *path, const fe_options *fe, const ir_kernel *k,
+                          ir_arena *arena, long *sizes);
 
 /* How pipe_emit writes a raised program. */
 typedef enum pipe_emit_kind {
-  PIPE_EMIT_MLIR,         /* one func.func, static shapes: the sizes of size set 0 */
+  PIPE_EMIT_MLIR,         /* one func.func, static shapes: the sizes given */
   PIPE_EMIT_MLIR_DYNAMIC, /* one func.func, `?` dims with runtime checks of tied dims */
   PIPE_EMIT_C             /* C with CBLAS calls: a drop-in replacement of the kernel */
 } pipe_emit_kind;
 
 /* Write the program pr raised (pr->res.raised) to out as kind says
- * (emit/: emit_mlir_func, emit_c_func; scratch memory from arena).
+ * (emit/: emit_mlir_func, emit_c_func; scratch memory from arena), static
+ * MLIR shapes from sizes (by var id; unused for the other kinds).
  * Returns 0, or -1 with err filled (PIPE_EMIT_C: why; the MLIR emitter
  * printed its message on stderr) and the output incomplete. */
-int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FILE *out,
               ir_error *err);
 
 /* ----------------------------------------------------------- task set-up */
@@ -338,11 +379,13 @@ typedef struct pipe_coverage {
   ir_arena arena;          /* the dialects and the reasons */
 } pipe_coverage;
 
-/* Build the matrix of folder dir for dialects[0..ndialects-1] into cov
- * (free with pipe_coverage_free, also on error).  Returns PIPE_OK,
+/* Build the matrix of folder dir for dialects[0..ndialects-1] into cov,
+ * each file parsed with the front-end options fe (may be NULL) (free with
+ * pipe_coverage_free, also on error).  Returns PIPE_OK,
  * PIPE_ERR_INPUTS with err (the folder cannot be read) or PIPE_ERR_DIALECT
  * (gram_load printed why; no file is raised then). */
 pipe_error pipe_coverage_build(const char *dir, const char *const *dialects, int ndialects,
+                               const fe_options *fe,
                                const enum_options *eo, pipe_coverage *cov, ir_error *err);
 void pipe_coverage_free(pipe_coverage *cov);
 

@@ -23,13 +23,13 @@ int pipe_exit_status(pipe_error code) {
   case PIPE_ERR_SOURCE:
   case PIPE_ERR_DIALECT:
   case PIPE_ERR_INPUTS:
-  case PIPE_ERR_ELEM:
   case PIPE_ERR_PROGRAM:
   case PIPE_ERR_REPORT:
   case PIPE_ERR_ANALYSIS: return IR_EXIT_BAD_INPUT;
   case PIPE_ERR_SOLVER:
   case PIPE_ERR_INTERNAL:
   case PIPE_ERR_CHECK: return IR_EXIT_MISMATCH;
+  case PIPE_ERR_ELEM: return IR_EXIT_TYPES;
   }
   UNREACHABLE();
 }
@@ -64,15 +64,79 @@ int pipe_raise_analysed(const poly_analysis *a, const gram_dialect *d, const enu
   return enum_raise(a, d, eo, vs && vs->v ? pipe_verify_cb : NULL, vs, store, arena, res);
 }
 
+/* e's floating types (its own and its operands', recursively) taken as
+ * elem; a literal's value rounded to elem. */
+static void retype_expr(ir_expr *e, ir_elem elem) {
+  if (!e) return;
+  if (ir_elem_is_float(e->type)) {
+    e->type = elem;
+    if (e->kind == IR_EX_CONST && elem == IR_F32) e->value = (double)(float)e->value;
+  }
+  for (int i = 0; i < e->nargs; i++) retype_expr(e->args[i], elem);
+}
+
+static void retype_stmts(ir_stmt *s, ir_elem elem) {
+  for (; s; s = s->next) {
+    retype_expr(s->lo, elem);
+    retype_expr(s->hi, elem);
+    retype_expr(s->cond, elem);
+    retype_expr(s->lhs, elem);
+    retype_expr(s->rhs, elem);
+    retype_stmts(s->body, elem);
+    retype_stmts(s->then_body, elem);
+    retype_stmts(s->else_body, elem);
+  }
+}
+
+/* Take every floating type of k (variables, expressions, casts, literals)
+ * as elem: the kernel as if written with that type. */
+static void retype_kernel(ir_kernel *k, ir_elem elem) {
+  for (int v = 0; v < k->nvars; v++)
+    if (ir_elem_is_float(k->vars[v]->elem)) k->vars[v]->elem = elem;
+  if (ir_elem_is_float(k->data_type)) k->data_type = elem;
+  retype_stmts(k->body, elem);
+}
+
+/* The message of a dialect that cannot express k's element type, with the
+ * element types it has as --element-type hints. */
+static void elem_refusal(const gram_dialect *d, const ir_kernel *k, ir_arena *arena,
+                         ir_error *err, enum_result *res) {
+  ir_buf b = {0};
+  ir_buf_printf(&b, "dialect %s has no %s element type (the kernel's data type)", d->name,
+                ir_elem_mlir_name(k->data_type));
+  const char *sep = "; raise it as ";
+  for (int e = 0; e <= IR_F32; e++) /* the floating types, widest first */
+    if (ir_elem_is_float((ir_elem)e) && (d->elems & (1u << e))) {
+      ir_buf_printf(&b, "%s%s with --element-type %s", sep, ir_elem_mlir_name((ir_elem)e),
+                    ir_elem_mlir_name((ir_elem)e));
+      sep = ", or ";
+    }
+  res->raised = 0;
+  res->reason = ir_arena_strdup(arena, ir_buf_str(&b));
+  ir_error_set(err, nowhere, IR_ERR_INPUT, "%s", res->reason);
+  ir_buf_free(&b);
+}
+
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
                            ir_tp_store *store, pipe_raised *out, ir_error *err) {
   fe_options none;
   memset(&none, 0, sizeof none);
   memset(out, 0, sizeof *out);
   ir_error_clear(err);
-  if (!(out->k = fe_parse_file(path, o->fe ? o->fe : &none, arena))) return PIPE_ERR_SOURCE;
+  const fe_options *fe = o->fe ? o->fe : &none;
+  if (!(out->k = fe_parse_file(path, fe, arena))) return PIPE_ERR_SOURCE;
+  out->written = out->k;
+  if (o->retype && ir_elem_is_float(out->k->data_type) && out->k->data_type != o->elem) {
+    /* a second parse keeps the kernel as written for the native runs */
+    if (!(out->written = fe_parse_file(path, fe, arena))) return PIPE_ERR_SOURCE;
+    retype_kernel(out->k, o->elem);
+  }
   out->d = o->d ? o->d : gram_load(o->dialect, arena);
   if (!out->d) return PIPE_ERR_DIALECT;
+  if (out->d->elems && !(out->d->elems & (1u << out->k->data_type))) {
+    elem_refusal(out->d, out->k, arena, err, &out->res);
+    return PIPE_ERR_ELEM;
+  }
   out->a = poly_analyze(out->k, arena);
   pipe_verify_state vs;
   memset(&vs, 0, sizeof vs);
@@ -89,14 +153,11 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
 
 /* ----------------------------------------------------------- emitting */
 
-int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, FILE *out, ir_arena *arena,
+int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FILE *out,
               ir_error *err) {
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
   if (kind == PIPE_EMIT_C) return emit_c_func(pr->d, &pr->res.prog, k, out, err) ? -1 : 0;
-  /* static MLIR shapes: the sizes of the first example (size set 0) */
-  long *sizes = ir_arena_alloc(arena, (size_t)k->nvars * sizeof(long));
-  interp_default_sizes(k, 0, sizes);
   emit_opts eopts = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC};
   if (!emit_mlir_func(pr->d, &pr->res.prog, &eopts, out)) return 0;
   return ir_error_set(err, nowhere, IR_ERR_INPUT, "the MLIR emitter failed (see above)");
@@ -118,12 +179,20 @@ static ir_tensor *copy_args(const ir_kernel *k, const interp_env *env) {
   return args;
 }
 
+/* The relative tolerance of --check for the raised kernel k: 0 when its
+ * arithmetic is exact on the inputs, 1e-9 when it rounds, 1e-4 in f32. */
+static double check_rtol(const ir_kernel *k) {
+  if (k->data_type == IR_F32) return 1e-4;
+  return interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+}
+
 /* Compare every result of r, evaluated on args, with the native outputs in
- * env.  Returns 0, or -1 with the first difference in err. */
+ * env; *elements counts the elements compared.  Returns 0, or -1 with the
+ * first difference in err. */
 static int compare_results(const ir_kernel *k, const enum_result *r, const interp_env *env,
-                           const ir_tensor *args, const long *sizes, ir_error *err) {
-  double rtol = interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
-  if (k->data_type == IR_F32) rtol = 1e-4;
+                           const ir_tensor *args, const long *sizes, long *elements,
+                           ir_error *err) {
+  double rtol = check_rtol(k);
   for (int i = 0; i < r->prog.nresults; i++) {
     ir_tensor got;
     interp_err ierr;
@@ -133,6 +202,7 @@ static int compare_results(const ir_kernel *k, const enum_result *r, const inter
                           ierr.msg);
     }
     size_t n = ir_tensor_size(&got);
+    *elements += (long)n;
     for (size_t j = 0; j < n && !bad; j++) {
       if (!interp_values_agree(env->vals[v].data[j], got.data[j], rtol) ||
           (got.poison && got.poison[j])) {
@@ -147,12 +217,14 @@ static int compare_results(const ir_kernel *k, const enum_result *r, const inter
   return 0;
 }
 
-/* One --check run at sizes: native original against the raised program. */
-static int check_at(const ir_kernel *k, interp_native *nat, const enum_result *r,
-                    const long *sizes, uint64_t seed, ir_error *err) {
+/* One --check run at sizes: native original (kernel as written) against
+ * the raised program of k. */
+static int check_at(const ir_kernel *k, const ir_kernel *written, interp_native *nat,
+                    const enum_result *r, const long *sizes, uint64_t seed, long *elements,
+                    ir_error *err) {
   interp_env env;
   interp_native_result nres;
-  if (interp_env_init(&env, k, sizes, err)) return -1;
+  if (interp_env_init(&env, written, sizes, err)) return -1;
   interp_fill_random(&env, seed);
   ir_tensor *args = copy_args(k, &env);
   int bad = 0;
@@ -160,18 +232,29 @@ static int check_at(const ir_kernel *k, interp_native *nat, const enum_result *r
     ir_error_set(err, nowhere, IR_ERR_TOOL, "native run: %s", nres.msg);
     bad = 1;
   }
-  if (!bad) bad = compare_results(k, r, &env, args, sizes, err) != 0;
+  if (!bad) bad = compare_results(k, r, &env, args, sizes, elements, err) != 0;
   for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
   ir_free(args);
   interp_env_free(&env);
   return bad ? -1 : 0;
 }
 
-pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_options *fe,
-                             const enum_result *r, uint64_t seed, ir_error *err) {
+void pipe_check_summary_free(pipe_check_summary *s) {
+  ir_free(s->sizes);
+  memset(s, 0, sizeof *s);
+}
+
+pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const char *path,
+                             const fe_options *fe, const enum_result *r, uint64_t seed,
+                             pipe_check_summary *sum, ir_error *err) {
   interp_native_result nres;
+  pipe_check_summary none;
+  if (!sum) sum = &none;
+  memset(sum, 0, sizeof *sum);
+  sum->nvars = k->nvars;
+  sum->rtol = check_rtol(k);
   ir_error_clear(err);
-  interp_native *nat = interp_native_compile(k, path, fe, &nres);
+  interp_native *nat = interp_native_compile(written, path, fe, &nres);
   if (!nat) {
     ir_error_set(err, nowhere, IR_ERR_TOOL, "%s", nres.msg);
     return PIPE_ERR_CHECK;
@@ -185,6 +268,7 @@ pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_opti
     memset(&sc, 0, sizeof sc);
   int bad = 0;
   long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  sum->sizes = ir_calloc((size_t)(2 + sc.ncases) * (size_t)k->nvars + 1, sizeof(long));
   for (int variant = 7; variant < 9 + sc.ncases && !bad; variant++) {
     if (variant < 9)
       interp_default_sizes(k, variant, sizes);
@@ -192,8 +276,12 @@ pipe_error pipe_check_native(const ir_kernel *k, const char *path, const fe_opti
       memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
     ir_kernel_fit_sizes(k, sizes); /* a view's storage fits its region */
     if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) continue;
-    bad = check_at(k, nat, r, sizes, seed + (uint64_t)variant, err) != 0;
+    memcpy(sum->sizes + (long)sum->nruns * k->nvars, sizes, sizeof(long) * (size_t)k->nvars);
+    sum->nruns++;
+    bad = check_at(k, written, nat, r, sizes, seed + (uint64_t)variant, &sum->elements, err) != 0;
   }
+  sum->agree = !bad;
+  if (sum == &none) pipe_check_summary_free(sum);
   ir_free(sizes);
   poly_size_cases_free(&sc);
   interp_native_free(nat);

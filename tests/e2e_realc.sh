@@ -56,7 +56,7 @@ while IFS='|' read -r file outcome detail args; do
       *)
         # shellcheck disable=SC2086
         "$UPLIFT" raise --dialect "$d" --timeout "$BUDGET" $args "$path" >"$TMP/out" 2>"$TMP/err"; got=$?
-        if [ "$got" -eq 1 ] && grep -q "dialect $d has no .* element type" "$TMP/err"; then
+        if [ "$got" -eq 4 ] && grep -q "dialect $d has no .* element type" "$TMP/err"; then
           PASS=$((PASS + 1)); else
           FAIL=$((FAIL + 1)); echo "FAIL: $file: $d should refuse for the element type (exit $got)"; fi ;;
       esac

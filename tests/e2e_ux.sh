@@ -4,7 +4,11 @@
 # the messages of common mistakes (an unknown dialect, swapped verify
 # arguments, options that do not combine, an out-of-range subscript), help
 # texts in one form, no -o file after a failed raise, and the JSON report of
-# a failed raise (no entry for an output that was never searched).
+# a failed raise (no entry for an output that was never searched); what
+# --check compared (stderr and JSON); a dialect without the kernel's
+# element type (exit 4, the --element-type hint) and --element-type f32;
+# explore --targets with -D; --max-ops named per sub-goal; a comment at the
+# top of the MLIR output.
 . tests/lib.sh
 ROOT=$(pwd)
 K=$ROOT/benchmarks/kernels/gemm.c
@@ -87,6 +91,138 @@ void kernel_oob(int n, double A[n][n]) {
 K
 expect_status 2 "run: out-of-range subscript" "$UPLIFT" run "$TMP/oob.c" --sizes n=3
 check "says 'the second subscript'" grep -q "the second subscript must be in 0..2" "$TMP/err"
+
+# --- --check says what it compared, on stderr and in the JSON report
+expect_status 0 "raise --check" "$UPLIFT" raise -q "$K" --check
+check "--check: a line on success" grep -Eq "^uplift raise: --check: the raised program agrees with the natively compiled original exactly: [1-9][0-9]* output elements at [1-9][0-9]* size assignments \(ni=[0-9]+ nj=[0-9]+ nk=[0-9]+;" "$TMP/err"
+check "MLIR output starts with a comment saying what it is" sh -c "head -n 1 '$TMP/out' | grep -q '^// kernel_gemm raised from .*gemm.c by uplift (dialect hlo)'"
+expect_status 0 "raise --check --json" "$UPLIFT" raise -q "$K" --check --json
+check "--json: a check object" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['check']
+assert c['agree'] is True and c['against'] == 'native' and c['rtol'] == 0, c
+assert len(c['sizes']) >= 2 and all(set(s) == {'ni', 'nj', 'nk'} for s in c['sizes']), c
+n = sum(s['ni'] * s['nj'] for s in c['sizes'])  # the output C of every run
+assert c['elements'] == n, (c['elements'], n)
+" "$TMP/out"
+expect_status 0 "raise --json without --check" "$UPLIFT" raise -q "$K" --json
+check "--json without --check: no check object" python3 -c "
+import json, sys
+assert 'check' not in json.load(open(sys.argv[1]))" "$TMP/out"
+
+# --- a dialect without the kernel's element type: exit 4 and the hint
+expect_status 4 "tosa on a double kernel" "$UPLIFT" raise -q "$K" --dialect tosa
+check "tosa: names f64 and hints --element-type f32" grep -q "dialect tosa has no f64 element type (the kernel's data type); raise it as f32 with --element-type f32" "$TMP/err"
+expect_status 4 "tosa on a double kernel, --json" "$UPLIFT" raise -q "$K" --dialect tosa --json -o "$TMP/t4.json"
+check "tosa --json: the report says why" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['raised'] is False and '--element-type f32' in d['reason'] and d['tasks'] == [], d
+" "$TMP/t4.json"
+expect_status 0 "tosa --element-type f32 --check" "$UPLIFT" raise -q "$K" --dialect tosa --element-type f32 --check
+check "f32: the rounding stated in the output" grep -q "^// the kernel is written in f64 and raised as f32 (--element-type f32): .*rounded to f32" "$TMP/out"
+check "f32: f32 tensors of the file's extents" grep -q "tensor<1000x1100xf32>" "$TMP/out"
+check "f32: checked against the double original within a tolerance" grep -q "agrees with the natively compiled original within relative tolerance" "$TMP/err"
+check "f32: mlir-opt-16 accepts it" mlir-opt-16 "$TMP/out"
+expect_status 0 "tosa --element-type f32 --json" "$UPLIFT" raise -q "$K" --dialect tosa --element-type f32 --json
+check "f32: element_type in the JSON" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d['element_type']
+assert d['raised'] and e['written'] == 'f64' and e['raised'] == 'f32' and 'rounded to f32' in e['rounding'], d
+" "$TMP/out"
+expect_status 0 "--element-type f64 on a double kernel changes nothing" "$UPLIFT" raise -q "$K" --element-type f64 --json
+check "f64 as written: no element_type" python3 -c "
+import json, sys
+assert 'element_type' not in json.load(open(sys.argv[1]))" "$TMP/out"
+expect_status 2 "--element-type i8" "$UPLIFT" raise "$K" --element-type i8
+check "--element-type i8: message" grep -q "expects f32 or f64" "$TMP/err"
+refuse "does not combine with --element-type" --emit c --element-type f32
+expect_status 4 "explore: tosa has no f64 (--inputs)" "$UPLIFT" explore --dialect tosa --inputs "x:f64[n]"
+for cmd in raise explore rewrites; do
+  "$UPLIFT" $cmd --help 2>&1 | tr '\n' ' ' >"$TMP/h"
+  check "$cmd --help: exit status 4" grep -q "4 the dialect has not" "$TMP/h"
+done
+
+# --- explore --targets takes -D like raise
+mkdir -p "$TMP/targets" && cp "$K" "$TMP/targets/"
+expect_status 0 "explore --targets (tosa, double)" "$UPLIFT" explore --dialect tosa --targets "$TMP/targets" --json
+check "explore: without -D the element type is refused" grep -q "has no f64 element type" "$TMP/out"
+expect_status 0 "explore --targets -D DATA_TYPE_IS_FLOAT" "$UPLIFT" explore --dialect tosa --targets "$TMP/targets" --json -D DATA_TYPE_IS_FLOAT
+check "explore: with -D the kernel is float" sh -c "! grep -q 'element type' '$TMP/out'"
+expect_status 2 "explore --inputs with -D refused" "$UPLIFT" explore --dialect hlo --inputs "x:f64[n]" -D X
+check "explore -D with --inputs: message" grep -q "do not combine with --inputs" "$TMP/err"
+
+# --- --max-ops is per sub-goal: help, message, and a program above the limit
+"$UPLIFT" raise --help >"$TMP/h" 2>&1
+check "raise --help: --max-ops per sub-goal" grep -q "largest program searched per sub-goal" "$TMP/h"
+expect_status 1 "raise --max-ops 1 not raised" "$UPLIFT" raise -q "$ROOT/benchmarks/kernels/doitgen.c" --dialect linalg --max-ops 1
+check "the reason says per sub-goal" grep -q "no program of at most 1 ops per sub-goal found (--max-ops)" "$TMP/err"
+expect_status 0 "raise --max-ops 1 raised" "$UPLIFT" raise -q "$K" --max-ops 1 --json
+check "--max-ops 1: a program of more ops (sub-goals)" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['raised'] and max(t['ops'] for t in d['tasks']) > 1, d['tasks']
+" "$TMP/out"
+
+# --- static shapes: the file's extents, --sizes, else dynamic; said at the top
+expect_status 0 "raise: static shapes from the dataset macros" "$UPLIFT" raise -q "$K" --verify none
+check "shapes comment: the file's extents" grep -q "^// shapes: static, the extents the file declares for its arrays" "$TMP/out"
+check "sizes comment" grep -q "^// sizes: ni=1000 nj=1100 nk=1200$" "$TMP/out"
+check "C is 1000x1100" grep -q "%C: tensor<1000x1100xf64>" "$TMP/out"
+cp "$TMP/out" "$TMP/static.mlir"
+check "mlir-opt-16 parses the static hlo output" mlir-opt-16 --allow-unregistered-dialect "$TMP/static.mlir"
+expect_status 0 "raise: -D MINI_DATASET" "$UPLIFT" raise -q "$K" --verify none -D MINI_DATASET
+check "MINI_DATASET: 20x25" grep -q "%C: tensor<20x25xf64>" "$TMP/out"
+expect_status 0 "raise --sizes" "$UPLIFT" raise -q "$K" --verify none --sizes ni=2,nj=3,nk=4 --dialect linalg
+check "--sizes: said" grep -q "^// shapes: static, the sizes given by --sizes" "$TMP/out"
+check "--sizes: C is 2x3, A 2x4" grep -q "%C: tensor<2x3xf64>, %A: tensor<2x4xf64>" "$TMP/out"
+cp "$TMP/out" "$TMP/sizes.mlir"
+check "mlir-opt-16 verifies the --sizes linalg output" mlir-opt-16 "$TMP/sizes.mlir"
+expect_status 2 "--sizes missing a size" "$UPLIFT" raise -q "$K" --sizes ni=2,nj=3
+check "--sizes missing: message" grep -q "does not give size 'nk'" "$TMP/err"
+refuse "does not combine with --json" --sizes ni=2,nj=3,nk=4 --json
+refuse "does not combine with --json, --emit c or --shapes dynamic" --sizes ni=2,nj=3,nk=4 --shapes dynamic
+cat >"$TMP/plain.c" <<'K'
+void kernel_scale(int n, double x[n], double y[n]) {
+  for (int i = 0; i < n; i++)
+    y[i] = 2.0 * x[i];
+}
+K
+expect_status 0 "raise: no declared extents" "$UPLIFT" raise -q "$TMP/plain.c" --verify none
+check "no extents: dynamic, said" grep -q "^// shapes: dynamic, as no extents the file declares give every size (--sizes chooses static ones)" "$TMP/out"
+check "no extents: ? dims" grep -q "%x: tensor<?xf64>" "$TMP/out"
+cp "$TMP/out" "$TMP/dyn.mlir"
+check "mlir-opt-16 parses the dynamic output" mlir-opt-16 --allow-unregistered-dialect "$TMP/dyn.mlir"
+# a Polybench file whose loops fit its declared extents only under an
+# assumption: no static shapes, and no diagnostic of the extents' parse
+cat >"$TMP/short.c" <<'K'
+#include <polybench.h>
+#define N 2000
+void kernel_short(int n, DATA_TYPE POLYBENCH_1D(r,N,n), DATA_TYPE POLYBENCH_1D(y,N,n)) {
+  for (int i = 0; i < n - 1; i++)
+    y[i] = 2.0 * r[i];
+}
+K
+expect_status 0 "raise: extents that do not give the sizes" "$UPLIFT" raise -q "$TMP/short.c" --verify none
+check "short: dynamic" grep -q "^// shapes: dynamic, as no extents" "$TMP/out"
+check "short: nothing on stderr" test ! -s "$TMP/err"
+expect_status 2 "--shapes static without extents" "$UPLIFT" raise -q "$TMP/plain.c" --verify none --shapes static
+check "--shapes static without extents: message" grep -q "declares no extents for the sizes of kernel_scale; give them with --sizes" "$TMP/err"
+check "--shapes static without extents: no output" test ! -s "$TMP/out"
+expect_status 0 "--shapes dynamic on a Polybench file" "$UPLIFT" raise -q "$K" --verify none --shapes dynamic
+check "--shapes dynamic: said" grep -q "^// shapes: dynamic (--shapes dynamic)" "$TMP/out"
+
+# --- dynamic tosa: a reshape to several `?` dims lowers (tensor.expand_shape
+# of the operand's core, not tosa.reshape, which MLIR 16 cannot lower then)
+LOWER="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor))"
+for k in gemm 2mm; do
+  expect_status 0 "$k: tosa --shapes dynamic" "$UPLIFT" raise -q "$ROOT/benchmarks/kernels/$k.c" --dialect tosa --element-type f32 --shapes dynamic --verify none
+  cp "$TMP/out" "$TMP/$k.dyn.mlir"
+  check "$k: dynamic tosa has a reshape to several ? dims" grep -q "tensor.expand_shape .* into tensor<1x?x?xf32>" "$TMP/$k.dyn.mlir"
+  check "$k: no tosa.reshape with two -1" sh -c "! grep -q 'new_shape = array<i64: [^>]*-1[^>]*-1' '$TMP/$k.dyn.mlir'"
+  check "$k: dynamic tosa lowers (mlir-opt-16 tosa-to-linalg, tosa-to-tensor)" mlir-opt-16 --pass-pipeline="$LOWER" "$TMP/$k.dyn.mlir"
+done
 
 # --- help texts: 'usage:' in lower case, exit statuses at the end
 for cmd in raise analyze run dump verify explore rewrites dialects batch; do

@@ -110,8 +110,13 @@
 #define POLYBENCH_LOOP_BOUND(x,y) y
 
 /* One dimension of an array parameter: `ddim` (a size parameter) with C99
- * prototypes, else the constant `dim` plus padding. */
-#ifdef POLYBENCH_USE_C99_PROTO
+ * prototypes, else the constant `dim` plus padding.  UPLIFT_DECLARED_EXTENTS
+ * gives the constant `dim` (no padding): uplift parses the kernel once more
+ * with it to read the dataset's extents (static MLIR shapes). */
+#if defined(UPLIFT_DECLARED_EXTENTS)
+# define POLYBENCH_C99_SELECT(x,y) y
+# define POLYBENCH_DIM_(dim, ddim) dim
+#elif defined(POLYBENCH_USE_C99_PROTO)
 # define POLYBENCH_C99_SELECT(x,y) y
 # define POLYBENCH_DIM_(dim, ddim) ddim
 #else
