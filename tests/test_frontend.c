@@ -520,6 +520,11 @@ static void details_views(ir_arena *a) {
   CHECK("an int result is refused",
         !parse_quiet("int f(int n, double *x) { for (int i = 0; i < n; i++) x[i] = 0;\n"
                      " return n; }\n", a));
+}
+
+/* constant extents and file-scope arrays */
+static void details_extents(ir_arena *a) {
+  ir_kernel *k;
   k = parse("void f(int n, double *y, double x[n]) {\n"
             " for (int i = 0; i < 20; i++) y[i] = x[i]; }\n", a);
   CHECK("constant loop bounds over a parameter extent: the region [20] of x[n]",
@@ -587,6 +592,7 @@ static void test_details(void) {
   details_bounds(&a);
   details_locals(&a);
   details_views(&a);
+  details_extents(&a);
   ir_arena_free(&a);
 }
 
