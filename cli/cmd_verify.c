@@ -175,13 +175,13 @@ static int run(const char *path, const char *rpath, const fe_options *fe,
   ir_error err;
   pipe_error pe = pipe_report_load(path, rpath, fe, &arena, &store, &j.r, &err);
   int status = pe ? print_load_error(&j, pe) : 0;
-  if (!status && !(vs.v = verify_new(vo))) {
+  if (!status && pipe_verify_state_open(&vs, vo)) {
     fprintf(stderr, "uplift verify: cannot set up Z3\n");
     status = IR_EXIT_MISMATCH;
   }
   if (!status) status = check_all(&j, &vs, vo, json);
   pipe_verify_state_free(&vs);
-  if (vs.v) verify_free(vs.v);
+  pipe_verify_state_close(&vs);
   pipe_report_free(&j.r);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);

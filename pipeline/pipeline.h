@@ -228,6 +228,13 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r);
  * the verify_result (all_sizes, all_sizes_reason) and r. */
 int pipe_all_sizes_bind(void *user, const ir_tnode *n, poly_binding *out);
 void pipe_verify_state_free(pipe_verify_state *vs);
+/* Zero vs and give it a verifier with options vo (none when vo's mode is
+ * VERIFY_NONE).  Returns 0, or -1 when Z3 cannot be set up.  Undo with
+ * pipe_verify_state_free and pipe_verify_state_close. */
+int pipe_verify_state_open(pipe_verify_state *vs, const verify_options *vo);
+/* Free the verifier that pipe_verify_state_open made (after
+ * pipe_verify_state_free). */
+void pipe_verify_state_close(pipe_verify_state *vs);
 
 /* Check program prog for output var of task `task` (set up as ts) with vs
  * and fill r; vs->last holds the verifier's full result afterwards. */

@@ -139,11 +139,10 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
   }
   out->a = poly_analyze(out->k, arena);
   pipe_verify_state vs;
-  memset(&vs, 0, sizeof vs);
-  if (o->verify.mode != VERIFY_NONE) vs.v = verify_new(&o->verify);
+  pipe_verify_state_open(&vs, &o->verify); /* no Z3: the tasks' verdicts say so */
   int r = pipe_raise_analysed(out->a, out->d, &o->search, &vs, store, arena, &out->res);
   pipe_verify_state_free(&vs);
-  if (vs.v) verify_free(vs.v);
+  pipe_verify_state_close(&vs);
   if (r < 0) {
     ir_error_set(err, nowhere, IR_ERR_INTERNAL, "internal error");
     return PIPE_ERR_INTERNAL;

@@ -33,6 +33,18 @@ int pipe_cand_eval(void *user, const long *sizes, const ir_tensor *inputs, int n
   return r;
 }
 
+int pipe_verify_state_open(pipe_verify_state *vs, const verify_options *vo) {
+  memset(vs, 0, sizeof *vs);
+  if (vo->mode == VERIFY_NONE) return 0;
+  vs->v = verify_new(vo);
+  return vs->v ? 0 : -1;
+}
+
+void pipe_verify_state_close(pipe_verify_state *vs) {
+  if (vs->v) verify_free(vs->v);
+  vs->v = NULL;
+}
+
 void pipe_verify_state_free(pipe_verify_state *vs) {
   if (vs->last) {
     verify_result_free(vs->last);
