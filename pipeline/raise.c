@@ -98,14 +98,17 @@ static void retype_kernel(ir_kernel *k, ir_elem elem) {
 }
 
 /* The message of a dialect that cannot express k's element type, with the
- * element types it has as --element-type hints. */
+ * floating element types it has as --element-type hints (for floating
+ * data). */
 static void elem_refusal(const gram_dialect *d, const ir_kernel *k, ir_arena *arena,
                          ir_error *err, enum_result *res) {
   ir_buf b = {0};
   ir_buf_printf(&b, "dialect %s has no %s element type (the kernel's data type)", d->name,
                 ir_elem_mlir_name(k->data_type));
   const char *sep = "; raise it as ";
-  for (int e = 0; e <= IR_F32; e++) /* the floating types, widest first */
+  /* the floating types, widest first; --element-type changes only the
+   * floating types, so integer data gets no hint */
+  for (int e = 0; e <= IR_F32 && ir_elem_is_float(k->data_type); e++)
     if (ir_elem_is_float((ir_elem)e) && (d->elems & (1u << e))) {
       ir_buf_printf(&b, "%s%s with --element-type %s", sep, ir_elem_mlir_name((ir_elem)e),
                     ir_elem_mlir_name((ir_elem)e));
