@@ -50,7 +50,14 @@ int vx_z3_error(void) {
   return e;
 }
 
+/* Keeps a (inc_ref into the pool).  A NULL a is a Z3 error (the error
+ * handler has set the flag the caller checks, vx_z3_error): most often a
+ * call the watch interrupted while the query was being built.  Z3's
+ * functions do not check their arguments for NULL, so the rest of the
+ * build gets `true` in its place (a sort error at worst, flagged the same
+ * way) and the query is dropped by the flag, never asked. */
 Z3_ast vx_keep(vx *x, Z3_ast a) {
+  if (!a && x->z) a = Z3_mk_true(x->z);
   if (!a) return a;
   if (x->npool == x->cappool) {
     x->cappool = x->cappool ? 2 * x->cappool : 1024;
