@@ -1,8 +1,9 @@
 /*
  * verify.c - the bounded equivalence check (verify.h): the Z3 context, the
- * loop over size assignments, one query per assignment inside push/pop with
- * a timeout, the model turned into a counterexample, and its concrete
- * confirmation.
+ * loop over size assignments, one query per assignment inside push/pop
+ * under the solver's budget (a step count, Z3's rlimit, that decides; a
+ * wall-clock timeout as the net: vx_solver_new, vx_check), the model
+ * turned into a counterexample, and its concrete confirmation.
  *
  * One query: build the terms of the source (exec.c) and of the candidate
  * (its eval_sym callback over the world's algebra), then assert

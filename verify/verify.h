@@ -21,7 +21,8 @@
  * anything (refinement).  Unsat at every size
  * is `proved`; sat is `refuted` once the model, turned into concrete inputs,
  * really tells the two apart when run concretely (the counterexample becomes
- * a CEGIS example); unknown or a time-out is `unknown`, never proved.
+ * a CEGIS example); unknown, the step limit or a time-out is `unknown`,
+ * never proved.
  *
  * Modes (verify_mode):
  *   real  values are reals with an IEEE class (NaN, +-inf; inputs may be
