@@ -95,7 +95,7 @@ typedef struct verify_options {
 /* The defaults of --smt-steps and --smt-timeout (docs/verify.md, "The
  * solver's budget", says how they were chosen). */
 #define VERIFY_DEFAULT_STEPS 50000000UL
-#define VERIFY_DEFAULT_TIMEOUT 300.0
+#define VERIFY_DEFAULT_TIMEOUT 600.0
 /* The largest --smt-steps (Z3 takes a 32-bit count). */
 #define VERIFY_MAX_STEPS 4294967295UL
 
