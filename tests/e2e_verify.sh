@@ -45,6 +45,9 @@ r = json.load(open(sys.argv[1]))
 v = json.load(open(sys.argv[2]))
 assert [t["verify"]["all_sizes"] for t in r["tasks"]] == [t["verify"]["all_sizes"] for t in v["tasks"]]
 assert all(t["verify"]["all_sizes"] is True for t in r["tasks"]), r["tasks"]
+# raise --json reports the solver budget it ran under, as verify does
+assert all(t["verify"]["smt_steps"] > 0 and 0 <= t["verify"]["steps_used"] < t["verify"]["smt_steps"]
+           and t["verify"]["smt_timeout"] > 0 for t in r["tasks"]), r["tasks"]
 ' "$rep" "$TMP/out" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: all_sizes of $name"; }
 grep -q "for all sizes" "$TMP/out" && FAIL=$((FAIL + 1)) && echo "FAIL: text in --json" || PASS=$((PASS + 1))
 "$UPLIFT" verify "$f" "$rep" $(opts "$f") >"$TMP/text" 2>&1
