@@ -86,12 +86,20 @@ int cli_frontend_option(const char *cmd, int c, const char *arg, fe_options *opt
 #define CLI_OPT_VERIFY 0x1e0
 #define CLI_OPT_BOUND 0x1e1
 #define CLI_OPT_SMT_TIMEOUT 0x1e2
+#define CLI_OPT_SMT_STEPS 0x1e3
 #define CLI_VERIFY_LONGOPTS                                          \
   {"verify", required_argument, NULL, CLI_OPT_VERIFY},               \
   {"bound", required_argument, NULL, CLI_OPT_BOUND},                 \
+  {"smt-steps", required_argument, NULL, CLI_OPT_SMT_STEPS},         \
   {"smt-timeout", required_argument, NULL, CLI_OPT_SMT_TIMEOUT}
 int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *vo,
                       int allow_none);
+/* The help lines of --smt-steps and --smt-timeout (with their defaults),
+ * for every command that verifies. */
+const char *cli_solver_budget_help(void);
+/* --smt-steps N (0..VERIFY_MAX_STEPS; 0: no limit) into *steps.  Returns
+ * 0, or -1 after reporting a usage error. */
+int cli_parse_steps(const char *cmd, const char *arg, unsigned long *steps);
 
 /* ------------------------------------------------- search options (shared)
  * The enumerator's options of `raise`, `explore` and `rewrites`:

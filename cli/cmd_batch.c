@@ -27,8 +27,8 @@ static void usage(FILE *out) {
           "                            already in it are skipped (resume)\n"
           "  raise options             passed to each raise: --dialect, --max-ops,\n"
           "                            --timeout, --memory, --threads, --seed,\n"
-          "                            --verify, --bound, --smt-timeout, --check,\n"
-          "                            --element-type, --function, -I, -D\n"
+          "                            --verify, --bound, --smt-steps, --smt-timeout,\n"
+          "                            --check, --element-type, --function, -I, -D\n"
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 every kernel raised (raise exit 0), 1 some kernel not\n"
@@ -39,7 +39,8 @@ static void usage(FILE *out) {
 /* The raise options batch passes on: taking a value or not. */
 static const char *const valued[] = {"--dialect", "--max-ops", "--timeout", "--memory",
                                      "--threads", "--seed",    "--verify",  "--bound",
-                                     "--smt-timeout", "--function", "--include", "--define",
+                                     "--smt-steps", "--smt-timeout", "--function", "--include",
+                                     "--define",
                                      "-I", "-D", "--element-type"};
 static const char *const flags[] = {"--check"};
 

@@ -36,7 +36,7 @@ static void usage(FILE *out) {
           "  --seed S                  seed of the random examples (default 1)\n"
           "  --verify real|fp|none     equivalence check of every task (default real)\n"
           "  --bound B                 verify at every size 1..B (default 3)\n"
-          "  --smt-timeout S           seconds per solver query (default 10)\n"
+          "%s"
           "  --json                    print the JSON report instead of MLIR\n"
           "  --shapes static|dynamic   MLIR dims: the extents the file declares (Polybench\n"
           "                            dataset macros), or `?` with runtime checks\n"
@@ -59,7 +59,7 @@ static void usage(FILE *out) {
           "exit status: 0 raised, 1 not raised within the budget (the reason on\n"
           "stderr), 2 bad input or usage, 3 a verification or cross-check failure,\n"
           "4 the dialect has not the kernel's element type (try --element-type)\n",
-          cli_frontend_help);
+          cli_solver_budget_help(), cli_frontend_help);
 }
 
 #define MAX_STATIC_SIZE (1L << 40) /* a --sizes value (an MLIR dim) at most */
@@ -108,11 +108,17 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
     for (int o = 0; o < r->tasks[t].noutputs; o++) {
       const enum_output *eo = &r->tasks[t].outputs[o];
       const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
+      char steps[100] = "";
+      if (eo->verify.verdict != ENUM_SKIPPED) {
+        steps[0] = ',';
+        steps[1] = ' ';
+        verify_steps_text(eo->verify.steps, eo->verify.steps_used, steps + 2, sizeof steps - 2);
+      }
       ir_buf_reset(&prog);
       ir_tp_buf(&prog, eo->program, k);
       fprintf(stderr,
               "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
-              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s, "
+              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s%s, "
               "%.3f s)%s%s\n"
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
@@ -121,7 +127,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
               assumes_text(eo->verify.assumes, as, sizeof as),
-              eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", eo->verify.seconds,
+              eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", steps, eo->verify.seconds,
               at ? "; " : "", at ? at : "", ir_buf_str(&prog));
     }
   ir_buf_free(&prog);
@@ -129,7 +135,9 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
 }
 
-static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_result *r) {
+/* smt_timeout: the wall-clock limit per solver query the tasks ran under. */
+static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_result *r,
+                          double smt_timeout) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "kernel", k->name);
   cJSON_AddStringToObject(root, "file", k->file);
@@ -195,6 +203,11 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       char alt[160];
       const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
       if (at) cJSON_AddStringToObject(v, "assumption_free_search", at);
+      if (eo->verify.verdict != ENUM_SKIPPED) {
+        cJSON_AddNumberToObject(v, "smt_steps", (double)eo->verify.steps);
+        cJSON_AddNumberToObject(v, "steps_used", (double)eo->verify.steps_used);
+        cJSON_AddNumberToObject(v, "smt_timeout", smt_timeout);
+      }
       cJSON_AddNumberToObject(v, "seconds", eo->verify.seconds);
       cJSON_AddItemToArray(tasks, jt);
     }
@@ -220,8 +233,8 @@ static int refuse_combinations(const raise_cli *o) {
     why = "--emit c writes a drop-in replacement of the kernel as written: it does not "
           "combine with --element-type";
   else if (o->po.verify.mode == VERIFY_NONE && o->vbudget_given)
-    why = "--bound and --smt-timeout set the verification: they do not combine with "
-          "--verify none";
+    why = "--bound, --smt-steps and --smt-timeout set the verification: they do not "
+          "combine with --verify none";
   if (!why) return 0;
   cli_usage_error("raise", "%s", why);
   return 1;
@@ -249,7 +262,8 @@ static int parse_args(int argc, char **argv, raise_cli *o, int *status) {
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "hqo:" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
-    if (c == CLI_OPT_BOUND || c == CLI_OPT_SMT_TIMEOUT) o->vbudget_given = 1;
+    if (c == CLI_OPT_BOUND || c == CLI_OPT_SMT_STEPS || c == CLI_OPT_SMT_TIMEOUT)
+      o->vbudget_given = 1;
     int r = cli_frontend_option("raise", c, optarg, &o->fe);
     if (!r) r = cli_verify_option("raise", c, optarg, &o->po.verify, 1);
     if (!r) r = cli_search_option("raise", c, optarg, 1, 12, &o->po.search);
@@ -463,7 +477,7 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
                       o->po.search.seed + 17, &cs, &cerr);
   char note[512];
   if (o->json) {
-    cJSON *root = report_json(pr->a ? pr->a->kernel : pr->k, pr->d, &pr->res);
+    cJSON *root = report_json(pr->a ? pr->a->kernel : pr->k, pr->d, &pr->res, o->po.verify.timeout);
     if (retype_note(pr, note, sizeof note)) {
       cJSON *je = cJSON_AddObjectToObject(root, "element_type");
       cJSON_AddStringToObject(je, "written", ir_elem_mlir_name(pr->written->data_type));

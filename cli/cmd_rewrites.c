@@ -112,7 +112,7 @@ static void help(FILE *out) {
           "  --emit text|pdll|json     output format (default text)\n"
           "  -o FILE                   write the output to FILE\n"
           "  --bound N                 verify at sizes 1..N (default 2)\n"
-          "  --smt-timeout S           seconds per solver query (default 10)\n"
+          "%s"
           "  --no-fp                   skip the fp-mode check\n"
           "  --threads N, --seed S, --timeout S, --memory MB   as for explore\n"
           "                            (the budget of the whole command: out of\n"
@@ -122,10 +122,11 @@ static void help(FILE *out) {
           "\n"
           "exit status: 0 done, 1 the time budget ran out before every rule was\n"
           "checked, 2 bad input or usage, 3 the solver or the search failed, 4 the\n"
-          "dialect has not the --inputs' element type\n");
+          "dialect has not the --inputs' element type\n",
+          cli_solver_budget_help());
 }
 
-enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_NOFP };
+enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_STEPS, OPT_NOFP };
 
 int cli_cmd_rewrites(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -134,11 +135,12 @@ int cli_cmd_rewrites(int argc, char **argv) {
       {"emit", required_argument, NULL, OPT_EMIT},
       {"bound", required_argument, NULL, OPT_BOUND},
       {"smt-timeout", required_argument, NULL, OPT_SMT},
+      {"smt-steps", required_argument, NULL, OPT_STEPS},
       {"no-fp", no_argument, NULL, OPT_NOFP},
       CLI_SEARCH_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  rw_opts o = {.bound = 2, .smt_timeout = 10, .fp = 1};
+  rw_opts o = {.bound = 2, .fp = 1};
   enum_default_options(&o.search);
   o.search.max_ops = 2;
   const char *emit = "text", *outpath = NULL;
@@ -168,6 +170,12 @@ int cli_cmd_rewrites(int argc, char **argv) {
       if (cli_parse_long("rewrites", "--smt-timeout", optarg, 1, 3600, &v)) return IR_EXIT_BAD_INPUT;
       o.smt_timeout = (double)v;
       break;
+    case OPT_STEPS: {
+      unsigned long steps;
+      if (cli_parse_steps("rewrites", optarg, &steps)) return IR_EXIT_BAD_INPUT;
+      o.smt_steps = steps ? (long)steps : -1;
+      break;
+    }
     default: return cli_usage_error("rewrites", "unknown option");
     }
   }

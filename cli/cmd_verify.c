@@ -24,7 +24,7 @@ static void usage(FILE *out) {
           "options:\n"
           "  --verify real|fp          mode (default real)\n"
           "  --bound B                 verify at every size 1..B (default 3)\n"
-          "  --smt-timeout S           seconds per solver query (default 10)\n"
+          "%s"
           "  --timeout S               time budget of the whole check (default: none);\n"
           "                            tasks not decided by then are unknown\n"
           "  --memory MB               memory budget (default 4096); past it: exit 3\n"
@@ -35,7 +35,7 @@ static void usage(FILE *out) {
           "exit status: 0 every task proved, 2 bad input or usage (unreadable or\n"
           "malformed report, unknown op, a report for another kernel), 3 some task\n"
           "not proved (refuted, unknown, error, or missing from the report)\n",
-          cli_frontend_help);
+          cli_solver_budget_help(), cli_frontend_help);
 }
 
 enum { OPT_JSON = 0x200 };
@@ -89,6 +89,9 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
       cJSON_AddStringToObject(jv, "all_sizes_reason",
                               vr->all_sizes_reason[0] ? vr->all_sizes_reason
                                                       : VERIFY_ALL_SIZES_REASON);
+    cJSON_AddNumberToObject(jv, "smt_steps", (double)vr->steps);
+    cJSON_AddNumberToObject(jv, "steps_used", (double)vr->steps_used);
+    cJSON_AddNumberToObject(jv, "smt_timeout", verify_get_options(vs->v)->timeout);
     cJSON_AddNumberToObject(jv, "seconds", vr->seconds);
     if (vr->reason[0]) cJSON_AddStringToObject(jv, "reason", vr->reason);
   } else {

@@ -98,12 +98,35 @@ int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *v
     if (cli_parse_long(cmd, "--bound", arg, 1, 8, &v)) return -1;
     vo->bound = (int)v;
     return 1;
+  case CLI_OPT_SMT_STEPS:
+    return cli_parse_steps(cmd, arg, &vo->steps) ? -1 : 1;
   case CLI_OPT_SMT_TIMEOUT:
     if (cli_parse_long(cmd, "--smt-timeout", arg, 1, 3600, &v)) return -1;
     vo->timeout = (double)v;
     return 1;
   }
   return 0;
+}
+
+int cli_parse_steps(const char *cmd, const char *arg, unsigned long *steps) {
+  long v;
+  if (cli_parse_long(cmd, "--smt-steps", arg, 0, (long)VERIFY_MAX_STEPS, &v)) return -1;
+  *steps = (unsigned long)v;
+  return 0;
+}
+
+const char *cli_solver_budget_help(void) {
+  static char text[640];
+  snprintf(text, sizeof text,
+           "  --smt-steps N             Z3 resource units per solver query (default\n"
+           "                            %lu; 0: no limit): the budget that decides,\n"
+           "                            a count, so a verdict does not depend on the\n"
+           "                            machine's speed or load; past it: unknown\n"
+           "  --smt-timeout S           wall-clock seconds per solver query (default\n"
+           "                            %g): only a safety net against a solver that\n"
+           "                            stops counting\n",
+           (unsigned long)VERIFY_DEFAULT_STEPS, (double)VERIFY_DEFAULT_TIMEOUT);
+  return text;
 }
 
 int cli_parse_sizes(const char *cmd, const ir_kernel *k, const char *text, long max,

@@ -96,6 +96,9 @@ typedef struct enum_verify_result {
   const char *mode;   /* "real", "fp", "none" (static string) */
   int bound;
   double seconds;
+  unsigned long steps; /* the solver's step limit per query (--smt-steps;
+                        * 0: none) */
+  unsigned long steps_used; /* the most steps one of its queries took */
   long size_cases;     /* size assignments checked */
   long cases_left_out; /* size cases not checked (then not proved) */
   unsigned assumes;    /* what a proof relies on: VERIFY_ASSUMES_* bits

@@ -236,6 +236,8 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   r->mode = verify_mode_name(vr->mode);
   r->bound = vr->bound;
   r->seconds = vr->seconds;
+  r->steps = vr->steps;
+  r->steps_used = vr->steps_used;
   r->size_cases = vr->size_cases;
   r->cases_left_out = vr->cases_left_out;
   r->assumes = vr->verdict == VERIFY_PROVED ? vr->assumes : 0;

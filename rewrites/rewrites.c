@@ -217,6 +217,7 @@ static int verifiers(const rw_opts *o, verify_ctx **vr, verify_ctx **vf) {
   verify_options_default(&vo);
   vo.bound = o->bound > 0 ? o->bound : 2;
   if (o->smt_timeout > 0) vo.timeout = o->smt_timeout;
+  if (o->smt_steps) vo.steps = o->smt_steps > 0 ? (unsigned long)o->smt_steps : 0;
   *vr = verify_new(&vo);
   vo.mode = VERIFY_FP;
   *vf = o->fp ? verify_new(&vo) : NULL;

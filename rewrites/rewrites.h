@@ -43,7 +43,10 @@ typedef struct rw_opts {
   const char *dialect, *inputs;
   enum_options search; /* max_ops: the largest left-hand side */
   int bound;           /* verify at sizes 1..bound (0: 2) */
-  double smt_timeout;  /* seconds per solver query (0: the default) */
+  double smt_timeout;  /* wall-clock seconds per solver query (0: the
+                        * default VERIFY_DEFAULT_TIMEOUT) */
+  long smt_steps;      /* Z3 steps per solver query (--smt-steps): 0 the
+                        * default VERIFY_DEFAULT_STEPS, -1 no limit */
   int fp;              /* also check fp mode */
 } rw_opts;
 

@@ -2,7 +2,9 @@
 # e2e_explore.sh - uplift explore and uplift rewrites end to end: explore's
 # counts are identical across runs and thread counts, --targets prints a
 # coverage matrix, bad --inputs exit 2, rewrites' PDLL compiles with
-# mlir-pdll-16 and every printed rule is proved.
+# mlir-pdll-16 and every printed rule is proved; a step budget too small
+# for the solver (--smt-steps 1) leaves the rules that need it unproved,
+# saying so.
 . tests/lib.sh
 IN="A:f64[m,k],x:f64[k],alpha:f64[]"
 $UPLIFT explore --dialect hlo --inputs "$IN" --max-ops 2 --json --threads 1 >"$TMP/e1.json"
@@ -54,6 +56,18 @@ check "explore json: not complete, the limit named" \
 expect_status 0 "rewrites over a search that hits a table limit" \
   $UPLIFT rewrites --dialect hlo --inputs "x:f64[n,m,p]" --max-ops 2 --no-fp --bound 1 --smt-timeout 1 --timeout 1800
 check "rewrites names the table limit" grep -q "^# incomplete: a table limit of the search" "$TMP/out"
+# the solver's step budget (--smt-steps): too small, the rules that need
+# the solver are not proved and say why; the default proves them
+expect_status 0 "rewrites --smt-steps 1" \
+  $UPLIFT rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --no-fp --bound 1 --smt-steps 1
+check "rewrites --smt-steps 1: not proved, naming --smt-steps" \
+  grep -q "dropped, not proved: .*unknown: the query used up its 1 solver steps (--smt-steps)" "$TMP/out"
+expect_status 0 "rewrites, default steps" \
+  $UPLIFT rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --no-fp --bound 1
+check "rewrites, default steps: the rules that needed the solver are not unknown" \
+  sh -c "! grep -q 'solver steps' '$TMP/out'"
+check "rewrites, default steps: rules proved" grep -q "^subtract(x, 0) -> x    \[real: proved\]" "$TMP/out"
+expect_status 2 "rewrites --smt-steps takes a count" $UPLIFT rewrites --dialect hlo --inputs "x:f64[n]" --smt-steps x
 expect_status 2 "rewrites bad --emit" $UPLIFT rewrites --dialect hlo --inputs "x:f64[n]" --emit dot
 expect_status 2 "rewrites bad --inputs" $UPLIFT rewrites --dialect hlo --inputs "x f64"
 report

@@ -62,6 +62,7 @@ refuse "does not combine with --emit c" --emit c --shapes dynamic
 refuse "does not combine with --json" --json --shapes dynamic
 refuse "do not combine with --verify none" --verify none --bound 2
 refuse "do not combine with --verify none" --smt-timeout 5 --verify none
+refuse "do not combine with --verify none" --smt-steps 1000 --verify none
 
 # --- -o FILE: nothing written when the raise fails
 expect_status 1 "raise not raised (--max-ops 1, linalg)" "$UPLIFT" raise -q \
@@ -229,5 +230,11 @@ for cmd in raise analyze run dump verify explore rewrites dialects batch; do
   expect_status 0 "$cmd --help" "$UPLIFT" $cmd --help
   check "$cmd --help starts with usage:" sh -c "head -n 1 '$TMP/out' | grep -q '^usage: uplift $cmd'"
   check "$cmd --help lists exit statuses" grep -q "^exit status: 0" "$TMP/out"
+done
+# the solver's budget: a step count that decides, wall clock only as a net
+for cmd in raise verify rewrites; do
+  "$UPLIFT" $cmd --help >"$TMP/h" 2>&1
+  check "$cmd --help: --smt-steps is a count" grep -q -- "--smt-steps N .*Z3 resource units per solver query" "$TMP/h"
+  check "$cmd --help: --smt-timeout is wall clock" grep -q -- "--smt-timeout S .*wall-clock seconds" "$TMP/h"
 done
 report

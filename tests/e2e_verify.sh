@@ -4,7 +4,8 @@
 # proved (exit 0); reports broken in generic ways (not JSON, another
 # kernel, an unknown op, a task that does not exist) are bad input (exit 2);
 # a report with a task left out or without its program is not proved
-# (exit 3).
+# (exit 3), and so is one re-checked with a step budget too small for its
+# queries (--smt-steps 1: unknown, exit 3, the same every time).
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
@@ -29,6 +30,9 @@ assert d["proved"] is True and d["tasks"]
 for t in d["tasks"]:
     v = t["verify"]
     assert v["verdict"] == "proved" and v["mode"] == "real" and v["bound"] == 2 and v["seconds"] >= 0
+    # the solver budget: a step count per query (what decides) and the
+    # wall-clock safety net
+    assert v["smt_steps"] > 0 and 0 <= v["steps_used"] < v["smt_steps"] and v["smt_timeout"] > 0
     # a proof for every size, or the reason why not
     assert (v["all_sizes"] is True and "all_sizes_reason" not in v) or \
            (v["all_sizes"] is False and v["all_sizes_reason"])
@@ -41,11 +45,47 @@ r = json.load(open(sys.argv[1]))
 v = json.load(open(sys.argv[2]))
 assert [t["verify"]["all_sizes"] for t in r["tasks"]] == [t["verify"]["all_sizes"] for t in v["tasks"]]
 assert all(t["verify"]["all_sizes"] is True for t in r["tasks"]), r["tasks"]
+# raise --json reports the solver budget it ran under, as verify does
+assert all(t["verify"]["smt_steps"] > 0 and 0 <= t["verify"]["steps_used"] < t["verify"]["smt_steps"]
+           and t["verify"]["smt_timeout"] > 0 for t in r["tasks"]), r["tasks"]
 ' "$rep" "$TMP/out" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: all_sizes of $name"; }
 grep -q "for all sizes" "$TMP/out" && FAIL=$((FAIL + 1)) && echo "FAIL: text in --json" || PASS=$((PASS + 1))
 "$UPLIFT" verify "$f" "$rep" $(opts "$f") >"$TMP/text" 2>&1
 grep -q "^task 0 (.*): proved (real, .*for all sizes" "$TMP/text" && PASS=$((PASS + 1)) || {
   FAIL=$((FAIL + 1)); echo "FAIL: the result line says for all sizes"; cat "$TMP/text"; }
+# --smt-steps 1: every query that needs the solver runs out of steps, so
+# the report is not proved (exit 3); those tasks are unknown, naming the
+# option, and the others (decided by simplification) stay proved; the
+# same again (a count, not time)
+"$UPLIFT" verify "$f" "$rep" $(opts "$f") --json >"$TMP/dflt.json" 2>/dev/null
+for run in 1 2; do
+  expect_status 3 "--smt-steps 1: not proved (run $run)" "$UPLIFT" verify "$f" "$rep" $(opts "$f") --json --smt-steps 1
+  cp "$TMP/out" "$TMP/steps$run.json"
+done
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+again = json.load(open(sys.argv[3]))
+assert s["proved"] is False
+solver = 0
+for td, ts, ta in zip(d["tasks"], s["tasks"], again["tasks"]):
+    vd, vs = td["verify"], ts["verify"]
+    assert vs["smt_steps"] == 1
+    if vd["steps_used"] > 1:
+        solver += 1
+        assert vs["verdict"] == "unknown" and "--smt-steps" in vs["reason"], vs
+    else:
+        assert vs["verdict"] == vd["verdict"] == "proved", (vd, vs)
+    assert (vs["verdict"], vs.get("reason"), vs["steps_used"]) == \
+           (ta["verify"]["verdict"], ta["verify"].get("reason"), ta["verify"]["steps_used"])
+assert solver > 0
+' "$TMP/dflt.json" "$TMP/steps1.json" "$TMP/steps2.json" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: --smt-steps 1 verdicts"; }
+"$UPLIFT" verify "$f" "$rep" $(opts "$f") --smt-steps 1 >"$TMP/text" 2>&1
+grep -q "unknown (real, .*of 1 solver steps per query.*: the query used up its 1 solver steps (--smt-steps)" "$TMP/text" &&
+  PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: the result line names the step budget"; cat "$TMP/text"; }
+expect_status 2 "--smt-steps takes a count" "$UPLIFT" verify "$f" "$rep" --smt-steps -1
 expect_status 2 "fp is a mode, none is not" "$UPLIFT" verify "$f" "$rep" --verify none
 expect_status 2 "two files needed" "$UPLIFT" verify "$f"
 expect_status 2 "missing report" "$UPLIFT" verify "$f" "$TMP/nope.json"

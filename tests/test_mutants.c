@@ -395,7 +395,6 @@ static void run_kernel(const char *path, ctx *tot) {
   } else {
     verify_options fo = vo;
     fo.mode = VERIFY_FP;
-    fo.timeout = 2;
     verify_ctx *fpv = verify_new(&fo);
     for (int t = 0; t < res.ntasks; t++) {
       pipe_task_setup ts;

@@ -645,19 +645,28 @@ static void test_region(void) {
   verify_free(v);
 }
 
-/* The benchmark's Polybench gemm through the front end; the candidate has
- * no concrete evaluation, so confirmation runs eval_sym over doubles. */
-static void test_frontend_gemm(void) {
+/* The benchmark's Polybench gemm through the front end as a task over
+ * ins/outs (C, A, B, alpha, beta -> C), or 0 if it does not parse. */
+static int gemm_task(verify_task *t, int ins[5], int outs[1]) {
   fe_options fo;
   memset(&fo, 0, sizeof fo);
   ir_kernel *k = fe_parse_file("benchmarks/kernels/gemm.c", &fo, &A);
   CHECK("front end parses benchmarks/kernels/gemm.c", k != NULL);
-  if (!k) return;
-  int C = ir_kernel_find_var(k, "C"), Am = ir_kernel_find_var(k, "A");
-  int B = ir_kernel_find_var(k, "B"), alpha = ir_kernel_find_var(k, "alpha");
-  int beta = ir_kernel_find_var(k, "beta");
-  int ins[] = {C, Am, B, alpha, beta}, outs[] = {C};
-  verify_task t = {k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0};
+  if (!k) return 0;
+  const char *names[] = {"C", "A", "B", "alpha", "beta"};
+  for (int i = 0; i < 5; i++) ins[i] = ir_kernel_find_var(k, names[i]);
+  outs[0] = ins[0];
+  verify_task tk = {k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0};
+  *t = tk;
+  return 1;
+}
+
+/* The benchmark's Polybench gemm through the front end; the candidate has
+ * no concrete evaluation, so confirmation runs eval_sym over doubles. */
+static void test_frontend_gemm(void) {
+  int ins[5], outs[1];
+  verify_task t;
+  if (!gemm_task(&t, ins, outs)) return;
   prog p = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(3), IN(1)),
                 dot(1, IN(2), 1, 0), OP2("add", 0, 2)}};
   prog m = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(4), IN(1)),
@@ -693,6 +702,62 @@ static void test_frontend_gemm(void) {
   }
 }
 
+/* One check of polybench gemm's candidate p under step limit steps (mode
+ * real) in a fresh verifier. */
+static verify_result gemm_steps(const verify_task *t, prog *p, unsigned long steps) {
+  verify_options o;
+  verify_options_default(&o);
+  o.steps = steps;
+  verify_ctx *v = verify_new(&o);
+  verify_candidate c = {prog_eval_sym, NULL, p};
+  verify_result r;
+  verify_task_check(v, t, &c, &r);
+  verify_result_free(&r);
+  verify_free(v);
+  return r;
+}
+
+/* The solver's budget is a count of Z3's steps (--smt-steps), not time:
+ * the default proves gemm far inside it; a tiny limit makes the same
+ * check unknown with a reason naming --smt-steps, every time; a limit of
+ * the count the check reports proves it, 90% of that count does not. */
+static void test_step_budget(void) {
+  int ins[5], outs[1];
+  verify_task t;
+  if (!gemm_task(&t, ins, outs)) return;
+  prog p = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(3), IN(1)),
+                dot(1, IN(2), 1, 0), OP2("add", 0, 2)}};
+  verify_result d = gemm_steps(&t, &p, VERIFY_DEFAULT_STEPS);
+  CHECKF(d.verdict == VERIFY_PROVED && d.solver_calls > 0 && d.steps == VERIFY_DEFAULT_STEPS,
+         "gemm proved under the default step limit with solver calls: %s %s",
+         verify_verdict_name(d.verdict), d.reason);
+  CHECKF(d.steps_used > 0 && d.steps_used * 100 < VERIFY_DEFAULT_STEPS,
+         "gemm's largest query (%lu steps) is far inside the default (%lu)", d.steps_used,
+         (unsigned long)VERIFY_DEFAULT_STEPS);
+  verify_result d2 = gemm_steps(&t, &p, VERIFY_DEFAULT_STEPS);
+  CHECKF(d2.verdict == VERIFY_PROVED && d2.steps_used == d.steps_used,
+         "the step count is the same again (%lu, %lu)", d.steps_used, d2.steps_used);
+  verify_result none = gemm_steps(&t, &p, 0);
+  CHECKF(none.verdict == VERIFY_PROVED && none.steps == 0 && none.steps_used == d.steps_used,
+         "no step limit: proved with the same count (%lu)", none.steps_used);
+  for (int rep = 0; rep < 2; rep++) {
+    verify_result u = gemm_steps(&t, &p, 1);
+    CHECKF(u.verdict == VERIFY_UNKNOWN && strstr(u.reason, "--smt-steps") &&
+               strstr(u.reason, "used up its 1 solver steps"),
+           "--smt-steps 1: unknown, naming --smt-steps (run %d): %s %s", rep,
+           verify_verdict_name(u.verdict), u.reason);
+  }
+  verify_result at = gemm_steps(&t, &p, d.steps_used);
+  CHECKF(at.verdict == VERIFY_PROVED && at.steps_used == d.steps_used,
+         "a limit of exactly the count it took (%lu) proves: %s %s", d.steps_used,
+         verify_verdict_name(at.verdict), at.reason);
+  /* the count includes a few steps outside the limited search */
+  verify_result below = gemm_steps(&t, &p, d.steps_used * 9 / 10);
+  CHECKF(below.verdict == VERIFY_UNKNOWN && strstr(below.reason, "--smt-steps"),
+         "a limit of 90%% of it (%lu) is unknown: %s %s", d.steps_used * 9 / 10,
+         verify_verdict_name(below.verdict), below.reason);
+}
+
 static void test_names(void) {
   CHECK("mode names", !strcmp(verify_mode_name(VERIFY_FP), "fp") &&
                           verify_mode_parse("real") == VERIFY_REAL &&
@@ -711,6 +776,7 @@ int main(void) {
   test_reduction_fp();
   test_region();
   test_frontend_gemm();
+  test_step_budget();
   ir_arena_free(&A);
   CHECKF(ir_mem_live() == 0, "every block freed (%ld live)", ir_mem_live());
   return TEST_REPORT();

@@ -216,6 +216,16 @@ int vx_watch_interrupted(vx_watch *w);
 int vx_watch_expired(const vx_watch *w);
 /* Seconds on a monotonic clock. */
 double vx_now(void);
+/* A solver of v's context with the per-check budgets of v's options:
+ * Z3's `rlimit` (steps, --smt-steps) and `timeout` (wall clock,
+ * --smt-timeout).  The caller owns one reference (Z3_solver_dec_ref). */
+Z3_solver vx_solver_new(const verify_ctx *v);
+/* Check s (a solver of vx_solver_new) under v's watch; counts the call in
+ * res->solver_calls and its steps in res->steps_used.  On Z3_L_UNDEF,
+ * res->reason says why: the step limit (checked on the count, so the
+ * same query gives the same answer on any machine), the run's budget,
+ * the wall-clock limit, or Z3's own reason. */
+Z3_lbool vx_check(verify_ctx *v, Z3_solver s, verify_result *res);
 /* The watch of a verifier (for pair.c), or NULL. */
 vx_watch *vx_ctx_watch(const verify_ctx *v);
 

@@ -118,15 +118,8 @@ static pres check_one_run(verify_ctx *v, Z3_solver s, const ir_kernel *k, int ni
     if (side) Z3_solver_assert(z, s, side);
     if (kind == VX_FP && q.x.nlits > 1)
       Z3_solver_assert(z, s, vx_keep(&q.x, Z3_mk_distinct(z, (unsigned)q.x.nlits, q.x.litast)));
-    res->solver_calls++;
-    vx_watch_begin(vx_ctx_watch(v)); /* the check gets the whole time limit */
-    Z3_lbool r = Z3_solver_check(z, s);
-    if (r == Z3_L_FALSE) out = P_UNSAT;
-    else if (r == Z3_L_TRUE) out = P_SAT;
-    else {
-      snprintf(res->reason, sizeof res->reason, "solver: %s", Z3_solver_get_reason_unknown(z, s));
-      out = P_UNKNOWN;
-    }
+    Z3_lbool r = vx_check(v, s, res);
+    out = r == Z3_L_FALSE ? P_UNSAT : r == Z3_L_TRUE ? P_SAT : P_UNKNOWN;
     Z3_solver_pop(z, s, 1);
     if (vx_z3_error() && out != P_SAT) out = P_ERROR;
   }
@@ -141,14 +134,16 @@ static pres check_one(verify_ctx *v, Z3_solver s, const ir_kernel *k, int nin,
                       const verify_candidate *const c[2], verify_result *res) {
   vx_watch *w = vx_ctx_watch(v);
   if (vx_watch_expired(w)) {
-    snprintf(res->reason, sizeof res->reason, "the time budget ran out");
+    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout) ran out");
     return P_UNKNOWN;
   }
   vx_watch_begin(w);
   pres r = check_one_run(v, s, k, nin, in_vars, sizes, c, res);
   vx_watch_end(w);
   if (r == P_ERROR && vx_watch_interrupted(w)) {
-    snprintf(res->reason, sizeof res->reason, "building the query took too long");
+    snprintf(res->reason, sizeof res->reason,
+             "building the query took longer than its wall-clock limit of %g s "
+             "(--smt-timeout)", verify_get_options(v)->timeout);
     r = P_UNKNOWN;
   }
   return r;
@@ -163,6 +158,7 @@ int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_
   memset(res, 0, sizeof *res);
   res->mode = o->mode;
   res->bound = o->bound;
+  res->steps = o->steps;
   if (o->mode == VERIFY_NONE) {
     res->verdict = VERIFY_SKIPPED;
     return 0;
@@ -173,15 +169,7 @@ int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_
     return -1;
   }
   Z3_context z = vx_ctx_z3(v);
-  Z3_solver s = Z3_mk_solver(z);
-  Z3_solver_inc_ref(z, s);
-  Z3_params p = Z3_mk_params(z);
-  Z3_params_inc_ref(z, p);
-  double ms = o->timeout * 1000.0;
-  Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
-                     ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
-  Z3_solver_set_params(z, s, p);
-  Z3_params_dec_ref(z, p);
+  Z3_solver s = vx_solver_new(v);
   long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   for (int i = 0; i < k->nvars; i++) sizes[i] = k->vars[i]->kind == IR_VAR_SIZE ? 1 : 0;
   ir_kernel_pin_extents(k, sizes);

@@ -1,8 +1,9 @@
 /*
  * verify.c - the bounded equivalence check (verify.h): the Z3 context, the
- * loop over size assignments, one query per assignment inside push/pop with
- * a timeout, the model turned into a counterexample, and its concrete
- * confirmation.
+ * loop over size assignments, one query per assignment inside push/pop
+ * under the solver's budget (a step count, Z3's rlimit, that decides; a
+ * wall-clock timeout as the net: vx_solver_new, vx_check), the model
+ * turned into a counterexample, and its concrete confirmation.
  *
  * One query: build the terms of the source (exec.c) and of the candidate
  * (its eval_sym callback over the world's algebra), then assert
@@ -35,7 +36,8 @@ struct verify_ctx {
 void verify_options_default(verify_options *o) {
   o->mode = VERIFY_REAL;
   o->bound = 3;
-  o->timeout = 10;
+  o->steps = VERIFY_DEFAULT_STEPS;
+  o->timeout = VERIFY_DEFAULT_TIMEOUT;
   o->budget = 0;
 }
 
@@ -106,6 +108,69 @@ const verify_options *verify_get_options(const verify_ctx *v) {
 
 Z3_context vx_ctx_z3(const verify_ctx *v) { return v->z; }
 vx_watch *vx_ctx_watch(const verify_ctx *v) { return v->watch; }
+
+/* ---------------------------------------------------- solver budgets */
+
+Z3_solver vx_solver_new(const verify_ctx *v) {
+  Z3_context z = v->z;
+  Z3_solver s = Z3_mk_solver(z);
+  Z3_solver_inc_ref(z, s);
+  Z3_params p = Z3_mk_params(z);
+  Z3_params_inc_ref(z, p);
+  double ms = v->opt.timeout * 1000.0;
+  Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
+                     ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
+  /* Z3 counts the limit from the count at the start of each check */
+  if (v->opt.steps)
+    Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
+                       (unsigned)(v->opt.steps < VERIFY_MAX_STEPS ? v->opt.steps
+                                                                  : VERIFY_MAX_STEPS));
+  Z3_solver_set_params(z, s, p);
+  Z3_params_dec_ref(z, p);
+  return s;
+}
+
+/* The context's resource count so far (Z3's statistic "rlimit count",
+ * which Z3 keeps in 32 bits: differences are taken modulo 2^32). */
+static unsigned steps_now(Z3_context z, Z3_solver s) {
+  Z3_stats st = Z3_solver_get_statistics(z, s);
+  Z3_stats_inc_ref(z, st);
+  unsigned r = 0;
+  for (unsigned i = 0; i < Z3_stats_size(z, st); i++) {
+    if (strcmp(Z3_stats_get_key(z, st, i), "rlimit count")) continue;
+    r = Z3_stats_is_uint(z, st, i) ? Z3_stats_get_uint_value(z, st, i)
+                                   : (unsigned)Z3_stats_get_double_value(z, st, i);
+    break;
+  }
+  Z3_stats_dec_ref(z, st);
+  return r;
+}
+
+Z3_lbool vx_check(verify_ctx *v, Z3_solver s, verify_result *res) {
+  Z3_context z = v->z;
+  res->solver_calls++;
+  res->steps = v->opt.steps;
+  unsigned before = steps_now(z, s);
+  vx_watch_begin(v->watch); /* each check gets the whole time limit */
+  Z3_lbool r = Z3_solver_check(z, s);
+  unsigned long used = (unsigned)(steps_now(z, s) - before);
+  if (used > res->steps_used) res->steps_used = used;
+  if (r != Z3_L_UNDEF) return r;
+  if (v->opt.steps && used >= v->opt.steps)
+    snprintf(res->reason, sizeof res->reason,
+             "the query used up its %lu solver steps (--smt-steps)", v->opt.steps);
+  else if (vx_watch_expired(v->watch))
+    snprintf(res->reason, sizeof res->reason, "the time budget (--timeout) ran out");
+  else if (vx_watch_interrupted(v->watch) ||
+           strstr(Z3_solver_get_reason_unknown(z, s), "timeout") ||
+           strstr(Z3_solver_get_reason_unknown(z, s), "cancel"))
+    snprintf(res->reason, sizeof res->reason,
+             "the query ran past its wall-clock limit of %g s (--smt-timeout)",
+             v->opt.timeout);
+  else
+    snprintf(res->reason, sizeof res->reason, "solver: %s", Z3_solver_get_reason_unknown(z, s));
+  return r;
+}
 
 static double now(void) {
   struct timespec ts;
@@ -645,10 +710,8 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
     }
     for (int i = 0; pass == 1 && i < q->x.nsqrt; i++)
       Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_is_int(z, q->x.sqrt_root[i])));
-    res->solver_calls++;
-    vx_watch_begin(v->watch);
     int conf = 0;
-    if (Z3_solver_check(z, s) == Z3_L_TRUE) {
+    if (vx_check(v, s, res) == Z3_L_TRUE) {
       Z3_model m2 = Z3_solver_get_model(z, s);
       Z3_model_inc_ref(z, m2);
       verify_cex *c2 = cex_from_model(q, m2);
@@ -681,15 +744,10 @@ static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind 
   if (kind == VX_FP && q->x.nlits > 1) /* distinct literals: distinct values */
     Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_distinct(z, (unsigned)q->x.nlits,
                                                          q->x.litast)));
-  res->solver_calls++;
-  vx_watch_begin(v->watch); /* each check gets the whole time limit */
-  Z3_lbool r = Z3_solver_check(z, s);
+  Z3_lbool r = vx_check(v, s, res);
   if (r == Z3_L_FALSE) {
     out = Q_UNSAT;
-  } else if (r == Z3_L_UNDEF) {
-    snprintf(res->reason, sizeof res->reason, "solver: %s",
-             Z3_solver_get_reason_unknown(z, s));
-  } else {
+  } else if (r == Z3_L_TRUE) {
     Z3_model m = Z3_solver_get_model(z, s);
     Z3_model_inc_ref(z, m);
     *cex = cex_from_model(q, m);
@@ -894,9 +952,10 @@ static int zero_signs_hold(verify_ctx *v, Z3_solver s, const verify_task *t,
     Z3_solver_assert(z, s, f);
     Z3_ast side = vx_side(&q.x);
     if (side) Z3_solver_assert(z, s, side);
-    res->solver_calls++;
-    vx_watch_begin(v->watch);
-    ok = Z3_solver_check(z, s) == Z3_L_FALSE;
+    char keep[sizeof res->reason]; /* this check's unknown is no verdict */
+    memcpy(keep, res->reason, sizeof keep);
+    ok = vx_check(v, s, res) == Z3_L_FALSE;
+    memcpy(res->reason, keep, sizeof keep);
     Z3_solver_pop(z, s, 1);
   }
   vx_z3_error();
@@ -923,6 +982,7 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
     int zu2;
     qres o2 = check_once(v, s, t, cand, sizes, &rr, &c2, kind, 2, &zu2);
     res->solver_calls += rr.solver_calls;
+    if (rr.steps_used > res->steps_used) res->steps_used = rr.steps_used;
     if (o2 == Q_SAT && c2 && c2->confirmed) {
       cex_free(*cex);
       *cex = c2;
@@ -951,8 +1011,8 @@ static qres check_sizes(verify_ctx *v, Z3_solver s, const verify_task *t,
   vx_watch_end(v->watch);
   if (r == Q_ERROR && vx_watch_interrupted(v->watch)) {
     snprintf(res->reason, sizeof res->reason,
-             "building the query took longer than the solver's time limit (%g s)",
-             v->opt.timeout);
+             "building the query took longer than its wall-clock limit of %g s "
+             "(--smt-timeout)", v->opt.timeout);
     r = Q_UNKNOWN;
   }
   return r;
@@ -1048,6 +1108,7 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   memset(res, 0, sizeof *res);
   res->mode = v->opt.mode;
   res->bound = v->opt.bound;
+  res->steps = v->opt.steps;
   if (v->opt.mode == VERIFY_NONE) {
     res->verdict = VERIFY_SKIPPED;
     return 0;
@@ -1067,15 +1128,7 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   ir_kernel_pin_extents(k, sizes);
 
   Z3_context z = v->z;
-  Z3_solver s = Z3_mk_solver(z);
-  Z3_solver_inc_ref(z, s);
-  Z3_params p = Z3_mk_params(z);
-  Z3_params_inc_ref(z, p);
-  double ms = v->opt.timeout * 1000.0;
-  Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
-                     ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
-  Z3_solver_set_params(z, s, p);
-  Z3_params_dec_ref(z, p);
+  Z3_solver s = vx_solver_new(v);
 
   sweep w = {v, s, t, cand, res, used, 0, ""};
   res->verdict = VERIFY_PROVED;
@@ -1131,6 +1184,13 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   return res->verdict == VERIFY_ERROR ? -1 : 0;
 }
 
+void verify_steps_text(unsigned long steps, unsigned long used, char *buf, size_t n) {
+  if (steps)
+    snprintf(buf, n, "at most %lu of %lu solver steps per query", used, steps);
+  else
+    snprintf(buf, n, "at most %lu solver steps per query (no limit)", used);
+}
+
 void verify_result_print(const verify_result *res, const ir_kernel *k,
                          FILE *out) {
   fprintf(out, "%s (%s, bound %d", verify_verdict_name(res->verdict),
@@ -1141,6 +1201,9 @@ void verify_result_print(const verify_result *res, const ir_kernel *k,
   for (int i = 0; i < VERIFY_ASSUMES_ALL && res->verdict == VERIFY_PROVED; i++)
     if (res->assumes & (1u << i)) fprintf(out, ", %s", verify_assumes_name(i, 0));
   if (res->verdict == VERIFY_PROVED && res->all_sizes) fprintf(out, ", %s", VERIFY_ALL_SIZES_TEXT);
+  char steps[96];
+  verify_steps_text(res->steps, res->steps_used, steps, sizeof steps);
+  if (res->mode != VERIFY_NONE) fprintf(out, ", %s", steps);
   fprintf(out, ", %.2f s)", res->seconds);
   if (res->reason[0]) fprintf(out, ": %s", res->reason);
   fputc('\n', out);

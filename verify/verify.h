@@ -21,7 +21,8 @@
  * anything (refinement).  Unsat at every size
  * is `proved`; sat is `refuted` once the model, turned into concrete inputs,
  * really tells the two apart when run concretely (the counterexample becomes
- * a CEGIS example); unknown or a time-out is `unknown`, never proved.
+ * a CEGIS example); unknown, the step limit or a time-out is `unknown`,
+ * never proved.
  *
  * Modes (verify_mode):
  *   real  values are reals with an IEEE class (NaN, +-inf; inputs may be
@@ -77,11 +78,26 @@ typedef enum verify_verdict {
 typedef struct verify_options {
   verify_mode mode;   /* default VERIFY_REAL */
   int bound;          /* sizes 0..bound; default 3 (--bound) */
-  double timeout;     /* seconds per solver check; default 10 (--smt-timeout) */
+  unsigned long steps; /* Z3 resource units (its `rlimit`) per solver check;
+                        * default VERIFY_DEFAULT_STEPS (--smt-steps); 0: no
+                        * limit.  The budget that decides: a count, so a
+                        * verdict does not depend on the machine's speed or
+                        * load.  A check past it is unknown. */
+  double timeout;     /* wall-clock seconds per solver check and per query
+                       * build, the safety net against a solver that stops
+                       * counting; default VERIFY_DEFAULT_TIMEOUT
+                       * (--smt-timeout) */
   double budget;      /* seconds for everything this verifier does from
                        * verify_new on (--timeout); 0: no limit.  Past it
                        * every check answers unknown. */
 } verify_options;
+
+/* The defaults of --smt-steps and --smt-timeout (docs/verify.md, "The
+ * solver's budget", says how they were chosen). */
+#define VERIFY_DEFAULT_STEPS 50000000UL
+#define VERIFY_DEFAULT_TIMEOUT 600.0
+/* The largest --smt-steps (Z3 takes a 32-bit count). */
+#define VERIFY_MAX_STEPS 4294967295UL
 
 void verify_options_default(verify_options *o);
 
@@ -232,6 +248,8 @@ typedef struct verify_result {
   long cases_left_out; /* size cases not checked (too large, or left out by
                           the caller): the verdict is then not proved */
   long solver_calls;  /* Z3 checks made (trivial queries need none) */
+  unsigned long steps; /* the step limit per check it ran under (0: none) */
+  unsigned long steps_used; /* the most steps one of its checks took */
   int fp_width;       /* fp: the largest bit width used */
   char reason[320];   /* unknown/error/refuted: what happened, for people */
   int all_sizes;      /* proved, and proved for every size assignment too
@@ -297,8 +315,11 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
  * limit or an interrupt) and the verdict is unknown. */
 #define VERIFY_MAX_DEGREE 20
 
-/* One line for people: "proved (real, bound 3, 14 size cases, 0.21 s)" or
- * with the reason. */
+/* "at most USED of STEPS solver steps per query" (or "(no limit)" when
+ * steps is 0) into buf (n bytes): how a result reports its step budget. */
+void verify_steps_text(unsigned long steps, unsigned long used, char *buf, size_t n);
+/* One line for people: "proved (real, bound 3, 14 size cases, at most 812
+ * of 20000000 solver steps per query, 0.21 s)" or with the reason. */
 void verify_result_print(const verify_result *res, const ir_kernel *k,
                          FILE *out);
 

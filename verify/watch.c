@@ -1,7 +1,9 @@
 /*
- * watch.c - the verifier cannot hang.  Every solver check carries Z3's own
- * `timeout` parameter (--smt-timeout), but some of Z3's procedures do not
- * look at it, nor at Z3_interrupt, for minutes (nonlinear real arithmetic
+ * watch.c - the verifier cannot hang.  Every solver check carries a step
+ * limit (Z3's `rlimit`, --smt-steps), which decides on any machine alike,
+ * and Z3's own wall-clock `timeout` parameter (--smt-timeout, a net set
+ * well above what the step limit takes), but some of Z3's procedures do not
+ * look at either, nor at Z3_interrupt, for minutes (nonlinear real arithmetic
  * on high-degree products: a report program nesting 40 multiply(C, beta)
  * ran past 120 s inside Z3_solver_check with --smt-timeout 1).
  *
