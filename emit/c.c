@@ -956,7 +956,8 @@ static int check_signature(cg *g, const ir_tprog *p, const ir_tnode **nodes, int
     if (n->kind != IR_TN_ARG) continue;
     if (n->arg < 0 || n->arg >= k->nvars) return fail(g, "argument %d out of range", n->arg);
     const ir_var *v = k->vars[n->arg];
-    if (v->param_index < 0 || (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR))
+    if ((v->param_index < 0 && !v->size_value) ||
+        (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR))
       return fail(g, "argument %s is not a parameter of %s", v->name, k->name);
     if (v->elem != n->type.elem)
       return fail(g, "argument %s is %s in the program, %s in C", v->name,
@@ -1001,6 +1002,13 @@ static void write_head(cg *g, const ir_tnode **nodes, int nn) {
   if (k->returns) { /* the returned value's array, a local */
     const ir_var *r = k->vars[k->params[k->nparams - 1]];
     fprintf(g->out, "  %s %s[1] = {0};\n", ctype(r->elem), r->name);
+  }
+  for (int v = 0; v < k->nvars; v++) { /* sizes used as values */
+    const ir_var *sv = k->vars[v];
+    if (!sv->size_value) continue;
+    fprintf(g->out, "  %s %s = (%s)(", ctype(sv->elem), sv->name, ctype(sv->elem));
+    ir_expr_print(k, sv->size_value, g->out);
+    fputs(");\n", g->out);
   }
 }
 

@@ -676,6 +676,13 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     FILE *f = open_memstream(&text, &len);
     if (f) {
       ir_kernel_print_views(p->kernel, "// ", f);
+      const ir_kernel *k = p->kernel;
+      for (int v = 0; v < k->nvars; v++) /* sizes used as values */
+        if (k->vars[v]->size_value) {
+          fprintf(f, "// %%%s is (%s)(", k->vars[v]->name, ir_elem_c_name(k->vars[v]->elem));
+          ir_expr_print(k, k->vars[v]->size_value, f);
+          fputs("), a size used as a value: the caller passes it\n", f);
+        }
       fclose(f);
       ir_buf_puts(&b, text);
     }

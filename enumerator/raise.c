@@ -522,7 +522,7 @@ static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
   g->type = s->otype;
   g->is_main = 1;
   g->what = "output";
-  g->rtol = es_goal_rtol(k);
+  g->rtol = t->subgoals.rtol;
   for (int e = 0; e < t->ex.n; e++) {
     g->expect[e] = t->after[e][s->po->var];
     g->cmp[e] = cmp_mask(t, s->po, s->wm, &g->expect[e], e);
@@ -626,7 +626,7 @@ static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
   if (!bad) {
     const ir_tensor *want = &t->after[e][s->po->var];
     size_t n = ir_tensor_size(want);
-    double rtol = es_goal_rtol(k);
+    double rtol = t->subgoals.rtol;
     for (size_t i = 0; i < n && !bad; i++) {
       if (want->poison && want->poison[i]) continue;
       bad = (got.poison && got.poison[i]) ||
@@ -829,9 +829,12 @@ static const ir_tnode *substitute(ir_tp_store *s, const ir_tnode *n,
 static int kernel_leaves(const ir_kernel *k, ir_tp_store *store, const ir_tnode **cur,
                          enum_result *res, ir_error *err) {
   const int maxargs = (int)(sizeof res->prog.args / sizeof res->prog.args[0]);
-  for (int p = 0; p < k->nparams; p++) {
-    int v = k->params[p];
+  /* the parameters, then the sizes used as values (ir_var.size_value),
+   * which the caller computes from the sizes */
+  for (int p = 0; p < k->nparams + k->nvars; p++) {
+    int v = p < k->nparams ? k->params[p] : p - k->nparams;
     ir_type ty;
+    if (p >= k->nparams && !k->vars[v]->size_value) continue;
     if (k->vars[v]->kind == IR_VAR_SIZE) continue;
     if (var_type(k, v, &ty)) {
       return untyped_var(k, v, err);

@@ -392,6 +392,8 @@ static void space_goals(sg_set *s) {
   }
 }
 
+static double task_rtol(const sg_set *s);
+
 void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *arena) {
   memset(s, 0, sizeof *s);
   s->a = a;
@@ -403,6 +405,7 @@ void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *a
   find_ctx f = {s, arena, 0};
   ir_kernel_walk_assigns(s->k, find_stmt, &f);
   space_goals(s);
+  s->rtol = task_rtol(s);
 }
 
 void sg_free(sg_set *s) {
@@ -624,7 +627,7 @@ int sg_goals(sg_set *s, int var, int nex, es_goal *goals, int cap,
     o->id = i;
     o->what = g->what;
     o->type = g->type;
-    o->rtol = es_goal_rtol(s->k);
+    o->rtol = s->rtol;
     for (int e = 0; e < nex; e++) {
       o->expect[e] = g->vals[e];
       size_t m = ir_tensor_size(&g->vals[e]);
@@ -683,6 +686,22 @@ static void task_constants(const sg_set *s, const ir_kernel *k, const_ctx *c) {
     const poly_input *in = &s->pt->inputs[i];
     if ((in->flags & POLY_IN_CONST) && in->has_value) const_add(c, in->value);
   }
+}
+
+/* The tolerance of the task's comparisons: the kernel's (es_goal_rtol),
+ * below a sixteenth of the task's smallest nonzero constant, so that adding
+ * an epsilon (`ss += 1e-5f` in float, whose tolerance is 1e-5) is not
+ * taken for adding nothing. */
+static double task_rtol(const sg_set *s) {
+  double rtol = es_goal_rtol(s->k);
+  const_ctx c;
+  task_constants(s, s->k, &c);
+  for (int i = 0; i < c.n; i++) {
+    double m = fabs(c.vals[i]) / 16;
+    if (m > 0 && m < rtol) rtol = m > 1e-9 ? m : 1e-9;
+  }
+  ir_free(c.vals);
+  return rtol;
 }
 
 int sg_constant_count(const sg_set *s, const ir_kernel *k) {

@@ -39,6 +39,8 @@ typedef struct sg_set {
   sg_goal goals[SG_MAX];
   const ir_stmt *loops[SG_MAX][16];
   int depth[SG_MAX];
+  double rtol;             /* the task's comparison tolerance (below its
+                              smallest nonzero constant) */
   int empty_sums_zero;     /* sg_run: a sum whose reduction loop has no
                               iteration is 0 (the empty sum), not undefined;
                               for the examples that show a masked-zero

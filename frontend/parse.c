@@ -2867,6 +2867,72 @@ static void skip_attributes(parser *p) {
 /* kernel: specifiers type ident '(' (param (',' param)* | 'void')? ')' '{' block-items '}'
  * type is void, or double/float (a typedef of one): the value of the final
  * `return e;` is the kernel's output `ret` (see parse_return). */
+/* Is e an integer expression of size parameters and integer constants
+ * only, with at least one size (`n`, `n * m`, `n - 1`)? */
+static int sizes_expr(parser *p, const ir_expr *e, int *nsizes) {
+  switch (e->kind) {
+  case IR_EX_CONST: return e->is_int;
+  case IR_EX_VAR:
+    if (p->vars[e->var]->kind != IR_VAR_SIZE || p->dead[e->var]) return 0;
+    ++*nsizes;
+    return 1;
+  case IR_EX_ADD: case IR_EX_SUB: case IR_EX_MUL: case IR_EX_NEG:
+    for (int i = 0; i < e->nargs; i++)
+      if (!sizes_expr(p, e->args[i], nsizes)) return 0;
+    return e->type == IR_I32;
+  default: return 0;
+  }
+}
+
+/* The scalar standing for the size expression `(t)e` (one per distinct
+ * expression and type): named after the size (`n_val`), else `size_val`. */
+static int size_value_var(parser *p, ir_expr *cast) {
+  for (int v = 0; v < p->nvars; v++)
+    if (p->vars[v]->size_value && p->vars[v]->elem == cast->type &&
+        ir_expr_equal(p->vars[v]->size_value, cast->args[0]))
+      return v;
+  const ir_expr *e = cast->args[0];
+  fe_tok t = {0};
+  t.text = e->kind == IR_EX_VAR ? ir_arena_printf(p->a, "%s_val", p->vars[e->var]->name)
+                                : "size_val";
+  t.pos = cast->pos;
+  t.in_main = 1;
+  int v = new_var(p, IR_VAR_SCALAR, &t, cast->type);
+  p->vars[v]->size_value = cast->args[0];
+  return v;
+}
+
+/* A size used as a value: `(float)n` (the conversion the usual arithmetic
+ * conversions put on an integer operand of floating arithmetic) becomes a
+ * read-only scalar of the element type (size_value_var), so the later
+ * stages see an input, as for `float alpha`. */
+static void size_values_expr(parser *p, ir_expr **ep) {
+  ir_expr *e = *ep;
+  int nsizes = 0;
+  if (e->kind == IR_EX_CAST && ir_elem_is_float(e->type) &&
+      sizes_expr(p, e->args[0], &nsizes) && nsizes) {
+    *ep = mk_var(p, size_value_var(p, e), e->pos);
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++) size_values_expr(p, &e->args[i]);
+}
+
+/* size_values_expr over the data expressions of a statement list (right
+ * sides and conditions; subscripts and bounds stay integer). */
+static void size_values_stmts(parser *p, ir_stmt *st) {
+  for (; st; st = st->next) {
+    switch (st->kind) {
+    case IR_ST_FOR: size_values_stmts(p, st->body); break;
+    case IR_ST_IF:
+      size_values_expr(p, &st->cond);
+      size_values_stmts(p, st->then_body);
+      size_values_stmts(p, st->else_body);
+      break;
+    case IR_ST_ASSIGN: size_values_expr(p, &st->rhs); break;
+    }
+  }
+}
+
 static void parse_kernel(parser *p, const fe_tok *name) {
   int has_type = 0;
   while (p->t + p->i != name) {
@@ -3264,6 +3330,7 @@ ir_kernel *fe_parse_preprocessed(const ir_source *srcp, const char *pp, const ch
       ir_error_print(&p.err, &src);
     } else {
       parse_kernel(&p, kt + (d.name - d.start));
+      size_values_stmts(&p, p.k->body);
       ir_kernel *k = p.k;
       k->vars = IR_NEW_N(arena, ir_var *, p.nvars ? p.nvars : 1);
       if (p.nvars) memcpy(k->vars, p.vars, sizeof *p.vars * (size_t)p.nvars);

@@ -367,6 +367,11 @@ int interp_env_init(interp_env *env, const ir_kernel *k, const long *sizes,
     size_t cnt = (size_t)total ? (size_t)total : 1;
     t->data = ir_calloc(cnt, sizeof *t->data);
     t->poison = ir_calloc(cnt, 1);
+    /* a size used as a value: (elem)expr, as C converts it */
+    if (var->size_value) {
+      double x = (double)ir_expr_eval_int(var->size_value, env->ivals);
+      t->data[0] = var->elem == IR_F32 ? (double)(float)x : x;
+    }
   }
   env->prog = prog_new(k);
   interp_poison_locals(env);

@@ -283,6 +283,13 @@ void ir_kernel_dump(const ir_kernel *k, FILE *out) {
     if (k->vars[i]->kind == IR_VAR_ITER)
       fprintf(out, "%s%s", niter++ ? ", " : "  int ", k->vars[i]->name);
   if (niter) fputs(";\n", out);
+  for (int i = 0; i < k->nvars; i++) { /* sizes used as values */
+    const ir_var *v = k->vars[i];
+    if (!v->size_value) continue;
+    fprintf(out, "  const %s %s = (%s)(", ir_elem_c_name(v->elem), v->name, ir_elem_c_name(v->elem));
+    ir_expr_print(k, v->size_value, out);
+    fputs("); /* a size as a value */\n", out);
+  }
   for (int i = 0; i < k->nvars; i++) {
     const ir_var *v = k->vars[i];
     if (v->kind != IR_VAR_LOCAL && v->kind != IR_VAR_LOCAL_ARRAY) continue;

@@ -315,6 +315,13 @@ typedef struct ir_var {
                         that the kernel reads or writes, an operand of the
                         kernel (in ir_kernel.params after the C parameters)
                         but not a C parameter */
+  /* IR_VAR_SCALAR that is not a C parameter (param_index -1): a size used
+   * as a value (`ss /= n`), whose value is always `(elem)size_value`, an
+   * integer expression of size parameters and constants; every stage takes
+   * it as a read-only scalar (the proofs hold for every value it could
+   * have), the interpreter and the emitted C compute it from the sizes
+   * (docs/frontend.md, "Sizes as values").  NULL otherwise. */
+  struct ir_expr *size_value;
   ir_pos pos;        /* declaration */
 } ir_var;
 

@@ -201,8 +201,10 @@ static unsigned expr_ops(const ir_expr *e) {
     case IR_FN_EXP: o = POLY_OP_EXP; break;
     case IR_FN_POW: o = POLY_OP_POW; break;
     case IR_FN_FABS: o = POLY_OP_ABS; break;
-    case IR_FN_FMAX: o = POLY_OP_MAX; break;
-    case IR_FN_FMIN: o = POLY_OP_MIN; break;
+    /* C's fmax/fmin skip a NaN operand, which maximum/minimum do not:
+     * their exact programs compare (isnan is x != x) and select */
+    case IR_FN_FMAX: o = POLY_OP_MAX | POLY_OP_CMP; break;
+    case IR_FN_FMIN: o = POLY_OP_MIN | POLY_OP_CMP; break;
     }
     break;
   case IR_EX_ELEM: return 0; /* subscripts are index arithmetic */

@@ -151,6 +151,24 @@ expect_status 0 "scalar lb: gemv_pb.c agrees natively" "$UPLIFT" run --native $P
 expect_status 3 "scalar lb: sizes below the constants are refused" \
   "$UPLIFT" run --native --sizes m=10,n=20 $PB tests/polybench/gemv_pb.c
 
+# Sizes as values (docs/frontend.md): `ss /= size` reads the scalar
+# size_val = (float)(size), declared by the dump, computed by --emit c,
+# passed to the MLIR function
+"$UPLIFT" dump "$DIR/inf_rmsnorm.c" >"$TMP/out" 2>"$TMP/err"
+check "size values: the dump declares size_val" \
+  grep -q 'const float size_val = (float)(size); /\* a size as a value \*/' "$TMP/out"
+check "size values: the division reads it" grep -q 'S2: ss /= size_val;' "$TMP/out"
+"$UPLIFT" raise -q --emit c --timeout "$BUDGET" "$DIR/inf_rmsnorm.c" >"$TMP/out" 2>"$TMP/err"
+check "size values: --emit c computes it from the size" grep -q '^  float size_val = (float)(size);' "$TMP/out"
+"$UPLIFT" raise -q --dialect linalg --timeout "$BUDGET" "$DIR/inf_bn_scale.c" >"$TMP/out" 2>"$TMP/err"
+check "size values: the MLIR function takes (double)(batch * spatial) as an argument" \
+  grep -q '^// %size_val is (double)(batch \* spatial), a size used as a value' "$TMP/out"
+# C's fmax skips a NaN operand: its exact program compares and selects
+printf 'void floor_f(const float *x, float *y, float lo, int n) {\n  for (int i = 0; i < n; i++) y[i] = fmaxf(x[i], lo);\n}\n' >"$TMP/floor.c"
+"$UPLIFT" raise --dialect hlo --timeout "$BUDGET" "$TMP/floor.c" >"$TMP/out" 2>"$TMP/err"
+check "fmax: y = fmaxf(x, lo) is raised and proved in hlo" grep -q '^task 0 y: .*; proved' "$TMP/err"
+check "fmax: with a select, not maximum alone" grep -q 'stablehlo.select' "$TMP/out"
+
 check "at least 40 kernels in tests/realc" [ "$nfiles" -ge 40 ]
 echo "realc: $nproved of $nraisable raisable rows raised and proved as written ($nrows rows, $nfiles kernels)"
 check "every raisable row raised and proved" [ "$nproved" -eq "$nraisable" ]

@@ -347,9 +347,11 @@ static void details_casts(ir_arena *a) {
       const ir_expr *l = e->args[0]->args[0]; /* B/n + (double)A */
       const ir_expr *div = l->args[0];
       CHECK("B / n is a floating division", div->kind == IR_EX_DIV && div->type == IR_F64);
-      CHECK("n is cast to double", div->args[1]->kind == IR_EX_CAST &&
-                                       div->args[1]->type == IR_F64 &&
-                                       div->args[1]->args[0]->type == IR_I32);
+      /* (double)n, a size as a value, is the scalar n_val (details_size_values) */
+      int nv = div->args[1]->kind == IR_EX_VAR ? div->args[1]->var : -1;
+      CHECK("n is converted to double: the scalar n_val = (double)n",
+            nv >= 0 && k->vars[nv]->elem == IR_F64 && k->vars[nv]->size_value &&
+                k->vars[nv]->size_value->type == IR_I32);
       CHECK("(double)A[i] is a cast", l->args[1]->kind == IR_EX_CAST &&
                                           l->args[1]->args[0]->type == IR_F32);
       const ir_expr *fb = e->args[0]->args[1];
@@ -584,6 +586,60 @@ static void details_extents(ir_arena *a) {
   CHECK("empty file is rejected", !parse_quiet("", a));
 }
 
+typedef struct nth_ctx {
+  int id;
+  const ir_stmt *st;
+} nth_ctx;
+
+static int nth_visit(const ir_stmt *st, const ir_stmt *const *loops, int depth, void *user) {
+  (void)loops;
+  (void)depth;
+  nth_ctx *c = user;
+  if (st->id == c->id) c->st = st;
+  return 0;
+}
+
+/* The assignment S<id> of k, or NULL. */
+static const ir_stmt *nth_assign(const ir_kernel *k, int id) {
+  nth_ctx c = {id, NULL};
+  ir_kernel_walk_assigns(k, nth_visit, &c);
+  return c.st;
+}
+
+/* A size used as a value (`ss /= n`): a read-only scalar of the element
+ * type that stands for (T)(size expression), one per expression and type;
+ * sizes in subscripts, bounds and integer conditions stay sizes. */
+static void details_size_values(ir_arena *a) {
+  ir_kernel *k;
+  k = parse("void f(float *o, const float *x, int n) { float ss = 0.0f;\n"
+            " for (int j = 0; j < n; j++) ss += x[j] * x[j];\n"
+            " ss /= n; for (int j = 0; j < n; j++) o[j] = x[j] * ss; }\n", a);
+  int v = k ? ir_kernel_find_var(k, "n_val") : -1;
+  CHECK("ss /= n: n as a value is the scalar n_val = (float)n, not a parameter",
+        v >= 0 && k->vars[v]->kind == IR_VAR_SCALAR && k->vars[v]->elem == IR_F32 &&
+            k->vars[v]->param_index < 0 && k->vars[v]->size_value &&
+            k->vars[v]->size_value->kind == IR_EX_VAR &&
+            k->vars[k->vars[v]->size_value->var]->kind == IR_VAR_SIZE && k->nparams == 3);
+  const ir_stmt *st = k ? nth_assign(k, 2) : NULL;
+  CHECK("the division reads n_val", st && st->rhs->kind == IR_EX_VAR && st->rhs->var == v);
+  k = parse("void f(int b, int s, double y[b][s], const double x[b][s]) {\n"
+            " for (int i = 0; i < b; i++) for (int j = 0; j < s; j++)\n"
+            "  y[i][j] = x[i][j] * (1.0 / (b * s)) + 2.0 / (b * s); }\n",
+            a);
+  v = k ? ir_kernel_find_var(k, "size_val") : -1;
+  CHECK("1.0 / (b * s): a product of sizes is one scalar, size_val, for both uses",
+        v >= 0 && k->vars[v]->elem == IR_F64 && k->vars[v]->size_value &&
+            k->vars[v]->size_value->kind == IR_EX_MUL &&
+            ir_kernel_find_var(k, "size_val_2") < 0);
+  k = parse("void f(int n, double x[n]) { for (int i = 0; i < n; i++) x[i] = x[i] * i; }\n", a);
+  CHECK("an iterator used as a value stays a cast (not a size)",
+        k && ir_kernel_find_var(k, "i_val") < 0 && ir_kernel_find_var(k, "size_val") < 0);
+  k = parse("void f(int n, double x[n]) { for (int i = 0; i < n; i++) if (i < n - 1) x[i] = 0; }\n",
+            a);
+  CHECK("sizes in bounds and integer conditions stay sizes",
+        k && ir_kernel_find_var(k, "n_val") < 0);
+}
+
 static void test_details(void) {
   ir_arena a;
   ir_arena_init(&a);
@@ -593,6 +649,7 @@ static void test_details(void) {
   details_locals(&a);
   details_views(&a);
   details_extents(&a);
+  details_size_values(&a);
   ir_arena_free(&a);
 }
 

@@ -395,6 +395,13 @@ static void specific(const poly_analysis *a, const char *file) {
     unsigned long long w = writers(a, "D");
     int t = __builtin_ctzll(w | (1ull << 63));
     CHECK("absdiff: D's task uses fabs", t < a->ntasks && (a->tasks[t].ops & POLY_OP_ABS));
+    /* fmax skips a NaN operand: its exact programs compare and select */
+    unsigned long long wm = writers(a, "mx");
+    unsigned ops = 0;
+    for (int i = 0; i < a->ntasks && i < 63; i++)
+      if (wm & (1ull << i)) ops |= a->tasks[i].ops;
+    CHECK("absdiff: mx's fmax hints max and compare",
+          (ops & POLY_OP_MAX) && (ops & POLY_OP_CMP));
   }
   if (!strcmp(base, "relu_bias.c") || !strcmp(base, "row_norms.c")) {
     CHECKF(a->transformed && a->nexpanded == 1, "%s: the local is expanded", base);
