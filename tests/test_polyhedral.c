@@ -295,6 +295,22 @@ static const expect expects[] = {
     {"tests/kernels/seidel2d.c", NULL, 0, -1, {{0}}, "loop t"},
     {"tests/kernels/jacobi1d.c", NULL, 0, -1, {{0}}, "loop t"},
     {"tests/kernels/jacobi2d.c", NULL, 0, -1, {{0}}, "loop t"},
+    /* the PolyBench kernels uplift does not raise yet (kept loops, issue 14) */
+    {"benchmarks/kernels/partial/adi.c", NULL, 0, -1, {{0}}, "loop j"},
+    {"benchmarks/kernels/partial/cholesky.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"benchmarks/kernels/partial/deriche.c", NULL, 0, -1, {{0}}, "loop j"},
+    {"benchmarks/kernels/partial/durbin.c", NULL, 0, -1, {{0}}, "loop k"},
+    {"benchmarks/kernels/partial/fdtd-2d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"benchmarks/kernels/partial/floyd-warshall.c", NULL, 0, -1, {{0}}, "loop k"},
+    {"benchmarks/kernels/partial/gramschmidt.c", NULL, 0, -1, {{0}}, "loop k"},
+    {"benchmarks/kernels/partial/heat-3d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"benchmarks/kernels/partial/jacobi-1d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"benchmarks/kernels/partial/jacobi-2d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"benchmarks/kernels/partial/lu.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"benchmarks/kernels/partial/ludcmp.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"benchmarks/kernels/partial/nussinov.c", NULL, 0, -1, {{0}}, "loop i"},
+    {"benchmarks/kernels/partial/seidel-2d.c", NULL, 0, -1, {{0}}, "loop t"},
+    {"benchmarks/kernels/partial/trisolv.c", NULL, 0, -1, {{0}}, "loop i"},
 };
 #define NEXPECT (int)(sizeof expects / sizeof expects[0])
 
@@ -610,7 +626,7 @@ static void one(const char *file) {
 
 int main(void) {
   static const char *patterns[] = {"benchmarks/kernels/*.c", "benchmarks/kernels/c99/*.c",
-                                   "tests/kernels/*.c"};
+                                   "benchmarks/kernels/partial/*.c", "tests/kernels/*.c"};
   int nfiles = 0;
   for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
     glob_t g;
