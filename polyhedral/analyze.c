@@ -1627,8 +1627,9 @@ static void copy_stmts(pass *p, poly_analysis *a) {
       o->ncommon = c;
       o->levels = lv;
       o->distance = IR_NEW_N(arena, long, c ? c : 1);
-      for (int l = 0; l < c; l++)
-        if ((lv & (1u << l)) && carried_distance(d->map, l, &o->distance[l]))
+      for (int l = 0; l < c; l++) /* flow only: the kept loops need no more */
+        if (d->kind == POLY_DEP_FLOW && (lv & (1u << l)) &&
+            carried_distance(d->map, l, &o->distance[l]))
           o->fixed |= 1u << l;
       o->carried = -1;
       o->iter = -1;

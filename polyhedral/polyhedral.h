@@ -163,7 +163,8 @@ typedef struct poly_dep {
   int ncommon;         /* loops common to src and dst */
   unsigned levels;     /* bit l: some instance is carried by common loop l
                           (agrees on loops 0..l-1, differs on loop l) */
-  unsigned fixed;      /* bit l: those instances all have one distance */
+  unsigned fixed;      /* bit l: those instances all have one distance
+                          (computed for flow dependences only) */
   long *distance;      /* [ncommon] that distance (dst's iterator minus
                           src's at loop l) where fixed has bit l, else 0 */
   const char *rel;     /* the relation, isl text */
