@@ -39,6 +39,7 @@
 
 #include "polyhedral/affine.h"
 #include "polyhedral/expand.h"
+#include "polyhedral/keep.h"
 #include "polyhedral/polyhedral.h"
 
 #define MAXDEPTH 32
@@ -591,6 +592,34 @@ static unsigned carried_levels(__isl_keep isl_map *m, int ncommon, int *indep) {
   *indep = isl_map_is_empty(eq) == isl_bool_false;
   isl_map_free(eq);
   return levels;
+}
+
+/* The distance at common loop l of the instances of m carried by it (equal
+ * on loops 0..l-1, different on loop l; negative for a downward loop): 1
+ * with *v when it is one constant, else 0. */
+static int carried_distance(__isl_keep isl_map *m, int l, long *v) {
+  isl_map *c = isl_map_copy(m);
+  for (int d = 0; d < l; d++) c = isl_map_equate(c, isl_dim_in, d, isl_dim_out, d);
+  isl_map *lt = isl_map_order_lt(isl_map_copy(c), isl_dim_in, l, isl_dim_out, l);
+  c = isl_map_union(lt, isl_map_order_gt(c, isl_dim_in, l, isl_dim_out, l));
+  isl_size nin = isl_map_dim(c, isl_dim_in), nout = isl_map_dim(c, isl_dim_out);
+  if (nin < 0 || nout < 0) {
+    isl_map_free(c);
+    return 0;
+  }
+  c = isl_map_project_out(c, isl_dim_in, (unsigned)l + 1, (unsigned)(nin - l - 1));
+  c = isl_map_project_out(c, isl_dim_in, 0, (unsigned)l);
+  c = isl_map_project_out(c, isl_dim_out, (unsigned)l + 1, (unsigned)(nout - l - 1));
+  c = isl_map_project_out(c, isl_dim_out, 0, (unsigned)l);
+  c = isl_map_reset_tuple_id(c, isl_dim_in);
+  c = isl_map_reset_tuple_id(c, isl_dim_out);
+  isl_set *delta = isl_map_deltas(c);
+  isl_val *val = isl_set_plain_get_val_if_fixed(delta, isl_dim_set, 0);
+  int ok = val && isl_val_is_int(val) == isl_bool_true;
+  if (ok) *v = isl_val_get_num_si(val);
+  isl_val_free(val);
+  isl_set_free(delta);
+  return ok;
 }
 
 static int parse_stmt_name(const char *name, int *n) {
@@ -1597,6 +1626,13 @@ static void copy_stmts(pass *p, poly_analysis *a) {
       o->var = d->var;
       int c = common_loops(&p->sts[d->a], &p->sts[d->b]);
       unsigned lv = carried_levels(d->map, c, &o->independent);
+      o->ncommon = c;
+      o->levels = lv;
+      o->distance = IR_NEW_N(arena, long, c ? c : 1);
+      for (int l = 0; l < c; l++) /* flow only: the kept loops need no more */
+        if (d->kind == POLY_DEP_FLOW && (lv & (1u << l)) &&
+            carried_distance(d->map, l, &o->distance[l]))
+          o->fixed |= 1u << l;
       o->carried = -1;
       o->iter = -1;
       for (int l = 0; l < c; l++)
@@ -1629,6 +1665,11 @@ static void stmt_reduction(pass *p, poly_analysis *a, int i) {
       other_var = t->reads[d->n].var;
     }
   }
+  if (t->red != POLY_RED_NONE)
+    for (int l = 0; l < t->depth; l++)
+      if ((acc_levels & ~other_levels & (1u << l)) &&
+          !expr_uses_var(t->s->lhs, t->loops[l]->iter))
+        a->stmts[i].red_levels |= 1u << l;
   int outer = -1;
   unsigned all = acc_levels | other_levels;
   for (int l = 0; l < t->depth; l++)
@@ -1955,6 +1996,7 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
   task_io(p, a);
   value_spaces(p, a);
   pass_free(p);
+  poly_keep_loops(a, arena);
   return 0;
 }
 

@@ -120,6 +120,10 @@ typedef struct poly_stmt {
   int task;             /* its task; -1 for a prelude statement */
   int guarded;          /* under a data-dependent if (may execute) */
   unsigned ops;         /* POLY_OP_* bits of its arithmetic */
+  unsigned red_levels;  /* bit l: it updates its accumulator with a
+                           reduction operator, the accumulator is not
+                           indexed by loop l, and every value loop l carries
+                           into it comes through the accumulator */
   const char *domain;   /* iteration domain, isl text */
   int *loop_dims;       /* [depth] the IR_VAR_SIZE var id P with 0 <= it < P
                            for each enclosing loop, or -1 (none such) */
@@ -156,6 +160,13 @@ typedef struct poly_dep {
                           -1: only loop-independent (textual order) */
   int iter;            /* iterator var id of that loop, or -1 */
   int independent;     /* some instances are loop-independent */
+  int ncommon;         /* loops common to src and dst */
+  unsigned levels;     /* bit l: some instance is carried by common loop l
+                          (agrees on loops 0..l-1, differs on loop l) */
+  unsigned fixed;      /* bit l: those instances all have one distance
+                          (computed for flow dependences only) */
+  long *distance;      /* [ncommon] that distance (dst's iterator minus
+                          src's at loop l) where fixed has bit l, else 0 */
   const char *rel;     /* the relation, isl text */
 } poly_dep;
 
@@ -228,6 +239,50 @@ typedef struct poly_expansion {
   int *iters;           /* iterator var ids, outermost first */
 } poly_expansion;
 
+/* ------------------------------------------------------------ kept loops */
+
+/* One item of a kept loop's body, run at each of its iterations with the
+ * kept iterators as parameters: a would-be task (a strongly connected
+ * component of the dependences left once the kept loops' iterators are
+ * fixed) or a nested kept loop. */
+typedef struct poly_body_item {
+  int nstmts;
+  int *stmts;          /* assignment ids, textual order */
+  int kept;            /* a nested kept loop (index into poly_analysis.kept)
+                          whose statements these are, or -1: a task */
+} poly_body_item;
+
+/* A loop that must stay a sequential loop (docs/analyze.md, "Kept loops"):
+ * it carries a flow dependence that no reduction explains, and no kept loop
+ * around it carries that instance.  Raising inside kept loops is not built
+ * yet: the analysis only says which loops would stay and what would be
+ * raised inside them. */
+typedef struct poly_kept_loop {
+  const ir_stmt *loop; /* the loop, in poly_analysis.kernel */
+  int iter;            /* its iterator var id */
+  int level;           /* its depth: 0 for an outermost loop */
+  int parent;          /* the enclosing kept loop, or -1 */
+  int nparams;         /* the kept iterators its body sees: those of the */
+  int *params;         /* enclosing kept loops and its own, outermost first */
+  /* one dependence it carries that is not a reduction (the first found) */
+  poly_dep_kind kind;
+  int src, dst, var;   /* assignment ids: dst reads what src wrote */
+  int has_distance;
+  long distance;       /* dst's iteration minus src's, when has_distance */
+  int nbody;
+  poly_body_item *body; /* in execution order */
+} poly_kept_loop;
+
+/* A statement that stays scalar: every loop around it is kept, so at each
+ * iteration it computes one element and has no tensor form. */
+typedef struct poly_scalar_stmt {
+  int stmt;            /* assignment id */
+  int kept;            /* its innermost kept loop */
+  const char *why;     /* e.g. "every loop around it is kept (t, i, j); loop
+                          j carries a dependence of S0 on S0 (flow through A,
+                          distance 1)" */
+} poly_scalar_stmt;
+
 typedef struct poly_analysis {
   const ir_kernel *kernel; /* the analysed kernel: the input, or a copy in
                               the arena when a local was expanded */
@@ -245,6 +300,11 @@ typedef struct poly_analysis {
   poly_reduction *reductions;
   int ntasks;
   poly_task *tasks;        /* topological order: run them in this order */
+  int nkept;
+  poly_kept_loop *kept;    /* the loops to keep, parents before children;
+                              none for a raisable kernel */
+  int nscalar;
+  poly_scalar_stmt *scalar; /* statements that stay scalar */
   int raisable;            /* 0: a dependence no loop distribution removes */
   const char *reason;      /* why not raisable (NULL when raisable) */
   int nreason_stmts;

@@ -114,6 +114,45 @@ static void in_flags(const poly_analysis *a, const poly_input *in, ir_buf *b) {
 
 /* ------------------------------------------------------------ for people */
 
+/* "S0 on S1 (flow through A, distance 1)": kept loop K's dependence. */
+static const char *kept_dep(const poly_analysis *a, const poly_kept_loop *K, ir_buf *b) {
+  ir_buf_reset(b);
+  ir_buf_printf(b, "S%d on S%d (%s through %s", K->dst, K->src, dep_kind(K->kind),
+                vn(a, K->var));
+  if (K->has_distance) ir_buf_printf(b, ", distance %ld", K->distance);
+  ir_buf_printf(b, ")");
+  return ir_buf_str(b);
+}
+
+/* The kept loops (docs/analyze.md, "Kept loops"); nothing when there are
+ * none. */
+static void print_kept(const poly_analysis *a, FILE *out) {
+  if (!a->nkept) return;
+  ir_buf b = {0};
+  fprintf(out, "\nkept loops (%d; raising inside kept loops is not built yet):\n", a->nkept);
+  for (int k = 0; k < a->nkept; k++) {
+    const poly_kept_loop *K = &a->kept[k];
+    fprintf(out, "  keeps loop %s (line %d)", vn(a, K->iter), K->loop->pos.line);
+    if (K->parent >= 0)
+      fprintf(out, " inside loop %s", vn(a, a->kept[K->parent].iter));
+    fprintf(out, ": carries a dependence of %s that is not a reduction\n",
+            kept_dep(a, K, &b));
+    fprintf(out, "    parameters of its body:");
+    for (int i = 0; i < K->nparams; i++) fprintf(out, " %s", vn(a, K->params[i]));
+    fprintf(out, "\n");
+    for (int i = 0; i < K->nbody; i++) {
+      const poly_body_item *it = &K->body[i];
+      if (it->kept >= 0) fprintf(out, "    kept loop %s:", vn(a, a->kept[it->kept].iter));
+      else fprintf(out, "    task:");
+      for (int j = 0; j < it->nstmts; j++) fprintf(out, " S%d", it->stmts[j]);
+      fprintf(out, "\n");
+    }
+  }
+  for (int i = 0; i < a->nscalar; i++)
+    fprintf(out, "  S%d stays scalar: %s\n", a->scalar[i].stmt, a->scalar[i].why);
+  ir_buf_free(&b);
+}
+
 void poly_print(const poly_analysis *a, FILE *out) {
   const ir_kernel *k = a->kernel;
   ir_buf b = {0};
@@ -208,6 +247,7 @@ void poly_print(const poly_analysis *a, FILE *out) {
     for (int i = 0; i < a->nprelude; i++) fprintf(out, " S%d", a->prelude[i]);
     fprintf(out, "\n");
   }
+  print_kept(a, out);
   fprintf(out, "\nraisable: %s\n", a->raisable ? "yes" : "no");
   if (!a->raisable && a->reason) fprintf(out, "reason: %s\n", a->reason);
   ir_buf_free(&b);
@@ -367,6 +407,43 @@ static cJSON *task_json(const poly_analysis *a, int t) {
   return o;
 }
 
+/* "kept_loops" and "scalar_statements" (docs/analyze.md). */
+static void kept_json(const poly_analysis *a, cJSON *root) {
+  cJSON *kl = cJSON_AddArrayToObject(root, "kept_loops");
+  for (int k = 0; k < a->nkept; k++) {
+    const poly_kept_loop *K = &a->kept[k];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "loop", vn(a, K->iter));
+    cJSON_AddNumberToObject(x, "line", K->loop->pos.line);
+    cJSON_AddNumberToObject(x, "level", K->level);
+    cJSON_AddNumberToObject(x, "parent", K->parent);
+    cJSON_AddItemToObject(x, "parameters", names(a, K->params, K->nparams));
+    cJSON *d = cJSON_AddObjectToObject(x, "dependence");
+    cJSON_AddStringToObject(d, "kind", dep_kind(K->kind));
+    cJSON_AddNumberToObject(d, "src", K->src);
+    cJSON_AddNumberToObject(d, "dst", K->dst);
+    cJSON_AddStringToObject(d, "var", vn(a, K->var));
+    if (K->has_distance) cJSON_AddNumberToObject(d, "distance", (double)K->distance);
+    else cJSON_AddNullToObject(d, "distance");
+    cJSON *body = cJSON_AddArrayToObject(x, "body");
+    for (int i = 0; i < K->nbody; i++) {
+      cJSON *it = cJSON_CreateObject();
+      cJSON_AddItemToObject(it, "statements", ints(K->body[i].stmts, K->body[i].nstmts));
+      cJSON_AddNumberToObject(it, "kept_loop", K->body[i].kept);
+      cJSON_AddItemToArray(body, it);
+    }
+    cJSON_AddItemToArray(kl, x);
+  }
+  cJSON *sc = cJSON_AddArrayToObject(root, "scalar_statements");
+  for (int i = 0; i < a->nscalar; i++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "statement", a->scalar[i].stmt);
+    cJSON_AddNumberToObject(x, "kept_loop", a->scalar[i].kept);
+    cJSON_AddStringToObject(x, "why", a->scalar[i].why);
+    cJSON_AddItemToArray(sc, x);
+  }
+}
+
 char *poly_to_json(const poly_analysis *a) {
   const ir_kernel *k = a->kernel;
   ir_buf b = {0};
@@ -397,6 +474,7 @@ char *poly_to_json(const poly_analysis *a) {
   cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
   for (int t = 0; t < a->ntasks; t++) cJSON_AddItemToArray(tasks, task_json(a, t));
   cJSON_AddItemToObject(root, "prelude", ints(a->prelude, a->nprelude));
+  kept_json(a, root);
 out:
   ir_buf_free(&b);
   char *txt = cJSON_Print(root);

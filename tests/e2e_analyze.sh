@@ -2,8 +2,9 @@
 # e2e_analyze.sh - `uplift analyze` end to end: every kernel file is
 # analysed (exit 0, a verdict line; --json is valid JSON with the same
 # verdict); the kernels with loop-carried dependence cycles say "raisable:
-# no" with a reason, the others "raisable: yes"; bad input and usage errors
-# exit 2 with nothing on stdout.
+# no" with a reason, the others "raisable: yes"; the raised kernels keep no
+# loop, and jacobi-1d, lu and seidel-2d name the loops to keep; bad input
+# and usage errors exit 2 with nothing on stdout.
 . tests/lib.sh
 
 # analyze_ok FILE VERDICT [OPTIONS]: exit 0, the verdict line, a JSON twin.
@@ -32,7 +33,44 @@ for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
   # shellcheck disable=SC2086
   analyze_ok "$f" yes $args
 done
-for f in tests/kernels/*.c; do analyze_ok "$f" no; done
+for f in tests/kernels/*.c benchmarks/kernels/partial/*.c; do analyze_ok "$f" no; done
+
+# kept loops (docs/analyze.md): none for the raised kernels, text and JSON
+for f in benchmarks/kernels/*.c; do
+  "$UPLIFT" analyze "$f" >"$TMP/k" 2>&1
+  check "$f: no kept loop" sh -c "! grep -q '^kept loops' '$TMP/k'"
+  "$UPLIFT" analyze --json "$f" >"$TMP/kj" 2>&1
+  check "$f: JSON: no kept loop" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["kept_loops"] == [] and d["scalar_statements"] == [] else 1)' "$TMP/kj"
+done
+# jacobi-1d: the time loop, its dependence with the distance, two tasks
+P=benchmarks/kernels/partial
+"$UPLIFT" analyze $P/jacobi-1d.c >"$TMP/j" 2>&1
+check "jacobi-1d: one kept loop" grep -q '^kept loops (1; raising inside kept loops is not built yet):$' "$TMP/j"
+check "jacobi-1d: keeps t with its dependence" grep -q '^  keeps loop t (line [0-9]*): carries a dependence of S0 on S1 (flow through A, distance 1) that is not a reduction$' "$TMP/j"
+check "jacobi-1d: t is the body's parameter" grep -q '^    parameters of its body: t$' "$TMP/j"
+check "jacobi-1d: two tasks in the body" test "$(grep -c '^    task: S[01]$' "$TMP/j")" -eq 2
+check "jacobi-1d: nothing scalar" sh -c "! grep -q 'stays scalar' '$TMP/j'"
+# lu: the pivot loop i, j kept inside it, the division by the pivot scalar
+"$UPLIFT" analyze $P/lu.c >"$TMP/l" 2>&1
+check "lu: keeps the pivot loop i" grep -q '^  keeps loop i (line [0-9]*): carries a dependence' "$TMP/l"
+check "lu: keeps j inside i" grep -q '^  keeps loop j (line [0-9]*) inside loop i: carries a dependence of S0 on S1 (flow through A)' "$TMP/l"
+check "lu: the row update S2 is a task of i's body" grep -q '^    task: S2$' "$TMP/l"
+check "lu: S1 stays scalar, with the reason" grep -q '^  S1 stays scalar: every loop around it is kept (i, j); loop j carries' "$TMP/l"
+# seidel-2d: an in-place sweep keeps t, i and j; the statement stays scalar
+"$UPLIFT" analyze $P/seidel-2d.c >"$TMP/s2" 2>&1
+check "seidel-2d: three kept loops" grep -q '^kept loops (3;' "$TMP/s2"
+check "seidel-2d: S0 stays scalar" grep -q '^  S0 stays scalar: every loop around it is kept (t, i, j)' "$TMP/s2"
+"$UPLIFT" analyze --json $P/seidel-2d.c >"$TMP/s2j" 2>&1
+check "seidel-2d: JSON kept loops t, i, j nested" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["kept_loops"]
+assert [x["loop"] for x in k] == ["t", "i", "j"], k
+assert [x["parent"] for x in k] == [-1, 0, 1], k
+assert k[2]["parameters"] == ["t", "i", "j"], k
+assert k[0]["dependence"]["distance"] == 1, k
+assert [s["statement"] for s in d["scalar_statements"]] == [0], d["scalar_statements"]
+' "$TMP/s2j"
 
 # gemm: a reduction over k, two tasks; symm: temp2 expanded
 "$UPLIFT" analyze benchmarks/kernels/gemm.c >"$TMP/g" 2>&1

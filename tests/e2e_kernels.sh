@@ -3,7 +3,7 @@
 # polybench.h and, where it has a main, runs cleanly at the MINI dataset.
 #
 # Files are found by glob (benchmarks/kernels/*.c, benchmarks/kernels/c99/*.c,
-# tests/kernels/*.c); nothing here names a kernel.  A file is Polybench style
+# benchmarks/kernels/partial/*.c, tests/kernels/*.c); nothing here names a kernel.  A file is Polybench style
 # when it includes <polybench.h>.  Checks per file:
 #   - exactly one kernel function: one kernel_* definition, or a
 #     "// uplift: --function NAME" comment naming a function it defines;
@@ -45,7 +45,8 @@ build_run() {
 }
 
 nfiles=0
-for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/*.c; do
+for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c benchmarks/kernels/partial/*.c \
+    tests/kernels/*.c; do
   [ -f "$f" ] || continue
   nfiles=$((nfiles + 1))
   check "$f: exactly one kernel function" one_kernel "$f"

@@ -1,16 +1,17 @@
 #!/bin/sh
-# e2e_run.sh - `uplift run`: every kernel file (benchmarks and tests/kernels,
-# found by glob) runs in
-# the interpreter and natively with agreeing results at two different size
-# assignments; option errors exit 2; deliberately broken kernels in
-# tests/native/ give clean errors (exit 2 or 3), never a crash.
+# e2e_run.sh - `uplift run`: every kernel file (benchmarks/kernels, its c99/
+# and partial/, tests/kernels; found by glob) runs in the interpreter and
+# natively with agreeing results at two different size assignments; option
+# errors exit 2; deliberately broken kernels in tests/native/ give clean
+# errors (exit 2 or 3), never a crash.
 . tests/lib.sh
 
 # the options a file names in a `// uplift: OPTIONS` line (e.g. --function)
 file_opts() { sed -n 's|^// uplift: ||p' "$1" | head -n 1; }
 
 nkernels=0
-for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/*.c; do
+for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c benchmarks/kernels/partial/*.c \
+    tests/kernels/*.c; do
   [ -e "$f" ] || continue
   nkernels=$((nkernels + 1))
   opts=$(file_opts "$f")
