@@ -369,6 +369,8 @@ static void match_pos(matcher *m, const char *s, int len, int line, int *col,
   if (o->line == line) *col = o->col;
 }
 
+#define FE_MAX_LINE (1L << 30) /* a line marker's number is saturated here */
+
 /* Parse a line marker `# 12 "name" flags` (p after the '#'); returns 1 and
  * sets *line and the name (heap) when it is one. */
 static int line_marker(const char *p, int *line, char **name) {
@@ -376,8 +378,12 @@ static int line_marker(const char *p, int *line, char **name) {
   if (!strncmp(p, "line", 4)) p += 4;
   while (*p == ' ' || *p == '\t') p++;
   if (!is_digit((unsigned char)*p)) return 0;
-  *line = atoi(p);
-  while (is_digit((unsigned char)*p)) p++;
+  /* saturated at FE_MAX_LINE: C allows up to 2147483647, and the lines
+   * after the marker count on from it (a 64 MB source cannot pass 2^30) */
+  long v = 0;
+  for (; is_digit((unsigned char)*p); p++)
+    if ((v = v * 10 + (*p - '0')) > FE_MAX_LINE) v = FE_MAX_LINE;
+  *line = (int)v;
   while (*p == ' ' || *p == '\t') p++;
   if (*p != '"') return 0;
   p++;

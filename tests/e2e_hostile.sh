@@ -217,4 +217,11 @@ grep -q "redecl.c:3:10: error: redeclaration of 's'" "$TMP/err" && PASS=$((PASS 
 python3 -c "
 print('void kernel_d(int n, double A[n]) { for (int i = 0; i < n; i++) A[i] = ' + '('*200 + 'A[i]' + ' + 1.0)'*200 + '; }')" >"$TMP/ok.c"
 expect_status 0 "200 nested parentheses parse" "$UPLIFT" dump "$TMP/ok.c"
+# a line marker at C's largest line number: the lines after it counted on
+# past INT_MAX (fuzz finding, UBSan: signed overflow in frontend/pp.c); the
+# number is saturated at 2^30 and the error keeps a position
+printf '#line 2147483647\nvoid k(int n, double A[n]) {\n  for (int i = 0; i < n; i++) A[i] = 1.0\n}\n' >"$TMP/linemax.c"
+expect_status 2 "a line marker at INT_MAX" "$UPLIFT" dump "$TMP/linemax.c"
+grep -q "linemax.c:1073741825:4: error: expected ';'" "$TMP/err" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: line marker at INT_MAX: no positioned error"; cat "$TMP/err"; }
 report
