@@ -88,6 +88,13 @@ static const char *assumes_text(unsigned assumes, char *buf, size_t n) {
   return buf;
 }
 
+/* The verdict as reported: a proof under the masked-zero assumption is
+ * "proved for finite inputs" (verify_verdict_word). */
+static const char *verdict_word(const enum_verify_result *v, int json) {
+  if (v->verdict != ENUM_PROVED) return enum_verdict_name(v->verdict);
+  return verify_verdict_word(VERIFY_PROVED, v->assumes, json);
+}
+
 /* What the search did about an avoidable assumption the verdict kept
  * (docs/verify.md, "structural zeros"), or NULL when it kept none. */
 static const char *alt_search_text(const enum_verify_result *v, char *buf, size_t n) {
@@ -96,13 +103,14 @@ static const char *alt_search_text(const enum_verify_result *v, char *buf, size_
     snprintf(buf, n, "no assumption-free program searched for (no input found where the "
                      "assumption matters)");
   else
-    snprintf(buf, n, "no assumption-free program of at most %d ops found%s", v->alt_max_ops,
-             v->alt_complete ? "" : " (search cut short)");
+    snprintf(buf, n, "no assumption-free program of at most %d ops found%s%s%s", v->alt_max_ops,
+             v->alt_complete ? "" : " (search cut short)",
+             v->differs[0] ? "; with an infinity there: " : "", v->differs);
   return buf;
 }
 
 static void print_summary(const ir_kernel *k, const enum_result *r) {
-  char as[512], alt[160];
+  char as[512], alt[480];
   ir_buf prog = {0}; /* the program's text, whatever its length */
   for (int t = 0; t < r->ntasks; t++)
     for (int o = 0; o < r->tasks[t].noutputs; o++) {
@@ -123,7 +131,7 @@ static void print_summary(const ir_kernel *k, const enum_result *r) {
               "  %s\n",
               t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
               eo->stats.enumerated, eo->stats.static_filtered, eo->stats.evaluated,
-              eo->stats.equivalence_filtered, enum_verdict_name(eo->verify.verdict),
+              eo->stats.equivalence_filtered, verdict_word(&eo->verify, 0),
               eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
               eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
               assumes_text(eo->verify.assumes, as, sizeof as),
@@ -186,7 +194,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
                               (double)eo->stats.equivalence_filtered);
       cJSON_AddNumberToObject(jt, "synth_seconds", eo->stats.seconds);
       cJSON *v = cJSON_AddObjectToObject(jt, "verify");
-      cJSON_AddStringToObject(v, "verdict", enum_verdict_name(eo->verify.verdict));
+      cJSON_AddStringToObject(v, "verdict", verdict_word(&eo->verify, 1));
       cJSON_AddStringToObject(v, "mode", eo->verify.mode ? eo->verify.mode : "none");
       cJSON_AddNumberToObject(v, "bound", eo->verify.bound);
       cJSON_AddNumberToObject(v, "size_cases", (double)eo->verify.size_cases);

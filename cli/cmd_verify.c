@@ -75,7 +75,7 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
   else cJSON_AddNullToObject(jt, "program");
   cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
   if (j->r.progs[i]) {
-    cJSON_AddStringToObject(jv, "verdict", verify_verdict_name(vr->verdict));
+    cJSON_AddStringToObject(jv, "verdict", verify_verdict_word(vr->verdict, vr->assumes, 1));
     cJSON_AddStringToObject(jv, "mode", verify_mode_name(vr->mode));
     cJSON_AddNumberToObject(jv, "bound", vr->bound);
     cJSON_AddNumberToObject(jv, "size_cases", (double)vr->size_cases);
@@ -139,11 +139,12 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
     cJSON_AddStringToObject(out, "dialect", j->r.d->name);
     jtasks = cJSON_AddArrayToObject(out, "tasks");
   }
-  int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
+  int nproved = 0, nfinite = 0, nchecked = 0, status = IR_EXIT_OK;
   for (int i = 0; i < j->r.nents; i++) {
     nchecked++;
     int proved = pipe_report_check(&j->r, i, vs);
     nproved += proved;
+    nfinite += proved && (vs->last->assumes & VERIFY_ASSUMES_MASKED_ZERO);
     if (!proved) status = IR_EXIT_MISMATCH;
     print_entry(j, i, vs, jtasks);
   }
@@ -157,8 +158,10 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
     cJSON_free(text);
     cJSON_Delete(out);
   } else {
-    printf("%s: %d of %d task outputs proved (%s, bound %d)\n", ak->name, nproved, nchecked,
-           verify_mode_name(vo->mode), vo->bound);
+    printf("%s: %d of %d task outputs proved (%s, bound %d)", ak->name, nproved - nfinite,
+           nchecked, verify_mode_name(vo->mode), vo->bound);
+    if (nfinite) printf(", %d %s", nfinite, VERIFY_PROVED_FINITE_TEXT);
+    printf("\n");
   }
   return status;
 }

@@ -113,6 +113,9 @@ typedef struct enum_verify_result {
                         * no input where the assumption matters was found) */
   int alt_complete;    /* ... and every candidate up to alt_max_ops was tried
                         * (0: the search's work cap or a budget cut it short) */
+  char differs[320];   /* set by the callback with show_avoidable: where the
+                        * candidate differs without the assumption ("" if
+                        * no such input was found) */
   int all_sizes;       /* proved for every size assignment too */
   char all_sizes_reason[240]; /* why not (any verdict), for JSON reports */
   int has_cex;

@@ -329,7 +329,7 @@ static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
  * ALT_WORK_MIN (a count, so the outcome does not depend on the machine). */
 #define AVOIDABLE_RETRIES 4
 #define ALT_WORK_DIV 4
-#define ALT_WORK_MIN 4000000L
+#define ALT_WORK_MIN 120000000L
 /* How many rounds (new sub-goals, fresh examples, counterexamples) one
  * output may take; hitting it is the output's failure reason. */
 #define MAX_ROUNDS 64
@@ -684,7 +684,7 @@ static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void 
     t->ex.zero_sign[t->ex.n - 1] = (unsigned char)res->verify.cex.zero_sign;
     if (avoidable && !s->navoidable++) {
       s->fallback = set_aside(res, prog);
-      s->bound = found->size;
+      s->bound = found->size + 1;
       long more = res->stats.elements / ALT_WORK_DIV;
       s->alt_cap = res->stats.elements + (more > ALT_WORK_MIN ? more : ALT_WORK_MIN);
     }

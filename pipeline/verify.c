@@ -209,6 +209,7 @@ static void show_masked_zero(pipe_verify_state *vs, const enum_query *q, verify_
   verify_task_check(vs->v, &t, cand, vs->shown);
   if (vs->shown->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vs->shown, r);
   if (r->cex.zero_sign) r->has_cex = 0; /* not the assumption's difference */
+  if (r->has_cex) snprintf(r->differs, sizeof r->differs, "%s", vs->shown->reason);
 }
 
 void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {

@@ -758,6 +758,52 @@ static void test_step_budget(void) {
          verify_verdict_name(below.verdict), below.reason);
 }
 
+/* gemm with alpha applied after the product, alpha * (A . B): at nk = 0
+ * the empty sum is the literal 0 of dot_general and an infinite alpha
+ * makes it NaN, where the loops leave beta * C.  Real mode proves it only
+ * under the masked-zero assumption (which it names); the re-check with
+ * IEEE's product there (ieee_masked_zero) refutes it with a confirmed
+ * input that has nk = 0 and an infinite alpha, and the same for the
+ * program that scales A first is proved with no such assumption. */
+static void test_masked_zero(void) {
+  int ins[5], outs[1];
+  verify_task t;
+  if (!gemm_task(&t, ins, outs)) return;
+  prog after = {4, {OP2("mul", IN(4), IN(0)), dot(IN(1), IN(2), 1, 0), OP2("mul", IN(3), 1),
+                    OP2("add", 0, 2)}};
+  prog first = {4, {OP2("mul", IN(4), IN(0)), OP2("mul", IN(3), IN(1)),
+                    dot(1, IN(2), 1, 0), OP2("add", 0, 2)}};
+  verify_options o;
+  verify_options_default(&o);
+  verify_ctx *v = verify_new(&o);
+  verify_candidate c = {prog_eval_sym, prog_eval, &after};
+  verify_result r;
+  verify_task_check(v, &t, &c, &r);
+  CHECKF(r.verdict == VERIFY_PROVED && (r.assumes & VERIFY_ASSUMES_MASKED_ZERO),
+         "scale after the product: proved under the masked-zero assumption: %s %s",
+         verify_verdict_word(r.verdict, r.assumes, 1), r.reason);
+  CHECK("... and reported as proved for finite inputs",
+        !strcmp(verify_verdict_word(r.verdict, r.assumes, 1), "proved_finite"));
+  verify_result_free(&r);
+  t.ieee_masked_zero = 1;
+  verify_task_check(v, &t, &c, &r);
+  int nk = ir_kernel_find_var(t.k, "nk"), inf_alpha = 0;
+  for (int i = 0; r.cex && i < r.cex->nvars; i++)
+    if (r.cex->vars[i] == ins[3]) inf_alpha = isinf(r.cex->values[i].data[0]);
+  CHECKF(r.verdict == VERIFY_REFUTED && r.cex && r.cex->confirmed && nk >= 0 &&
+             r.cex->sizes[nk] == 0 && inf_alpha && isnan(r.cex->got),
+         "without the assumption: refuted at nk = 0, alpha infinite, NaN: %s %s",
+         verify_verdict_name(r.verdict), r.reason);
+  verify_result_free(&r);
+  c.user = &first;
+  verify_task_check(v, &t, &c, &r);
+  CHECKF(r.verdict == VERIFY_PROVED && !(r.assumes & VERIFY_ASSUMES_MASKED_ZERO),
+         "scale of A first: proved with IEEE's products: %s %s",
+         verify_verdict_name(r.verdict), r.reason);
+  verify_result_free(&r);
+  verify_free(v);
+}
+
 static void test_names(void) {
   CHECK("mode names", !strcmp(verify_mode_name(VERIFY_FP), "fp") &&
                           verify_mode_parse("real") == VERIFY_REAL &&
@@ -765,11 +811,22 @@ static void test_names(void) {
                           verify_mode_parse("bogus") == -1);
   CHECK("verdict names", verify_verdict_parse("refuted") == VERIFY_REFUTED &&
                              !strcmp(verify_verdict_name(VERIFY_UNKNOWN), "unknown"));
+  /* a proof under the masked-zero assumption is never reported as proved */
+  CHECK("proved for finite inputs",
+        !strcmp(verify_verdict_word(VERIFY_PROVED, VERIFY_ASSUMES_MASKED_ZERO, 1),
+                "proved_finite") &&
+            !strcmp(verify_verdict_word(VERIFY_PROVED,
+                                        VERIFY_ASSUMES_MASKED_ZERO | VERIFY_ASSUMES_ZERO_SIGN, 0),
+                    "proved for finite inputs") &&
+            !strcmp(verify_verdict_word(VERIFY_PROVED, VERIFY_ASSUMES_ZERO_SIGN, 1), "proved") &&
+            !strcmp(verify_verdict_word(VERIFY_REFUTED, VERIFY_ASSUMES_MASKED_ZERO, 1),
+                    "refuted"));
 }
 
 int main(void) {
   ir_arena_init(&A);
   test_names();
+  test_masked_zero();
   test_gemm();
   test_matmul_square();
   test_elementwise();

@@ -66,6 +66,12 @@ const char *verify_verdict_name(verify_verdict v) {
   return (unsigned)v < 5 ? verdict_names[v] : "?";
 }
 
+const char *verify_verdict_word(verify_verdict v, unsigned assumes, int json) {
+  if (v == VERIFY_PROVED && (assumes & VERIFY_ASSUMES_MASKED_ZERO))
+    return json ? VERIFY_PROVED_FINITE_JSON : VERIFY_PROVED_FINITE_TEXT;
+  return verify_verdict_name(v);
+}
+
 int verify_verdict_parse(const char *name) {
   for (int i = 0; i < 5; i++)
     if (name && !strcmp(name, verdict_names[i])) return i;
@@ -730,6 +736,44 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
   return 0;
 }
 
+/* The check without the masked-zero assumption (q->x.ieee_zero), a model
+ * the concrete runs did not confirm: real mode's infinities are abstract
+ * (an infinity's unspecified outcomes), so the model may be spurious,
+ * while the finite retries cannot show the difference, which needs an
+ * infinity.  Try concretely, at the model's sizes, the model's inputs
+ * with every non-finite value made 1 and then one element at a time made
+ * +inf, then -inf, in a fixed order, at most VERIFY_INF_TRIES runs.  A
+ * confirmed one replaces *cex.  Returns 1 if one was confirmed. */
+#define VERIFY_INF_TRIES 4096
+static int confirm_inf_one(const verify_task *t, const verify_candidate *cand,
+                           verify_cex **cex) {
+  verify_cex *c = *cex;
+  for (int i = 0; i < c->nvars; i++) {
+    ir_tensor *tv = &c->values[i];
+    size_t n = ir_tensor_size(tv);
+    for (size_t j = 0; j < n; j++)
+      if (!isfinite(tv->data[j])) tv->data[j] = 1;
+  }
+  int tries = 0;
+  for (int i = 0; i < c->nvars; i++) {
+    ir_tensor *tv = &c->values[i];
+    size_t n = ir_tensor_size(tv);
+    for (size_t j = 0; j < n; j++) {
+      double keep = tv->data[j];
+      for (int sgn = 0; sgn < 2; sgn++) {
+        if (tries++ >= VERIFY_INF_TRIES) {
+          tv->data[j] = keep;
+          return 0;
+        }
+        tv->data[j] = sgn ? -INFINITY : INFINITY;
+        if (verify_cex_confirm(t, cand, c) == 1) return 1;
+      }
+      tv->data[j] = keep;
+    }
+  }
+  return 0;
+}
+
 /* Ask the solver for a refutation of the built query q (formula f): unsat,
  * sat with a counterexample in *cex (confirmed concretely in real mode, or
  * the verdict is unknown), or unknown. */
@@ -753,6 +797,7 @@ static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind 
     *cex = cex_from_model(q, m);
     Z3_model_dec_ref(z, m);
     int conf = verify_cex_confirm(q->t, q->cand, *cex);
+    if (conf != 1 && kind == VX_REAL && q->x.ieee_zero) conf = confirm_inf_one(q->t, q->cand, cex);
     if (conf != 1 && kind == VX_REAL) conf = confirm_retry(v, s, q, res, cex);
     if (conf == 1 || kind == VX_FP) {
       out = Q_SAT;
@@ -972,7 +1017,9 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
                             const verify_candidate *cand, const long *sizes,
                             verify_result *res, verify_cex **cex, vx_kind kind) {
   int zused = 0;
-  qres out = check_once(v, s, t, cand, sizes, res, cex, kind, kind == VX_REAL, &zused);
+  if (kind == VX_REAL && t->ieee_masked_zero) /* a search for a difference in value */
+    return check_once(v, s, t, cand, sizes, res, cex, kind, 2, &zused);
+  qres out = check_once(v, s, t, cand, sizes, res, cex, kind, 1, &zused);
   if (kind == VX_REAL && out == Q_UNKNOWN && zused) {
     /* a model the concrete runs did not confirm: look for a difference
      * in value, with the signs of zeros set aside */
@@ -1193,7 +1240,7 @@ void verify_steps_text(unsigned long steps, unsigned long used, char *buf, size_
 
 void verify_result_print(const verify_result *res, const ir_kernel *k,
                          FILE *out) {
-  fprintf(out, "%s (%s, bound %d", verify_verdict_name(res->verdict),
+  fprintf(out, "%s (%s, bound %d", verify_verdict_word(res->verdict, res->assumes, 0),
           verify_mode_name(res->mode), res->bound);
   if (res->size_cases || res->cases_left_out)
     fprintf(out, ", %ld size cases", res->size_cases);

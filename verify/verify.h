@@ -108,6 +108,15 @@ int verify_mode_parse(const char *name);
 const char *verify_verdict_name(verify_verdict v);
 /* The inverse of verify_verdict_name; -1 if unknown. */
 int verify_verdict_parse(const char *name);
+/* The verdict as reported (result lines, JSON).  A proof that relies on
+ * VERIFY_ASSUMES_MASKED_ZERO is no proof for every input (an infinity or
+ * NaN that meets a masked-out zero gives NaN where the C code may give a
+ * number), so it is not called proved: VERIFY_PROVED_FINITE_JSON in JSON
+ * (json 1), VERIFY_PROVED_FINITE_TEXT for people (json 0).  Any other
+ * verdict is verify_verdict_name(v). */
+#define VERIFY_PROVED_FINITE_JSON "proved_finite"
+#define VERIFY_PROVED_FINITE_TEXT "proved for finite inputs"
+const char *verify_verdict_word(verify_verdict v, unsigned assumes, int json);
 
 /* ---------------------------------------------------------------- tasks */
 
@@ -145,7 +154,9 @@ typedef struct verify_task {
   /* Optional: real mode without VERIFY_ASSUMES_MASKED_ZERO (a product with
    * the candidate's literal 0 is IEEE's, NaN for an infinite or NaN
    * factor), so that a proof that needed it is refuted, with an input
-   * where an infinity or NaN meets a masked-out zero. */
+   * where an infinity or NaN meets a masked-out zero.  Only a difference
+   * in value counts then (the signs of zeros are not compared), so that a
+   * zero of the other sign does not hide the input the check is for. */
   int ieee_masked_zero;
 } verify_task;
 
