@@ -97,6 +97,22 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
   ir_free(pr);
 }
 
+/* ------------------------------------------------------ progress line */
+
+static void rules_progress(void *user, int i, int n) {
+  cli_progress_draw(user, "checking proposed rule %d of %d", i + 1, n);
+}
+
+static void search_begins(void *user, int task) {
+  (void)task;
+  cli_progress_draw(user, "enumerating");
+}
+
+static void search_progress(void *user, int task, long stored, double rate) {
+  (void)task;
+  cli_progress_draw(user, "enumerating, %.0f candidates/s, %ld stored", rate, stored);
+}
+
 /* ----------------------------------------------------------------- main */
 
 static void help(FILE *out) {
@@ -189,7 +205,18 @@ int cli_cmd_rewrites(int argc, char **argv) {
   ir_tp_store_init(&store, &arena);
   rw_rules rs;
   ir_error err;
+  cli_progress live;
+  cli_progress_start(&live, "rewrites", o.search.timeout);
+  enum_observer ob = {search_begins, search_progress, &live};
+  if (live.tty) {
+    o.search.progress = 1;
+    o.on_rule = rules_progress;
+    o.user = &live;
+    enum_set_observer(&ob);
+  }
   pipe_error pe = rw_mine(&o, &arena, &store, &rs, &err);
+  enum_set_observer(NULL);
+  cli_progress_clear(&live);
   int status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INPUTS || pe == PIPE_ERR_ELEM)
     cli_usage_error("rewrites", "--inputs: %s", err.msg);

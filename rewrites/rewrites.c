@@ -290,7 +290,10 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     return PIPE_ERR_SOLVER;
   }
   int i = 0;
-  for (; i < m.n && !ir_budget_expired(); i++) judge(out, m.props[i], in_vars, vr, vf, store, arena);
+  for (; i < m.n && !ir_budget_expired(); i++) {
+    if (o->on_rule) o->on_rule(o->user, i, m.n);
+    judge(out, m.props[i], in_vars, vr, vf, store, arena);
+  }
   out->unjudged = m.n - i; /* the time budget ran out */
   verify_free(vr);
   verify_free(vf);

@@ -48,6 +48,9 @@ typedef struct rw_opts {
   long smt_steps;      /* Z3 steps per solver query (--smt-steps): 0 the
                         * default VERIFY_DEFAULT_STEPS, -1 no limit */
   int fp;              /* also check fp mode */
+  /* optional: called before proposed rule i of n is judged (progress) */
+  void (*on_rule)(void *user, int i, int n);
+  void *user;
 } rw_opts;
 
 /* Mine the rules of o.  Everything lives in arena/store, except the rule

@@ -237,4 +237,55 @@ for cmd in raise verify rewrites; do
   check "$cmd --help: --smt-steps is a count" grep -q -- "--smt-steps N .*Z3 resource units per solver query" "$TMP/h"
   check "$cmd --help: --smt-timeout is wall clock" grep -q -- "--smt-timeout S .*wall-clock seconds" "$TMP/h"
 done
+
+# --- progress and per-task result lines (docs/raise.md, "While it runs")
+# Not on a terminal: the result lines of each task as it is done (a failed
+# raise shows the tasks done before the failing one), no progress redraws.
+cat >"$TMP/two.c" <<'EOF'
+void two(int n, double A[n], double B[n], double C[n]) {
+  for (int i = 0; i < n; i++)
+    B[i] = 2.0 * A[i];
+  for (int i = 0; i < n; i++)
+    C[i] = A[i] * A[i] * A[i] * A[i] * A[i] * A[i] * A[i] + B[i] * 3.0 + 1.0;
+}
+EOF
+expect_status 1 "two: task 1 not raised (--max-ops 1)" "$UPLIFT" raise "$TMP/two.c" --dialect linalg --max-ops 1
+check "two: task 0's result line although task 1 failed" grep -q "^task 0 B: 1 ops, .*; proved (" "$TMP/err"
+check "two: task 0's line before the failure" sh -c "grep -n '^task 0 B\|not raised: task 1' '$TMP/err' | head -n 1 | grep -q 'task 0 B'"
+check "two: no task 1 result line" sh -c "! grep -q '^task 1' '$TMP/err'"
+expect_status 0 "gemm raised (not a terminal)" "$UPLIFT" raise "$K"
+cp "$TMP/err" "$TMP/plain.err"
+check "not a terminal: task lines in order" sh -c "grep -o '^task [0-9]' '$TMP/plain.err' | tr '\n' , | grep -qx 'task 0,task 1,'"
+check "not a terminal: no progress redraws" sh -c "! grep -q \"\$(printf '\r')\" '$TMP/plain.err' && ! grep -q 'budget' '$TMP/plain.err'"
+# On a terminal (a pty from script(1) or python3's pty module): the
+# progress line with the elapsed time, the budget and task i of n, and the
+# same result lines as each task is done.
+on_tty() { # on_tty OUT CMD...: run CMD with its stdin, stdout, stderr on a pty
+  o=$1; shift
+  if command -v script >/dev/null 2>&1; then
+    q=""; for a in "$@"; do q="$q '$a'"; done # (no quote in the tests' arguments)
+    script -qec "$q" /dev/null </dev/null >"$o"
+  else
+    python3 -c 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)' "$@" </dev/null >"$o"
+  fi
+}
+on_tty "$TMP/tty" "$UPLIFT" raise "$K" --timeout 90 -o "$TMP/tty.mlir"
+check "terminal: raised" test -s "$TMP/tty.mlir"
+tr '\r' '\n' <"$TMP/tty" | sed 's/\x1b\[K//g' >"$TMP/tty.lines"
+check "terminal: progress with elapsed time, budget, task 1 of 2" grep -Eq "^uplift raise: [0-9]+\.[0-9] s of 90 s budget, task 0 \(C\), 1 of 2: " "$TMP/tty.lines"
+check "terminal: progress of task 2 of 2" grep -Eq "^uplift raise: [0-9]+\.[0-9] s of 90 s budget, task 1 \(C\), 2 of 2: " "$TMP/tty.lines"
+check "terminal: the same result lines" sh -c "grep '^task [0-9]' '$TMP/tty.lines' | sed 's/[0-9.]* s//g' >'$TMP/a'; grep '^task [0-9]' '$TMP/plain.err' | sed 's/[0-9.]* s//g' >'$TMP/b'; test -s '$TMP/a' && cmp -s '$TMP/a' '$TMP/b'"
+check "terminal: task 0's result before task 1's progress" sh -c "grep -n '^task 0 C\|task 1 (C), 2 of 2' '$TMP/tty.lines' | head -n 1 | grep -q 'task 0 C'"
+check "terminal: the progress line is erased at the end" sh -c "grep -v '^\$' '$TMP/tty.lines' | tail -n 1 | grep -q '^raised kernel_gemm in'"
+check "terminal: the same program" sh -c "'$UPLIFT' raise -q '$K' 2>/dev/null | cmp -s - '$TMP/tty.mlir'"
+# explore --targets and rewrites show progress on a terminal too
+mkdir -p "$TMP/targets" && cp "$ROOT/benchmarks/kernels/gemm.c" "$ROOT/benchmarks/kernels/atax.c" "$TMP/targets/"
+on_tty "$TMP/ttyx" "$UPLIFT" explore --dialect hlo,linalg --targets "$TMP/targets" --timeout 100
+tr '\r' '\n' <"$TMP/ttyx" | sed 's/\x1b\[K//g' >"$TMP/ttyx.lines"
+check "explore --targets: progress (time, budget, file i of n, dialect)" grep -Eq "^uplift explore: [0-9]+\.[0-9] s of 100 s budget, gemm.c \(2 of 2\) in linalg" "$TMP/ttyx.lines"
+check "explore --targets: the matrix" grep -q "^gemm.c" "$TMP/ttyx.lines"
+on_tty "$TMP/ttyr" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --timeout 100 -o "$TMP/rw.txt"
+tr '\r' '\n' <"$TMP/ttyr" | sed 's/\x1b\[K//g' >"$TMP/ttyr.lines"
+check "rewrites: progress (time, budget, rule i of n)" grep -Eq "^uplift rewrites: [0-9]+\.[0-9] s of 100 s budget, checking proposed rule 1 of [0-9]+" "$TMP/ttyr.lines"
+check "rewrites: the rules" grep -q "^# [0-9]* rules for dialect hlo" "$TMP/rw.txt"
 report
