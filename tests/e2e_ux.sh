@@ -288,4 +288,16 @@ on_tty "$TMP/ttyr" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-op
 tr '\r' '\n' <"$TMP/ttyr" | sed 's/\x1b\[K//g' >"$TMP/ttyr.lines"
 check "rewrites: progress (time, budget, rule i of n)" grep -Eq "^uplift rewrites: [0-9]+\.[0-9] s of 100 s budget, checking proposed rule 1 of [0-9]+" "$TMP/ttyr.lines"
 check "rewrites: the rules" grep -q "^# [0-9]* rules for dialect hlo" "$TMP/rw.txt"
+# --- linalg: x times a scalar as a linalg.map over x and the broadcast
+# scalar (not a broadcast to 1x.. and a linalg.reduce seeded with the
+# scalar), region bodies indented; it still parses (the numbers:
+# test_mlir_e2e runs every kernel)
+for shapes in static dynamic; do
+  expect_status 0 "gemm linalg --shapes $shapes" "$UPLIFT" raise -q "$K" --dialect linalg --shapes $shapes
+  cp "$TMP/out" "$TMP/gl.mlir"
+  check "linalg $shapes: no reduce over a broadcast of unit dims" sh -c "! grep -q 'linalg.reduce' '$TMP/gl.mlir' && ! grep -q 'tensor<1x' '$TMP/gl.mlir'"
+  check "linalg $shapes: B times alpha is a linalg.map of B and the broadcast alpha" sh -c "grep -q 'linalg.broadcast ins(%alpha : tensor<f64>) outs(.*) dimensions = \[0, 1\]' '$TMP/gl.mlir' && grep -q 'linalg.map ins(%B, %v[0-9]*_scalar : ' '$TMP/gl.mlir'"
+  check "linalg $shapes: region bodies indented" sh -c "grep -Eq '^    \(%v[0-9]+_x: f64, %v[0-9]+_y: f64\) \{$' '$TMP/gl.mlir' && grep -Eq '^      %v[0-9]+_r = arith.mulf ' '$TMP/gl.mlir' && grep -Eq '^      linalg.yield ' '$TMP/gl.mlir' && grep -Eq '^    }$' '$TMP/gl.mlir'"
+  check "linalg $shapes: mlir-opt-16 parses it" mlir-opt-16 "$TMP/gl.mlir"
+done
 report
