@@ -20,6 +20,12 @@ typedef struct rw_rule {
   const ir_tnode *lhs, *rhs;
   int real, fp;    /* verify_verdict of each mode */
   const char *why; /* reason of a real-mode failure (arena) or NULL */
+  const char *fp_why; /* the verifier's reason when fp mode did not prove
+                         the rule (arena) or NULL */
+  const char *ieee;   /* when a mode did not prove it: the rule run in
+                         IEEE arithmetic on probe inputs (specials
+                         included), "IEEE differs: INPUTS: element E, lhs
+                         V, rhs W" or "IEEE agrees ..." (arena) or NULL */
 } rw_rule;
 
 typedef struct rw_rules {

@@ -300,4 +300,27 @@ for shapes in static dynamic; do
   check "linalg $shapes: region bodies indented" sh -c "grep -Eq '^    \(%v[0-9]+_x: f64, %v[0-9]+_y: f64\) \{$' '$TMP/gl.mlir' && grep -Eq '^      %v[0-9]+_r = arith.mulf ' '$TMP/gl.mlir' && grep -Eq '^      linalg.yield ' '$TMP/gl.mlir' && grep -Eq '^    }$' '$TMP/gl.mlir'"
   check "linalg $shapes: mlir-opt-16 parses it" mlir-opt-16 "$TMP/gl.mlir"
 done
+# --- rewrites: what fp mode is, and the IEEE values behind a refutation
+expect_status 0 "rewrites x, a (max-ops 1)" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n],a:f64[]" --max-ops 1
+cp "$TMP/out" "$TMP/rw1.txt"
+check "rewrites: the legend names the fp mode" grep -q "^# fp: the abstract floating-point model of mlir-tv" "$TMP/rw1.txt"
+check "rewrites: the legend says what fp refuted means" grep -q "^#   fp: refuted: the model does not imply the rule .*which is no IEEE counterexample" "$TMP/rw1.txt"
+check "rewrites: subtract(1, 1) -> 0 refuted in fp, IEEE agrees" grep -q "^subtract(1, 1) -> 0    \[real: proved, fp: refuted; IEEE agrees: the sides compute the same constant (sizes 1 and 2)\]$" "$TMP/rw1.txt"
+check "rewrites: subtract(x, 0) -> x refuted in fp, IEEE agrees on the inputs" grep -q "^subtract(x, 0) -> x    \[real: proved, fp: refuted; IEEE agrees on all [0-9]* inputs tried\]$" "$TMP/rw1.txt"
+check "rewrites: an fp refutation with IEEE values" grep -q "^dot_general\[batch=(), contract=()\](a, 0) -> 0    \[real: proved, fp: refuted; IEEE differs: a = inf (n=1): element 0, lhs nan, rhs 0\]$" "$TMP/rw1.txt"
+check "rewrites: fp proved rules carry no note" grep -q "^multiply(x, 1) -> x    \[real: proved, fp: proved\]$" "$TMP/rw1.txt"
+check "rewrites: a real refutation with IEEE values (the sign of a zero)" grep -q "^# dropped, not proved: add(x, 0) -> x    \[real: refuted: .*; IEEE differs: x = \[-0\] (n=1): element 0, lhs 0, rhs -0\]$" "$TMP/rw1.txt"
+expect_status 0 "rewrites --emit json" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n],a:f64[]" --max-ops 1 --emit json
+check "rewrites --json: fp_reason and ieee of an fp refutation" python3 -c "
+import json, sys
+d = json.load(open('$TMP/out'))
+r = [r for r in d['rules'] if r['lhs'] == 'subtract(1, 1)'][0]
+assert r['fp'] == 'refuted' and r['fp_reason'] and r['ieee'].startswith('IEEE agrees'), r
+p = [r for r in d['rules'] if r['fp'] == 'proved']
+assert p and all('ieee' not in r and 'fp_reason' not in r for r in p)
+f = [r for r in d['not_proved'] if r['lhs'] == 'add(x, 0)'][0]
+assert f['ieee'] == 'IEEE differs: x = [-0] (n=1): element 0, lhs 0, rhs -0', f
+"
+expect_status 0 "rewrites --no-fp" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --no-fp
+check "rewrites --no-fp: no fp legend" sh -c "! grep -q '^# fp:' '$TMP/out' && grep -q '^# real:' '$TMP/out'"
 report
