@@ -8,7 +8,11 @@
 # --check compared (stderr and JSON); a dialect without the kernel's
 # element type (exit 4, the --element-type hint) and --element-type f32;
 # explore --targets with -D; --max-ops named per sub-goal; a comment at the
-# top of the MLIR output.
+# top of the MLIR output; each task's result lines as it is done and, on a
+# terminal (a pty), the progress line of raise, explore --targets and
+# rewrites; linalg's x times a scalar as a linalg.map, region bodies
+# indented; rewrites' legend of the modes and the IEEE values behind a
+# refutation.
 . tests/lib.sh
 ROOT=$(pwd)
 K=$ROOT/benchmarks/kernels/gemm.c
@@ -238,7 +242,7 @@ for cmd in raise verify rewrites; do
   check "$cmd --help: --smt-timeout is wall clock" grep -q -- "--smt-timeout S .*wall-clock seconds" "$TMP/h"
 done
 
-# --- progress and per-task result lines (docs/raise.md, "While it runs")
+# --- progress and per-task result lines (README, `uplift raise FILE.c`)
 # Not on a terminal: the result lines of each task as it is done (a failed
 # raise shows the tasks done before the failing one), no progress redraws.
 cat >"$TMP/two.c" <<'EOF'
