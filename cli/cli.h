@@ -138,6 +138,27 @@ int cli_budget_option(const char *cmd, int c, const char *arg, double *seconds,
  * status) and a message naming the budget. */
 void cli_budget_start(const char *cmd, double seconds, long memory_mb, int status);
 
+/* ------------------------------------------------ the progress line
+ * A line on stderr redrawn in place while a long command works, on a
+ * terminal only (nothing is drawn otherwise): "uplift CMD: 12.3 s of 120 s
+ * budget, WHAT".  Erase it (cli_progress_clear) before printing a line of
+ * output on stderr. */
+typedef struct cli_progress {
+  const char *cmd;
+  int tty;       /* stderr is a terminal */
+  int drawn;     /* a line is on the screen */
+  double start;  /* monotonic seconds at cli_progress_start */
+  double budget; /* the command's --timeout (0: none) */
+} cli_progress;
+
+/* Start the clock of p for command cmd with its time budget (0: none). */
+void cli_progress_start(cli_progress *p, const char *cmd, double budget);
+/* Draw the line with WHAT (printf format). */
+void cli_progress_draw(cli_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Erase the line, if one is drawn. */
+void cli_progress_clear(cli_progress *p);
+
 /* Report option c (getopt_long's answer for argv[optind - 1]) as unknown
  * or missing its value; returns IR_EXIT_BAD_INPUT. */
 int cli_unknown_option(const char *cmd, int c, char **argv);

@@ -124,6 +124,39 @@ static void print_coverage_text(const pipe_coverage *cov, const enum_options *eo
           eo->max_ops);
 }
 
+/* The progress line of --targets (on a terminal): the file and dialect
+ * being raised, and the search's rate. */
+typedef struct targets_live {
+  cli_progress p;
+  const pipe_coverage *cov;
+  int f, j;
+} targets_live;
+
+static void targets_draw(targets_live *l, const char *what) {
+  cli_progress_draw(&l->p, "%s (%d of %d) in %s%s%s", l->cov->files[l->f], l->f + 1,
+                    l->cov->nfiles, l->cov->dialects[l->j], what[0] ? ": " : "", what);
+}
+
+static void targets_cell(void *user, const pipe_coverage *cov, int f, int j) {
+  targets_live *l = user;
+  l->cov = cov;
+  l->f = f;
+  l->j = j;
+  targets_draw(l, "");
+}
+
+static void targets_searching(void *user, const pipe_raised *pr, int task, long stored,
+                              double rate) {
+  targets_live *l = user;
+  char what[128] = "";
+  (void)stored;
+  if (rate >= 0) snprintf(what, sizeof what, "task %d of %d, %.0f candidates/s", task + 1,
+                          pr->a->ntasks, rate);
+  else
+    snprintf(what, sizeof what, "task %d of %d", task + 1, pr->a->ntasks);
+  targets_draw(l, what);
+}
+
 static int run_targets(const char *dir, const char *dialects, const fe_options *fe,
                        const enum_options *eo, int json, FILE *out) {
   char *dl = ir_strdup(dialects);
@@ -134,7 +167,16 @@ static int run_targets(const char *dir, const char *dialects, const fe_options *
   for (char *s = strtok(dl, ","); s; s = strtok(NULL, ",")) dnames[nd++] = s;
   pipe_coverage cov;
   ir_error err;
-  pipe_error pe = pipe_coverage_build(dir, dnames, nd, fe, eo, &cov, &err);
+  targets_live live;
+  memset(&live, 0, sizeof live);
+  cli_progress_start(&live.p, "explore", eo->timeout);
+  pipe_raise_hooks rh = {NULL, targets_searching, NULL, &live};
+  pipe_coverage_watch w = {targets_cell, &rh, &live};
+  enum_options teo = *eo;
+  teo.progress = live.p.tty;
+  pipe_error pe = pipe_coverage_build(dir, dnames, nd, fe, &teo, live.p.tty ? &w : NULL, &cov,
+                                      &err);
+  cli_progress_clear(&live.p);
   if (pe == PIPE_ERR_INPUTS) fprintf(stderr, "uplift explore: %s\n", err.msg);
   if (pe == PIPE_OK) (json ? print_coverage_json : print_coverage_text)(&cov, eo, out);
   pipe_coverage_free(&cov);

@@ -109,38 +109,83 @@ static const char *alt_search_text(const enum_verify_result *v, char *buf, size_
   return buf;
 }
 
-static void print_summary(const ir_kernel *k, const enum_result *r) {
+/* The result line of task t (one per output, with its program under it). */
+static void print_task(const ir_kernel *k, const enum_result *r, int t) {
   char as[512], alt[480];
   ir_buf prog = {0}; /* the program's text, whatever its length */
-  for (int t = 0; t < r->ntasks; t++)
-    for (int o = 0; o < r->tasks[t].noutputs; o++) {
-      const enum_output *eo = &r->tasks[t].outputs[o];
-      const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
-      char steps[100] = "";
-      if (eo->verify.verdict != ENUM_SKIPPED) {
-        steps[0] = ',';
-        steps[1] = ' ';
-        verify_steps_text(eo->verify.steps, eo->verify.steps_used, steps + 2, sizeof steps - 2);
-      }
-      ir_buf_reset(&prog);
-      ir_tp_buf(&prog, eo->program, k);
-      fprintf(stderr,
-              "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
-              "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s%s, "
-              "%.3f s)%s%s\n"
-              "  %s\n",
-              t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds,
-              eo->stats.enumerated, eo->stats.static_filtered, eo->stats.evaluated,
-              eo->stats.equivalence_filtered, verdict_word(&eo->verify, 0),
-              eo->verify.mode ? eo->verify.mode : "none", eo->verify.bound,
-              eo->verify.size_cases, eo->verify.cases_left_out ? ", some left out" : "",
-              assumes_text(eo->verify.assumes, as, sizeof as),
-              eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", steps, eo->verify.seconds,
-              at ? "; " : "", at ? at : "", ir_buf_str(&prog));
+  for (int o = 0; o < r->tasks[t].noutputs; o++) {
+    const enum_output *eo = &r->tasks[t].outputs[o];
+    const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
+    char steps[100] = "";
+    if (eo->verify.verdict != ENUM_SKIPPED) {
+      steps[0] = ',';
+      steps[1] = ' ';
+      verify_steps_text(eo->verify.steps, eo->verify.steps_used, steps + 2, sizeof steps - 2);
     }
+    ir_buf_reset(&prog);
+    ir_tp_buf(&prog, eo->program, k);
+    fprintf(stderr,
+            "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
+            "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s%s, "
+            "%.3f s)%s%s\n"
+            "  %s\n",
+            t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds, eo->stats.enumerated,
+            eo->stats.static_filtered, eo->stats.evaluated, eo->stats.equivalence_filtered,
+            verdict_word(&eo->verify, 0), eo->verify.mode ? eo->verify.mode : "none",
+            eo->verify.bound, eo->verify.size_cases,
+            eo->verify.cases_left_out ? ", some left out" : "",
+            assumes_text(eo->verify.assumes, as, sizeof as),
+            eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", steps, eo->verify.seconds,
+            at ? "; " : "", at ? at : "", ir_buf_str(&prog));
+  }
   ir_buf_free(&prog);
+}
+
+/* The end of the text report, after the task lines (printed as each task
+ * was done): the views the proofs assume and the time. */
+static void print_summary(const ir_kernel *k, const enum_result *r) {
   ir_kernel_print_views(k, "", stderr); /* proved under these (docs/frontend.md) */
   fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
+}
+
+/* ------------------------------------------------------ the live report
+ * While the raise runs: each task's result lines as it is done (unless
+ * --json or -q), and on a terminal the progress line (cli_progress): the
+ * time spent, the budget, the task and the search's rate. */
+typedef struct raise_live {
+  int lines; /* print the task lines */
+  cli_progress p;
+} raise_live;
+
+/* Draw the progress line: task i of n (its outputs), what. */
+static void live_draw(raise_live *l, const pipe_raised *pr, int task, const char *what) {
+  const poly_task *pt = &pr->a->tasks[task];
+  char outs[160] = "";
+  size_t len = 0;
+  for (int i = 0; i < pt->noutputs && len < sizeof outs; i++)
+    len += (size_t)snprintf(outs + len, sizeof outs - len, "%s%s", i ? " " : "",
+                            pr->a->kernel->vars[pt->outputs[i].var]->name);
+  cli_progress_draw(&l->p, "task %d (%s), %d of %d: %s", task, outs, task + 1, pr->a->ntasks,
+                    what);
+}
+
+static void live_task_done(void *user, const pipe_raised *pr, int task) {
+  raise_live *l = user;
+  if (!l->lines) return;
+  cli_progress_clear(&l->p);
+  print_task(pr->a->kernel, &pr->res, task);
+}
+
+static void live_searching(void *user, const pipe_raised *pr, int task, long stored,
+                           double rate) {
+  char what[128] = "searching";
+  if (rate >= 0)
+    snprintf(what, sizeof what, "searching, %.0f candidates/s, %ld stored", rate, stored);
+  live_draw(user, pr, task, what);
+}
+
+static void live_verifying(void *user, const pipe_raised *pr, int task) {
+  live_draw(user, pr, task, "verifying a program");
 }
 
 /* smt_timeout: the wall-clock limit per solver query the tasks ran under. */
@@ -208,7 +253,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
         cJSON_AddStringToObject(v, "all_sizes_reason", eo->verify.all_sizes_reason[0]
                                                            ? eo->verify.all_sizes_reason
                                                            : VERIFY_ALL_SIZES_REASON);
-      char alt[160];
+      char alt[480];
       const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
       if (at) cJSON_AddStringToObject(v, "assumption_free_search", at);
       if (eo->verify.verdict != ENUM_SKIPPED) {
@@ -541,7 +586,11 @@ int cli_cmd_raise(int argc, char **argv) {
     return status;
   }
   o.po.fe = &o.fe;
-  o.po.search.progress = isatty(2);
+  raise_live live = {.lines = !o.json && !o.quiet};
+  cli_progress_start(&live.p, "raise", o.po.search.timeout);
+  pipe_raise_hooks hooks = {live_task_done, live_searching, live_verifying, &live};
+  o.po.hooks = &hooks;
+  o.po.search.progress = live.p.tty;
   cli_budget_start("raise", o.po.search.timeout, o.po.search.memory_mb, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
@@ -559,6 +608,7 @@ int cli_cmd_raise(int argc, char **argv) {
   pipe_raised pr;
   ir_error err;
   pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, &err);
+  cli_progress_clear(&live.p);
   status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", err.msg);
   if (pe == PIPE_OK || pe == PIPE_ERR_ELEM) {

@@ -14,13 +14,38 @@
 
 /* ------------------------------------------------------------- output */
 
-static const char *verdicts(const rw_rule *r, char *buf, size_t n) {
+/* "real: proved, fp: refuted" (with ieee: "; IEEE ..." after a verdict
+ * other than proved, the probe of rewrites.h). */
+static const char *verdicts(const rw_rule *r, int ieee, char *buf, size_t n) {
   if (r->fp == VERIFY_SKIPPED)
-    snprintf(buf, n, "real: %s", verify_verdict_name((verify_verdict)r->real));
+    snprintf(buf, n, "real: %s%s%s", verify_verdict_name((verify_verdict)r->real),
+             ieee && r->ieee ? "; " : "", ieee && r->ieee ? r->ieee : "");
   else
-    snprintf(buf, n, "real: %s, fp: %s", verify_verdict_name((verify_verdict)r->real),
-             verify_verdict_name((verify_verdict)r->fp));
+    snprintf(buf, n, "real: %s, fp: %s%s%s", verify_verdict_name((verify_verdict)r->real),
+             verify_verdict_name((verify_verdict)r->fp), ieee && r->ieee ? "; " : "",
+             ieee && r->ieee ? r->ieee : "");
   return buf;
+}
+
+/* What the two modes mean, as comment lines (docs/verify.md, "Modes"). */
+static void print_legend(const rw_opts *o, const char *comment, FILE *out) {
+  fprintf(out,
+          "%s real: algebraic equality over the real numbers (rounding ignored; the sign "
+          "of a zero, infinities and NaN tracked as docs/verify.md says); only the rules "
+          "it proves are kept.\n",
+          comment);
+  if (!o->fp) return;
+  fprintf(out,
+          "%s fp: the abstract floating-point model of mlir-tv: +, *, max, min, /, sqrt, exp "
+          "are unknown functions, known only to be commutative, with 0 + x = x, 1 * x = x "
+          "and exact negation; the sign of a zero ignored.\n"
+          "%s   fp: proved: the rule holds in every such arithmetic, IEEE included (rounding "
+          "to nearest, any order of a reduction).\n"
+          "%s   fp: refuted: the model does not imply the rule (it cannot show 1 - 1 = 0), "
+          "which is no IEEE counterexample; after it, the rule run in IEEE arithmetic on "
+          "inputs with special values: where the sides differ, with the values, or how "
+          "many inputs agree.\n",
+          comment, comment, comment);
 }
 
 /* A comment line (starting with `comment`) saying why the enumeration
@@ -34,19 +59,22 @@ static void print_incomplete(const rw_rules *rs, const char *comment, FILE *out)
 }
 
 static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
-  char a[512], b[512], v[96];
+  char a[512], b[512], v[1024];
   fprintf(out, "# %d rules for dialect %s over %s (at most %d ops; %ld proposed, %ld implied, "
           "%d not proved)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops, rs->proposed,
           rs->implied, rs->nfailed);
+  print_legend(o, "#", out);
   print_incomplete(rs, "#", out);
   for (int i = 0; i < rs->n; i++)
     fprintf(out, "%s -> %s    [%s]\n", ir_tp_str(rs->rules[i].lhs, rs->k, a, sizeof a),
-            ir_tp_str(rs->rules[i].rhs, rs->k, b, sizeof b), verdicts(&rs->rules[i], v, sizeof v));
+            ir_tp_str(rs->rules[i].rhs, rs->k, b, sizeof b),
+            verdicts(&rs->rules[i], 1, v, sizeof v));
   for (int i = 0; i < rs->nfailed; i++)
-    fprintf(out, "# dropped, not proved: %s -> %s    [%s: %s]\n",
+    fprintf(out, "# dropped, not proved: %s -> %s    [%s: %s%s%s]\n",
             ir_tp_str(rs->failed[i].lhs, rs->k, a, sizeof a),
             ir_tp_str(rs->failed[i].rhs, rs->k, b, sizeof b),
-            verdicts(&rs->failed[i], v, sizeof v), rs->failed[i].why ? rs->failed[i].why : "");
+            verdicts(&rs->failed[i], 0, v, sizeof v), rs->failed[i].why ? rs->failed[i].why : "",
+            rs->failed[i].ieee ? "; " : "", rs->failed[i].ieee ? rs->failed[i].ieee : "");
 }
 
 static cJSON *rule_json(const rw_rules *rs, const rw_rule *r) {
@@ -60,6 +88,8 @@ static cJSON *rule_json(const rw_rules *rs, const rw_rule *r) {
   cJSON_AddStringToObject(o, "real", verify_verdict_name((verify_verdict)r->real));
   cJSON_AddStringToObject(o, "fp", verify_verdict_name((verify_verdict)r->fp));
   if (r->why) cJSON_AddStringToObject(o, "reason", r->why);
+  if (r->fp_why) cJSON_AddStringToObject(o, "fp_reason", r->fp_why);
+  if (r->ieee) cJSON_AddStringToObject(o, "ieee", r->ieee);
   return o;
 }
 
@@ -91,10 +121,26 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
   char (*notes)[96] = ir_calloc((size_t)rs->n + 1, sizeof *notes);
   for (int i = 0; i < rs->n; i++)
     pr[i] = (emit_pdll_rule){rs->rules[i].lhs, rs->rules[i].rhs,
-                             verdicts(&rs->rules[i], notes[i], sizeof notes[i])};
+                             verdicts(&rs->rules[i], 0, notes[i], sizeof notes[i])};
   emit_pdll(rs->d, rs->k, pr, rs->n, out);
   ir_free(notes);
   ir_free(pr);
+}
+
+/* ------------------------------------------------------ progress line */
+
+static void rules_progress(void *user, int i, int n) {
+  cli_progress_draw(user, "checking proposed rule %d of %d", i + 1, n);
+}
+
+static void search_begins(void *user, int task) {
+  (void)task;
+  cli_progress_draw(user, "enumerating");
+}
+
+static void search_progress(void *user, int task, long stored, double rate) {
+  (void)task;
+  cli_progress_draw(user, "enumerating, %.0f candidates/s, %ld stored", rate, stored);
 }
 
 /* ----------------------------------------------------------------- main */
@@ -189,7 +235,18 @@ int cli_cmd_rewrites(int argc, char **argv) {
   ir_tp_store_init(&store, &arena);
   rw_rules rs;
   ir_error err;
+  cli_progress live;
+  cli_progress_start(&live, "rewrites", o.search.timeout);
+  enum_observer ob = {search_begins, search_progress, &live};
+  if (live.tty) {
+    o.search.progress = 1;
+    o.on_rule = rules_progress;
+    o.user = &live;
+    enum_set_observer(&ob);
+  }
   pipe_error pe = rw_mine(&o, &arena, &store, &rs, &err);
+  enum_set_observer(NULL);
+  cli_progress_clear(&live);
   int status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INPUTS || pe == PIPE_ERR_ELEM)
     cli_usage_error("rewrites", "--inputs: %s", err.msg);

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -175,4 +177,40 @@ int cli_parse_sizes(const char *cmd, const ir_kernel *k, const char *text, long 
   ir_kernel_pin_extents(k, sizes); /* constant extents (float w[3]) at their value */
   ir_free(copy);
   return rc;
+}
+
+/* ------------------------------------------------------ progress line */
+
+static double monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_start(cli_progress *p, const char *cmd, double budget) {
+  p->cmd = cmd;
+  p->tty = isatty(2);
+  p->drawn = 0;
+  p->start = monotonic_seconds();
+  p->budget = budget;
+}
+
+void cli_progress_draw(cli_progress *p, const char *fmt, ...) {
+  if (!p->tty) return;
+  fprintf(stderr, "\r\033[Kuplift %s: %.1f s", p->cmd, monotonic_seconds() - p->start);
+  if (p->budget > 0) fprintf(stderr, " of %g s budget", p->budget);
+  fprintf(stderr, ", ");
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fflush(stderr);
+  p->drawn = 1;
+}
+
+void cli_progress_clear(cli_progress *p) {
+  if (!p->drawn) return;
+  fprintf(stderr, "\r\033[K");
+  fflush(stderr);
+  p->drawn = 0;
 }

@@ -101,6 +101,10 @@ typedef struct ectx {
   int nidx;
   const ir_tprog *prog;
   int ndefined;              /* nodes[0..ndefined-1] are emitted */
+  unsigned char *skip;       /* nodes[i] not written (a broadcast only folded
+                                unit reduces use, emit.unit) */
+  const ir_tnode *from, *to; /* while a node is written: operand `from` is
+                                named `to` (emit.unit) */
 } ectx;
 
 /* The name of the index constant v (defined in the prologue). */
@@ -148,13 +152,14 @@ static void node_name(const ir_tnode *n, char *buf, size_t len) {
  * would use an undefined SSA value), which fails the emission. */
 static void use_name(ectx *c, const ir_tnode *v, char *buf, size_t len) {
   int defined = 0;
+  if (v == c->from) v = c->to;
   if (v->kind == IR_TN_ARG) {
     for (int i = 0; i < c->prog->nargs && !defined; i++)
       defined = c->prog->args[i] == v;
   } else {
     /* nodes[ndefined] is the node being emitted: its own result is defined */
     for (int i = 0; i <= c->ndefined && i < c->nnodes && !defined; i++)
-      defined = c->nodes[i] == v;
+      defined = c->nodes[i] == v && !(c->skip && c->skip[i]);
   }
   node_name(v, buf, len);
   if (!defined) {
@@ -259,7 +264,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
   const gram_op *op = n && n->kind == IR_TN_OP ? n->op->owner : NULL;
   const char *t = line->text;
   ir_buf *b = c->b;
-  ir_buf_puts(b, "  ");
+  ir_buf_printf(b, "  %*s", line->indent, "");
   for (const char *s = t; *s;) {
     const char *name;
     int len, skip;
@@ -295,6 +300,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       for (int i = 0; i < op->nops; i++)
         if ((int)strlen(op->opnames[i]) == base && !strncmp(name, op->opnames[i], (size_t)base))
           v = n->ops[i];
+    if (v == c->from) v = c->to;
     if (v) {
       if (!dot) {
         use_name(c, v, nm, sizeof nm);
@@ -305,6 +311,8 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       else if (SFX("rank")) ir_buf_printf(b, "%d", v->type.rank);
       else if (SFX("dyn")) put_dyn(c, &v->type);
       else if (SFX("dims")) put_dims(c, &v->type);
+      else if (SFX("axes"))
+        for (int i = 0; i < v->type.rank; i++) ir_buf_printf(b, "%s%d", i ? ", " : "", i);
       else if (SFX("core_type")) {
         ir_type k = core_type(&v->type);
         put_type(c, &k);
@@ -535,6 +543,73 @@ static void mask_iota(ectx *c, const ir_tnode *n) {
              id, id, id, ity, ity, ty);
 }
 
+/* ------------------------------------------------- unit reduces (emit.unit) */
+
+/* The index of op's attribute that kernel parameter `key` takes, or -1. */
+static int kernel_attr(const gram_op *op, const char *key) {
+  for (int i = 0; i < op->nkattrs; i++)
+    if (op->kattrs[i].kind == GRAM_KV_ATTR && !strcmp(op->kattrs[i].key, key) &&
+        !op->kattrs[i].part)
+      return op->kattrs[i].attr;
+  return -1;
+}
+
+/* Whether n is an op node of kernel `kernel`. */
+static int has_kernel(const ir_tnode *n, const char *kernel) {
+  const gram_op *op = n->kind == IR_TN_OP ? n->op->owner : NULL;
+  return op && op->kernel && !strcmp(op->kernel, kernel);
+}
+
+/* When n is a reduce with emit.unit lines whose reduced operand x is a
+ * broadcast that keeps its operand's dims in order and adds only dims of
+ * extent 1, and that operand has n's type: n reduces only those unit dims,
+ * so each result element is the body applied once to the broadcast's
+ * operand and the init.  Returns x (the broadcast), or NULL. */
+static const ir_tnode *unit_reduce(const ir_tnode *n) {
+  if (!has_kernel(n, "reduce")) return NULL;
+  const gram_op *op = n->op->owner;
+  if (!op->nemit_u) return NULL;
+  int xi = op->nkargs < 0 ? 0 : op->kargs[0];
+  if (xi < 0 || xi >= n->nops) return NULL;
+  const ir_tnode *x = n->ops[xi];
+  if (!has_kernel(x, "broadcast_in_dim") || x->nops != 1) return NULL;
+  const ir_tnode *y = x->ops[0];
+  if (!ir_type_equal(&y->type, &n->type) || n->type.rank == 0) return NULL;
+  int ai = kernel_attr((const gram_op *)x->op->owner, "dims");
+  if (ai < 0 || x->attrs[ai].n != y->type.rank) return NULL;
+  int kept = 0; /* x's dims: y's in order, the others of extent 1 */
+  for (int d = 0; d < x->type.rank; d++) {
+    if (kept < y->type.rank && x->attrs[ai].v[kept] == d) {
+      if (x->type.dims[d] != y->type.dims[kept]) return NULL;
+      kept++;
+    } else if (x->type.dims[d] != IR_DIM_ONE)
+      return NULL;
+  }
+  return kept == y->type.rank ? x : NULL;
+}
+
+/* Mark in c->skip the broadcasts that only unit reduces use (they are not
+ * written: the reduces name the broadcasts' operands instead). */
+static void mark_folded(ectx *c) {
+  int *uses = ir_calloc((size_t)c->nnodes + 1, sizeof(int));
+  int *folds = ir_calloc((size_t)c->nnodes + 1, sizeof(int));
+  for (int i = 0; i < c->nnodes; i++) {
+    const ir_tnode *n = c->nodes[i];
+    const ir_tnode *x = n->kind == IR_TN_OP ? unit_reduce(n) : NULL;
+    for (int k = 0; k < n->nops; k++)
+      for (int j = 0; j < i; j++)
+        if (c->nodes[j] == n->ops[k]) {
+          uses[j]++;
+          folds[j] += n->ops[k] == x;
+        }
+  }
+  for (int r = 0; r < c->prog->nresults; r++)
+    for (int j = 0; j < c->nnodes; j++) uses[j] += c->nodes[j] == c->prog->results[r];
+  for (int j = 0; j < c->nnodes; j++) c->skip[j] = uses[j] > 0 && uses[j] == folds[j];
+  ir_free(uses);
+  ir_free(folds);
+}
+
 static void emit_node(ectx *c, const ir_tnode *n) {
   if (n->kind == IR_TN_ARG) return;
   if (n->kind == IR_TN_CONST && c->dyn && has_sym_dim(&n->type)) {
@@ -594,7 +669,15 @@ static void emit_node(ectx *c, const ir_tnode *n) {
     lines = op->emit_d;
     nl = op->nemit_d;
   }
+  const ir_tnode *x = unit_reduce(n);
+  if (x) {
+    lines = op->emit_u;
+    nl = op->nemit_u;
+    c->from = x;
+    c->to = x->ops[0];
+  }
   for (int i = 0; i < nl; i++) expand(c, &lines[i], n, NULL);
+  c->from = c->to = NULL;
 }
 
 /* The name of size symbol sym ("n", or "s3" without a kernel). */
@@ -666,8 +749,11 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
           if (nodes[i]->mask->cons[j].pcoef[q] && nodes[i]->mask->cons[j].sym[q] >= nsyms)
             nsyms = nodes[i]->mask->cons[j].sym[q] + 1;
   ir_buf b = {0}, pro = {0};
-  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0, p, 0};
+  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0, p, 0,
+            NULL, NULL, NULL};
   c.symssa = ir_calloc((size_t)(nsyms ? nsyms : 1), sizeof *c.symssa);
+  c.skip = ir_calloc((size_t)nn + 1, 1);
+  mark_folded(&c);
   const char *fname = o->func_name ? o->func_name : "kernel";
   char nm[64];
   if (p->kernel) { /* views: the caller passes their regions (none: nothing) */
@@ -716,7 +802,7 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
           c.failed = 1;
         }
       }
-    if (!c.failed) emit_node(&c, nodes[i]);
+    if (!c.failed && !c.skip[i]) emit_node(&c, nodes[i]);
     c.ndefined = i + 1;
   }
   ir_buf_puts(&b, "  return ");
@@ -741,6 +827,7 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
   ir_free(b.s);
   ir_free(pro.s);
   ir_free(c.symssa);
+  ir_free(c.skip);
   return c.failed ? -1 : 0;
 }
 

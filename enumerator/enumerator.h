@@ -164,6 +164,28 @@ int enum_raise(const poly_analysis *a, const gram_dialect *d,
                const enum_options *o, enum_verify_fn vf, void *vuser,
                ir_tp_store *store, ir_arena *arena, enum_result *res);
 
+/* ----------------------------------------------------------- observing
+ * What the searches report while they run, for a driver's progress display
+ * and per-task lines (uplift raise, explore).  One observer for the whole
+ * process, set by the driver around a raise: enum_raise takes no hook of
+ * its own, and every search it runs reports here.  Both hooks are called
+ * from the thread that called enum_raise (or enum_explore); either may be
+ * NULL.  search_begins: a search for task `task` (enum_raise's task index;
+ * 0 in enum_explore) starts; every task of enum_raise runs at least one
+ * search, in task order, so task t is done when a search of a later task
+ * begins.  progress: with enum_options.progress, about twice a second
+ * during a search (stored: candidates kept so far; rate: candidates
+ * evaluated per second since the last call). */
+typedef struct enum_observer {
+  void (*search_begins)(void *user, int task);
+  void (*progress)(void *user, int task, long stored, double rate);
+  void *user;
+} enum_observer;
+
+/* Report to ob (copied; NULL: nobody) from now on.  Without an observer's
+ * progress hook, enum_options.progress prints a line of its own. */
+void enum_set_observer(const enum_observer *ob);
+
 /* ------------------------------------------------------------ explore */
 
 /* What enum_explore reports while it searches (any hook may be NULL).

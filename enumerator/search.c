@@ -567,6 +567,16 @@ static int targets(es_state *st, ir_type *out, int cap) {
   return n;
 }
 
+/* The process-wide observer (enumerator.h, enum_set_observer). */
+static enum_observer observer;
+
+void enum_set_observer(const enum_observer *ob) {
+  if (ob)
+    observer = *ob;
+  else
+    memset(&observer, 0, sizeof observer);
+}
+
 static int over_budget(es_state *st, es_outcome *why) {
   double now = es_now();
   if (now > st->in->deadline) {
@@ -584,8 +594,11 @@ static int over_budget(es_state *st, es_outcome *why) {
   if (st->in->progress && now - st->last_progress > 0.5) {
     double rate = (double)(st->stats->evaluated - st->evals_at_progress) /
                   (now - st->last_progress);
-    fprintf(stderr, "\r\033[Kuplift: task %d: %d candidates stored, %.0f evaluated/s",
-            st->in->task, st->ncands, rate);
+    if (observer.progress)
+      observer.progress(observer.user, st->in->task, st->ncands, rate);
+    else
+      fprintf(stderr, "\r\033[Kuplift: task %d: %d candidates stored, %.0f evaluated/s",
+              st->in->task, st->ncands, rate);
     st->last_progress = now;
     st->evals_at_progress = st->stats->evaluated;
   }
@@ -725,6 +738,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   st.in = in;
   st.stats = stats;
   st.last_progress = es_now();
+  if (observer.search_begins) observer.search_begins(observer.user, in->task);
   st.buckets = ir_calloc((size_t)(in->max_ops + 1) * ES_MAX_TYPES, sizeof(es_vec));
   es_pool workers;
   pool_start(&workers, in->threads);
@@ -769,7 +783,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   }
   why = st.limited ? ES_LIMIT : ES_EXHAUSTED;
 done:
-  if (in->progress) fprintf(stderr, "\r\033[K");
+  if (in->progress && !observer.progress) fprintf(stderr, "\r\033[K");
   for (int i = 0; i < (in->max_ops + 1) * ES_MAX_TYPES; i++) ir_free(st.buckets[i].v);
   ir_free(st.buckets);
   pool_stop(&workers);

@@ -99,6 +99,8 @@ typedef struct gram_kattr {
 typedef struct gram_line {
   const char *text;
   ir_pos pos;
+  int indent; /* the blanks between the directive and the text, but one
+                 (a region body's indentation in the output) */
 } gram_line;
 
 typedef struct gram_op {
@@ -139,6 +141,13 @@ typedef struct gram_op {
   gram_line *emit_d;     /* emit.dynamic lines: used instead of emit when
                             shapes are dynamic and the result has a `?` dim
                             (or NULL) */
+  int nemit_u;
+  gram_line *emit_u;     /* emit.unit lines (a reduce op): used instead of the
+                            others when the reduced operand is a broadcast
+                            that only adds the reduced dims, all of extent 1
+                            (then the reduce is one application of its body
+                            per element, and the operand's placeholders name
+                            the broadcast's operand; docs/dialects.md) */
 } gram_op;
 
 /* How a mask leaf of dynamic shape is written (`mask.dynamic` line). */

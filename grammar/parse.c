@@ -41,7 +41,7 @@ typedef struct parser {
   int nt;
   int failed;
   /* growable template lines of the current op */
-  gram_line emit[64], emit_b[64], emit_d[64], splat[64];
+  gram_line emit[64], emit_b[64], emit_d[64], emit_u[64], splat[64];
   gram_op *ops[256];
 } parser;
 
@@ -810,7 +810,7 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 }
 
 #define PLACEHOLDERS_SUPPORTED \
-  "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims|core_type|core_reassoc|" \
+  "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims|axes|core_type|core_reassoc|" \
   "collapse|expand|into, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
@@ -850,7 +850,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
       if (is_val) {
         static const char *sfx[] = {"type",     "elem",         "shape",    "rank",
                                     "dyn",      "dims",         "core_type", "core_reassoc",
-                                    "collapse", "expand",       "into"};
+                                    "collapse", "expand",       "into",      "axes"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
@@ -883,12 +883,19 @@ static void finish_op(parser *p, int col) {
     error_at(p, col, NULL, "op '%s' has no 'result' line", op->name);
   else if (!op->nemit)
     error_at(p, col, NULL, "op '%s' has no 'emit' line", op->name);
+  else if (op->nemit_u && (!op->kernel || strcmp(op->kernel, "reduce")))
+    error_at(p, col, NULL, "op '%s' has 'emit.unit' lines, which serve ops of kernel reduce",
+             op->name);
   if (p->failed) return;
   op->emit = IR_NEW_N(p->arena, gram_line, op->nemit);
   memcpy(op->emit, p->emit, sizeof(gram_line) * (size_t)op->nemit);
   if (op->nemit_b) {
     op->emit_b = IR_NEW_N(p->arena, gram_line, op->nemit_b);
     memcpy(op->emit_b, p->emit_b, sizeof(gram_line) * (size_t)op->nemit_b);
+  }
+  if (op->nemit_u) {
+    op->emit_u = IR_NEW_N(p->arena, gram_line, op->nemit_u);
+    memcpy(op->emit_u, p->emit_u, sizeof(gram_line) * (size_t)op->nemit_u);
   }
   if (op->nemit_d) {
     op->emit_d = IR_NEW_N(p->arena, gram_line, op->nemit_d);
@@ -918,6 +925,10 @@ static void template_line(parser *p, gram_op *op, gram_line *lines, int *n, cons
   gram_line *l = n ? &lines[(*n)++] : lines;
   l->text = rest_after(p, 0, &col);
   l->pos = (ir_pos){p->src.name, p->line, col};
+  /* the blanks after the directive beyond the one that separates it */
+  const char *after = p->t[0].s + p->t[0].len;
+  l->indent = (int)((p->text + col - 1) - after) - 1;
+  if (l->indent < 0) l->indent = 0;
   check_template(p, op, l->text, col);
 }
 
@@ -1035,11 +1046,13 @@ static void op_directive(parser *p) {
     template_line(p, op, p->emit_b, &op->nemit_b, "emit");
   } else if (teq(t, "emit.dynamic")) {
     template_line(p, op, p->emit_d, &op->nemit_d, "emit");
+  } else if (teq(t, "emit.unit")) {
+    template_line(p, op, p->emit_u, &op->nemit_u, "emit");
   } else {
     error_at(p, t->col,
              "mlir NAME, operands ..., result ..., elem TYPES, rank MIN..MAX, "
              "attr ..., kernel ..., emit TEMPLATE, emit.broadcast TEMPLATE, "
-             "emit.dynamic TEMPLATE, end",
+             "emit.dynamic TEMPLATE, emit.unit TEMPLATE, end",
              "unknown directive '%.*s' in op '%s'", t->len, t->s, op->name);
   }
 }

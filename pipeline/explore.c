@@ -135,13 +135,15 @@ static int list_c_files(const char *dir, pipe_coverage *cov, ir_error *err) {
 
 /* Raise file f of the coverage with dialect j into its cell. */
 static void coverage_cell(pipe_coverage *cov, const char *path, int f, int j,
-                          const gram_dialect *d, const fe_options *fe, const enum_options *eo) {
+                          const gram_dialect *d, const fe_options *fe, const enum_options *eo,
+                          const pipe_raise_hooks *hooks) {
   int at = f * cov->ndialects + j;
   ir_arena arena;
   ir_arena_init(&arena);
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
-  pipe_raise_opts po = {.fe = fe, .d = d, .search = *eo, .verify = {.mode = VERIFY_NONE}};
+  pipe_raise_opts po = {.fe = fe, .d = d, .search = *eo, .verify = {.mode = VERIFY_NONE},
+                          .hooks = hooks};
   pipe_raised pr;
   pipe_error pe = pipe_raise_file(path, &po, &arena, &store, &pr, NULL);
   cov->ops[at] = -2;
@@ -160,8 +162,8 @@ static void coverage_cell(pipe_coverage *cov, const char *path, int f, int j,
 }
 
 pipe_error pipe_coverage_build(const char *dir, const char *const *dialects, int ndialects,
-                               const fe_options *fe,
-                               const enum_options *eo, pipe_coverage *cov, ir_error *err) {
+                               const fe_options *fe, const enum_options *eo,
+                               const pipe_coverage_watch *w, pipe_coverage *cov, ir_error *err) {
   memset(cov, 0, sizeof *cov);
   ir_arena_init(&cov->arena);
   cov->dialects = dialects;
@@ -177,7 +179,10 @@ pipe_error pipe_coverage_build(const char *dir, const char *const *dialects, int
   for (int f = 0; f < cov->nfiles && pe == PIPE_OK; f++) {
     char *path = ir_malloc(strlen(dir) + strlen(cov->files[f]) + 2);
     sprintf(path, "%s/%s", dir, cov->files[f]);
-    for (int j = 0; j < ndialects; j++) coverage_cell(cov, path, f, j, ds[j], fe, eo);
+    for (int j = 0; j < ndialects; j++) {
+      if (w && w->cell) w->cell(w->user, cov, f, j);
+      coverage_cell(cov, path, f, j, ds[j], fe, eo, w ? w->raise : NULL);
+    }
     ir_free(path);
   }
   ir_free(ds);

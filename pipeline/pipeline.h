@@ -72,6 +72,24 @@ struct pipe_verify_state;
  * floating type of the kernel is taken as (retype 1: elem; 0: as
  * written), the search options, and the verification options (mode
  * VERIFY_NONE: no verification). */
+struct pipe_raised;
+
+/* What a raise reports while it runs (every hook may be NULL), called on
+ * the raising thread.  task_done: task `task` is done, its outputs in
+ * pr->res.tasks[task] final; called in task order, each task once (a raise
+ * that fails reports the tasks done before the failing one).  searching: a
+ * search of task `task` begins (rate < 0), or reports progress
+ * (o->search.progress: stored candidates kept, rate candidates evaluated
+ * per second).  verifying: a candidate program of task `task` goes to the
+ * verifier. */
+typedef struct pipe_raise_hooks {
+  void (*task_done)(void *user, const struct pipe_raised *pr, int task);
+  void (*searching)(void *user, const struct pipe_raised *pr, int task, long stored,
+                    double rate);
+  void (*verifying)(void *user, const struct pipe_raised *pr, int task);
+  void *user;
+} pipe_raise_hooks;
+
 typedef struct pipe_raise_opts {
   const fe_options *fe;
   const char *dialect;
@@ -80,6 +98,7 @@ typedef struct pipe_raise_opts {
   ir_elem elem;
   enum_options search;
   verify_options verify;
+  const pipe_raise_hooks *hooks; /* NULL: none */
 } pipe_raise_opts;
 
 /* What a raise produced: the parsed kernel (retyped when the options say
@@ -386,14 +405,23 @@ typedef struct pipe_coverage {
   ir_arena arena;          /* the dialects and the reasons */
 } pipe_coverage;
 
+/* What pipe_coverage_build reports while it runs (any hook may be NULL):
+ * cell before file f is raised with dialect j, and the hooks of each of
+ * those raises. */
+typedef struct pipe_coverage_watch {
+  void (*cell)(void *user, const pipe_coverage *cov, int f, int j);
+  const pipe_raise_hooks *raise;
+  void *user;
+} pipe_coverage_watch;
+
 /* Build the matrix of folder dir for dialects[0..ndialects-1] into cov,
- * each file parsed with the front-end options fe (may be NULL) (free with
- * pipe_coverage_free, also on error).  Returns PIPE_OK,
+ * each file parsed with the front-end options fe (may be NULL), watched by
+ * w (may be NULL) (free with pipe_coverage_free, also on error).  Returns PIPE_OK,
  * PIPE_ERR_INPUTS with err (the folder cannot be read) or PIPE_ERR_DIALECT
  * (gram_load printed why; no file is raised then). */
 pipe_error pipe_coverage_build(const char *dir, const char *const *dialects, int ndialects,
-                               const fe_options *fe,
-                               const enum_options *eo, pipe_coverage *cov, ir_error *err);
+                               const fe_options *fe, const enum_options *eo,
+                               const pipe_coverage_watch *w, pipe_coverage *cov, ir_error *err);
 void pipe_coverage_free(pipe_coverage *cov);
 
 /* ---------------------------------------------------------- uplift batch

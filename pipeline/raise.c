@@ -120,6 +120,62 @@ static void elem_refusal(const gram_dialect *d, const ir_kernel *k, ir_arena *ar
   ir_buf_free(&b);
 }
 
+/* A raise watched for its hooks (pipe_raise_hooks): the enumerator's
+ * observer and the verification callback report here. */
+typedef struct raise_watch {
+  const pipe_raise_hooks *h;
+  const pipe_raised *pr;
+  pipe_verify_state *vs;
+  int done; /* the tasks reported done */
+} raise_watch;
+
+/* Report the tasks before `upto` done. */
+static void watch_done(raise_watch *w, int upto) {
+  for (; w->done < upto; w->done++)
+    if (w->h->task_done) w->h->task_done(w->h->user, w->pr, w->done);
+}
+
+/* A search of task begins: every task before it is done. */
+static void watch_begins(void *user, int task) {
+  raise_watch *w = user;
+  watch_done(w, task);
+  if (w->h->searching) w->h->searching(w->h->user, w->pr, task, 0, -1);
+}
+
+static void watch_progress(void *user, int task, long stored, double rate) {
+  raise_watch *w = user;
+  if (w->h->searching) w->h->searching(w->h->user, w->pr, task, stored, rate);
+}
+
+static void watch_verify(void *user, const enum_query *q, enum_verify_result *r) {
+  raise_watch *w = user;
+  if (w->h->verifying) w->h->verifying(w->h->user, w->pr, q->task);
+  pipe_verify_cb(w->vs, q, r);
+}
+
+/* Raise out->a with the hooks of o watching; enum_raise's status. */
+static int raise_watched(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
+                         ir_arena *arena, pipe_raised *out) {
+  raise_watch w = {o->hooks, out, vs, 0};
+  enum_observer ob = {watch_begins, watch_progress, &w};
+  enum_set_observer(&ob);
+  int r = enum_raise(out->a, out->d, &o->search, vs->v ? watch_verify : NULL, &w, store, arena,
+                     &out->res);
+  enum_set_observer(NULL);
+  /* the tasks after the last search began: done when every output has a
+   * program (a failed raise stops at the first that has none) */
+  int upto = w.done;
+  while (upto < out->res.ntasks) {
+    const enum_task_result *tr = &out->res.tasks[upto];
+    int all = out->res.raised || tr->noutputs > 0;
+    for (int i = 0; i < tr->noutputs; i++) all &= tr->outputs[i].program != NULL;
+    if (!all) break;
+    upto++;
+  }
+  watch_done(&w, upto);
+  return r;
+}
+
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
                            ir_tp_store *store, pipe_raised *out, ir_error *err) {
   fe_options none;
@@ -143,7 +199,8 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
   out->a = poly_analyze(out->k, arena);
   pipe_verify_state vs;
   pipe_verify_state_open(&vs, &o->verify); /* no Z3: the tasks' verdicts say so */
-  int r = pipe_raise_analysed(out->a, out->d, &o->search, &vs, store, arena, &out->res);
+  int r = o->hooks ? raise_watched(o, &vs, store, arena, out)
+                   : pipe_raise_analysed(out->a, out->d, &o->search, &vs, store, arena, &out->res);
   pipe_verify_state_free(&vs);
   pipe_verify_state_close(&vs);
   if (r < 0) {

@@ -145,7 +145,7 @@ static void on_equal(void *u, const ir_tnode *n, int level, const ir_tnode *rep)
     m->cap = m->cap ? m->cap * 2 : 256;
     m->props = ir_realloc(m->props, sizeof(rw_rule) * (size_t)m->cap);
   }
-  m->props[m->n++] = (rw_rule){n, rep, VERIFY_SKIPPED, VERIFY_SKIPPED, NULL};
+  m->props[m->n++] = (rw_rule){n, rep, VERIFY_SKIPPED, VERIFY_SKIPPED, NULL, NULL, NULL};
 }
 
 static int cmp_rule(const void *a, const void *b) {
@@ -179,30 +179,194 @@ static int all_finite(const ir_tnode *n, const ir_tensor *args, int nargs, const
   return ok;
 }
 
-static int defined_lhs(const rw_rules *rs, const ir_tnode *lhs) {
+/* Argument tensors of rs's inputs at sizes (args[arg number], shapes set,
+ * data allocated, values left to the caller; free with free_args). */
+static ir_tensor *make_args(const rw_rules *rs, const long *sizes) {
   const ir_kernel *k = rs->k;
-  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   ir_tensor *args = ir_calloc((size_t)k->nvars + 1, sizeof(ir_tensor));
-  interp_rng rng;
-  interp_rng_seed(&rng, 0xfeedu);
-  for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE) sizes[v] = 3;
-  ir_kernel_pin_extents(k, sizes);
   for (int i = 0; i < rs->nargs; i++) {
     const ir_tnode *a = rs->args[i];
     ir_tensor *t = &args[a->arg];
     t->elem = a->type.elem;
     t->rank = a->type.rank;
     for (int d = 0; d < t->rank; d++) t->dims[d] = a->type.dims[d] == IR_DIM_ONE ? 1 : sizes[a->type.dims[d]];
-    size_t n = ir_tensor_size(t);
-    t->data = ir_malloc((n + 1) * sizeof(double));
-    for (size_t j = 0; j < n; j++) t->data[j] = (double)interp_rng_range(&rng, 1, 64) / 8.0;
+    t->data = ir_malloc((ir_tensor_size(t) + 1) * sizeof(double));
   }
-  int ok = all_finite(lhs, args, k->nvars, sizes);
-  for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
+  return args;
+}
+
+static void free_args(const rw_rules *rs, ir_tensor *args) {
+  for (int v = 0; v < rs->k->nvars; v++) ir_free(args[v].data);
   ir_free(args);
+}
+
+/* Every size variable of rs's kernel at `size` (by var id; extents pinned). */
+static long *all_sizes(const rw_rules *rs, long size) {
+  const ir_kernel *k = rs->k;
+  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) sizes[v] = size;
+  ir_kernel_pin_extents(k, sizes);
+  return sizes;
+}
+
+static int defined_lhs(const rw_rules *rs, const ir_tnode *lhs) {
+  long *sizes = all_sizes(rs, 3);
+  ir_tensor *args = make_args(rs, sizes);
+  interp_rng rng;
+  interp_rng_seed(&rng, 0xfeedu);
+  for (int i = 0; i < rs->nargs; i++) {
+    ir_tensor *t = &args[rs->args[i]->arg];
+    for (size_t j = 0; j < ir_tensor_size(t); j++)
+      t->data[j] = (double)interp_rng_range(&rng, 1, 64) / 8.0;
+  }
+  int ok = all_finite(lhs, args, rs->k->nvars, sizes);
+  free_args(rs, args);
   ir_free(sizes);
   return ok;
+}
+
+/* ------------------------------------------- the IEEE probe of fp mode
+ * fp mode checks a rule in an abstract floating-point model (docs/verify.md,
+ * "fp"): a refutation says the model does not imply the rule, not that
+ * IEEE arithmetic tells the sides apart, and the verifier keeps no values
+ * for a rule.  So a rule fp mode does not prove is run in IEEE arithmetic
+ * (enum_eval_node) on inputs drawn from values that often separate
+ * floating-point terms, specials included: at every size 1 (every
+ * combination when there are few, else a seeded sample) and at every size
+ * 2 (a seeded sample).  A difference: the left side defined and the right
+ * side undefined or unequal (NaN equal to NaN; -0 unequal to +0, which
+ * fp mode does not tell apart: the text shows the zeros' signs). */
+
+static const double probe_values[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, -2.5, 0.1,
+                                      1e308, -1e308, 4.9e-324, INFINITY, -INFINITY, NAN};
+#define NPROBE ((long)(sizeof probe_values / sizeof probe_values[0]))
+#define PROBE_RUNS 512 /* input sets per size */
+
+/* Fill the inputs of args with input set number `run`: the mixed-radix
+ * digits of run over probe_values when exhaustive, else seeded draws. */
+static void probe_fill(const rw_rules *rs, ir_tensor *args, long run, int exhaustive,
+                       interp_rng *rng) {
+  for (int i = 0; i < rs->nargs; i++) {
+    ir_tensor *t = &args[rs->args[i]->arg];
+    for (size_t j = 0; j < ir_tensor_size(t); j++) {
+      long pick = exhaustive ? run % NPROBE : interp_rng_range(rng, 0, NPROBE - 1);
+      run /= NPROBE;
+      t->data[j] = t->elem == IR_F32 ? (double)(float)probe_values[pick] : probe_values[pick];
+    }
+  }
+}
+
+/* v as %g, a NaN as "nan" whatever its sign. */
+static void put_value(ir_buf *b, double v) {
+  if (isnan(v))
+    ir_buf_puts(b, "nan");
+  else
+    ir_buf_printf(b, "%g", v);
+}
+
+/* Whether n has argument leaf number arg (any when arg < 0). */
+static int has_arg(const ir_tnode *n, int arg) {
+  if (n->kind == IR_TN_ARG) return arg < 0 || n->arg == arg;
+  for (int i = 0; i < n->nops; i++)
+    if (has_arg(n->ops[i], arg)) return 1;
+  return 0;
+}
+
+/* "x = [inf, 0] (n=2)": the inputs of args that r uses, at sizes, into b. */
+static void probe_inputs_text(const rw_rules *rs, const rw_rule *r, const ir_tensor *args,
+                              const long *sizes, ir_buf *b) {
+  const ir_kernel *k = rs->k;
+  const char *comma = "";
+  for (int i = 0; i < rs->nargs; i++) {
+    int arg = rs->args[i]->arg;
+    if (!has_arg(r->lhs, arg) && !has_arg(r->rhs, arg)) continue;
+    const ir_tensor *t = &args[arg];
+    ir_buf_printf(b, "%s%s = %s", comma, k->vars[arg]->name, t->rank ? "[" : "");
+    comma = ", ";
+    for (size_t j = 0; j < ir_tensor_size(t); j++) {
+      if (j) ir_buf_puts(b, ", ");
+      put_value(b, t->data[j]);
+    }
+    if (t->rank) ir_buf_puts(b, "]");
+  }
+  const char *sep = " (";
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE) {
+      ir_buf_printf(b, "%s%s=%ld", sep, k->vars[v]->name, sizes[v]);
+      sep = ", ";
+    }
+  if (sep[0] == ',') ir_buf_puts(b, ")");
+}
+
+/* The first element where r's sides differ on args, or -1. */
+static long probe_differ(const rw_rules *rs, const rw_rule *r, const ir_tensor *args,
+                         const long *sizes, double *lv, double *rv, int *rdef) {
+  ir_tensor a, c;
+  interp_err e;
+  if (enum_eval_node(r->lhs, args, rs->k->nvars, sizes, &a, &e)) return -1;
+  int rok = !enum_eval_node(r->rhs, args, rs->k->nvars, sizes, &c, &e);
+  long at = -1;
+  for (size_t j = 0; j < ir_tensor_size(&a) && at < 0; j++) {
+    if (a.poison && a.poison[j]) continue; /* lhs undefined: nothing to keep */
+    int def = rok && !(c.poison && c.poison[j]) && j < ir_tensor_size(&c);
+    double x = a.data[j], y = def ? c.data[j] : NAN;
+    if (def && ((x == y && signbit(x) == signbit(y)) || (isnan(x) && isnan(y)))) continue;
+    *lv = x;
+    *rv = y;
+    *rdef = def;
+    at = (long)j;
+  }
+  interp_tensor_free(&a);
+  if (rok) interp_tensor_free(&c);
+  return at;
+}
+
+/* The IEEE probe of r: "IEEE differs: INPUTS: element E, lhs V, rhs W",
+ * "IEEE agrees on all N inputs tried" or, for sides without inputs, "IEEE
+ * agrees: the sides compute the same constant ..." (in arena). */
+static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *arena) {
+  ir_buf b = {0};
+  long tried = 0;
+  int found = 0;
+  for (long size = 1; size <= 2 && !found; size++) {
+    long *sizes = all_sizes(rs, size);
+    ir_tensor *args = make_args(rs, sizes);
+    long elems = 0, combos = 1;
+    for (int i = 0; i < rs->nargs; i++) elems += (long)ir_tensor_size(&args[rs->args[i]->arg]);
+    for (long i = 0; i < elems && combos <= PROBE_RUNS; i++) combos *= NPROBE;
+    int exhaustive = size == 1 && combos <= PROBE_RUNS;
+    long runs = !has_arg(r->lhs, -1) ? 1 : exhaustive ? combos : PROBE_RUNS;
+    interp_rng rng;
+    interp_rng_seed(&rng, 0x1eee + (uint64_t)size);
+    for (long run = 0; run < runs && !found; run++) {
+      probe_fill(rs, args, run, exhaustive, &rng);
+      double lv = 0, rv = 0;
+      int rdef = 0;
+      long at = probe_differ(rs, r, args, sizes, &lv, &rv, &rdef);
+      tried++;
+      if (at < 0) continue;
+      found = 1;
+      ir_buf_puts(&b, "IEEE differs: ");
+      probe_inputs_text(rs, r, args, sizes, &b);
+      ir_buf_printf(&b, ": element %ld, lhs ", at);
+      put_value(&b, lv);
+      ir_buf_puts(&b, ", rhs ");
+      if (rdef)
+        put_value(&b, rv);
+      else
+        ir_buf_puts(&b, "undefined");
+    }
+    free_args(rs, args);
+    ir_free(sizes);
+  }
+  if (!found && !has_arg(r->lhs, -1))
+    ir_buf_puts(&b, "IEEE agrees: the sides compute the same constant (sizes 1 and 2)");
+  else if (!found)
+    ir_buf_printf(&b, "IEEE agrees on all %ld inputs tried", tried);
+  const char *text = ir_arena_strdup(arena, ir_buf_str(&b));
+  ir_buf_free(&b);
+  return text;
 }
 
 static void push(rw_rule **arr, int *n, const rw_rule *r) {
@@ -241,12 +405,19 @@ static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *v
   verify_result res;
   check(vr, out, in_vars, &rule, &res);
   rule.real = res.verdict;
-  if (res.verdict != VERIFY_PROVED)
+  if (res.verdict != VERIFY_PROVED) {
     rule.why = ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
+    rule.ieee = ieee_probe(out, &rule, arena);
+  }
   verify_result_free(&res);
   if (rule.real == VERIFY_PROVED && vf) {
     check(vf, out, in_vars, &rule, &res);
     rule.fp = res.verdict;
+    if (res.verdict != VERIFY_PROVED) {
+      rule.fp_why =
+          ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
+      rule.ieee = ieee_probe(out, &rule, arena);
+    }
     verify_result_free(&res);
   }
   if (rule.real == VERIFY_PROVED) push(&out->rules, &out->n, &rule);
@@ -290,7 +461,10 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     return PIPE_ERR_SOLVER;
   }
   int i = 0;
-  for (; i < m.n && !ir_budget_expired(); i++) judge(out, m.props[i], in_vars, vr, vf, store, arena);
+  for (; i < m.n && !ir_budget_expired(); i++) {
+    if (o->on_rule) o->on_rule(o->user, i, m.n);
+    judge(out, m.props[i], in_vars, vr, vf, store, arena);
+  }
   out->unjudged = m.n - i; /* the time budget ran out */
   verify_free(vr);
   verify_free(vf);

@@ -20,6 +20,12 @@ typedef struct rw_rule {
   const ir_tnode *lhs, *rhs;
   int real, fp;    /* verify_verdict of each mode */
   const char *why; /* reason of a real-mode failure (arena) or NULL */
+  const char *fp_why; /* the verifier's reason when fp mode did not prove
+                         the rule (arena) or NULL */
+  const char *ieee;   /* when a mode did not prove it: the rule run in
+                         IEEE arithmetic on probe inputs (specials
+                         included), "IEEE differs: INPUTS: element E, lhs
+                         V, rhs W" or "IEEE agrees ..." (arena) or NULL */
 } rw_rule;
 
 typedef struct rw_rules {
@@ -48,6 +54,9 @@ typedef struct rw_opts {
   long smt_steps;      /* Z3 steps per solver query (--smt-steps): 0 the
                         * default VERIFY_DEFAULT_STEPS, -1 no limit */
   int fp;              /* also check fp mode */
+  /* optional: called before proposed rule i of n is judged (progress) */
+  void (*on_rule)(void *user, int i, int n);
+  void *user;
 } rw_opts;
 
 /* Mine the rules of o.  Everything lives in arena/store, except the rule

@@ -8,7 +8,11 @@
 # --check compared (stderr and JSON); a dialect without the kernel's
 # element type (exit 4, the --element-type hint) and --element-type f32;
 # explore --targets with -D; --max-ops named per sub-goal; a comment at the
-# top of the MLIR output.
+# top of the MLIR output; each task's result lines as it is done and, on a
+# terminal (a pty), the progress line of raise, explore --targets and
+# rewrites; linalg's x times a scalar as a linalg.map, region bodies
+# indented; rewrites' legend of the modes and the IEEE values behind a
+# refutation.
 . tests/lib.sh
 ROOT=$(pwd)
 K=$ROOT/benchmarks/kernels/gemm.c
@@ -237,4 +241,90 @@ for cmd in raise verify rewrites; do
   check "$cmd --help: --smt-steps is a count" grep -q -- "--smt-steps N .*Z3 resource units per solver query" "$TMP/h"
   check "$cmd --help: --smt-timeout is wall clock" grep -q -- "--smt-timeout S .*wall-clock seconds" "$TMP/h"
 done
+
+# --- progress and per-task result lines (README, `uplift raise FILE.c`)
+# Not on a terminal: the result lines of each task as it is done (a failed
+# raise shows the tasks done before the failing one), no progress redraws.
+cat >"$TMP/two.c" <<'EOF'
+void two(int n, double A[n], double B[n], double C[n]) {
+  for (int i = 0; i < n; i++)
+    B[i] = 2.0 * A[i];
+  for (int i = 0; i < n; i++)
+    C[i] = A[i] * A[i] * A[i] * A[i] * A[i] * A[i] * A[i] + B[i] * 3.0 + 1.0;
+}
+EOF
+expect_status 1 "two: task 1 not raised (--max-ops 1)" "$UPLIFT" raise "$TMP/two.c" --dialect linalg --max-ops 1
+check "two: task 0's result line although task 1 failed" grep -q "^task 0 B: 1 ops, .*; proved (" "$TMP/err"
+check "two: task 0's line before the failure" sh -c "grep -n '^task 0 B\|not raised: task 1' '$TMP/err' | head -n 1 | grep -q 'task 0 B'"
+check "two: no task 1 result line" sh -c "! grep -q '^task 1' '$TMP/err'"
+expect_status 0 "gemm raised (not a terminal)" "$UPLIFT" raise "$K"
+cp "$TMP/err" "$TMP/plain.err"
+check "not a terminal: task lines in order" sh -c "grep -o '^task [0-9]' '$TMP/plain.err' | tr '\n' , | grep -qx 'task 0,task 1,'"
+check "not a terminal: no progress redraws" sh -c "! grep -q \"\$(printf '\r')\" '$TMP/plain.err' && ! grep -q 'budget' '$TMP/plain.err'"
+# On a terminal (a pty from script(1) or python3's pty module): the
+# progress line with the elapsed time, the budget and task i of n, and the
+# same result lines as each task is done.
+on_tty() { # on_tty OUT CMD...: run CMD with its stdin, stdout, stderr on a pty
+  o=$1; shift
+  if command -v script >/dev/null 2>&1; then
+    q=""; for a in "$@"; do q="$q '$a'"; done # (no quote in the tests' arguments)
+    script -qec "$q" /dev/null </dev/null >"$o"
+  else
+    python3 -c 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)' "$@" </dev/null >"$o"
+  fi
+}
+on_tty "$TMP/tty" "$UPLIFT" raise "$K" --timeout 90 -o "$TMP/tty.mlir"
+check "terminal: raised" test -s "$TMP/tty.mlir"
+tr '\r' '\n' <"$TMP/tty" | sed 's/\x1b\[K//g' >"$TMP/tty.lines"
+check "terminal: progress with elapsed time, budget, task 1 of 2" grep -Eq "^uplift raise: [0-9]+\.[0-9] s of 90 s budget, task 0 \(C\), 1 of 2: " "$TMP/tty.lines"
+check "terminal: progress of task 2 of 2" grep -Eq "^uplift raise: [0-9]+\.[0-9] s of 90 s budget, task 1 \(C\), 2 of 2: " "$TMP/tty.lines"
+check "terminal: the same result lines" sh -c "grep '^task [0-9]' '$TMP/tty.lines' | sed 's/[0-9.]* s//g' >'$TMP/a'; grep '^task [0-9]' '$TMP/plain.err' | sed 's/[0-9.]* s//g' >'$TMP/b'; test -s '$TMP/a' && cmp -s '$TMP/a' '$TMP/b'"
+check "terminal: task 0's result before task 1's progress" sh -c "grep -n '^task 0 C\|task 1 (C), 2 of 2' '$TMP/tty.lines' | head -n 1 | grep -q 'task 0 C'"
+check "terminal: the progress line is erased at the end" sh -c "grep -v '^\$' '$TMP/tty.lines' | tail -n 1 | grep -q '^raised kernel_gemm in'"
+check "terminal: the same program" sh -c "'$UPLIFT' raise -q '$K' 2>/dev/null | cmp -s - '$TMP/tty.mlir'"
+# explore --targets and rewrites show progress on a terminal too
+mkdir -p "$TMP/targets" && cp "$ROOT/benchmarks/kernels/gemm.c" "$ROOT/benchmarks/kernels/atax.c" "$TMP/targets/"
+on_tty "$TMP/ttyx" "$UPLIFT" explore --dialect hlo,linalg --targets "$TMP/targets" --timeout 100
+tr '\r' '\n' <"$TMP/ttyx" | sed 's/\x1b\[K//g' >"$TMP/ttyx.lines"
+check "explore --targets: progress (time, budget, file i of n, dialect)" grep -Eq "^uplift explore: [0-9]+\.[0-9] s of 100 s budget, gemm.c \(2 of 2\) in linalg" "$TMP/ttyx.lines"
+check "explore --targets: the matrix" grep -q "^gemm.c" "$TMP/ttyx.lines"
+on_tty "$TMP/ttyr" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --timeout 100 -o "$TMP/rw.txt"
+tr '\r' '\n' <"$TMP/ttyr" | sed 's/\x1b\[K//g' >"$TMP/ttyr.lines"
+check "rewrites: progress (time, budget, rule i of n)" grep -Eq "^uplift rewrites: [0-9]+\.[0-9] s of 100 s budget, checking proposed rule 1 of [0-9]+" "$TMP/ttyr.lines"
+check "rewrites: the rules" grep -q "^# [0-9]* rules for dialect hlo" "$TMP/rw.txt"
+# --- linalg: x times a scalar as a linalg.map over x and the broadcast
+# scalar (not a broadcast to 1x.. and a linalg.reduce seeded with the
+# scalar), region bodies indented; it still parses (the numbers:
+# test_mlir_e2e runs every kernel)
+for shapes in static dynamic; do
+  expect_status 0 "gemm linalg --shapes $shapes" "$UPLIFT" raise -q "$K" --dialect linalg --shapes $shapes
+  cp "$TMP/out" "$TMP/gl.mlir"
+  check "linalg $shapes: no reduce over a broadcast of unit dims" sh -c "! grep -q 'linalg.reduce' '$TMP/gl.mlir' && ! grep -q 'tensor<1x' '$TMP/gl.mlir'"
+  check "linalg $shapes: B times alpha is a linalg.map of B and the broadcast alpha" sh -c "grep -q 'linalg.broadcast ins(%alpha : tensor<f64>) outs(.*) dimensions = \[0, 1\]' '$TMP/gl.mlir' && grep -q 'linalg.map ins(%B, %v[0-9]*_scalar : ' '$TMP/gl.mlir'"
+  check "linalg $shapes: region bodies indented" sh -c "grep -Eq '^    \(%v[0-9]+_x: f64, %v[0-9]+_y: f64\) \{$' '$TMP/gl.mlir' && grep -Eq '^      %v[0-9]+_r = arith.mulf ' '$TMP/gl.mlir' && grep -Eq '^      linalg.yield ' '$TMP/gl.mlir' && grep -Eq '^    }$' '$TMP/gl.mlir'"
+  check "linalg $shapes: mlir-opt-16 parses it" mlir-opt-16 "$TMP/gl.mlir"
+done
+# --- rewrites: what fp mode is, and the IEEE values behind a refutation
+expect_status 0 "rewrites x, a (max-ops 1)" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n],a:f64[]" --max-ops 1
+cp "$TMP/out" "$TMP/rw1.txt"
+check "rewrites: the legend names the fp mode" grep -q "^# fp: the abstract floating-point model of mlir-tv" "$TMP/rw1.txt"
+check "rewrites: the legend says what fp refuted means" grep -q "^#   fp: refuted: the model does not imply the rule .*which is no IEEE counterexample" "$TMP/rw1.txt"
+check "rewrites: subtract(1, 1) -> 0 refuted in fp, IEEE agrees" grep -q "^subtract(1, 1) -> 0    \[real: proved, fp: refuted; IEEE agrees: the sides compute the same constant (sizes 1 and 2)\]$" "$TMP/rw1.txt"
+check "rewrites: subtract(x, 0) -> x refuted in fp, IEEE agrees on the inputs" grep -q "^subtract(x, 0) -> x    \[real: proved, fp: refuted; IEEE agrees on all [0-9]* inputs tried\]$" "$TMP/rw1.txt"
+check "rewrites: an fp refutation with IEEE values" grep -q "^dot_general\[batch=(), contract=()\](a, 0) -> 0    \[real: proved, fp: refuted; IEEE differs: a = inf (n=1): element 0, lhs nan, rhs 0\]$" "$TMP/rw1.txt"
+check "rewrites: fp proved rules carry no note" grep -q "^multiply(x, 1) -> x    \[real: proved, fp: proved\]$" "$TMP/rw1.txt"
+check "rewrites: a real refutation with IEEE values (the sign of a zero)" grep -q "^# dropped, not proved: add(x, 0) -> x    \[real: refuted: .*; IEEE differs: x = \[-0\] (n=1): element 0, lhs 0, rhs -0\]$" "$TMP/rw1.txt"
+expect_status 0 "rewrites --emit json" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n],a:f64[]" --max-ops 1 --emit json
+check "rewrites --json: fp_reason and ieee of an fp refutation" python3 -c "
+import json, sys
+d = json.load(open('$TMP/out'))
+r = [r for r in d['rules'] if r['lhs'] == 'subtract(1, 1)'][0]
+assert r['fp'] == 'refuted' and r['fp_reason'] and r['ieee'].startswith('IEEE agrees'), r
+p = [r for r in d['rules'] if r['fp'] == 'proved']
+assert p and all('ieee' not in r and 'fp_reason' not in r for r in p)
+f = [r for r in d['not_proved'] if r['lhs'] == 'add(x, 0)'][0]
+assert f['ieee'] == 'IEEE differs: x = [-0] (n=1): element 0, lhs 0, rhs -0', f
+"
+expect_status 0 "rewrites --no-fp" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --no-fp
+check "rewrites --no-fp: no fp legend" sh -c "! grep -q '^# fp:' '$TMP/out' && grep -q '^# real:' '$TMP/out'"
 report

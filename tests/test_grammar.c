@@ -546,6 +546,26 @@ static void test_many_productions(ir_arena *a) {
   ir_free(ps);
 }
 
+/* Template lines: the indentation after `emit`, and `emit.unit` (only in
+ * an op of kernel reduce). */
+static void test_templates(ir_arena *a) {
+  gram_dialect *lin = gram_load("linalg", a);
+  const gram_op *red = lin ? gram_find_op(lin, "reduce") : NULL;
+  CHECK("linalg reduce has emit.unit lines", red && red->nemit_u > 0);
+  if (!red) return;
+  int deep = 0, flat = 1;
+  for (int i = 0; i < red->nemit; i++) {
+    if (strstr(red->emit[i].text, "linalg.yield")) deep = red->emit[i].indent == 4;
+    if (strstr(red->emit[i].text, "linalg.reduce")) flat = red->emit[i].indent == 0;
+  }
+  CHECK("a region body's emit line keeps its indentation", deep && flat);
+  static const char bad[] = "dialect u\nelem f64\nconstant $res = $value\n"
+                            "op neg\n  operands x:[*s]\n  result [*s]\n  kernel neg\n"
+                            "  emit $res = neg $x\n  emit.unit $res = neg $x\nend\n";
+  fprintf(stderr, "(an error is expected here)\n");
+  CHECK("emit.unit outside a reduce op is refused", gram_parse("u", bad, a) == NULL);
+}
+
 int main(void) {
   ir_arena a;
   ir_arena_init(&a);
@@ -556,6 +576,7 @@ int main(void) {
   test_hlo_kernels(&a);
   test_const_operands(&a);
   test_many_productions(&a);
+  test_templates(&a);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();
