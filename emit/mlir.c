@@ -316,6 +316,17 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       else if (SFX("core_type")) {
         ir_type k = core_type(&v->type);
         put_type(c, &k);
+      } else if (SFX("units")) { /* the positions of its unit dims */
+        int first = 1;
+        for (int i = 0; i < v->type.rank; i++)
+          if (v->type.dims[i] == IR_DIM_ONE) {
+            ir_buf_printf(b, "%s%d", first ? "" : ", ", i);
+            first = 0;
+          }
+      } else if (SFX("full_type") && n) { /* its element type at the result's shape */
+        ir_type f = n->type;
+        f.elem = v->type.elem;
+        put_type(c, &f);
       } else if (SFX("core_reassoc")) put_core_reassoc(c, &v->type);
       else if (SFX("collapse") || SFX("expand") || SFX("into")) {
         int units = core_type(&v->type).rank != v->type.rank;

@@ -811,7 +811,7 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 
 #define PLACEHOLDERS_SUPPORTED \
   "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims|axes|core_type|core_reassoc|" \
-  "collapse|expand|into, $ATTR, " \
+  "collapse|expand|into|units|full_type, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
@@ -850,7 +850,8 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
       if (is_val) {
         static const char *sfx[] = {"type",     "elem",         "shape",    "rank",
                                     "dyn",      "dims",         "core_type", "core_reassoc",
-                                    "collapse", "expand",       "into",      "axes"};
+                                    "collapse", "expand",       "into",      "axes",
+                                    "units",    "full_type"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);

@@ -228,6 +228,14 @@ for k in gemm 2mm; do
   check "$k: no tosa.reshape with two -1" sh -c "! grep -q 'new_shape = array<i64: [^>]*-1[^>]*-1' '$TMP/$k.dyn.mlir'"
   check "$k: dynamic tosa lowers (mlir-opt-16 tosa-to-linalg, tosa-to-tensor)" mlir-opt-16 --pass-pipeline="$LOWER" "$TMP/$k.dyn.mlir"
 done
+# --- dynamic tosa: an elementwise op broadcasting operands with a unit dim
+# beside several `?` dims (doitgen's add of ?x1x? and 1x?x?) lowers: each
+# operand is broadcast to the result's shape first (linalg.broadcast)
+expect_status 0 "doitgen: tosa --shapes dynamic" "$UPLIFT" raise -q "$ROOT/benchmarks/kernels/doitgen.c" --dialect tosa --element-type f32 --shapes dynamic --verify none
+cp "$TMP/out" "$TMP/doitgen.dyn.mlir"
+check "doitgen: dynamic tosa broadcasts a ?x1x? operand first" grep -q "linalg.broadcast ins(%[a-z0-9_]* : tensor<?x?xf32>) outs(%[a-z0-9_]* : tensor<?x?x?xf32>) dimensions = \[1\]" "$TMP/doitgen.dyn.mlir"
+check "doitgen: no tosa.add with operands of other shapes" sh -c "! grep -q '\"tosa.add\"(.*tensor<?x1x' '$TMP/doitgen.dyn.mlir'"
+check "doitgen: dynamic tosa lowers (mlir-opt-16 tosa-to-linalg, tosa-to-tensor)" mlir-opt-16 --pass-pipeline="$LOWER" "$TMP/doitgen.dyn.mlir"
 
 # --- help texts: 'usage:' in lower case, exit statuses at the end
 for cmd in raise analyze run dump verify explore rewrites dialects batch; do

@@ -17,9 +17,10 @@
  * example used (interp_default_sizes variant 5), and its results are
  * compared with the natively compiled original run on the same inputs:
  * exactly when the kernel's arithmetic is exact, else within a relative
- * 1e-4 (float) or 1e-9 (double).  linalg runs once more with --shapes
- * dynamic at other sizes (variant 6), and a dynamic run whose inputs give
- * two tied dims different sizes must stop at the cf.assert naming them.
+ * 1e-4 (float) or 1e-9 (double).  linalg and tosa run once more with
+ * --shapes dynamic at other sizes (variant 6), and a dynamic run whose
+ * inputs give two tied dims different sizes must stop at the cf.assert
+ * naming them.
  */
 #include <glob.h>
 #include <stdlib.h>
@@ -381,8 +382,8 @@ int main(void) {
     printf("%s: %d kernels raised\n", d->name, n);
     check_dynamic_text(d, cs, n, di == 2);
     if (di < 2) run_batch(d, cs, n, 0);
-    if (di == 0) {
-      /* linalg once more with dynamic shapes, at other sizes */
+    if (di < 2) {
+      /* linalg and tosa once more with dynamic shapes, at other sizes */
       for (int i = 0; i < n; i++) {
         kcase *c = &cs[i];
         for (int a = 0; a < c->res.prog.nargs; a++) emit_tensor_free(&c->inputs[a]);
