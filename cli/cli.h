@@ -6,6 +6,7 @@
 #ifndef UPLIFT_CLI_H
 #define UPLIFT_CLI_H
 
+#include <pthread.h>
 #include <getopt.h>
 
 #include "pipeline/pipeline.h"
@@ -142,13 +143,19 @@ void cli_budget_start(const char *cmd, double seconds, long memory_mb, int statu
  * A line on stderr redrawn in place while a long command works, on a
  * terminal only (nothing is drawn otherwise): "uplift CMD: 12.3 s of 120 s
  * budget, WHAT".  Erase it (cli_progress_clear) before printing a line of
- * output on stderr. */
+ * output on stderr.  While a line is drawn a thread redraws it every half
+ * second, so the time goes on where the work does not report (a long
+ * verification); cli_progress_end stops it. */
 typedef struct cli_progress {
   const char *cmd;
   int tty;       /* stderr is a terminal */
   int drawn;     /* a line is on the screen */
   double start;  /* monotonic seconds at cli_progress_start */
   double budget; /* the command's --timeout (0: none) */
+  char what[256];       /* the last WHAT, which the ticker redraws */
+  pthread_mutex_t mu;   /* guards the fields above and the drawing */
+  pthread_t ticker;
+  int ticking, stop;
 } cli_progress;
 
 /* Start the clock of p for command cmd with its time budget (0: none). */
@@ -158,6 +165,13 @@ void cli_progress_draw(cli_progress *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Erase the line, if one is drawn. */
 void cli_progress_clear(cli_progress *p);
+/* Erase the line and stop the ticker: the end of the command's work. */
+void cli_progress_end(cli_progress *p);
+/* An enumeration without tasks to name (explore --inputs, rewrites):
+ * enum_observer hooks that draw "enumerating[, N candidates/s, M stored]"
+ * on the cli_progress given as user. */
+void cli_progress_search_begins(void *user, int task);
+void cli_progress_search_rate(void *user, int task, long stored, double rate);
 
 /* Report option c (getopt_long's answer for argv[optind - 1]) as unknown
  * or missing its value; returns IR_EXIT_BAD_INPUT. */

@@ -176,7 +176,7 @@ static int run_targets(const char *dir, const char *dialects, const fe_options *
   teo.progress = live.p.tty;
   pipe_error pe = pipe_coverage_build(dir, dnames, nd, fe, &teo, live.p.tty ? &w : NULL, &cov,
                                       &err);
-  cli_progress_clear(&live.p);
+  cli_progress_end(&live.p);
   if (pe == PIPE_ERR_INPUTS) fprintf(stderr, "uplift explore: %s\n", err.msg);
   if (pe == PIPE_OK) (json ? print_coverage_json : print_coverage_text)(&cov, eo, out);
   pipe_coverage_free(&cov);
@@ -288,7 +288,16 @@ int cli_cmd_explore(int argc, char **argv) {
   }
   const gram_dialect *d = in.d;
   ir_error xerr;
+  cli_progress live;
+  cli_progress_start(&live, "explore", eo.timeout);
+  enum_observer ob = {cli_progress_search_begins, cli_progress_search_rate, &live};
+  if (live.tty) {
+    eo.progress = 1;
+    enum_set_observer(&ob);
+  }
   int r = pipe_explore(&in, &eo, &store, &t, &xerr);
+  enum_set_observer(NULL);
+  cli_progress_end(&live);
   if (r < 0) {
     fprintf(stderr, "uplift explore: %s\n", xerr.msg);
     status = IR_EXIT_MISMATCH;

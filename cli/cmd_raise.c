@@ -608,7 +608,7 @@ int cli_cmd_raise(int argc, char **argv) {
   pipe_raised pr;
   ir_error err;
   pipe_error pe = pipe_raise_file(o.path, &o.po, &arena, &store, &pr, &err);
-  cli_progress_clear(&live.p);
+  cli_progress_end(&live.p);
   status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INTERNAL) fprintf(stderr, "uplift raise: %s\n", err.msg);
   if (pe == PIPE_OK || pe == PIPE_ERR_ELEM) {

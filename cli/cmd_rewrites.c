@@ -133,15 +133,6 @@ static void rules_progress(void *user, int i, int n) {
   cli_progress_draw(user, "checking proposed rule %d of %d", i + 1, n);
 }
 
-static void search_begins(void *user, int task) {
-  (void)task;
-  cli_progress_draw(user, "enumerating");
-}
-
-static void search_progress(void *user, int task, long stored, double rate) {
-  (void)task;
-  cli_progress_draw(user, "enumerating, %.0f candidates/s, %ld stored", rate, stored);
-}
 
 /* ----------------------------------------------------------------- main */
 
@@ -237,7 +228,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
   ir_error err;
   cli_progress live;
   cli_progress_start(&live, "rewrites", o.search.timeout);
-  enum_observer ob = {search_begins, search_progress, &live};
+  enum_observer ob = {cli_progress_search_begins, cli_progress_search_rate, &live};
   if (live.tty) {
     o.search.progress = 1;
     o.on_rule = rules_progress;
@@ -246,7 +237,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
   }
   pipe_error pe = rw_mine(&o, &arena, &store, &rs, &err);
   enum_set_observer(NULL);
-  cli_progress_clear(&live);
+  cli_progress_end(&live);
   int status = pipe_exit_status(pe);
   if (pe == PIPE_ERR_INPUTS || pe == PIPE_ERR_ELEM)
     cli_usage_error("rewrites", "--inputs: %s", err.msg);

@@ -193,24 +193,73 @@ void cli_progress_start(cli_progress *p, const char *cmd, double budget) {
   p->drawn = 0;
   p->start = monotonic_seconds();
   p->budget = budget;
+  p->what[0] = 0;
+  p->ticking = p->stop = 0;
+  pthread_mutex_init(&p->mu, NULL);
 }
 
-void cli_progress_draw(cli_progress *p, const char *fmt, ...) {
-  if (!p->tty) return;
+/* Draw the line with p->what (p->mu held). */
+static void progress_render(cli_progress *p) {
   fprintf(stderr, "\r\033[Kuplift %s: %.1f s", p->cmd, monotonic_seconds() - p->start);
   if (p->budget > 0) fprintf(stderr, " of %g s budget", p->budget);
-  fprintf(stderr, ", ");
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
+  fprintf(stderr, ", %s", p->what);
   fflush(stderr);
   p->drawn = 1;
 }
 
+/* Redraw the drawn line every half second until cli_progress_end. */
+static void *progress_tick(void *arg) {
+  cli_progress *p = arg;
+  for (;;) {
+    struct timespec ts = {0, 500000000L};
+    nanosleep(&ts, NULL);
+    pthread_mutex_lock(&p->mu);
+    int stop = p->stop;
+    if (!stop && p->drawn) progress_render(p);
+    pthread_mutex_unlock(&p->mu);
+    if (stop) return NULL;
+  }
+}
+
+void cli_progress_draw(cli_progress *p, const char *fmt, ...) {
+  if (!p->tty) return;
+  pthread_mutex_lock(&p->mu);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(p->what, sizeof p->what, fmt, ap);
+  va_end(ap);
+  progress_render(p);
+  if (!p->ticking && !p->stop) p->ticking = pthread_create(&p->ticker, NULL, progress_tick, p) == 0;
+  pthread_mutex_unlock(&p->mu);
+}
+
 void cli_progress_clear(cli_progress *p) {
-  if (!p->drawn) return;
-  fprintf(stderr, "\r\033[K");
-  fflush(stderr);
-  p->drawn = 0;
+  if (!p->tty) return;
+  pthread_mutex_lock(&p->mu);
+  if (p->drawn) {
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    p->drawn = 0;
+  }
+  pthread_mutex_unlock(&p->mu);
+}
+
+void cli_progress_search_begins(void *user, int task) {
+  (void)task;
+  cli_progress_draw(user, "enumerating");
+}
+
+void cli_progress_search_rate(void *user, int task, long stored, double rate) {
+  (void)task;
+  cli_progress_draw(user, "enumerating, %.0f candidates/s, %ld stored", rate, stored);
+}
+
+void cli_progress_end(cli_progress *p) {
+  cli_progress_clear(p);
+  pthread_mutex_lock(&p->mu);
+  p->stop = 1;
+  int ticking = p->ticking;
+  pthread_mutex_unlock(&p->mu);
+  if (ticking) pthread_join(p->ticker, NULL);
+  p->ticking = 0;
 }

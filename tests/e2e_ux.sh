@@ -296,6 +296,10 @@ on_tty "$TMP/ttyx" "$UPLIFT" explore --dialect hlo,linalg --targets "$TMP/target
 tr '\r' '\n' <"$TMP/ttyx" | sed 's/\x1b\[K//g' >"$TMP/ttyx.lines"
 check "explore --targets: progress (time, budget, file i of n, dialect)" grep -Eq "^uplift explore: [0-9]+\.[0-9] s of 100 s budget, gemm.c \(2 of 2\) in linalg" "$TMP/ttyx.lines"
 check "explore --targets: the matrix" grep -q "^gemm.c" "$TMP/ttyx.lines"
+on_tty "$TMP/ttyi" "$UPLIFT" explore --dialect hlo --inputs "x:f64[n],y:f64[n]" --max-ops 2 --timeout 100
+tr '\r' '\n' <"$TMP/ttyi" | sed 's/\x1b\[K//g' >"$TMP/ttyi.lines"
+check "explore --inputs: progress (time, budget, enumerating)" grep -Eq "^uplift explore: [0-9]+\.[0-9] s of 100 s budget, enumerating" "$TMP/ttyi.lines"
+check "explore --inputs: the tally" grep -q "^size 0: 4 distinct" "$TMP/ttyi.lines"
 on_tty "$TMP/ttyr" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --timeout 100 -o "$TMP/rw.txt"
 tr '\r' '\n' <"$TMP/ttyr" | sed 's/\x1b\[K//g' >"$TMP/ttyr.lines"
 check "rewrites: progress (time, budget, rule i of n)" grep -Eq "^uplift rewrites: [0-9]+\.[0-9] s of 100 s budget, checking proposed rule 1 of [0-9]+" "$TMP/ttyr.lines"
