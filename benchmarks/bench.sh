@@ -135,7 +135,9 @@ with open(out + '.md', 'w') as f:
         ok = [r for r in rs if r['raised']]
         med = round(statistics.median([r["wall_seconds"] for r in ok]), 2) if ok else 0
         f.write(f"\n{d}: {len(ok)} of {len(rs)} raised; median wall time of the raised: {med} s")
-    f.write('\n\nNot raised, and why:\n\n')
+    f.write('\n')
+    if any(not r['raised'] for r in rows):  # the heading only over a list
+        f.write('\nNot raised, and why:\n\n')
     for r in rows:
         if not r['raised']: f.write(f"- {r['kernel']} ({r['dialect']}): {r['reason']}\n")
     f.write(f"\n## Speed of the raised C+BLAS code\n\nLARGE_DATASET sizes, median of {runs} runs each, "
