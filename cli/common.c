@@ -181,17 +181,11 @@ int cli_parse_sizes(const char *cmd, const ir_kernel *k, const char *text, long 
 
 /* ------------------------------------------------------ progress line */
 
-static double monotonic_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void cli_progress_start(cli_progress *p, const char *cmd, double budget) {
   p->cmd = cmd;
   p->tty = isatty(2);
   p->drawn = 0;
-  p->start = monotonic_seconds();
+  p->start = ir_monotonic_seconds();
   p->budget = budget;
   p->what[0] = 0;
   p->ticking = p->stop = 0;
@@ -200,7 +194,7 @@ void cli_progress_start(cli_progress *p, const char *cmd, double budget) {
 
 /* Draw the line with p->what (p->mu held). */
 static void progress_render(cli_progress *p) {
-  fprintf(stderr, "\r\033[Kuplift %s: %.1f s", p->cmd, monotonic_seconds() - p->start);
+  fprintf(stderr, "\r\033[Kuplift %s: %.1f s", p->cmd, ir_monotonic_seconds() - p->start);
   if (p->budget > 0) fprintf(stderr, " of %g s budget", p->budget);
   fprintf(stderr, ", %s", p->what);
   fflush(stderr);

@@ -26,11 +26,7 @@ double es_goal_rtol(const ir_kernel *k) {
   return t <= 0 ? 0 : t > 1e-9 ? t : 1e-9;
 }
 
-double es_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double es_now(void) { return ir_monotonic_seconds(); }
 
 typedef struct es_type {
   ir_type t;

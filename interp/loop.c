@@ -465,11 +465,7 @@ typedef struct run {
   unsigned long ticks; /* loop iterations, to look at the clock now and then */
 } run;
 
-static double mono_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double mono_seconds(void) { return ir_monotonic_seconds(); }
 
 /* The position of the statement running (the kernel's file if none). */
 static ir_pos here(const run *c) { return c->cur ? c->cur->pos : (ir_pos){c->k->file, 0, 0}; }

@@ -41,11 +41,13 @@ static struct {
   int started;
 } B;
 
-static double mono(void) {
+double ir_monotonic_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+static double mono(void) { return ir_monotonic_seconds(); }
 
 long ir_resident_kb(void) {
   FILE *f = fopen("/proc/self/statm", "r");

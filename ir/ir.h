@@ -146,6 +146,8 @@ void ir_read_head(const char *path, char *buf, size_t n);
  * no time limit; memory_mb 0: no memory limit.  cmd is borrowed (a
  * literal).  Returns 0, or -1 if the thread cannot be started. */
 int ir_budget_start(const char *cmd, double seconds, long memory_mb, int status);
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC): for durations. */
+double ir_monotonic_seconds(void);
 /* 1 once the time budget has run out. */
 int ir_budget_expired(void);
 /* The smaller of want (seconds; 0: no limit of its own) and what is left

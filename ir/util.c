@@ -145,11 +145,7 @@ char *ir_error_str(const ir_error *e, char *buf, size_t n) {
 
 /* -------------------------------------------------------- subprocess */
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now_seconds(void) { return ir_monotonic_seconds(); }
 
 /* In the child: redirect, set the environment, exec; never returns. */
 static void run_child(const char *const *argv, const ir_run_opts *o, int out_fd, int err_fd) {

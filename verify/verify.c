@@ -178,11 +178,7 @@ Z3_lbool vx_check(verify_ctx *v, Z3_solver s, verify_result *res) {
   return r;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return ir_monotonic_seconds(); }
 
 /* ------------------------------------------------------ size symbols */
 
@@ -742,36 +738,41 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
  * while the finite retries cannot show the difference, which needs an
  * infinity.  Try concretely, at the model's sizes, the model's inputs
  * with every non-finite value made 1 and then one element at a time made
- * +inf, then -inf, in a fixed order, at most VERIFY_INF_TRIES runs.  A
- * confirmed one replaces *cex.  Returns 1 if one was confirmed. */
+ * +inf, then -inf, in a fixed order, at most VERIFY_INF_TRIES runs.  The
+ * input that confirms is left in *cex; otherwise *cex keeps the model's
+ * own values.  Returns 1 if one was confirmed. */
 #define VERIFY_INF_TRIES 4096
 static int confirm_inf_one(const verify_task *t, const verify_candidate *cand,
                            verify_cex **cex) {
   verify_cex *c = *cex;
+  double **model = ir_calloc((size_t)c->nvars + 1, sizeof *model);
   for (int i = 0; i < c->nvars; i++) {
     ir_tensor *tv = &c->values[i];
     size_t n = ir_tensor_size(tv);
+    model[i] = ir_malloc((n + 1) * sizeof(double));
+    memcpy(model[i], tv->data, n * sizeof(double));
     for (size_t j = 0; j < n; j++)
       if (!isfinite(tv->data[j])) tv->data[j] = 1;
   }
-  int tries = 0;
-  for (int i = 0; i < c->nvars; i++) {
+  int tries = 0, found = 0;
+  for (int i = 0; i < c->nvars && !found && tries < VERIFY_INF_TRIES; i++) {
     ir_tensor *tv = &c->values[i];
     size_t n = ir_tensor_size(tv);
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < n && !found && tries < VERIFY_INF_TRIES; j++) {
       double keep = tv->data[j];
-      for (int sgn = 0; sgn < 2; sgn++) {
-        if (tries++ >= VERIFY_INF_TRIES) {
-          tv->data[j] = keep;
-          return 0;
-        }
+      for (int sgn = 0; sgn < 2 && !found && tries < VERIFY_INF_TRIES; sgn++, tries++) {
         tv->data[j] = sgn ? -INFINITY : INFINITY;
-        if (verify_cex_confirm(t, cand, c) == 1) return 1;
+        found = verify_cex_confirm(t, cand, c) == 1;
       }
-      tv->data[j] = keep;
+      if (!found) tv->data[j] = keep;
     }
   }
-  return 0;
+  for (int i = 0; i < c->nvars; i++) {
+    if (!found) memcpy(c->values[i].data, model[i], ir_tensor_size(&c->values[i]) * sizeof(double));
+    ir_free(model[i]);
+  }
+  ir_free(model);
+  return found;
 }
 
 /* Ask the solver for a refutation of the built query q (formula f): unsat,
