@@ -403,10 +403,14 @@ static int choose_shapes(const raise_cli *o, const pipe_raised *pr, ir_arena *ar
   sc->sizes = sizes;
   if (o->sizes_text) {
     memcpy(sizes, o->sizes, (size_t)pr->written->nvars * sizeof(long));
+    ir_kernel_pin_extents(pr->written, sizes);
     sc->from = "static, the sizes given by --sizes";
     return 0;
   }
   if (!o->dynamic && pipe_declared_extents(o->path, &o->fe, pr->written, arena, sizes)) {
+    /* a constant extent (float w[4]) is a dim symbol of its own, not a
+     * size parameter: it has its value in every static shape */
+    ir_kernel_pin_extents(pr->written, sizes);
     sc->from = "static, the extents the file declares for its arrays";
     return 0;
   }

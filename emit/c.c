@@ -1083,7 +1083,7 @@ static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in,
 /* The sizes: checked (a negative one aborts with a message), then as longs. */
 static void write_sizes(const ir_kernel *k, FILE *out) {
   for (int i = 0; i < k->nvars; i++) /* constant extents (float w[3]) */
-    if (k->vars[i]->kind == IR_VAR_EXTENT)
+    if (k->vars[i]->kind == IR_VAR_EXTENT || k->vars[i]->pinned)
       fprintf(out, "  const long upl_%s = %ldL;\n  (void)upl_%s;\n", k->vars[i]->name,
               k->vars[i]->value, k->vars[i]->name);
   int nsz = 0;

@@ -308,6 +308,11 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       } else if (SFX("type")) put_type(c, &v->type);
       else if (SFX("elem")) ir_buf_puts(b, ir_elem_mlir_name(v->type.elem));
       else if (SFX("shape")) put_shape(c, &v->type);
+      else if (SFX("shape_attr")) { /* array<i64: 3, 4>; array<i64> at rank 0 */
+        ir_buf_puts(b, v->type.rank ? "array<i64: " : "array<i64");
+        put_shape(c, &v->type);
+        ir_buf_puts(b, ">");
+      }
       else if (SFX("rank")) ir_buf_printf(b, "%d", v->type.rank);
       else if (SFX("dyn")) put_dyn(c, &v->type);
       else if (SFX("dims")) put_dims(c, &v->type);

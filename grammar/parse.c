@@ -810,7 +810,7 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 }
 
 #define PLACEHOLDERS_SUPPORTED \
-  "$res, $OPERAND, $OPERAND.type|elem|shape|rank|dyn|dims|axes|core_type|core_reassoc|" \
+  "$res, $OPERAND, $OPERAND.type|elem|shape|shape_attr|rank|dyn|dims|axes|core_type|core_reassoc|" \
   "collapse|expand|into|units|full_type, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
@@ -851,7 +851,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
         static const char *sfx[] = {"type",     "elem",         "shape",    "rank",
                                     "dyn",      "dims",         "core_type", "core_reassoc",
                                     "collapse", "expand",       "into",      "axes",
-                                    "units",    "full_type"};
+                                    "units",    "full_type",    "shape_attr"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);

@@ -411,6 +411,11 @@ void ir_kernel_pin_extents(const ir_kernel *k, long *sizes) {
     if (k->vars[v]->kind == IR_VAR_EXTENT) sizes[v] = k->vars[v]->value;
 }
 
+void ir_kernel_pin_constants(const ir_kernel *k, long *sizes) {
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_EXTENT || k->vars[v]->pinned) sizes[v] = k->vars[v]->value;
+}
+
 int ir_kernel_extent_var(const ir_kernel *k, long c) {
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_EXTENT && k->vars[v]->value == c) return v;

@@ -312,7 +312,14 @@ typedef struct ir_var {
    * map it into the storage.  All NULL when dims are the declared extents. */
   struct ir_expr *store[IR_MAX_RANK];
   int param_index;   /* position in the C signature, -1 for locals */
-  long value;        /* IR_VAR_EXTENT: the constant extent */
+  long value;        /* IR_VAR_EXTENT: the constant extent; a pinned
+                        IR_VAR_SIZE: the value it has in the user's code */
+  /* IR_VAR_SIZE made from a constant extent by pipe_generalize (a loop to
+   * 1000 over x[1000]): not a C parameter (param_index -1), named by its
+   * value, always `value` in the user's program; the search and the
+   * verifier take it as a free size, every run of the user's code and
+   * every static shape pins it (ir_kernel_pin_constants). */
+  int pinned;
   int global;        /* IR_VAR_ARRAY: a file-scope array of the user's file
                         that the kernel reads or writes, an operand of the
                         kernel (in ir_kernel.params after the C parameters)
@@ -484,6 +491,11 @@ int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, siz
  * verifier's box and cases, run --sizes) goes through it, so a constant
  * extent, a dim symbol in the tensor types, always has its value. */
 void ir_kernel_pin_extents(const ir_kernel *k, long *sizes);
+
+/* ir_kernel_pin_extents, and also every pinned size (ir_var.pinned) at
+ * its value: the sizes of the user's own program, for runs of it (native
+ * or interpreted) and static shapes. */
+void ir_kernel_pin_constants(const ir_kernel *k, long *sizes);
 
 /* The IR_VAR_EXTENT variable of k whose value is c; -1 if none. */
 int ir_kernel_extent_var(const ir_kernel *k, long c);

@@ -160,6 +160,14 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
                              const fe_options *fe, const enum_result *r, uint64_t seed,
                              pipe_check_summary *sum, ir_error *err);
 
+/* Make k's constant extents size symbols where its accesses allow
+ * (pipeline/generalize.c): each IR_VAR_EXTENT becomes an IR_VAR_SIZE
+ * marked pinned, the extents, assumption sides and loop bounds (c - 1)
+ * built from the constant read it.  k is changed in place (new
+ * expressions in arena); when some access would leave its array at some
+ * size, k is left as it was.  Returns the number of sizes made (0: none). */
+int pipe_generalize(ir_kernel *k, ir_arena *arena);
+
 /* The extents the file at path (parsed with fe) declares for the size
  * parameters of its kernel k (as parsed from it): k is parsed once more
  * with UPLIFT_DECLARED_EXTENTS defined, under which polybench.h's array

@@ -185,10 +185,11 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
   const fe_options *fe = o->fe ? o->fe : &none;
   if (!(out->k = fe_parse_file(path, fe, arena))) return PIPE_ERR_SOURCE;
   out->written = out->k;
-  if (o->retype && ir_elem_is_float(out->k->data_type) && out->k->data_type != o->elem) {
+  int retype = o->retype && ir_elem_is_float(out->k->data_type) && out->k->data_type != o->elem;
+  if (retype) retype_kernel(out->k, o->elem);
+  if (retype | pipe_generalize(out->k, arena)) {
     /* a second parse keeps the kernel as written for the native runs */
     if (!(out->written = fe_parse_file(path, fe, arena))) return PIPE_ERR_SOURCE;
-    retype_kernel(out->k, o->elem);
   }
   out->d = o->d ? o->d : gram_load(o->dialect, arena);
   if (!out->d) return PIPE_ERR_DIALECT;
@@ -333,7 +334,8 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
       interp_default_sizes(k, variant, sizes);
     else
       memcpy(sizes, sc.cases + (long)(variant - 9) * k->nvars, sizeof(long) * (size_t)k->nvars);
-    ir_kernel_fit_sizes(k, sizes); /* a view's storage fits its region */
+    ir_kernel_pin_constants(k, sizes); /* the native code has its own extents */
+    ir_kernel_fit_sizes(k, sizes);      /* a view's storage fits its region */
     if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) continue;
     memcpy(sum->sizes + (long)sum->nruns * k->nvars, sizes, sizeof(long) * (size_t)k->nvars);
     sum->nruns++;

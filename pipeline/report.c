@@ -120,6 +120,7 @@ pipe_error pipe_report_load(const char *path, const char *rpath, const fe_option
   if (!k) return PIPE_ERR_SOURCE;
   pipe_error pe = load_json(r, path, rpath, k, arena, err);
   if (pe) return pe;
+  pipe_generalize(k, arena); /* as raise does */
   r->a = poly_analyze(k, arena);
   if (r->a->error)
     return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);

@@ -178,6 +178,37 @@ static void all_sizes(const enum_query *q, verify_result *vr) {
   }
 }
 
+/* A kernel whose constant extents were made size symbols (pipe_generalize:
+ * the pinned sizes) is proved for the sizes the verifier tries, but the
+ * user's program has them at one value each, which those need not include.
+ * A proof for every size covers it; otherwise t is checked again with the
+ * pinned sizes at their values (the other sizes as before), and a verdict
+ * there that is not proved becomes vr's: refuted, or unknown when the
+ * arrays at those extents are too large to check. */
+static void pinned_check(pipe_verify_state *vs, verify_task t, const verify_candidate *cand,
+                         verify_result *vr) {
+  int any = 0;
+  for (int v = 0; v < t.k->nvars; v++) any |= t.k->vars[v]->pinned;
+  if (!any || vr->verdict != VERIFY_PROVED || vr->all_sizes) return;
+  verify_result at;
+  t.pinned = 1;
+  verify_task_check(vs->v, &t, cand, &at);
+  if (at.verdict == VERIFY_PROVED) {
+    vr->size_cases += at.size_cases;
+    vr->seconds += at.seconds;
+    verify_result_free(&at);
+    return;
+  }
+  char why[sizeof vr->reason + 64];
+  snprintf(why, sizeof why, "at the constant extents the code is written with: %s", at.reason);
+  memcpy(at.reason, why, sizeof at.reason - 1); /* cut to fit */
+  at.reason[sizeof at.reason - 1] = 0;
+  at.seconds += vr->seconds;
+  snprintf(at.all_sizes_reason, sizeof at.all_sizes_reason, "%s", vr->all_sizes_reason);
+  verify_result_free(vr);
+  *vr = at;
+}
+
 /* Hand out vr's confirmed counterexample over q's inputs in r (has_cex),
  * through vs->cex_inputs; valid while vr is. */
 static void hand_out_cex(pipe_verify_state *vs, const enum_query *q, const verify_result *vr,
@@ -226,13 +257,14 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   for (int v = 0; v < nvars; v++)
     if (refs[v] && q->kernel->vars[v]->kind == IR_VAR_SIZE) cand_sizes[ncs++] = v;
   verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var,
-                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0};
+                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0, 0};
   pipe_cand c = {q->cand, q->in_vars, nvars};
   verify_candidate cand = {pipe_cand_eval_sym, pipe_cand_eval, &c};
   memset(r, 0, sizeof *r);
   memset(vs->last, 0, sizeof *vs->last);
   verify_task_check(vs->v, &t, &cand, vs->last);
   all_sizes(q, vs->last);
+  pinned_check(vs, t, &cand, vs->last);
   const verify_result *vr = vs->last;
   r->mode = verify_mode_name(vr->mode);
   r->bound = vr->bound;

@@ -2019,6 +2019,39 @@ poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
   return a;
 }
 
+/* Is range(m) (taken) inside the box of its variable v at every size
+ * assignment (sizes >= 0)?  1 yes, 0 no or unknown. */
+static int map_in_box(pass *p, __isl_take isl_map *m, int v) {
+  isl_set *box = box_of(p, v);
+  isl_set *r = isl_set_intersect_params(isl_map_range(m), context(p, 0));
+  int in = box && r && isl_set_is_subset(r, box) == isl_bool_true;
+  isl_set_free(box);
+  isl_set_free(r);
+  return in;
+}
+
+int poly_accesses_in_range(const ir_kernel *k) {
+  if (!k || k->nassign <= 0) return 0;
+  pass P;
+  memset(&P, 0, sizeof P);
+  pass *p = &P;
+  ir_arena arena;
+  ir_arena_init(&arena);
+  p->k = k;
+  p->arena = &arena;
+  p->n = k->nassign;
+  int in = pass_build(p) == 0;
+  for (int i = 0; i < p->n && in; i++) {
+    const st *t = &p->sts[i];
+    in = map_in_box(p, isl_map_copy(t->write), t->s->lhs->var);
+    for (int r = 0; r < t->nreads && in; r++)
+      in = map_in_box(p, isl_map_copy(t->reads[r].map), t->reads[r].var);
+  }
+  pass_free(p);
+  ir_arena_free(&arena);
+  return in;
+}
+
 int poly_task_of(const poly_analysis *a, int stmt) {
   if (!a || stmt < 0 || stmt >= a->nstmts) return -1;
   return a->stmts[stmt].task;

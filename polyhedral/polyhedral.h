@@ -321,6 +321,12 @@ typedef struct poly_analysis {
  * failure) returns a result whose `error` says why. */
 poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena);
 
+/* Is every array element k's statements read or write inside its array's
+ * extents, at every point of the statement's loops and affine conditions
+ * (data-dependent ones taken as true), for every size assignment (sizes
+ * >= 0)?  1 if so; 0 if not, or if the accesses are not affine. */
+int poly_accesses_in_range(const ir_kernel *k);
+
 /* Print the analysis for people (uplift analyze). */
 void poly_print(const poly_analysis *a, FILE *out);
 

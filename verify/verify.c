@@ -1150,6 +1150,13 @@ static int sweep_one(sweep *w, const long *sizes) {
   return 0;
 }
 
+/* The constant extents of t's kernel at their values in sizes, and its
+ * pinned sizes too when t asks for them (verify_task.pinned). */
+static void pin(const verify_task *t, long *sizes) {
+  if (t->pinned) ir_kernel_pin_constants(t->k, sizes);
+  else ir_kernel_pin_extents(t->k, sizes);
+}
+
 int verify_task_check(verify_ctx *v, const verify_task *t,
                       const verify_candidate *cand, verify_result *res) {
   double t0 = now();
@@ -1170,10 +1177,11 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
   for (int i = 0; i < t->ncand_sizes; i++)
     if (t->cand_sizes[i] >= 0 && t->cand_sizes[i] < k->nvars) used[t->cand_sizes[i]] = 1;
   for (int vv = 0; vv < k->nvars; vv++) {
-    if (k->vars[vv]->kind == IR_VAR_EXTENT) used[vv] = 0; /* a constant, pinned */
+    if (k->vars[vv]->kind == IR_VAR_EXTENT || (t->pinned && k->vars[vv]->pinned))
+      used[vv] = 0; /* a constant, pinned */
     sizes[vv] = used[vv] ? 0 : 1;
   }
-  ir_kernel_pin_extents(k, sizes);
+  pin(t, sizes);
 
   Z3_context z = v->z;
   Z3_solver s = vx_solver_new(v);
@@ -1210,7 +1218,7 @@ int verify_task_check(verify_ctx *v, const verify_task *t,
       sizes[vv] = k->vars[vv]->kind == IR_VAR_SIZE && !used[vv] ? 1 : cs[vv];
       if (used[vv]) inbox &= cs[vv] >= 0 && cs[vv] <= v->opt.bound;
     }
-    ir_kernel_pin_extents(k, sizes);
+    pin(t, sizes);
     int seen = 0; /* an earlier case with the same used sizes */
     for (int c2 = 0; c2 < c && !seen; c2++) {
       const long *o = t->cases + (long)c2 * k->nvars;

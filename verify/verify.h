@@ -158,6 +158,10 @@ typedef struct verify_task {
    * in value counts then (the signs of zeros are not compared), so that a
    * zero of the other sign does not hide the input the check is for. */
   int ieee_masked_zero;
+  /* Optional: the pinned sizes of k (ir_var.pinned: constant extents made
+   * size symbols) at their values, as constant extents are, instead of
+   * free: the check at the sizes the user's program has. */
+  int pinned;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */

@@ -1,0 +1,161 @@
+/*
+ * generalize.c - constant extents as sizes.  A kernel written for fixed
+ * extents (`#define N 1000`, `float w[N]`, loops to N; Polybench's
+ * POLYBENCH_USE_SCALAR_LB) has no size parameters to vary: its examples,
+ * its size cases and its verification would all run at N, which is
+ * millions of elements where a handful separate the candidates.  The
+ * kernel at N is the instance N of a kernel over a size symbol n: every
+ * array extent N becomes n, every loop bound N - 1 becomes n - 1, every
+ * assumption side N becomes n.  That kernel is raised, and its program is
+ * the user's at n = N: the symbol is an IR_VAR_SIZE marked `pinned` with
+ * value N (ir/ir.h), which the search and the verifier vary and every run
+ * of the user's code and every static shape pins (ir_kernel_pin_constants).
+ *
+ * Each constant extent c >= 2 already has its dim symbol (the front end's
+ * IR_VAR_EXTENT named "c"); that variable becomes the size.  The rewrite is
+ * kept only when every access of the new kernel stays inside its array for
+ * every size (poly_accesses_in_range): a constant subscript into such a dim
+ * (rgb[i][2] of rgb[n][3]), a loop to a bound that is not c - 1 over an
+ * array of extent c, or a relation between two constants that the loops
+ * need (a loop to 4 over x[8]) leave the kernel as it was.  What the
+ * verifier promises for the pinned value is pipe_verify_cb's concern
+ * (pipeline/verify.c): a proof for every size covers it, else the task is
+ * checked at it.
+ */
+#include <string.h>
+
+#include "pipeline/pipeline.h"
+#include "polyhedral/polyhedral.h"
+
+/* One replaced expression pointer, to undo the rewrite. */
+typedef struct undo {
+  ir_expr **slot;
+  ir_expr *old;
+} undo;
+
+typedef struct gen {
+  ir_kernel *k;
+  ir_arena *arena;
+  undo *log;
+  int n, cap;
+} gen;
+
+/* Is e built from integer constants only?  Its value in *v. */
+static int closed_value(const ir_expr *e, long *v) {
+  if (!e) return 0;
+  if (e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM || e->kind == IR_EX_CALL) return 0;
+  if (e->kind == IR_EX_CONST && !e->is_int) return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!closed_value(e->args[i], v)) return 0;
+  *v = ir_expr_eval_int(e, NULL);
+  return 1;
+}
+
+static void set(gen *g, ir_expr **slot, ir_expr *e) {
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 16;
+    g->log = ir_realloc(g->log, sizeof *g->log * (size_t)g->cap);
+  }
+  g->log[g->n].slot = slot;
+  g->log[g->n].old = *slot;
+  g->n++;
+  *slot = e;
+}
+
+/* The size symbol of a constant extent c, or -1. */
+static int symbol_of(const ir_kernel *k, long c) {
+  return c >= 2 ? ir_kernel_extent_var(k, c) : -1;
+}
+
+/* v, or v - 1 (off -1), at e's position. */
+static ir_expr *var_expr(gen *g, int v, int off, const ir_expr *at) {
+  ir_expr *x = IR_NEW(g->arena, ir_expr);
+  x->kind = IR_EX_VAR;
+  x->type = IR_I32;
+  x->var = v;
+  x->pos = at->pos;
+  if (!off) return x;
+  ir_expr *one = IR_NEW(g->arena, ir_expr);
+  one->kind = IR_EX_CONST;
+  one->type = IR_I32;
+  one->is_int = 1;
+  one->value = 1;
+  one->pos = at->pos;
+  ir_expr *d = IR_NEW(g->arena, ir_expr);
+  d->kind = IR_EX_SUB;
+  d->type = IR_I32;
+  d->pos = at->pos;
+  d->nargs = 2;
+  d->args = IR_NEW_N(g->arena, ir_expr *, 2);
+  d->args[0] = x;
+  d->args[1] = one;
+  return d;
+}
+
+/* An extent or assumption side *slot that is the constant c of an extent:
+ * its symbol. */
+static void extent(gen *g, ir_expr **slot) {
+  long c;
+  int v;
+  if (*slot && closed_value(*slot, &c) && (v = symbol_of(g->k, c)) >= 0)
+    set(g, slot, var_expr(g, v, 0, *slot));
+}
+
+/* A loop's upper bound *slot (or a leaf of its min tree) that is c - 1 for
+ * the constant c of an extent: symbol - 1. */
+static void upper(gen *g, ir_expr **slot) {
+  long c;
+  int v;
+  if (!*slot) return;
+  if ((*slot)->kind == IR_EX_IMIN) {
+    for (int i = 0; i < (*slot)->nargs; i++) upper(g, &(*slot)->args[i]);
+    return;
+  }
+  if (closed_value(*slot, &c) && (v = symbol_of(g->k, c + 1)) >= 0)
+    set(g, slot, var_expr(g, v, -1, *slot));
+}
+
+static void loops(gen *g, ir_stmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_FOR) {
+      upper(g, &s->hi);
+      loops(g, s->body);
+    } else if (s->kind == IR_ST_IF) {
+      loops(g, s->then_body);
+      loops(g, s->else_body);
+    }
+  }
+}
+
+int pipe_generalize(ir_kernel *k, ir_arena *arena) {
+  int n = 0;
+  for (int v = 0; v < k->nvars; v++) n += k->vars[v]->kind == IR_VAR_EXTENT;
+  if (!n) return 0;
+  gen g = {k, arena, NULL, 0, 0};
+  for (int v = 0; v < k->nvars; v++)
+    for (int d = 0; d < k->vars[v]->rank; d++) {
+      extent(&g, &k->vars[v]->dims[d]);
+      extent(&g, &k->vars[v]->store[d]);
+    }
+  for (int i = 0; i < k->nassumes; i++) {
+    extent(&g, &k->assumes[i].lo);
+    extent(&g, &k->assumes[i].hi);
+  }
+  loops(&g, k->body);
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_EXTENT) {
+      k->vars[v]->kind = IR_VAR_SIZE;
+      k->vars[v]->pinned = 1;
+    }
+  if (!poly_accesses_in_range(k)) { /* as it was */
+    for (int i = g.n - 1; i >= 0; i--) *g.log[i].slot = g.log[i].old;
+    for (int v = 0; v < k->nvars; v++)
+      if (k->vars[v]->pinned) {
+        k->vars[v]->kind = IR_VAR_EXTENT;
+        k->vars[v]->pinned = 0;
+      }
+    n = 0;
+  }
+  ir_free(g.log);
+  return n;
+}
