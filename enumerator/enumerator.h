@@ -117,7 +117,7 @@ typedef struct enum_verify_result {
                         * candidate differs without the assumption ("" if
                         * no such input was found) */
   int all_sizes;       /* proved for every size assignment too */
-  char all_sizes_reason[240]; /* why not (any verdict), for JSON reports */
+  char all_sizes_reason[400]; /* why not (any verdict), for JSON reports */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

@@ -363,8 +363,14 @@ long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
     const ir_var *iv = k->vars[v];
     if (iv->kind == IR_VAR_SIZE || iv->kind == IR_VAR_ITER || iv->kind == IR_VAR_EXTENT) continue;
     long n = 1;
-    for (int d = 0; d < iv->rank; d++) { /* a view: its storage */
-      long e = ir_expr_eval_int(ir_var_is_view(iv) ? iv->store[d] : iv->dims[d], sizes);
+    for (int d = 0; d < iv->rank; d++) {
+      /* a view: its storage, or its region where sizes that break the
+       * assumptions make that the larger (every stage holds the region) */
+      long e = ir_expr_eval_int(iv->dims[d], sizes);
+      if (ir_var_is_view(iv)) {
+        long st = ir_expr_eval_int(iv->store[d], sizes);
+        if (st > e) e = st;
+      }
       if (e < 0) return -1;
       n = e && n > max / e ? max + 1 : n * e;
     }

@@ -337,6 +337,10 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
     ir_kernel_pin_constants(k, sizes); /* the native code has its own extents */
     ir_kernel_fit_sizes(k, sizes);      /* a view's storage fits its region */
     if (ir_kernel_elements(k, sizes, VERIFY_MAX_ELEMS) > VERIFY_MAX_ELEMS) continue;
+    int seen = 0; /* pinned sizes make assignments coincide */
+    for (int i = 0; i < sum->nruns && !seen; i++)
+      seen = !memcmp(sum->sizes + (long)i * k->nvars, sizes, sizeof(long) * (size_t)k->nvars);
+    if (seen) continue;
     memcpy(sum->sizes + (long)sum->nruns * k->nvars, sizes, sizeof(long) * (size_t)k->nvars);
     sum->nruns++;
     bad = check_at(k, written, nat, r, sizes, seed + (uint64_t)variant, &sum->elements, err) != 0;

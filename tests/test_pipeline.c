@@ -3,11 +3,14 @@
  * differs, cannot be made (poison) or cannot be compiled, the comparison of
  * a native source with the native original, a runtime error of the kernel
  * and timed native calls; each outcome with what the result carries.  The
- * kernels are the small ones of tests/native/ and benchmarks/kernels/. */
+ * kernels are the small ones of tests/native/ and benchmarks/kernels/.
+ * And pipe_generalize: constant extents become pinned sizes where every
+ * access stays inside its array for every size, and only there. */
 #include <string.h>
 
 #include "pipeline/pipeline.h"
 #include "tests/harness.h"
+#include "tests/kernel_text.h"
 
 /* A parsed kernel and the default sizes of size set 0. */
 typedef struct parsed {
@@ -134,7 +137,99 @@ static void test_native_outcomes(void) {
   }
 }
 
+/* The generalized kernel of src: how many sizes were made (-1: does not
+ * parse), the pinned variable named `name` (its kind, value), and whether
+ * the loop bounds now read it. */
+typedef struct gen_case {
+  const char *what, *src;
+  int nsizes;        /* pipe_generalize's answer */
+  const char *name;  /* a constant extent's symbol, or NULL */
+  long value;
+} gen_case;
+
+static int reads_var(const ir_expr *e, int v) {
+  if (!e) return 0;
+  if (e->kind == IR_EX_VAR && e->var == v) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_var(e->args[i], v)) return 1;
+  return 0;
+}
+
+static int loops_read(const ir_stmt *s, int v) {
+  for (; s; s = s->next)
+    if ((s->kind == IR_ST_FOR && (reads_var(s->hi, v) || loops_read(s->body, v))) ||
+        (s->kind == IR_ST_IF && (loops_read(s->then_body, v) || loops_read(s->else_body, v))))
+      return 1;
+  return 0;
+}
+
+static void test_generalize(void) {
+  static const gen_case cases[] = {
+      {"a fixed-length loop over arrays of that length",
+       "#define N 1000\nvoid f(const double x[N], double y[N]) {\n"
+       "  for (int i = 0; i < N; i++) y[i] = 2.0 * x[i];\n}\n",
+       1, "1000", 1000},
+      {"a triangular loop nest under constant bounds (k < i < N)",
+       "#define N 40\nvoid f(double A[N][N], double s[N]) {\n"
+       "  for (int i = 0; i < N; i++)\n    for (int k = 0; k < i; k++) s[i] += A[i][k];\n}\n",
+       1, "40", 40},
+      {"a region of constant extent in size-parameter storage (SCALAR_LB)",
+       "void f(int m, double x[m], double y[m]) {\n"
+       "  for (int i = 0; i < 24; i++) y[i] = x[i];\n}\n",
+       1, "24", 24},
+      {"constant subscripts into a constant dim (rgb[i][2]) stay pinned",
+       "void f(int n, const float rgb[n][3], float g[n]) {\n"
+       "  for (int i = 0; i < n; i++) g[i] = rgb[i][0] + rgb[i][1] + rgb[i][2];\n}\n",
+       0, "3", 3},
+      {"a loop to 4 over x[8] needs 4 <= 8: both stay pinned",
+       "void f(const float x[8], float y[8]) {\n"
+       "  for (int i = 0; i < 4; i++) y[i] = x[i];\n}\n",
+       0, "8", 8},
+      {"a stencil's interior loop (1 <= i < N - 1) stays pinned",
+       "#define N 64\nvoid f(const double a[N], double b[N]) {\n"
+       "  for (int i = 1; i < N - 1; i++) b[i] = a[i - 1] + a[i + 1];\n}\n",
+       0, "64", 64},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const gen_case *g = &cases[c];
+    ir_arena arena;
+    ir_arena_init(&arena);
+    ir_kernel *k = test_kernel_from_text(g->src, &arena);
+    CHECKF(k != NULL, "generalize: %s: parses", g->what);
+    if (!k) {
+      ir_arena_free(&arena);
+      continue;
+    }
+    int n = pipe_generalize(k, &arena);
+    CHECKF(n == g->nsizes, "generalize: %s: %d sizes made (want %d)", g->what, n, g->nsizes);
+    int v = ir_kernel_find_var(k, g->name);
+    CHECKF(v >= 0, "generalize: %s: the symbol %s exists", g->what, g->name);
+    if (v >= 0) {
+      const ir_var *x = k->vars[v];
+      CHECKF(x->value == g->value, "generalize: %s: %s has value %ld", g->what, g->name,
+             x->value);
+      if (g->nsizes) {
+        CHECKF(x->kind == IR_VAR_SIZE && x->pinned && x->param_index < 0,
+               "generalize: %s: %s is a pinned size, not a C parameter", g->what, g->name);
+        CHECKF(loops_read(k->body, v), "generalize: %s: a loop bound reads %s", g->what,
+               g->name);
+        CHECKF(poly_accesses_in_range(k), "generalize: %s: every access is in range", g->what);
+        long sizes[64] = {0};
+        ir_kernel_pin_constants(k, sizes);
+        CHECKF(sizes[v] == g->value, "generalize: %s: pinning gives %s its value", g->what,
+               g->name);
+      } else {
+        CHECKF(x->kind == IR_VAR_EXTENT && !x->pinned && !loops_read(k->body, v),
+               "generalize: %s: the kernel is as written (%s a constant extent)", g->what,
+               g->name);
+      }
+    }
+    ir_arena_free(&arena);
+  }
+}
+
 int main(void) {
+  test_generalize();
   test_interpreter_alone();
   test_native_outcomes();
   CHECKF(ir_mem_live() == 0, "no leaks (%ld blocks live)", ir_mem_live());

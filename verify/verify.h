@@ -269,7 +269,7 @@ typedef struct verify_result {
   char reason[320];   /* unknown/error/refuted: what happened, for people */
   int all_sizes;      /* proved, and proved for every size assignment too
                          (set by the caller, never by verify_task_check) */
-  char all_sizes_reason[240]; /* why not all_sizes, when proved */
+  char all_sizes_reason[400]; /* why not all_sizes, when proved */
   verify_cex *cex;    /* refuted (and unconfirmed unknown): owned */
 } verify_result;
 
