@@ -12,12 +12,16 @@
  * of the user's code and every static shape pins (ir_kernel_pin_constants).
  *
  * Each constant extent c >= 2 already has its dim symbol (the front end's
- * IR_VAR_EXTENT named "c"); that variable becomes the size.  The rewrite is
- * kept only when every access of the new kernel stays inside its array for
- * every size (poly_accesses_in_range): a constant subscript into such a dim
- * (rgb[i][2] of rgb[n][3]), a loop to a bound that is not c - 1 over an
- * array of extent c, or a relation between two constants that the loops
- * need (a loop to 4 over x[8]) leave the kernel as it was.  What the
+ * IR_VAR_EXTENT named "c"); that variable becomes the size.  A constant
+ * loop bound is counted from the end of the dim its iterator subscripts (a
+ * loop to N - 2 over A[i] of extent N: n - 2), or is c - 1 of an extent c;
+ * a constant subscript near the end of its dim is counted from there too
+ * (corr[N-1][N-1]: corr[n-1][n-1]); constants nearer the start stay.  The
+ * rewrite is kept only when every access of the new kernel stays inside its
+ * array for every size (poly_accesses_in_range): a constant subscript near
+ * the start of such a dim (rgb[i][1] of rgb[n][3]), or a relation between
+ * two constants that the loops need (a loop to 4 over x[8]), leave the
+ * kernel as it was.  What the
  * verifier promises for the pinned value is pipe_verify_cb's concern
  * (pipeline/verify.c): a proof for every size covers it, else the task is
  * checked at it.
@@ -67,20 +71,20 @@ static int symbol_of(const ir_kernel *k, long c) {
   return c >= 2 ? ir_kernel_extent_var(k, c) : -1;
 }
 
-/* v, or v - 1 (off -1), at e's position. */
-static ir_expr *var_expr(gen *g, int v, int off, const ir_expr *at) {
+/* v - off (off >= 0), at e's position. */
+static ir_expr *var_expr(gen *g, int v, long off, const ir_expr *at) {
   ir_expr *x = IR_NEW(g->arena, ir_expr);
   x->kind = IR_EX_VAR;
   x->type = IR_I32;
   x->var = v;
   x->pos = at->pos;
   if (!off) return x;
-  ir_expr *one = IR_NEW(g->arena, ir_expr);
-  one->kind = IR_EX_CONST;
-  one->type = IR_I32;
-  one->is_int = 1;
-  one->value = 1;
-  one->pos = at->pos;
+  ir_expr *c = IR_NEW(g->arena, ir_expr);
+  c->kind = IR_EX_CONST;
+  c->type = IR_I32;
+  c->is_int = 1;
+  c->value = (double)off;
+  c->pos = at->pos;
   ir_expr *d = IR_NEW(g->arena, ir_expr);
   d->kind = IR_EX_SUB;
   d->type = IR_I32;
@@ -88,7 +92,7 @@ static ir_expr *var_expr(gen *g, int v, int off, const ir_expr *at) {
   d->nargs = 2;
   d->args = IR_NEW_N(g->arena, ir_expr *, 2);
   d->args[0] = x;
-  d->args[1] = one;
+  d->args[1] = c;
   return d;
 }
 
@@ -101,29 +105,94 @@ static void extent(gen *g, ir_expr **slot) {
     set(g, slot, var_expr(g, v, 0, *slot));
 }
 
-/* A loop's upper bound *slot (or a leaf of its min tree) that is c - 1 for
- * the constant c of an extent: symbol - 1. */
-static void upper(gen *g, ir_expr **slot) {
-  long c;
+/* The symbol of dim d of array var, when that dim is a constant extent
+ * made a symbol (extent() ran first); else -1. */
+static int dim_symbol(const ir_kernel *k, int var, int d) {
+  const ir_var *a = k->vars[var];
+  if (d >= a->rank || !a->dims[d] || a->dims[d]->kind != IR_EX_VAR) return -1;
+  int v = a->dims[d]->var;
+  return k->vars[v]->kind == IR_VAR_EXTENT ? v : -1;
+}
+
+/* A constant h counted from the end of a dim of extent c (symbol v): v -
+ * (c - h) when h is nearer the end than the start (h >= c - h; A[N-1],
+ * a loop to N - 2), else NULL (A[0], A[1] stay). */
+static ir_expr *from_end(gen *g, int v, long h, const ir_expr *at) {
+  long c = g->k->vars[v]->value;
+  if (h < 0 || h >= c || c - h > h + 1) return NULL;
+  return var_expr(g, v, c - h, at);
+}
+
+/* The one symbol of the dims that iterator `it` subscripts directly
+ * (A[i], A[j][i]) in e; *sym: -1 none yet, -2 two different ones. */
+static void iter_dims(const ir_kernel *k, const ir_expr *e, int it, int *sym) {
+  if (!e) return;
+  if (e->kind == IR_EX_ELEM)
+    for (int d = 0; d < e->nargs; d++) {
+      int v = dim_symbol(k, e->var, d);
+      if (e->args[d]->kind == IR_EX_VAR && e->args[d]->var == it && v >= 0)
+        *sym = *sym == -1 || *sym == v ? v : -2;
+    }
+  for (int i = 0; i < e->nargs; i++) iter_dims(k, e->args[i], it, sym);
+}
+
+static void iter_dims_stmts(const ir_kernel *k, const ir_stmt *s, int it, int *sym) {
+  for (; s; s = s->next) {
+    iter_dims(k, s->lhs, it, sym);
+    iter_dims(k, s->rhs, it, sym);
+    iter_dims(k, s->cond, it, sym);
+    iter_dims_stmts(k, s->body, it, sym);
+    iter_dims_stmts(k, s->then_body, it, sym);
+    iter_dims_stmts(k, s->else_body, it, sym);
+  }
+}
+
+/* A loop's upper bound *slot (or a leaf of its min tree) that is a
+ * constant: counted from the end of the one constant dim the loop's
+ * iterator subscripts (a loop to N - 2 over A[i] of extent N: n - 2),
+ * else c - 1 for the constant c of an extent (a loop to 4: n4 - 1). */
+static void upper(gen *g, ir_expr **slot, int sym) {
+  long h;
   int v;
   if (!*slot) return;
   if ((*slot)->kind == IR_EX_IMIN) {
-    for (int i = 0; i < (*slot)->nargs; i++) upper(g, &(*slot)->args[i]);
+    for (int i = 0; i < (*slot)->nargs; i++) upper(g, &(*slot)->args[i], sym);
     return;
   }
-  if (closed_value(*slot, &c) && (v = symbol_of(g->k, c + 1)) >= 0)
-    set(g, slot, var_expr(g, v, -1, *slot));
+  if (!closed_value(*slot, &h)) return;
+  ir_expr *e = sym >= 0 ? from_end(g, sym, h, *slot) : NULL;
+  if (!e && (v = symbol_of(g->k, h + 1)) >= 0) e = var_expr(g, v, 1, *slot);
+  if (e) set(g, slot, e);
 }
 
-static void loops(gen *g, ir_stmt *s) {
+/* Constant subscripts near the end of a constant dim (corr[N-1][N-1]):
+ * counted from its end. */
+static void subscripts(gen *g, ir_expr *e) {
+  if (!e) return;
+  if (e->kind == IR_EX_ELEM)
+    for (int d = 0; d < e->nargs; d++) {
+      long h;
+      int v = dim_symbol(g->k, e->var, d);
+      ir_expr *x;
+      if (v >= 0 && closed_value(e->args[d], &h) && (x = from_end(g, v, h, e->args[d])))
+        set(g, &e->args[d], x);
+    }
+  for (int i = 0; i < e->nargs; i++) subscripts(g, e->args[i]);
+}
+
+static void stmts(gen *g, ir_stmt *s) {
   for (; s; s = s->next) {
     if (s->kind == IR_ST_FOR) {
-      upper(g, &s->hi);
-      loops(g, s->body);
-    } else if (s->kind == IR_ST_IF) {
-      loops(g, s->then_body);
-      loops(g, s->else_body);
+      int sym = -1;
+      iter_dims_stmts(g->k, s->body, s->iter, &sym);
+      upper(g, &s->hi, sym);
     }
+    subscripts(g, s->lhs);
+    subscripts(g, s->rhs);
+    subscripts(g, s->cond);
+    stmts(g, s->body);
+    stmts(g, s->then_body);
+    stmts(g, s->else_body);
   }
 }
 
@@ -141,7 +210,7 @@ int pipe_generalize(ir_kernel *k, ir_arena *arena) {
     extent(&g, &k->assumes[i].lo);
     extent(&g, &k->assumes[i].hi);
   }
-  loops(&g, k->body);
+  stmts(&g, k->body);
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_EXTENT) {
       k->vars[v]->kind = IR_VAR_SIZE;

@@ -2020,10 +2020,10 @@ poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
 }
 
 /* Is range(m) (taken) inside the box of its variable v at every size
- * assignment (sizes >= 0)?  1 yes, 0 no or unknown. */
+ * assignment with sizes >= 1?  1 yes, 0 no or unknown. */
 static int map_in_box(pass *p, __isl_take isl_map *m, int v) {
   isl_set *box = box_of(p, v);
-  isl_set *r = isl_set_intersect_params(isl_map_range(m), context(p, 0));
+  isl_set *r = isl_set_intersect_params(isl_map_range(m), context(p, 1));
   int in = box && r && isl_set_is_subset(r, box) == isl_bool_true;
   isl_set_free(box);
   isl_set_free(r);

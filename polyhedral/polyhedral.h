@@ -323,8 +323,10 @@ poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena);
 
 /* Is every array element k's statements read or write inside its array's
  * extents, at every point of the statement's loops and affine conditions
- * (data-dependent ones taken as true), for every size assignment (sizes
- * >= 0)?  1 if so; 0 if not, or if the accesses are not affine. */
+ * (data-dependent ones taken as true), for every size assignment with
+ * sizes >= 1?  1 if so; 0 if not, or if the accesses are not affine.
+ * (At a size 0 an unguarded `A[n-1][n-1] = 1` writes outside A, as in
+ * any kernel over sizes: the source is undefined there, docs/verify.md.) */
 int poly_accesses_in_range(const ir_kernel *k);
 
 /* Print the analysis for people (uplift analyze). */

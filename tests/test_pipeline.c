@@ -185,10 +185,14 @@ static void test_generalize(void) {
        "void f(const float x[8], float y[8]) {\n"
        "  for (int i = 0; i < 4; i++) y[i] = x[i];\n}\n",
        0, "8", 8},
-      {"a stencil's interior loop (1 <= i < N - 1) stays pinned",
+      {"a stencil's interior loop (1 <= i < N - 1): counted from the end",
        "#define N 64\nvoid f(const double a[N], double b[N]) {\n"
        "  for (int i = 1; i < N - 1; i++) b[i] = a[i - 1] + a[i + 1];\n}\n",
-       0, "64", 64},
+       1, "64", 64},
+      {"a last element written by a constant subscript (c[N-1][N-1] = 1)",
+       "#define N 50\nvoid f(double c[N][N]) {\n"
+       "  for (int i = 0; i < N - 1; i++) c[i][i] = 1.0;\n  c[N - 1][N - 1] = 1.0;\n}\n",
+       1, "50", 50},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     const gen_case *g = &cases[c];

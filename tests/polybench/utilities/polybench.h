@@ -13,8 +13,10 @@
  *   POLYBENCH_PADDING_FACTOR  added to every array extent (default 0)
  *   DATA_TYPE_IS_FLOAT / _DOUBLE  the element type (default double)
  *
- * Only what kernel files use is here (no allocation or timing: the test
- * kernels have no main).
+ * with POLYBENCH_3D/4D, and allocation, dumps and timing from uplift's
+ * frontend/include/polybench_support.h, so that whole Polybench-style
+ * programs (benchmarks/kernels/) build with it for `--check` and
+ * `run --native`.
  */
 #ifndef UPLIFT_TEST_POLYBENCH_H
 #define UPLIFT_TEST_POLYBENCH_H
@@ -40,15 +42,38 @@
 #define POLYBENCH_1D(v, d1, p1) v[POLYBENCH_EXTENT(d1, p1)]
 #define POLYBENCH_2D(v, d1, d2, p1, p2) \
   v[POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)]
+#define POLYBENCH_3D(v, d1, d2, d3, p1, p2, p3) \
+  v[POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)][POLYBENCH_EXTENT(d3, p3)]
+#define POLYBENCH_4D(v, d1, d2, d3, d4, p1, p2, p3, p4)                          \
+  v[POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)][POLYBENCH_EXTENT(d3, p3)] \
+   [POLYBENCH_EXTENT(d4, p4)]
+
+/* Arrays in main, dumps and instruments: the mode-independent part that
+ * uplift's own header has too (polybench_support.h), given the extents
+ * above: an array in main is allocated at the constant, or with C99
+ * prototypes at the parameter, plus the padding. */
+#ifdef POLYBENCH_USE_C99_PROTO
+#define POLYBENCH_C99_SELECT(x, y) y
+#else
+#define POLYBENCH_C99_SELECT(x, y) x
+#endif
+#define POLYBENCH_DIM_(dim, ddim) POLYBENCH_EXTENT(dim, ddim)
+#include "../../../frontend/include/polybench_support.h"
 
 #ifdef DATA_TYPE_IS_FLOAT
 #define DATA_TYPE float
+#define DATA_PRINTF_MODIFIER "%0.2f "
 #define SCALAR_VAL(x) x##f
 #define SQRT_FUN(x) sqrtf(x)
+#define EXP_FUN(x) expf(x)
+#define POW_FUN(x, y) powf(x, y)
 #else
 #define DATA_TYPE double
+#define DATA_PRINTF_MODIFIER "%0.2lf "
 #define SCALAR_VAL(x) x
 #define SQRT_FUN(x) sqrt(x)
+#define EXP_FUN(x) exp(x)
+#define POW_FUN(x, y) pow(x, y)
 #endif
 
 #endif
