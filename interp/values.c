@@ -39,21 +39,46 @@ static long nth_prime(int n) { /* n = 0: 3, 1: 5, 2: 7, ... */
   return p;
 }
 
+/* Mark in shape[] the size variables e reads. */
+static void mark_sizes(const ir_kernel *k, const ir_expr *e, unsigned char *shape) {
+  if (!e) return;
+  if (e->kind == IR_EX_VAR && k->vars[e->var]->kind == IR_VAR_SIZE) shape[e->var] = 1;
+  for (int i = 0; i < e->nargs; i++) mark_sizes(k, e->args[i], shape);
+}
+
+static void mark_loop_sizes(const ir_kernel *k, const ir_stmt *s, unsigned char *shape) {
+  for (; s; s = s->next) {
+    mark_sizes(k, s->lo, shape);
+    mark_sizes(k, s->hi, shape);
+    mark_loop_sizes(k, s->body, shape);
+    mark_loop_sizes(k, s->then_body, shape);
+    mark_loop_sizes(k, s->else_body, shape);
+  }
+}
+
 void interp_default_sizes(const ir_kernel *k, int variant, long *sizes) {
   memset(sizes, 0, sizeof *sizes * (size_t)k->nvars);
   ir_kernel_pin_extents(k, sizes);
   int nsizes = 0;
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE) nsizes++;
+  /* the sizes of the arrays the kernel works on (their regions) and of its
+   * loops get the small primes; a view's storage size (lda, or the m of a
+   * region [24][20] of A[m][n]) is fitted to them afterwards */
+  unsigned char *shape = ir_calloc((size_t)k->nvars + 1, 1);
+  for (int v = 0; v < k->nvars; v++)
+    for (int d = 0; d < k->vars[v]->rank; d++) mark_sizes(k, k->vars[v]->dims[d], shape);
+  mark_loop_sizes(k, k->body, shape);
   int i = 0;
   /* signature order first, then any size variable not in the signature */
-  for (int pass = 0; pass < 2; pass++)
-    for (int j = 0; j < (pass ? k->nvars : k->nparams); j++) {
-      int v = pass ? j : k->params[j];
-      if (k->vars[v]->kind != IR_VAR_SIZE || sizes[v]) continue;
+  for (int pass = 0; pass < 4; pass++)
+    for (int j = 0; j < (pass & 1 ? k->nvars : k->nparams); j++) {
+      int v = pass & 1 ? j : k->params[j];
+      if (k->vars[v]->kind != IR_VAR_SIZE || sizes[v] || shape[v] != (pass < 2)) continue;
       sizes[v] = variant == 0 ? nth_prime(i) : nth_prime(variant + nsizes - 1 - i);
       i++;
     }
+  ir_free(shape);
   ir_kernel_fit_sizes(k, sizes);
 }
 
