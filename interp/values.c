@@ -69,13 +69,17 @@ void interp_default_sizes(const ir_kernel *k, int variant, long *sizes) {
   for (int v = 0; v < k->nvars; v++)
     for (int d = 0; d < k->vars[v]->rank; d++) mark_sizes(k, k->vars[v]->dims[d], shape);
   mark_loop_sizes(k, k->body, shape);
+  int nshape = 0;
+  for (int v = 0; v < k->nvars; v++) nshape += k->vars[v]->kind == IR_VAR_SIZE && shape[v];
   int i = 0;
-  /* signature order first, then any size variable not in the signature */
+  /* signature order first, then any size variable not in the signature;
+   * the shape sizes' primes are those of a kernel with only them */
   for (int pass = 0; pass < 4; pass++)
     for (int j = 0; j < (pass & 1 ? k->nvars : k->nparams); j++) {
       int v = pass & 1 ? j : k->params[j];
       if (k->vars[v]->kind != IR_VAR_SIZE || sizes[v] || shape[v] != (pass < 2)) continue;
-      sizes[v] = variant == 0 ? nth_prime(i) : nth_prime(variant + nsizes - 1 - i);
+      int n = pass < 2 ? nshape : nsizes;
+      sizes[v] = variant == 0 ? nth_prime(i) : nth_prime(variant + n - 1 - i);
       i++;
     }
   ir_free(shape);
