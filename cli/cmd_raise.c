@@ -427,11 +427,13 @@ static int choose_shapes(const raise_cli *o, const pipe_raised *pr, ir_arena *ar
   return 0;
 }
 
-/* "// ni=1000 nj=1100 nk=1200" of the static sizes, for the top comment. */
-static void print_sizes_comment(const ir_kernel *k, const long *sizes, FILE *out) {
+/* "// ni=1000 nj=1100 nk=1200" of the static sizes, for the top comment
+ * (declared: from the file's extents, where a size no shape reads, the
+ * storage m of a region [24][20] of A[m][n], has none: left out). */
+static void print_sizes_comment(const ir_kernel *k, const long *sizes, int declared, FILE *out) {
   const char *sep = "// sizes: ";
   for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE) {
+    if (k->vars[v]->kind == IR_VAR_SIZE && (!declared || sizes[v] > 0)) {
       fprintf(out, "%s%s=%ld", sep, k->vars[v]->name, sizes[v]);
       sep = " ";
     }
@@ -455,7 +457,7 @@ static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir
           pr->d->name);
   if (retype_note(pr, note, sizeof note)) fprintf(out, "// %s\n", note);
   fprintf(out, "// shapes: %s\n", sc.from);
-  if (sc.sizes) print_sizes_comment(pr->written, sc.sizes, out);
+  if (sc.sizes) print_sizes_comment(pr->written, sc.sizes, !o->sizes_text, out);
   if (!pipe_emit(pr, sc.kind, sc.sizes, out, &err)) return IR_EXIT_OK;
   return IR_EXIT_MISMATCH;
 }
@@ -507,6 +509,13 @@ static cJSON *check_json(const ir_kernel *k, const pipe_check_summary *cs, const
 
 /* The --check line on stderr after an agreement. */
 static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
+  if (!cs->nruns) { /* a fixed-size kernel at large constants */
+    fprintf(stderr,
+            "uplift raise: --check: nothing compared: at every size assignment the natively "
+            "compiled original can run at, its arrays hold more than %ld elements\n",
+            VERIFY_MAX_ELEMS);
+    return;
+  }
   ir_buf b = {0};
   for (int i = 0; i < cs->nruns; i++) {
     if (i) ir_buf_printf(&b, "; ");
