@@ -366,6 +366,10 @@ static void walk(gen *g, int ai) {
   case GRAM_DOM_REGION:
     v->n = 1;
     for (int i = 0; i < a->nvals; i++) {
+      if (!gram_attr_spelling(a, i, g->elem)) { /* no form for T */
+        reject(g);
+        continue;
+      }
       v->v[0] = (int8_t)i;
       walk(g, ai + 1);
     }
@@ -409,6 +413,10 @@ rejected:
 }
 
 /* ---------------------------------------------------------------- printing */
+
+const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem) {
+  return ir_elem_is_float(elem) ? a->spell[v] : a->ispell[v];
+}
 
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs) {
   if (op->kernel_attr >= 0) return op->attrs[op->kernel_attr].vals[attrs[op->kernel_attr].v[0]];
