@@ -276,6 +276,18 @@ const char *ir_elem_mlir_name(ir_elem e) {
   UNREACHABLE();
 }
 
+int ir_elem_bits(ir_elem e) {
+  switch (e) {
+  case IR_F64: return 64;
+  case IR_F32: return 32;
+  case IR_I32: return 32;
+  case IR_I1: return 1;
+  }
+  UNREACHABLE();
+}
+
+int ir_elem_is_signed(ir_elem e) { return e == IR_I32; }
+
 const char *ir_fn_name(ir_fn f) {
   switch (f) {
   case IR_FN_SQRT: return "sqrt";

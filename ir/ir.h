@@ -279,6 +279,8 @@ typedef enum ir_elem {
 const char *ir_elem_c_name(ir_elem e);    /* "double", "float", "int", "_Bool" */
 const char *ir_elem_mlir_name(ir_elem e); /* "f64", "f32", "i32", "i1" */
 static inline int ir_elem_is_float(ir_elem e) { return e == IR_F64 || e == IR_F32; }
+int ir_elem_bits(ir_elem e);      /* 64, 32, 32, 1 */
+int ir_elem_is_signed(ir_elem e); /* the integer types: is it signed? */
 
 /* ------------------------------------------------------- loop program */
 
