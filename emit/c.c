@@ -135,6 +135,7 @@ static const char *ctype(ir_elem e) {
   case IR_F64: return "double";
   case IR_F32: return "float";
   case IR_I32: return "int";
+  case IR_I64: return "long";
   default: return "unsigned char";
   }
 }
@@ -314,17 +315,28 @@ static const char *const binary_ops[][2] = {
     {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"}};
 static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
 /* Integer data: + - * and negation in unsigned arithmetic, which wraps as
- * the tensor program's integer ops do (int's overflow is undefined in C);
- * the result is converted back to the element type (gcc: modulo 2^N). */
-static const char *const int_ops[][2] = {
-    {"neg", "0u - (unsigned)(%s)"}, {"add", "(unsigned)(%s) + (unsigned)(%s)"},
-    {"sub", "(unsigned)(%s) - (unsigned)(%s)"}, {"mul", "(unsigned)(%s) * (unsigned)(%s)"}};
+ * the tensor program's integer ops do (signed overflow is undefined in C);
+ * the result is converted back to the element type (gcc: modulo 2^N).
+ * max, min and abs in long (upl_maxl, ...), exact for int and long. */
+static const struct {
+  const char *kn;
+  int arity;
+  const char *tmpl[2]; /* int, long */
+} int_ops[] = {
+    {"neg", 1, {"0u - (unsigned)(%s)", "0ul - (unsigned long)(%s)"}},
+    {"add", 2, {"(unsigned)(%s) + (unsigned)(%s)", "(unsigned long)(%s) + (unsigned long)(%s)"}},
+    {"sub", 2, {"(unsigned)(%s) - (unsigned)(%s)", "(unsigned long)(%s) - (unsigned long)(%s)"}},
+    {"mul", 2, {"(unsigned)(%s) * (unsigned)(%s)", "(unsigned long)(%s) * (unsigned long)(%s)"}},
+    {"max", 2, {"upl_maxl(%s, %s)", "upl_maxl(%s, %s)"}},
+    {"min", 2, {"upl_minl(%s, %s)", "upl_minl(%s, %s)"}},
+    {"abs", 1, {"upl_absl(%s)", "upl_absl(%s)"}}};
+
 
 /* The template of an elementwise kernel ("%s + %s"), with its arity; NULL
  * if kn is not one. */
 static const char *elem_template(const char *kn, ir_elem e, int *arity) {
   for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0] && !ir_elem_is_float(e); i++)
-    if (!strcmp(kn, int_ops[i][0])) return *arity = i ? 2 : 1, int_ops[i][1];
+    if (!strcmp(kn, int_ops[i].kn)) return *arity = int_ops[i].arity, int_ops[i].tmpl[e == IR_I64];
   for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
     if (!strcmp(kn, unary_ops[i][0])) return *arity = 1, unary_ops[i][1];
   for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
@@ -524,6 +536,7 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   dot_operand(g, opn[1], rt, rnt, nrf ? rtr : NULL, rname, &tb, ruse, &rcopy);
 
   const char *T = ctype(n->type.elem);
+  const char *U = n->type.elem == IR_I64 ? "unsigned long" : "unsigned"; /* ints wrap */
   const char *beta = acc ? "1" : "0";
   fprintf(g->out,
           "  {\n"
@@ -547,14 +560,14 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
     fprintf(g->out,
             "      for (long upl_m = 0; upl_m < upl_M; upl_m++)\n"
             "        for (long upl_n = 0; upl_n < upl_N; upl_n++) {\n"
-            "          unsigned upl_s = 0;\n"
+            "          %s upl_s = 0;\n"
             "          for (long upl_k = 0; upl_k < upl_K; upl_k++)\n"
-            "            upl_s += (unsigned)upl_l[%s] * (unsigned)upl_r[%s];\n"
-            "          upl_c[upl_m * upl_N + upl_n] = (%s)(%s(unsigned)upl_alpha * upl_s);\n"
+            "            upl_s += (%s)upl_l[%s] * (%s)upl_r[%s];\n"
+            "          upl_c[upl_m * upl_N + upl_n] = (%s)(%s%s%s(%s)upl_alpha * upl_s);\n"
             "        }\n",
-            ta ? "upl_k * upl_M + upl_m" : "upl_m * upl_K + upl_k",
-            tb ? "upl_n * upl_K + upl_k" : "upl_k * upl_N + upl_n", T,
-            acc ? "(unsigned)upl_c[upl_m * upl_N + upl_n] + " : "");
+            U, U, ta ? "upl_k * upl_M + upl_m" : "upl_m * upl_K + upl_k", U,
+            tb ? "upl_n * upl_K + upl_k" : "upl_k * upl_N + upl_n", T, acc ? "(" : "",
+            acc ? U : "", acc ? ")upl_c[upl_m * upl_N + upl_n] + " : "", U);
   else if (!nlf && !nrf)
     fprintf(g->out, "      upl_c[0] %s upl_alpha * cblas_%cdot((int)upl_K, upl_l, 1, upl_r, 1);\n",
             acc ? "+=" : "=", p);
@@ -596,8 +609,11 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   for (int i = 0; i < b->attrs[0].n; i++) red |= 1u << b->attrs[0].v[i];
   static const char *const body[] = {"upl_acc + %s", "upl_acc * %s",
                                      "upl_max(upl_acc, %s)", "upl_min(upl_acc, %s)"};
-  static const char *const ibody[] = {"(unsigned)upl_acc + (unsigned)(%s)",
-                                      "(unsigned)upl_acc * (unsigned)(%s)"}; /* wraps */
+  static const char *const ibody_order[] = {"upl_maxl(upl_acc, %s)", "upl_minl(upl_acc, %s)"};
+  static const char *const ibody[2][2] = { /* int, long: wrapping */
+      {"(unsigned)upl_acc + (unsigned)(%s)", "(unsigned)upl_acc * (unsigned)(%s)"},
+      {"(unsigned long)upl_acc + (unsigned long)(%s)",
+       "(unsigned long)upl_acc * (unsigned long)(%s)"}};
   int bi = b->attrs[1].v[0];
   if (bi < 0 || bi >= 4) return fail(g, "reduce: unknown body %d", bi);
   int var[IR_MAX_RANK];
@@ -616,9 +632,13 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
     }
     if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, ir_buf_str(&init));
   }
-  int wrap = !ir_elem_is_float(n->type.elem) && bi < 2;
+  int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
   fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
-  fprintf(g->out, wrap ? ibody[bi] : body[bi], ir_buf_str(&acc));
+  fprintf(g->out,
+          wrap                              ? ibody[n->type.elem == IR_I64][bi]
+          : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
+                                            : body[bi],
+          ir_buf_str(&acc));
   fprintf(g->out, ");\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
   ir_buf_free(&acc);
   ir_buf_free(&init);
@@ -909,7 +929,14 @@ static const char prelude[] =
     "  if (a == b) return signbit(a) ? a : b;\n"
     "  return a < b ? a : b;\n"
     "}\n"
-    "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n";
+    "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n"
+    "/* on integer data (int converts to long exactly); abs wraps at the\n"
+    "   minimum as the tensor program's does */\n"
+    "static inline long upl_maxl(long a, long b) { return a > b ? a : b; }\n"
+    "static inline long upl_minl(long a, long b) { return a < b ? a : b; }\n"
+    "static inline long upl_absl(long a) {\n"
+    "  return (long)(a < 0 ? 0ul - (unsigned long)a : (unsigned long)a);\n"
+    "}\n";
 
 /* Plan the fusion of the program nodes[0..nn-1] (results p, written to
  * vars rvar): classify, count readers, decide what is materialised, find

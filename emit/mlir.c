@@ -44,6 +44,10 @@ static void put_elem(ir_buf *b, ir_elem e, double v) {
     if (isinf(v)) v = v > 0 ? INT_MAX : INT_MIN;
     ir_buf_printf(b, "%ld", (long)v);
     return;
+  case IR_I64:
+    if (isinf(v)) ir_buf_printf(b, "%ld", v > 0 ? LONG_MAX : LONG_MIN);
+    else ir_buf_printf(b, "%ld", (long)v);
+    return;
   case IR_F32:
     if (isnan(v)) ir_buf_puts(b, "0x7FC00000");
     else if (isinf(v)) ir_buf_puts(b, v > 0 ? "0x7F800000" : "0xFF800000");
@@ -1096,7 +1100,7 @@ static void main_call(ir_buf *b, const emit_run *run, int r) {
 
 /* In @main: print run r's results as integers, so that every value comes
  * back exactly: floats as their bit patterns (bitcast), i1/i32 widened to
- * i64. */
+ * i64 (i64 as it is). */
 static void main_prints(ir_buf *b, const emit_run *run, int r) {
   const ir_tprog *p = run->prog;
   const long *ts = run->dynamic ? NULL : run->sizes;
@@ -1113,10 +1117,11 @@ static void main_prints(ir_buf *b, const emit_run *run, int r) {
     char *x = strrchr(ity, 'x');
     if (x && strchr(x, '>')) sprintf(x + 1, "%s>", ie);
     else snprintf(ity, sizeof ity, "tensor<%s>", ie);
-    const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "bitcast"
-                       : t.elem == IR_I1                   ? "extui"
-                                                           : "extsi";
-    ir_buf_printf(b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k, conv, val, ty, ity);
+    const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "arith.bitcast"
+                       : t.elem == IR_I1                   ? "arith.extui"
+                       : t.elem == IR_I64                  ? "tensor.cast" /* as it is */
+                                                           : "arith.extsi";
+    ir_buf_printf(b, "  %%c%d_%d = %s %s : %s to %s\n", r, k, conv, val, ty, ity);
     ir_buf_printf(b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
     ir_buf_printf(b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
                   t.elem == IR_F32 ? "I32" : "I64", r, k, ie);

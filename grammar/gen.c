@@ -505,7 +505,7 @@ void gram_dialect_print(const gram_dialect *d, FILE *out) {
     fprintf(out, "      mlir %s; kernel %s%s", op->mlir, op->kernel ? "" : "@",
             op->kernel ? op->kernel : op->attrs[op->kernel_attr].name);
     fputs("; elem", out);
-    for (int e = 0; e < 4; e++)
+    for (int e = 0; e < IR_ELEM_COUNT; e++)
       if (op->elems & (1u << e)) fprintf(out, " %s", ir_elem_mlir_name((ir_elem)e));
     if (op->minrank || op->maxrank != IR_MAX_RANK)
       fprintf(out, "; rank %d..%d", op->minrank, op->maxrank);

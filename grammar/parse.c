@@ -130,16 +130,15 @@ bad:
 }
 
 static int parse_elem(const tok *t, ir_elem *e) {
-  static const char *names[] = {"f64", "f32", "i32", "i1"};
-  for (int i = 0; i < 4; i++)
-    if (teq(t, names[i])) {
+  for (int i = 0; i < IR_ELEM_COUNT; i++)
+    if (teq(t, ir_elem_mlir_name((ir_elem)i))) {
       *e = (ir_elem)i;
       return 0;
     }
   return -1;
 }
 
-#define ELEMS_SUPPORTED "element types f64, f32, i32, i1"
+#define ELEMS_SUPPORTED "element types f64, f32, i32, i64, i1"
 
 /* elem-list := ELEM { ELEM } */
 static int parse_elems(parser *p, int k, unsigned *out) {
