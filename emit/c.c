@@ -135,6 +135,7 @@ static const char *ctype(ir_elem e) {
   case IR_F64: return "double";
   case IR_F32: return "float";
   case IR_I32: return "int";
+  case IR_I64: return "long";
   default: return "unsigned char";
   }
 }
@@ -313,10 +314,29 @@ static const char *const binary_ops[][2] = {
     {"add", "%s + %s"}, {"sub", "%s - %s"}, {"mul", "%s * %s"},
     {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"}};
 static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
+/* Integer data: + - * and negation in unsigned arithmetic, which wraps as
+ * the tensor program's integer ops do (signed overflow is undefined in C);
+ * the result is converted back to the element type (gcc: modulo 2^N).
+ * max, min and abs in long (upl_maxl, ...), exact for int and long. */
+static const struct {
+  const char *kn;
+  int arity;
+  const char *tmpl[2]; /* int, long */
+} int_ops[] = {
+    {"neg", 1, {"0u - (unsigned)(%s)", "0ul - (unsigned long)(%s)"}},
+    {"add", 2, {"(unsigned)(%s) + (unsigned)(%s)", "(unsigned long)(%s) + (unsigned long)(%s)"}},
+    {"sub", 2, {"(unsigned)(%s) - (unsigned)(%s)", "(unsigned long)(%s) - (unsigned long)(%s)"}},
+    {"mul", 2, {"(unsigned)(%s) * (unsigned)(%s)", "(unsigned long)(%s) * (unsigned long)(%s)"}},
+    {"max", 2, {"upl_maxl(%s, %s)", "upl_maxl(%s, %s)"}},
+    {"min", 2, {"upl_minl(%s, %s)", "upl_minl(%s, %s)"}},
+    {"abs", 1, {"upl_absl(%s)", "upl_absl(%s)"}}};
+
 
 /* The template of an elementwise kernel ("%s + %s"), with its arity; NULL
  * if kn is not one. */
-static const char *elem_template(const char *kn, int *arity) {
+static const char *elem_template(const char *kn, ir_elem e, int *arity) {
+  for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0] && !ir_elem_is_float(e); i++)
+    if (!strcmp(kn, int_ops[i].kn)) return *arity = int_ops[i].arity, int_ops[i].tmpl[e == IR_I64];
   for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
     if (!strcmp(kn, unary_ops[i][0])) return *arity = 1, unary_ops[i][1];
   for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
@@ -365,7 +385,7 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   else
     ir_buf_printf(s, "((%s)(", ctype(t->elem));
   int arity = 0;
-  const char *tmpl = elem_template(kn, &arity);
+  const char *tmpl = elem_template(kn, t->elem, &arity);
   if (in->kind == NK_ELEM && tmpl) {
     ir_buf a[3] = {{0}, {0}, {0}};
     for (int i = 0; i < arity && i < b->nargs; i++) operand_expr(g, n, i, var, &a[i]);
@@ -464,10 +484,9 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   char opn[2][64];
   for (int i = 0; i < 2; i++) snprintf(opn[i], sizeof opn[i], "upl_v%d", n->ops[b->args[i]]->id);
   const ir_type *lt = &n->ops[b->args[0]]->type, *rt = &n->ops[b->args[1]]->type;
-  if (lt->elem != rt->elem || lt->elem != n->type.elem ||
-      !ir_elem_is_float(lt->elem))
-    return fail(g, "dot_general on %s operands has no BLAS routine",
-                ir_elem_mlir_name(lt->elem));
+  if (lt->elem != rt->elem || lt->elem != n->type.elem)
+    return fail(g, "dot_general on %s and %s operands has no BLAS routine",
+                ir_elem_mlir_name(lt->elem), ir_elem_mlir_name(rt->elem));
   char p = lt->elem == IR_F64 ? 'd' : 's';
   int nb = lb->n, nc = lc->n;
   /* lhs: batch, free, contract (NoTrans) or batch, contract, free (Trans) */
@@ -517,6 +536,7 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   dot_operand(g, opn[1], rt, rnt, nrf ? rtr : NULL, rname, &tb, ruse, &rcopy);
 
   const char *T = ctype(n->type.elem);
+  const char *U = n->type.elem == IR_I64 ? "unsigned long" : "unsigned"; /* ints wrap */
   const char *beta = acc ? "1" : "0";
   fprintf(g->out,
           "  {\n"
@@ -536,7 +556,19 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
             "        for (long upl_q = 0; upl_q < upl_M * upl_N; upl_q++) upl_c[upl_q] = 0;\n"
             "        continue;\n"
             "      }\n");
-  if (!nlf && !nrf)
+  if (!ir_elem_is_float(n->type.elem)) /* BLAS has no integer routines: loops, wrapping */
+    fprintf(g->out,
+            "      for (long upl_m = 0; upl_m < upl_M; upl_m++)\n"
+            "        for (long upl_n = 0; upl_n < upl_N; upl_n++) {\n"
+            "          %s upl_s = 0;\n"
+            "          for (long upl_k = 0; upl_k < upl_K; upl_k++)\n"
+            "            upl_s += (%s)upl_l[%s] * (%s)upl_r[%s];\n"
+            "          upl_c[upl_m * upl_N + upl_n] = (%s)(%s%s%s(%s)upl_alpha * upl_s);\n"
+            "        }\n",
+            U, U, ta ? "upl_k * upl_M + upl_m" : "upl_m * upl_K + upl_k", U,
+            tb ? "upl_n * upl_K + upl_k" : "upl_k * upl_N + upl_n", T, acc ? "(" : "",
+            acc ? U : "", acc ? ")upl_c[upl_m * upl_N + upl_n] + " : "", U);
+  else if (!nlf && !nrf)
     fprintf(g->out, "      upl_c[0] %s upl_alpha * cblas_%cdot((int)upl_K, upl_l, 1, upl_r, 1);\n",
             acc ? "+=" : "=", p);
   else if (!nrf)
@@ -577,6 +609,11 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   for (int i = 0; i < b->attrs[0].n; i++) red |= 1u << b->attrs[0].v[i];
   static const char *const body[] = {"upl_acc + %s", "upl_acc * %s",
                                      "upl_max(upl_acc, %s)", "upl_min(upl_acc, %s)"};
+  static const char *const ibody_order[] = {"upl_maxl(upl_acc, %s)", "upl_minl(upl_acc, %s)"};
+  static const char *const ibody[2][2] = { /* int, long: wrapping */
+      {"(unsigned)upl_acc + (unsigned)(%s)", "(unsigned)upl_acc * (unsigned)(%s)"},
+      {"(unsigned long)upl_acc + (unsigned long)(%s)",
+       "(unsigned long)upl_acc * (unsigned long)(%s)"}};
   int bi = b->attrs[1].v[0];
   if (bi < 0 || bi >= 4) return fail(g, "reduce: unknown body %d", bi);
   int var[IR_MAX_RANK];
@@ -595,9 +632,14 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
     }
     if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, ir_buf_str(&init));
   }
-  fprintf(g->out, "      upl_acc = ");
-  fprintf(g->out, body[bi], ir_buf_str(&acc));
-  fprintf(g->out, ";\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
+  int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
+  fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
+  fprintf(g->out,
+          wrap                              ? ibody[n->type.elem == IR_I64][bi]
+          : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
+                                            : body[bi],
+          ir_buf_str(&acc));
+  fprintf(g->out, ");\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
   ir_buf_free(&acc);
   ir_buf_free(&init);
   return 0;
@@ -633,7 +675,7 @@ static int classify(cg *g, const ir_tnode *n) {
   const gram_binding *b = &in->b;
   const char *kn = b->kernel->name;
   int arity = 0;
-  if (elem_template(kn, &arity)) {
+  if (elem_template(kn, n->type.elem, &arity)) {
     if (b->nargs < arity) return fail(g, "%s: %d operands", kn, b->nargs);
     if (!strcmp(kn, "compare") && (b->attrs[0].v[0] < 0 || b->attrs[0].v[0] >= INTERP_CMP_COUNT))
       return fail(g, "compare: bad direction");
@@ -887,7 +929,14 @@ static const char prelude[] =
     "  if (a == b) return signbit(a) ? a : b;\n"
     "  return a < b ? a : b;\n"
     "}\n"
-    "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n";
+    "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n"
+    "/* on integer data (int converts to long exactly); abs wraps at the\n"
+    "   minimum as the tensor program's does */\n"
+    "static inline long upl_maxl(long a, long b) { return a > b ? a : b; }\n"
+    "static inline long upl_minl(long a, long b) { return a < b ? a : b; }\n"
+    "static inline long upl_absl(long a) {\n"
+    "  return (long)(a < 0 ? 0ul - (unsigned long)a : (unsigned long)a);\n"
+    "}\n";
 
 /* Plan the fusion of the program nodes[0..nn-1] (results p, written to
  * vars rvar): classify, count readers, decide what is materialised, find

@@ -8,6 +8,7 @@
  * operand's shape differs from the result's) with each placeholder
  * ($res, $a.type, $perm, $%fresh, ...; see docs/dialects.md) replaced.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,14 @@ char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
 static void put_elem(ir_buf *b, ir_elem e, double v) {
   switch (e) {
   case IR_I1: ir_buf_puts(b, v != 0 ? "true" : "false"); return;
-  case IR_I32: ir_buf_printf(b, "%ld", (long)v); return;
+  case IR_I32: /* a max or min reduction's identity: the type's bound */
+    if (isinf(v)) v = v > 0 ? INT_MAX : INT_MIN;
+    ir_buf_printf(b, "%ld", (long)v);
+    return;
+  case IR_I64:
+    if (isinf(v)) ir_buf_printf(b, "%ld", v > 0 ? LONG_MAX : LONG_MIN);
+    else ir_buf_printf(b, "%ld", (long)v);
+    return;
   case IR_F32:
     if (isnan(v)) ir_buf_puts(b, "0x7FC00000");
     else if (isinf(v)) ir_buf_puts(b, v > 0 ? "0x7F800000" : "0xFF800000");
@@ -258,6 +266,14 @@ static double leaf_value(long i, void *u) {
   return ir_mask_contains(l->n->mask, idx, symval, (void *)l);
 }
 
+/* The element type T of op node n: that of its first operand whose pattern
+ * fixes no element type, else the result's (docs/dialects.md). */
+static ir_elem node_t_elem(const gram_op *op, const ir_tnode *n) {
+  for (int i = 0; i < op->nops && i < n->nops; i++)
+    if (!op->pats[i].fixed_elem) return n->ops[i]->type.elem;
+  return n->type.elem;
+}
+
 /* Expand one template line for node n (n == NULL: the constant line with
  * `value` as $value). */
 static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_buf *value) {
@@ -307,6 +323,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
         ir_buf_puts(b, nm);
       } else if (SFX("type")) put_type(c, &v->type);
       else if (SFX("elem")) ir_buf_puts(b, ir_elem_mlir_name(v->type.elem));
+      else if (SFX("zero")) ir_buf_puts(b, ir_elem_is_float(v->type.elem) ? "0.0" : "0");
       else if (SFX("shape")) put_shape(c, &v->type);
       else if (SFX("shape_attr")) { /* array<i64: 3, 4>; array<i64> at rank 0 */
         ir_buf_puts(b, v->type.rank ? "array<i64: " : "array<i64");
@@ -358,7 +375,15 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       if (SFX("init")) {
         put_elem(b, n->type.elem, gram_region_identity(a->vals[av->v[0]]));
       } else if (SFX("name")) ir_buf_puts(b, a->vals[av->v[0]]);
-      else ir_buf_puts(b, a->spell[av->v[0]]);
+      else {
+        const char *sp = gram_attr_spelling(a, av->v[0], node_t_elem(op, n));
+        if (!sp) { /* the generator offers no such program */
+          fprintf(stderr, "%s:%d:%d: error: '%s' of '$%.*s' has no %s form\n", line->pos.file,
+                  line->pos.line, line->pos.col, a->vals[av->v[0]], len, name,
+                  ir_elem_mlir_name(node_t_elem(op, n)));
+          c->failed = 1;
+        } else ir_buf_puts(b, sp);
+      }
       continue;
     }
     if (SFX("n")) {
@@ -1080,7 +1105,7 @@ static void main_call(ir_buf *b, const emit_run *run, int r) {
 
 /* In @main: print run r's results as integers, so that every value comes
  * back exactly: floats as their bit patterns (bitcast), i1/i32 widened to
- * i64. */
+ * i64 (i64 as it is). */
 static void main_prints(ir_buf *b, const emit_run *run, int r) {
   const ir_tprog *p = run->prog;
   const long *ts = run->dynamic ? NULL : run->sizes;
@@ -1097,10 +1122,11 @@ static void main_prints(ir_buf *b, const emit_run *run, int r) {
     char *x = strrchr(ity, 'x');
     if (x && strchr(x, '>')) sprintf(x + 1, "%s>", ie);
     else snprintf(ity, sizeof ity, "tensor<%s>", ie);
-    const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "bitcast"
-                       : t.elem == IR_I1                   ? "extui"
-                                                           : "extsi";
-    ir_buf_printf(b, "  %%c%d_%d = arith.%s %s : %s to %s\n", r, k, conv, val, ty, ity);
+    const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "arith.bitcast"
+                       : t.elem == IR_I1                   ? "arith.extui"
+                       : t.elem == IR_I64                  ? "tensor.cast" /* as it is */
+                                                           : "arith.extsi";
+    ir_buf_printf(b, "  %%c%d_%d = %s %s : %s to %s\n", r, k, conv, val, ty, ity);
     ir_buf_printf(b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
     ir_buf_printf(b, "  call @printMemref%s(%%u%d_%d) : (tensor<*x%s>) -> ()\n",
                   t.elem == IR_F32 ? "I32" : "I64", r, k, ie);

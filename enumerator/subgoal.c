@@ -479,7 +479,7 @@ static double eval(evctx *c, const ir_expr *e) {
   case IR_EX_CAST: {
     double x = eval(c, e->args[0]);
     if (e->type == IR_F32) return (float)x;
-    if (e->type == IR_I32) return (double)(long)x;
+    if (e->type == IR_I32 || e->type == IR_I64) return (double)(long)x;
     return x;
   }
   case IR_EX_CALL: {

@@ -161,6 +161,8 @@ typedef struct parser {
   int counter;     /* sym of a while loop's counter, or -1 */
   int counter_step, counter_seen, counter_depth;
   unsigned char *dead; /* per var: a size used up as a while loop counter */
+  const char *int_data; /* the C type of the kernel's integer element data
+                           (int or a 64-bit signed type), or NULL */
 } parser;
 
 /* ------------------------------------------------------------- errors */
@@ -558,8 +560,9 @@ static ir_expr *mk_var(parser *p, int var, ir_pos pos) {
 
 static int elem_rank(ir_elem e) {
   switch (e) {
-  case IR_F64: return 3;
-  case IR_F32: return 2;
+  case IR_F64: return 4;
+  case IR_F32: return 3;
+  case IR_I64: return 2;
   case IR_I32: return 1;
   case IR_I1: return 0;
   }
@@ -592,7 +595,7 @@ static ir_elem arith_type(ir_expr *a, ir_expr *b) {
 static ir_expr *binary(parser *p, ir_expr_kind kind, const fe_tok *op,
                        ir_expr *a, ir_expr *b) {
   ir_elem t = arith_type(a, b);
-  if (kind == IR_EX_DIV && t == IR_I32) {
+  if (kind == IR_EX_DIV && !ir_elem_is_float(t)) {
     if (p->ctx)
       error_tok(p, op, SUP_AFFINE,
                 "non-affine %s: integer division is not supported", p->ctx);
@@ -1622,7 +1625,7 @@ static ir_stmt *parse_assign(parser *p) {
               op->text);
   else
     error_tok(p, op, NULL, "expected an assignment operator before '%s'", describe(op));
-  if (aop == IR_ASSIGN_DIV && lhs->type == IR_I32)
+  if (aop == IR_ASSIGN_DIV && !ir_elem_is_float(lhs->type))
     error_tok(p, op, "'/' on floating-point values", "integer division is not supported");
   ir_stmt *chain = NULL;
   ir_expr *rhs = aop == IR_ASSIGN ? parse_chain(p, start, &chain) : parse_expr(p);
@@ -2165,12 +2168,22 @@ static int match_bracket(const fe_tok *t, int n, int i, const char *open,
                          const char *close, int dir);
 
 /* The element type of an array or pointer of C type ct declared at t:
- * integer element data other than int is refused. */
+ * int is IR_I32, a signed 64-bit type (long, long long, int64_t) IR_I64;
+ * other integer element data (narrow or unsigned) is refused, and so are
+ * two integer element types in one kernel (the verifier gives all integer
+ * data one width). */
 static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t) {
-  if (ct->elem == IR_I32 && (ct->bits != 32 || ct->is_unsigned))
-    error_tok(p, t, "double and float element data (and int arrays)",
+  if (ct->elem != IR_I32) return ct->elem;
+  if (ct->is_unsigned || (ct->bits != 32 && ct->bits != 64))
+    error_tok(p, t, "double and float element data, int and signed 64-bit arrays",
               "integer element data of type '%s' is not yet supported", ct->name);
-  return ct->elem;
+  ir_elem e = ct->bits == 64 ? IR_I64 : IR_I32;
+  if (p->int_data && (ct->bits == 64) != (strcmp(p->int_data, "int") != 0))
+    error_tok(p, t, "integer element data of one type per kernel",
+              "integer element data of two types ('%s' and '%s') in one kernel is not "
+              "yet supported", p->int_data, e == IR_I64 ? "int64" : "int");
+  p->int_data = e == IR_I64 ? "int64" : "int";
+  return e;
 }
 
 /* param: type ('*' qualifier*)? ident dims

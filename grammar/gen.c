@@ -366,6 +366,10 @@ static void walk(gen *g, int ai) {
   case GRAM_DOM_REGION:
     v->n = 1;
     for (int i = 0; i < a->nvals; i++) {
+      if (!gram_attr_spelling(a, i, g->elem)) { /* no form for T */
+        reject(g);
+        continue;
+      }
       v->v[0] = (int8_t)i;
       walk(g, ai + 1);
     }
@@ -409,6 +413,10 @@ rejected:
 }
 
 /* ---------------------------------------------------------------- printing */
+
+const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem) {
+  return ir_elem_is_float(elem) ? a->spell[v] : a->ispell[v];
+}
 
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs) {
   if (op->kernel_attr >= 0) return op->attrs[op->kernel_attr].vals[attrs[op->kernel_attr].v[0]];
@@ -497,7 +505,7 @@ void gram_dialect_print(const gram_dialect *d, FILE *out) {
     fprintf(out, "      mlir %s; kernel %s%s", op->mlir, op->kernel ? "" : "@",
             op->kernel ? op->kernel : op->attrs[op->kernel_attr].name);
     fputs("; elem", out);
-    for (int e = 0; e < 4; e++)
+    for (int e = 0; e < IR_ELEM_COUNT; e++)
       if (op->elems & (1u << e)) fprintf(out, " %s", ir_elem_mlir_name((ir_elem)e));
     if (op->minrank || op->maxrank != IR_MAX_RANK)
       fprintf(out, "; rank %d..%d", op->minrank, op->maxrank);

@@ -47,7 +47,8 @@ typedef enum gram_dom {
                       from earlier pairs attributes of the op */
   GRAM_DOM_BCAST,  /* bcast(x, result) [exact]: increasing map of x's dims
                       into the result's; x dim equals it or is 1 */
-  GRAM_DOM_ENUM,   /* enum(A, B=spelling, ...): one value (index) */
+  GRAM_DOM_ENUM,   /* enum(A, B=spelling, ...): one value (index); a
+                      spelling FLOAT|INT gives the integer form apart */
   GRAM_DOM_REGION  /* region(add=spelling, ...): a reduction body
                       (add, mul, max, min), one value (index) */
 } gram_dom;
@@ -63,7 +64,16 @@ typedef struct gram_attr {
   int nvals;       /* enum, region */
   const char *vals[GRAM_MAX_ENUM];  /* our names: GE, add, ... */
   const char *spell[GRAM_MAX_ENUM]; /* MLIR spellings (default: the name) */
+  const char *ispell[GRAM_MAX_ENUM]; /* spelling for integer T (`=F|I`; the
+                                        same as spell without a '|'), or
+                                        NULL (`-`): no integer form, the
+                                        value is not offered for integers */
 } gram_attr;
+
+/* The spelling of value v of enum or region attribute a for element type
+ * T = elem: a->ispell[v] for an integer T, else a->spell[v]; NULL when
+ * the value has no form for that type. */
+const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem);
 
 /* How the result type is computed. */
 typedef enum gram_res {

@@ -21,7 +21,7 @@
 
 /* ----------------------------------------------------------------- lexer */
 
-#define MAX_TOK 48
+#define MAX_TOK 96
 
 typedef struct tok {
   const char *s; /* points into the line */
@@ -130,16 +130,15 @@ bad:
 }
 
 static int parse_elem(const tok *t, ir_elem *e) {
-  static const char *names[] = {"f64", "f32", "i32", "i1"};
-  for (int i = 0; i < 4; i++)
-    if (teq(t, names[i])) {
+  for (int i = 0; i < IR_ELEM_COUNT; i++)
+    if (teq(t, ir_elem_mlir_name((ir_elem)i))) {
       *e = (ir_elem)i;
       return 0;
     }
   return -1;
 }
 
-#define ELEMS_SUPPORTED "element types f64, f32, i32, i1"
+#define ELEMS_SUPPORTED "element types f64, f32, i32, i64, i1"
 
 /* elem-list := ELEM { ELEM } */
 static int parse_elems(parser *p, int k, unsigned *out) {
@@ -330,11 +329,14 @@ static int operand_ref(parser *p, gram_op *op, const tok *t, int allow_result) {
 #define DOMAINS_SUPPORTED \
   "perm(x) [noid], subset(x), dim(x|result), pairs(l, r) [empty], " \
   "bcast(x, result) [exact], enum(A, B=spelling, ...), " \
-  "region(add|mul|max|min[=spelling], ...)"
+  "region(add|mul|max|min[=spelling], ...); a spelling FLOAT|INT " \
+  "(INT '-': no integer form)"
 
-/* value := NAME [ '=' SPELLING ]: the enum or region value x of attribute
- * a, with the spelling (up to the next ',' or ')') when given; *k: the
- * token after x, moved past the spelling.  Returns 0, or -1 (reported). */
+/* value := NAME [ '=' SPELLING [ '|' INT_SPELLING ] ]: the enum or region
+ * value x of attribute a, with the spelling (up to the next ',' or ')')
+ * when given, and apart from it the spelling for integer element types
+ * (`-`: none); *k: the token after x, moved past the spelling.  Returns 0,
+ * or -1 (reported). */
 static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
   if (a->nvals == GRAM_MAX_ENUM) {
     error_at(p, x->col, NULL, "too many values (at most %d)", GRAM_MAX_ENUM);
@@ -358,6 +360,7 @@ static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
   }
   a->vals[a->nvals] = tstr(p, x);
   a->spell[a->nvals] = a->vals[a->nvals];
+  a->ispell[a->nvals] = a->vals[a->nvals];
   if (*k < p->nt && teq(&p->t[*k], "=")) {
     if (*k + 1 >= p->nt || teq(&p->t[*k + 1], ",") || teq(&p->t[*k + 1], ")")) {
       error_at(p, p->t[*k].col, NULL, "expected a spelling after '='");
@@ -368,7 +371,22 @@ static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
     while (e < p->nt && !teq(&p->t[e], ",") && !teq(&p->t[e], ")")) e++;
     const char *s = p->t[*k + 1].s;
     const char *end = p->t[e - 1].s + p->t[e - 1].len;
-    a->spell[a->nvals] = ir_arena_strndup(p->arena, s, (size_t)(end - s));
+    const char *bar = memchr(s, '|', (size_t)(end - s));
+    const char *fend = bar ? bar : end;
+    while (fend > s && fend[-1] == ' ') fend--;
+    a->spell[a->nvals] = ir_arena_strndup(p->arena, s, (size_t)(fend - s));
+    a->ispell[a->nvals] = a->spell[a->nvals];
+    if (bar) {
+      const char *is = bar + 1;
+      while (is < end && *is == ' ') is++;
+      if (is == end || memchr(is, '|', (size_t)(end - is))) {
+        error_at(p, p->t[*k + 1].col, NULL,
+                 "expected one integer spelling after '|' (or '-' for none)");
+        return -1;
+      }
+      a->ispell[a->nvals] =
+          end - is == 1 && *is == '-' ? NULL : ir_arena_strndup(p->arena, is, (size_t)(end - is));
+    }
     *k = e;
   }
   a->nvals++;
@@ -810,8 +828,8 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 }
 
 #define PLACEHOLDERS_SUPPORTED \
-  "$res, $OPERAND, $OPERAND.type|elem|shape|shape_attr|rank|dyn|dims|axes|core_type|core_reassoc|" \
-  "collapse|expand|into|units|full_type, $ATTR, " \
+  "$res, $OPERAND, $OPERAND.type|elem|shape|shape_attr|rank|dyn|dims|axes|core_type|" \
+  "core_reassoc|collapse|expand|into|units|full_type|zero, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
@@ -851,7 +869,8 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
         static const char *sfx[] = {"type",     "elem",         "shape",    "rank",
                                     "dyn",      "dims",         "core_type", "core_reassoc",
                                     "collapse", "expand",       "into",      "axes",
-                                    "units",    "full_type",    "shape_attr"};
+                                    "units",    "full_type",    "shape_attr",
+                                    "zero"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);

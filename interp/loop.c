@@ -408,7 +408,8 @@ static double conv(ir_elem to, double v) {
   switch (to) {
   case IR_F64: return v;
   case IR_F32: return (double)(float)v;
-  case IR_I32: return isfinite(v) ? trunc(v) : 0;
+  case IR_I32:
+  case IR_I64: return isfinite(v) ? trunc(v) : 0;
   case IR_I1: return v != 0;
   }
   return v;
@@ -567,7 +568,7 @@ static double arith(run *c, ir_expr_kind op, ir_elem type, double a, double b) {
   case IR_EX_SUB: r = a - b; break;
   case IR_EX_MUL: r = a * b; break;
   case IR_EX_DIV:
-    if (type == IR_I32 || type == IR_I1) {
+    if (!ir_elem_is_float(type)) {
       if (b == 0) {
         if (!c->failed) {
           c->failed = 1;

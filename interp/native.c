@@ -107,6 +107,7 @@ static ffi_type *ffi_of(ir_elem e) {
   case IR_F32: return &ffi_type_float;
   case IR_I32: return &ffi_type_sint;
   case IR_I1: return &ffi_type_uint8;
+  case IR_I64: return &ffi_type_slong;
   }
   return &ffi_type_sint;
 }
@@ -117,6 +118,7 @@ static size_t elem_size(ir_elem e) {
   case IR_F32: return sizeof(float);
   case IR_I32: return sizeof(int);
   case IR_I1: return sizeof(_Bool);
+  case IR_I64: return sizeof(long);
   }
   return sizeof(double);
 }
@@ -320,6 +322,7 @@ static void store(void *dst, ir_elem e, double v) {
   case IR_F32: *(float *)dst = (float)v; break;
   case IR_I32: *(int *)dst = (int)v; break;
   case IR_I1: *(_Bool *)dst = v != 0; break;
+  case IR_I64: *(long *)dst = (long)v; break;
   }
 }
 
@@ -329,6 +332,7 @@ static double load(const void *src, ir_elem e) {
   case IR_F32: return *(const float *)src;
   case IR_I32: return *(const int *)src;
   case IR_I1: return *(const _Bool *)src;
+  case IR_I64: return (double)*(const long *)src;
   }
   return 0;
 }

@@ -262,6 +262,7 @@ const char *ir_elem_c_name(ir_elem e) {
   case IR_F32: return "float";
   case IR_I32: return "int";
   case IR_I1: return "_Bool";
+  case IR_I64: return "long";
   }
   UNREACHABLE();
 }
@@ -272,9 +273,23 @@ const char *ir_elem_mlir_name(ir_elem e) {
   case IR_F32: return "f32";
   case IR_I32: return "i32";
   case IR_I1: return "i1";
+  case IR_I64: return "i64";
   }
   UNREACHABLE();
 }
+
+int ir_elem_bits(ir_elem e) {
+  switch (e) {
+  case IR_F64: return 64;
+  case IR_F32: return 32;
+  case IR_I32: return 32;
+  case IR_I1: return 1;
+  case IR_I64: return 64;
+  }
+  UNREACHABLE();
+}
+
+int ir_elem_is_signed(ir_elem e) { return e == IR_I32 || e == IR_I64; }
 
 const char *ir_fn_name(ir_fn f) {
   switch (f) {

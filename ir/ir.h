@@ -273,12 +273,16 @@ typedef enum ir_elem {
   IR_F64, /* double */
   IR_F32, /* float */
   IR_I32, /* int: sizes, iterators, integer expressions */
-  IR_I1   /* bool: comparisons */
+  IR_I1,  /* bool: comparisons */
+  IR_I64  /* long, long long, int64_t element data */
 } ir_elem;
+#define IR_ELEM_COUNT 5
 
-const char *ir_elem_c_name(ir_elem e);    /* "double", "float", "int", "_Bool" */
-const char *ir_elem_mlir_name(ir_elem e); /* "f64", "f32", "i32", "i1" */
+const char *ir_elem_c_name(ir_elem e);    /* "double", "float", "int", "_Bool", "long" */
+const char *ir_elem_mlir_name(ir_elem e); /* "f64", "f32", "i32", "i1", "i64" */
 static inline int ir_elem_is_float(ir_elem e) { return e == IR_F64 || e == IR_F32; }
+int ir_elem_bits(ir_elem e);      /* 64, 32, 32, 1, 64 */
+int ir_elem_is_signed(ir_elem e); /* the integer types: is it signed? */
 
 /* ------------------------------------------------------- loop program */
 

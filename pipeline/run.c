@@ -33,7 +33,7 @@ static double draw_value(interp_rng *r, pipe_values s, ir_elem elem) {
    * not: products of two pool values may overflow, undefined in C) */
   static const double int_pool[] = {0, 1, -1, 7, -46341, 46340, 16777217, -16777219};
 #define POOL(p) (p)[interp_rng_range(r, 0, (long)(sizeof(p) / sizeof(p)[0]) - 1)]
-  if (elem == IR_I32)
+  if (elem == IR_I32 || elem == IR_I64)
     return interp_rng_range(r, 0, 2) ? (double)interp_rng_range(r, -9, 9) : POOL(int_pool);
   if (elem == IR_I1) return (double)interp_rng_range(r, 0, 1);
   switch (s) {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # e2e_cblas.sh - the C+BLAS output end to end (uplift raise --emit c).
-# Every kernel file found by glob must give the result the table
+# Every kernel file found by glob (the benchmark kernels and the int-data
+# kernels of tests/kernels/int, whose products are loops) must give the result the table
 # kernel_want (tests/lib.sh) lists for hlo: R raises, O is not raised today
 # (exit 1 with a reason; raising is fine too); a file not in the table
 # fails.  The search is bounded by --max-ops and the memory budget; the time
@@ -20,7 +21,7 @@ budget="--timeout 900"
 raised=0
 fused=0
 first=""
-for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c; do
+for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/int/*.c; do
   name=$(basename "$f" .c)
   out="$TMP/$name.c"
   w=$(kernel_want "$f" hlo)

@@ -505,6 +505,20 @@ static void details_views(ir_arena *a) {
   CHECK("uint8_t element data is refused",
         !parse_quiet("#include <stdint.h>\nvoid f(int n, uint8_t *x) {\n"
                      " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
+  CHECK("unsigned element data is refused",
+        !parse_quiet("void f(int n, unsigned x[n]) {\n"
+                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
+  k = parse("#include <stdint.h>\nvoid f(int n, int64_t *x, long y[n]) {\n"
+            " for (int i = 0; i < n; i++) y[i] = x[i] * 2 + i; }\n", a);
+  CHECK("int64_t and long element data are i64, the kernel's data type",
+        k && k->data_type == IR_I64 && k->vars[ir_kernel_find_var(k, "x")]->elem == IR_I64 &&
+            k->vars[ir_kernel_find_var(k, "y")]->elem == IR_I64);
+  CHECK("int and long element data in one kernel are refused",
+        !parse_quiet("void f(int n, int x[n], long y[n]) {\n"
+                     " for (int i = 0; i < n; i++) y[i] = x[i]; }\n", a));
+  CHECK("integer division of long data is refused",
+        !parse_quiet("void f(int n, long x[n]) {\n"
+                     " for (int i = 0; i < n; i++) x[i] = x[i] / 2; }\n", a));
   CHECK("an int accumulator is refused",
         !parse_quiet("void f(int n, double *x) { int t = 0;\n"
                      " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", a));

@@ -54,7 +54,10 @@ static void test_parse(ir_arena *a) {
   CHECK("matmul spelling", !strcmp(mm->mlir, "linalg.matmul"));
   CHECK("matmul kernel", !strcmp(mm->kernel, "dot_general"));
   CHECK("matmul has two operands", mm->nops == 2);
-  CHECK("tosa is f32 only", gram_find_op(tosa, "add")->elems == (1u << IR_F32));
+  CHECK("tosa's add is f32 and i32",
+        gram_find_op(tosa, "add")->elems == ((1u << IR_F32) | (1u << IR_I32)));
+  CHECK("tosa's matmul is f32 only (TOSA's integer matmul takes i8/i16)",
+        gram_find_op(tosa, "matmul")->elems == (1u << IR_F32));
   CHECK("no such op", gram_find_op(hlo, "matmul") == NULL);
 }
 
@@ -77,6 +80,31 @@ static void test_generator(ir_arena *a) {
   CHECK("the rejection is counted", st.rejected == 1 && st.enumerated == 1);
   ir_type mixed[2] = {ty(IR_F64, 2, M, K, 0), ty(IR_F32, 2, K, N, 0)};
   CHECK("matmul rejects mixed element types", prods(lin, "matmul", mixed, NULL, out, NULL) == 0);
+
+  /* FLOAT|INT spellings: linalg.map over i32 offers the values with an
+   * integer form (add sub mul max min, not div), written as arith's
+   * integer ops; map_unary only abs (neg, sqrt, exp, rsqrt: `-`) */
+  ir_type ii[2] = {ty(IR_I32, 2, M, N, 0), ty(IR_I32, 2, M, N, 0)};
+  st = (gram_stats){0, 0};
+  n = prods(lin, "map", ii, NULL, out, &st);
+  int has_div = 0, spelled = 1;
+  for (int i = 0; i < n && i < 256; i++) {
+    const gram_attr *fa = &out[i].op->attrs[0];
+    const char *v = fa->vals[out[i].attrs[0].v[0]];
+    const char *sp = gram_attr_spelling(fa, out[i].attrs[0].v[0], IR_I32);
+    has_div |= !strcmp(v, "div");
+    spelled &= sp && !strncmp(sp, "arith.", 6) && sp[strlen(sp) - 1] == 'i'; /* addi, maxsi */
+  }
+  CHECKF(n == 5 && !has_div && st.rejected == 1, "linalg.map over i32: 5 values, no div (got %d)", n);
+  CHECK("linalg.map over i32 is spelled with integer ops", spelled);
+  const gram_attr *mf = &gram_find_op(lin, "map")->attrs[0];
+  CHECK("add is arith.addf for f32, arith.addi for i32",
+        !strcmp(gram_attr_spelling(mf, 0, IR_F32), "arith.addf") &&
+            !strcmp(gram_attr_spelling(mf, 0, IR_I32), "arith.addi"));
+  n = prods(lin, "map_unary", ii, NULL, out, NULL);
+  CHECKF(n == 1 && !strcmp(out[0].op->attrs[0].vals[out[0].attrs[0].v[0]], "abs"),
+         "linalg.map_unary over i32: abs only (got %d)", n);
+  CHECK("elemwise_unary refuses i32", prods(lin, "elemwise_unary", ii, NULL, out, NULL) == 0);
 
   /* permutations: rank 3 has 3! = 6, minus the identity (noid) = 5 */
   ir_type r3 = ty(IR_F64, 3, M, N, K);
@@ -564,6 +592,11 @@ static void test_templates(ir_arena *a) {
                             "  emit $res = neg $x\n  emit.unit $res = neg $x\nend\n";
   fprintf(stderr, "(an error is expected here)\n");
   CHECK("emit.unit outside a reduce op is refused", gram_parse("u", bad, a) == NULL);
+  static const char bars[] = "dialect u\nelem f64 i32\nconstant $res = $value\n"
+                             "op m\n operands a:[*s] b:[*s]\n"
+                             " attr fun : enum(add=arith.addf|arith.addi|x)\n result [*s]\n"
+                             " kernel @fun\n emit $res = $fun $a, $b\nend\n";
+  CHECK("a spelling with two '|' is refused", gram_parse("u", bars, a) == NULL);
 }
 
 int main(void) {

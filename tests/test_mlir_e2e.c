@@ -1,7 +1,8 @@
 /* test_mlir_e2e.c - raised programs run as MLIR against the compiled C.
  *
- * For every kernel file found by glob (benchmarks/kernels/ *.c and
- * benchmarks/kernels/c99/ *.c; a first line `// uplift: OPTIONS` gives
+ * For every kernel file found by glob (benchmarks/kernels/ *.c,
+ * benchmarks/kernels/c99/ *.c and the int-data kernels
+ * tests/kernels/int/ *.c; a first line `// uplift: OPTIONS` gives
  * front-end options) and each of the dialects linalg and tosa (tosa reads
  * Polybench-style files with -D DATA_TYPE_IS_FLOAT: MLIR 16's tosa has no
  * f64), the kernel is raised (no verification; the search is bounded by
@@ -41,48 +42,55 @@ typedef enum want {
   OPEN     /* not raised today (reason in the comment); raising is fine too */
 } want;
 
-/* The expected results, by file (relative to benchmarks/kernels) and
+/* The expected results, by file (from the top of the tree) and
  * dialect (linalg, tosa, hlo).  tosa has no f64, so the C99 kernels written
  * with double are refused there; the Polybench kernels are raised as float. */
 static const struct {
   const char *file;
   want w[3];
 } expected[] = {
-    {"2mm.c", {RAISES, RAISES, RAISES}},
-    {"3mm.c", {RAISES, RAISES, RAISES}},
-    {"atax.c", {RAISES, RAISES, RAISES}},
-    {"bicg.c", {RAISES, RAISES, RAISES}},
-    {"correlation.c", {RAISES, RAISES, RAISES}},
-    {"covariance.c", {RAISES, RAISES, RAISES}},
-    {"doitgen.c", {RAISES, RAISES, RAISES}},
-    {"gemm.c", {RAISES, RAISES, RAISES}},
-    {"gemver.c", {RAISES, RAISES, RAISES}},
-    {"gesummv.c", {RAISES, RAISES, RAISES}},
-    {"mvt.c", {RAISES, RAISES, RAISES}},
-    {"symm.c", {RAISES, RAISES, RAISES}},
-    {"syr2k.c", {RAISES, RAISES, RAISES}},
-    {"syrk.c", {RAISES, RAISES, RAISES}},
-    {"trmm.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/2mm.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/3mm.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/atax.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/bicg.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/correlation.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/covariance.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/doitgen.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/gemm.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/gemver.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/gesummv.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/mvt.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/symm.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/syr2k.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/syrk.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/trmm.c", {RAISES, RAISES, RAISES}},
     /* hlo: task 1 (output D) has no program of at most 6 ops (--max-ops) */
-    {"c99/absdiff.c", {RAISES, REFUSED, OPEN}},
-    {"c99/dot_total.c", {RAISES, REFUSED, RAISES}},
-    {"c99/exp_scale.c", {RAISES, RAISES, RAISES}},
-    {"c99/gemv_jloop.c", {RAISES, REFUSED, RAISES}},
-    {"c99/matmul_ikj.c", {RAISES, REFUSED, RAISES}},
-    {"c99/relu_bias.c", {RAISES, REFUSED, RAISES}},
-    {"c99/row_norms.c", {RAISES, RAISES, RAISES}},
-    {"c99/saxpy_down.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/c99/absdiff.c", {RAISES, REFUSED, OPEN}},
+    {"benchmarks/kernels/c99/dot_total.c", {RAISES, REFUSED, RAISES}},
+    {"benchmarks/kernels/c99/exp_scale.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/c99/gemv_jloop.c", {RAISES, REFUSED, RAISES}},
+    {"benchmarks/kernels/c99/matmul_ikj.c", {RAISES, REFUSED, RAISES}},
+    {"benchmarks/kernels/c99/relu_bias.c", {RAISES, REFUSED, RAISES}},
+    {"benchmarks/kernels/c99/row_norms.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/c99/saxpy_down.c", {RAISES, RAISES, RAISES}},
+    /* int data: arith's integer ops (linalg), TOSA's i32 tensors; TOSA's
+     * integer matmul takes i8/i16 only, so int_matmul is mul + reduce_sum */
+    {"tests/kernels/int/int_colsum.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/int/int_matmul.c", {RAISES, RAISES, RAISES}},
+    /* tosa: no max reduction in dialects/tosa (task 2, the row maxima) */
+    {"tests/kernels/int/int_relu_diff.c", {RAISES, OPEN, RAISES}},
+    /* i64: tosa has no i64 element type */
+    {"tests/kernels/int/i64_scale_abs.c", {RAISES, REFUSED, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
-/* The reason a REFUSED kernel gives. */
-static const char *const refused_why = "has no f64 element type";
+/* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
+ * kernel's data type)", or i64). */
+static const char *const refused_why = "element type (the kernel's data type)";
 
-/* The table entry of path (benchmarks/kernels/FILE), or -1. */
+/* The table entry of path, or -1. */
 static int expected_index(const char *path) {
-  const char *pre = "benchmarks/kernels/";
-  if (strncmp(path, pre, strlen(pre))) return -1;
   for (int i = 0; i < NEXPECTED; i++)
-    if (!strcmp(path + strlen(pre), expected[i].file)) return i;
+    if (!strcmp(path, expected[i].file)) return i;
   return -1;
 }
 
@@ -340,11 +348,12 @@ int main(void) {
   memset(&g, 0, sizeof g);
   glob("benchmarks/kernels/*.c", 0, NULL, &g);
   glob("benchmarks/kernels/c99/*.c", GLOB_APPEND, NULL, &g);
+  glob("tests/kernels/int/*.c", GLOB_APPEND, NULL, &g);
   CHECK("kernel files found", g.gl_pathc > 0);
   for (int i = 0; i < NEXPECTED; i++) {
     int found = 0;
     for (size_t f = 0; f < g.gl_pathc; f++) found |= expected_index(g.gl_pathv[f]) == i;
-    CHECKF(found, "benchmarks/kernels/%s (in the table) is found", expected[i].file);
+    CHECKF(found, "%s (in the table) is found", expected[i].file);
   }
   static const char *const dialects[] = {"linalg", "tosa", "hlo"};
   for (int di = 0; di < 3; di++) {

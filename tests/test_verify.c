@@ -823,6 +823,104 @@ static void test_names(void) {
                     "refuted"));
 }
 
+static ir_elem ity_elem = IR_I32; /* the int kernel's data type */
+
+static ir_expr *ity(ir_expr *e) {
+  e->type = ity_elem;
+  return e;
+}
+
+/* An int kernel y[i] = rhs over int arrays x, z (docs/verify.md, "Integer
+ * data"). */
+static verify_task int_kernel(kb *b, ir_elem e, ir_expr *(*rhs)(int x, int z, int i)) {
+  kb_init(b, "kernel_int");
+  b->k->data_type = e;
+  ity_elem = e;
+  cur = b;
+  int n = var(b, IR_VAR_SIZE, "n", 0, NULL, NULL);
+  int x = var(b, IR_VAR_ARRAY, "x", 1, V(n), NULL);
+  int z = var(b, IR_VAR_ARRAY, "z", 1, V(n), NULL);
+  int y = var(b, IR_VAR_ARRAY, "y", 1, V(n), NULL);
+  int i = var(b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  b->vars[x]->elem = b->vars[z]->elem = b->vars[y]->elem = e;
+  kb_done(b, FOR(i, V(n), 1, ASG(E1(y, V(i)), IR_ASSIGN, rhs(x, z, i))));
+  static int ins[2], outs[1];
+  ins[0] = x;
+  ins[1] = z;
+  outs[0] = y;
+  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0};
+  return t;
+}
+
+
+static ir_expr *rhs_isum(int x, int z, int i) {
+  return ity(BIN(IR_EX_ADD, E1(x, V(i)), E1(z, V(i))));
+}
+
+static ir_expr *rhs_itwice_half(int x, int z, int i) { /* (x * 2) / 2 */
+  (void)z;
+  ir_expr *two = CI(2), *two2 = CI(2);
+  return ity(BIN(IR_EX_DIV, ity(BIN(IR_EX_MUL, E1(x, V(i)), two)), two2));
+}
+
+static ir_expr *rhs_igreater(int x, int z, int i) { /* x > z ? 1 : 0 */
+  return ity(SEL(BIN(IR_EX_GT, E1(x, V(i)), E1(z, V(i))), CI(1), CI(0)));
+}
+
+/* Integer data: bit-vectors with wrap-around, the source's signed
+ * overflow undefined (any candidate value is right there). */
+static void test_int_data(void) {
+  kb b;
+  verify_task t = int_kernel(&b, IR_I32, rhs_isum);
+  prog ok = {1, {OP2("add", IN(1), IN(0))}};
+  expect("int x + z", VERIFY_REAL, &t, &ok, VERIFY_PROVED, 0);
+  /* (x - 7) + (z + 7): equal modulo 2^32 */
+  prog ring = {4, {CONST(7.0), OP2("sub", IN(0), 0), OP2("add", IN(1), 0), OP2("add", 1, 2)}};
+  expect("int (x - 7) + (z + 7)", VERIFY_REAL, &t, &ring, VERIFY_PROVED, 0);
+  /* max(x, z) + min(x, z) is x + z */
+  prog mm = {3, {OP2("max", IN(0), IN(1)), OP2("min", IN(0), IN(1)), OP2("add", 0, 1)}};
+  expect("int max(x,z) + min(x,z)", VERIFY_REAL, &t, &mm, VERIFY_PROVED, 0);
+  prog off = {3, {CONST(1.0), OP2("add", IN(0), IN(1)), OP2("add", 1, 0)}};
+  expect("int mutant: x + z + 1", VERIFY_REAL, &t, &off, VERIFY_REFUTED, 1);
+  /* x + min(z, 1000000): differs only at a large z */
+  prog big = {3, {CONST(1000000.0), OP2("min", IN(1), 0), OP2("add", IN(0), 1)}};
+  expect("int mutant: differs above 1000000", VERIFY_REAL, &t, &big, VERIFY_REFUTED, 1);
+
+  /* (x * 2) / 2 is x wherever the source is defined: x * 2 overflowing is
+   * undefined behaviour in C, and with it the wrapped value (x * 2) / 2,
+   * which is not x, is no counterexample */
+  kb b2;
+  verify_task t2 = int_kernel(&b2, IR_I32, rhs_itwice_half);
+  prog id = {2, {CONST(0.0), OP2("add", IN(0), 0)}};
+  expect("int (x * 2) / 2 is x (overflow: undefined)", VERIFY_REAL, &t2, &id, VERIFY_PROVED, 0);
+  prog dbl = {1, {OP2("add", IN(0), IN(0))}};
+  expect("int (x * 2) / 2 mutant: x + x", VERIFY_REAL, &t2, &dbl, VERIFY_REFUTED, 1);
+
+  /* x > z ? 1 : 0 has no arithmetic, so no undefined case; the candidate
+   * x - z > 0 agrees over the unbounded integers but not where x - z wraps
+   * (x = INT_MAX, z = -1): refuted, a difference the concrete runs (which
+   * do not wrap) cannot confirm */
+  kb b3;
+  verify_task t3 = int_kernel(&b3, IR_I32, rhs_igreater);
+  prog cmp = {4, {CONST(0.0), compare(INTERP_CMP_GT, IN(0), IN(1)), CONST(1.0),
+                  {"select", 3, {1, 2, 0}, 0, {{0}}, 0}}};
+  expect("int x > z ? 1 : 0", VERIFY_REAL, &t3, &cmp, VERIFY_PROVED, 0);
+  prog wrap = {5, {CONST(0.0), OP2("sub", IN(0), IN(1)), compare(INTERP_CMP_GT, 1, 0),
+                   CONST(1.0), {"select", 3, {2, 3, 0}, 0, {{0}}, 0}}};
+  expect("int mutant: x - z > 0 (wraps)", VERIFY_REAL, &t3, &wrap, VERIFY_REFUTED, 0);
+
+  /* i64 (long): 64-bit bit-vectors; a value past 32 bits tells apart */
+  kb b4;
+  verify_task t4 = int_kernel(&b4, IR_I64, rhs_isum);
+  expect("i64 x + z", VERIFY_REAL, &t4, &ok, VERIFY_PROVED, 0);
+  prog big64 = {3, {CONST(3000000000.0), OP2("min", IN(1), 0), OP2("add", IN(0), 1)}};
+  expect("i64 mutant: differs above 3000000000", VERIFY_REAL, &t4, &big64, VERIFY_REFUTED, 1);
+  kb b5;
+  verify_task t5 = int_kernel(&b5, IR_I64, rhs_igreater);
+  expect("i64 mutant: x - z > 0 (wraps)", VERIFY_REAL, &t5, &wrap, VERIFY_REFUTED, 0);
+  ity_elem = IR_I32;
+}
+
 int main(void) {
   ir_arena_init(&A);
   test_names();
@@ -834,6 +932,7 @@ int main(void) {
   test_region();
   test_frontend_gemm();
   test_step_budget();
+  test_int_data();
   ir_arena_free(&A);
   CHECKF(ir_mem_live() == 0, "every block freed (%ld live)", ir_mem_live());
   return TEST_REPORT();

@@ -220,7 +220,102 @@ static Z3_ast real_numeral(vx *x, double d) {
 }
 
 static Z3_ast numeral(vx *x, double d) {
+  if (x->kind == VX_INT) /* wrapped to the width, as a C conversion does */
+    return d < 0 ? K(Z3_mk_int64(x->z, (int64_t)d, x->num))
+                 : K(Z3_mk_unsigned_int64(x->z, (uint64_t)d, x->num));
   return x->kind == VX_FP ? fp_lit(x, d) : real_numeral(x, d);
+}
+
+/* ------------------------------------------------------ the int world
+ *
+ * Integer data as bit-vectors of the data's width: + - * and negation wrap
+ * (bvadd, ...), comparisons, max and min are signed or unsigned as the
+ * type is, division truncates (bvsdiv, bvudiv).  This is what the tensor
+ * program computes (MLIR's integer ops wrap).  In the source (x->cand
+ * clear) a signed overflow is undefined behaviour in C: the term's ub
+ * condition says when it happens, and the comparison of outputs then
+ * accepts any candidate value (a refinement); unsigned arithmetic wraps in
+ * C too.  Division by zero is undefined on both sides.  Floating values
+ * have no model here (x->outside). */
+
+static Z3_ast int_no_ovf(vx *x, char op, Z3_ast va, Z3_ast vb) {
+  Z3_context z = x->z;
+  Z3_ast c[2];
+  switch (op) {
+  case '+':
+    c[0] = K(Z3_mk_bvadd_no_overflow(z, va, vb, 1));
+    c[1] = K(Z3_mk_bvadd_no_underflow(z, va, vb));
+    break;
+  case '-':
+    c[0] = K(Z3_mk_bvsub_no_overflow(z, va, vb));
+    c[1] = K(Z3_mk_bvsub_no_underflow(z, va, vb, 1));
+    break;
+  case '*':
+    c[0] = K(Z3_mk_bvmul_no_overflow(z, va, vb, 1));
+    c[1] = K(Z3_mk_bvmul_no_underflow(z, va, vb));
+    break;
+  case '/': /* INT_MIN / -1 */
+    c[0] = c[1] = K(Z3_mk_bvsdiv_no_overflow(z, va, vb));
+    break;
+  default: /* 'n': -INT_MIN */
+    c[0] = c[1] = K(Z3_mk_bvneg_no_overflow(z, va));
+    break;
+  }
+  return K(Z3_mk_and(z, 2, c));
+}
+
+/* a op b (op: + - * / or n for -a) in the int world, with the source's
+ * undefined behaviour. */
+static interp_term int_arith(vx *x, char op, interp_term a, interp_term b) {
+  Z3_context z = x->z;
+  Z3_ast va = vx_num(x, a), vb = op == 'n' ? va : vx_num(x, b), r;
+  Z3_ast ub = op == 'n' ? x->terms[a].ub : z_or(x, x->terms[a].ub, x->terms[b].ub);
+  switch (op) {
+  case '+': r = K(Z3_mk_bvadd(z, va, vb)); break;
+  case '-': r = K(Z3_mk_bvsub(z, va, vb)); break;
+  case '*': r = K(Z3_mk_bvmul(z, va, vb)); break;
+  case '/':
+    r = K(x->is_signed ? Z3_mk_bvsdiv(z, va, vb) : Z3_mk_bvudiv(z, va, vb));
+    ub = z_or(x, ub, K(Z3_mk_eq(z, vb, numeral(x, 0))));
+    break;
+  default: r = K(Z3_mk_bvneg(z, va)); break;
+  }
+  if (!x->cand && x->is_signed)
+    ub = z_or(x, ub, K(Z3_mk_not(z, int_no_ovf(x, op, va, vb))));
+  return new_term(x, r, ub, 0, 0);
+}
+
+static Z3_ast int_lt(vx *x, Z3_ast a, Z3_ast b) {
+  return K(x->is_signed ? Z3_mk_bvslt(x->z, a, b) : Z3_mk_bvult(x->z, a, b));
+}
+
+static interp_term int_minmax(vx *x, interp_term a, interp_term b, int is_max) {
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b);
+  Z3_ast c = is_max ? int_lt(x, vb, va) : int_lt(x, va, vb);
+  Z3_ast r = va == vb ? va : K(Z3_mk_ite(x->z, c, va, vb));
+  return new_term(x, r, z_or(x, x->terms[a].ub, x->terms[b].ub), 0, 0);
+}
+
+static interp_term int_compare(vx *x, interp_cmp dir, interp_term a, interp_term b) {
+  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r = NULL;
+  switch (dir) {
+  case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
+  case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, va, vb)))); break;
+  case INTERP_CMP_LT: r = int_lt(x, va, vb); break;
+  case INTERP_CMP_LE: r = K(Z3_mk_not(x->z, int_lt(x, vb, va))); break;
+  case INTERP_CMP_GT: r = int_lt(x, vb, va); break;
+  case INTERP_CMP_GE: r = K(Z3_mk_not(x->z, int_lt(x, va, vb))); break;
+  }
+  return new_term(x, K(Z3_simplify(x->z, r)), z_or(x, x->terms[a].ub, x->terms[b].ub), 0, 0);
+}
+
+/* A value the int world does not model: a fresh unknown (x->outside). */
+static interp_term int_outside(vx *x, interp_term a) {
+  char name[48];
+  x->outside = 1;
+  snprintf(name, sizeof name, "outside!%ld", x->fresh++);
+  return new_term(x, K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), x->num)),
+                  x->terms[a].ub, 0, 0);
 }
 
 Z3_ast vx_num(vx *x, interp_term h) {
@@ -313,6 +408,10 @@ static int is_zero_lit(vx *x, interp_term h) {
 static interp_term a_constant(void *ctx, double v) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, v, 0);
+  if (x->kind == VX_INT && !(isfinite(v) && v == trunc(v))) { /* a floating literal */
+    x->outside = 1;
+    return new_term(x, numeral(x, 0), NULL, 0, 0);
+  }
   if (x->kind == VX_REAL && !isfinite(v)) {
     interp_term t = new_term(x, numeral(x, 0), NULL, 0, 0);
     if (isnan(v)) x->terms[t].cn = K(Z3_mk_true(x->z));
@@ -327,6 +426,7 @@ static interp_term a_constant(void *ctx, double v) {
 
 static interp_term a_neg(void *ctx, interp_term a) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_arith(x, 'n', a, a);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, -D(x, a), x->terms[a].cub);
   Z3_ast va = vx_num(x, a), r;
   if (x->kind == VX_REAL)
@@ -405,6 +505,7 @@ static interp_term plus_zero(vx *x, interp_term a) {
 
 static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_arith(x, '+', a, b);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) + D(x, b), cub2(x, a, b));
   interp_term id = real_identity(x, a, b, 0);
   if (!id) id = real_identity(x, b, a, 0);
@@ -425,6 +526,7 @@ static interp_term a_add(void *ctx, interp_term a, interp_term b) {
 
 static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_arith(x, '-', a, b);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) - D(x, b), cub2(x, a, b));
   if (x->kind == VX_FP) return a_add(ctx, a, a_neg(ctx, b)); /* exact in IEEE */
   interp_term id = real_identity(x, a, b, 0);
@@ -449,6 +551,7 @@ static interp_term root_times_rsqrt(vx *x, interp_term a, interp_term b) {
 
 static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_arith(x, '*', a, b);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) * D(x, b), cub2(x, a, b));
   interp_term id = real_identity(x, a, b, 1);
   if (!id) id = real_identity(x, b, a, 1);
@@ -508,6 +611,7 @@ static interp_term recip_recip(vx *x, interp_term a, interp_term b) {
 
 static interp_term a_div(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_arith(x, '/', a, b);
   interp_term t = recip_recip(x, a, b);
   if (t) return t;
   /* IEEE division: x/0 is an infinity or NaN, defined (the class of the
@@ -843,6 +947,7 @@ static interp_term classed(vx *x, Z3_ast v, Z3_ast ub, Z3_ast cn, Z3_ast ci,
  * every build, docs/verify.md). */
 static interp_term minmax2(vx *x, interp_term a, interp_term b, int is_max,
                            int nanprop) {
+  if (x->kind == VX_INT) return nanprop ? int_minmax(x, a, b, is_max) : int_outside(x, a);
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a), q = D(x, b), r;
     if (!nanprop) r = interp_c_fmaxmin(p, q, is_max);
@@ -1029,6 +1134,7 @@ static Z3_ast real_sqrt(vx *x, Z3_ast va) {
 
 static interp_term a_sqrt(void *ctx, interp_term a) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_outside(x, a);
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a);
     return new_term(x, NULL, NULL, sqrt(p), x->terms[a].cub);
@@ -1046,12 +1152,14 @@ static interp_term a_sqrt(void *ctx, interp_term a) {
 
 static interp_term a_exp(void *ctx, interp_term a) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_outside(x, a);
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, exp(D(x, a)), x->terms[a].cub);
   return arith(x, 'e', new_term(x, app1(x, x->f_exp, vx_num(x, a)), x->terms[a].ub, 0, 0), a, 0);
 }
 
 interp_term vx_pow(vx *x, interp_term a, interp_term b) {
+  if (x->kind == VX_INT) return int_outside(x, a);
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, pow(D(x, a), D(x, b)), cub2(x, a, b));
   if (x->kind != VX_REAL)
@@ -1069,6 +1177,7 @@ interp_term vx_pow(vx *x, interp_term a, interp_term b) {
 }
 
 interp_term vx_trunc(vx *x, interp_term a) {
+  if (x->kind == VX_INT) return int_outside(x, a);
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, trunc(D(x, a)), x->terms[a].cub || !isfinite(D(x, a)));
   Z3_ast ub = x->terms[a].ub, va = vx_num(x, a);
@@ -1081,6 +1190,7 @@ interp_term vx_trunc(vx *x, interp_term a) {
 }
 
 interp_term vx_round32(vx *x, interp_term a) {
+  if (x->kind == VX_INT) return int_outside(x, a);
   if (x->kind == VX_CONCRETE)
     return new_term(x, NULL, NULL, (double)(float)D(x, a), x->terms[a].cub);
   Z3_ast va = vx_num(x, a);
@@ -1130,6 +1240,7 @@ static Z3_ast fp_notnan(vx *x, Z3_ast va, Z3_ast vb) {
 static interp_term a_compare(void *ctx, interp_cmp dir, interp_term a,
                              interp_term b) {
   vx *x = ctx;
+  if (x->kind == VX_INT) return int_compare(x, dir, a, b);
   if (x->kind == VX_CONCRETE) {
     double p = D(x, a), q = D(x, b);
     int r = 0;
@@ -1268,7 +1379,10 @@ Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
                    interp_term cp, Z3_params som) {
   Z3_context z = x->z;
   Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
-  if (som) {
+  if (som && x->kind == VX_INT) { /* sums of monomials: reordered sums meet */
+    a = K(Z3_simplify_ex(z, a, som));
+    b = K(Z3_simplify_ex(z, b, som));
+  } else if (som) {
     a = vx_som(x, a, som);
     b = vx_som(x, b, som);
     if (a != b) { /* a - b may still simplify to 0 */

@@ -187,7 +187,9 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
     return 0;
   case IR_EX_CAST:
     if (eval_args(s, e, a, 1)) return -1;
-    if (e->type == IR_I32 && ir_elem_is_float(e->args[0]->type))
+    if (x->kind == VX_INT && ir_elem_is_float(e->type))
+      x->outside = 1; /* floating arithmetic does not wrap: not modelled */
+    if ((e->type == IR_I32 || e->type == IR_I64) && ir_elem_is_float(e->args[0]->type))
       out->v = vx_trunc(x, a[0].v);
     else if (e->type == IR_F32 && e->args[0]->type == IR_F64 && s->k->data_type == IR_F64)
       /* a rounding below the kernel's precision, not the identity; in a

@@ -22,7 +22,10 @@
 typedef enum vx_kind {
   VX_REAL,     /* Z3 reals */
   VX_FP,       /* Z3 bit-vectors of vx.width, uninterpreted arithmetic */
-  VX_CONCRETE  /* doubles */
+  VX_CONCRETE, /* doubles */
+  VX_INT       /* integer data: Z3 bit-vectors of vx.width with the
+                  machine's wrap-around (bvadd, bvslt, ...); a signed
+                  overflow in the source is undefined behaviour */
 } vx_kind;
 
 typedef struct vx_term {
@@ -72,6 +75,11 @@ typedef struct vx {
   int zsign_used;  /* real: a compared pair of zeros may differ in sign */
   int zinit;       /* fp: a candidate's sum started from its first element
                     * instead of +0 (VERIFY_ASSUMES_ZERO_SIGN) */
+  int is_signed;   /* int: the data's type is signed (C: overflow is
+                    * undefined in the source; comparisons are signed) */
+  int outside;     /* int: a value the world cannot model (a floating
+                    * expression, sqrt, exp, pow, a rounding) was made;
+                    * verify.c then says unknown, never proved */
   Z3_context z;
   vx_term *terms;
   long nterms, capterms;
@@ -110,7 +118,7 @@ typedef struct vx {
 } vx;
 
 /* Set up a world of the given kind over context z (NULL for concrete);
- * width is the fp bit width (ignored otherwise). */
+ * width is the fp or int bit width (ignored otherwise). */
 void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width);
 /* Release every term and every Z3 object the world made. */
 void vx_free(vx *x);

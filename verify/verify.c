@@ -292,6 +292,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   const ir_pos nowhere = {0};
   vx_init(&q->x, kind, kind == VX_CONCRETE ? NULL : q->v->z, width);
   q->x.zrelax = q->zrelax;
+  q->x.is_signed = ir_elem_is_signed(k->data_type);
   if (vx_exec_init(&q->e, &q->x, k, q->sizes, t->inputs, t->ninputs, values_of,
                    user)) {
     return source_error(q);
@@ -492,6 +493,12 @@ static verify_cex *cex_from_model(query *q, Z3_model m) {
       }
       uint64_t bv = 0;
       model_bv(x->z, m, a, &bv);
+      if (x->kind == VX_INT) { /* the bits as the type reads them */
+        unsigned w = x->width;
+        if (x->is_signed && w < 64 && (bv >> (w - 1)) & 1) bv |= ~0ull << w;
+        t->data[i] = x->is_signed ? (double)(int64_t)bv : (double)bv;
+        continue;
+      }
       int lit = -1;
       for (int l = 0; l < x->nlits && lit < 0; l++)
         if (litv[l] == bv) lit = l;
@@ -658,7 +665,7 @@ typedef enum qres { Q_UNSAT, Q_SAT, Q_UNKNOWN, Q_ERROR } qres;
  * first counts the distinct terms at a generous width to size its
  * bit-vectors (res->fp_width records the largest).  As query_build. */
 static int query_build_sized(query *q, vx_kind kind, verify_result *res) {
-  unsigned width = 0;
+  unsigned width = kind == VX_INT ? (unsigned)ir_elem_bits(q->t->k->data_type) : 0;
   if (kind == VX_FP) {
     int b = query_build(q, VX_FP, 64, NULL, NULL);
     if (b) return b;
@@ -800,7 +807,7 @@ static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind 
     int conf = verify_cex_confirm(q->t, q->cand, *cex);
     if (conf != 1 && kind == VX_REAL && q->x.ieee_zero) conf = confirm_inf_one(q->t, q->cand, cex);
     if (conf != 1 && kind == VX_REAL) conf = confirm_retry(v, s, q, res, cex);
-    if (conf == 1 || kind == VX_FP) {
+    if (conf == 1 || kind == VX_FP || kind == VX_INT) { /* int: an exact model */
       out = Q_SAT;
     } else {
       snprintf(res->reason, sizeof res->reason,
@@ -950,7 +957,7 @@ static qres check_once(verify_ctx *v, Z3_solver s, const verify_task *t,
     query_release(&q);
     return built > 0 ? Q_UNSAT : Q_ERROR;
   }
-  Z3_params som = kind == VX_REAL ? vx_som_params(z) : NULL;
+  Z3_params som = kind == VX_REAL || kind == VX_INT ? vx_som_params(z) : NULL;
   Z3_ast f = query_formula(&q, som);
   if (som) Z3_params_dec_ref(z, som);
   if (q.x.masked_zero) res->assumes |= VERIFY_ASSUMES_MASKED_ZERO;
@@ -968,6 +975,12 @@ static qres check_once(verify_ctx *v, Z3_solver s, const verify_task *t,
     out = Q_UNKNOWN;
   } else if (f) {
     out = query_solve(v, s, &q, f, kind, res, cex);
+  }
+  if (out == Q_UNSAT && q.x.outside) { /* the proof used an unknown */
+    snprintf(res->reason, sizeof res->reason,
+             "integer data through a floating value (sqrt, exp, pow, a conversion "
+             "or literal), which the bit-vector encoding does not model");
+    out = Q_UNKNOWN;
   }
   query_release(&q);
   if (out == Q_SAT && kind == VX_FP && !(*cex)->confirmed)
@@ -1091,6 +1104,14 @@ typedef struct sweep {
   char unknown_reason[320];
 } sweep;
 
+/* The world a mode checks kernel k in: integer data in the int world
+ * (bit-vectors with wrap-around) whatever the mode, floating data in the
+ * real or the fp world. */
+static vx_kind world_kind(const verify_ctx *v, const ir_kernel *k) {
+  if (!ir_elem_is_float(k->data_type)) return VX_INT;
+  return v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL;
+}
+
 /* Check one size assignment; returns 1 when the verdict is final (refuted,
  * error). */
 static int sweep_one(sweep *w, const long *sizes) {
@@ -1111,8 +1132,7 @@ static int sweep_one(sweep *w, const long *sizes) {
   res->queries++;
   res->size_cases++;
   verify_cex *cex = NULL;
-  qres r = check_sizes(w->v, w->s, w->t, w->cand, sizes, res, &cex,
-                       w->v->opt.mode == VERIFY_FP ? VX_FP : VX_REAL);
+  qres r = check_sizes(w->v, w->s, w->t, w->cand, sizes, res, &cex, world_kind(w->v, k));
   if (r == Q_SAT) {
     res->verdict = VERIFY_REFUTED;
     if (res->cex) cex_free(res->cex); /* an earlier size's unconfirmed model */
@@ -1121,6 +1141,10 @@ static int sweep_one(sweep *w, const long *sizes) {
       snprintf(res->reason, sizeof res->reason,
                "counterexample at %s: %s differs (source %.17g, candidate %.17g)",
                where, k->vars[cex->out_var]->name, cex->expected, cex->got);
+    else if (!ir_elem_is_float(k->data_type))
+      snprintf(res->reason, sizeof res->reason,
+               "differs at %s with %d-bit wrap-around (the concrete runs, which do "
+               "not wrap, do not show it)", where, ir_elem_bits(k->data_type));
     else
       snprintf(res->reason, sizeof res->reason,
                "differs at %s under some floating-point semantics that may "
