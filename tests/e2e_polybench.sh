@@ -4,7 +4,8 @@
 # tests/polybench/utilities, not uplift's own) in each of the header's
 # modes (issue 13).  Every benchmark kernel file, found by glob:
 #   - in every mode (default, POLYBENCH_USE_SCALAR_LB, POLYBENCH_USE_C99_PROTO,
-#     C99 prototypes with POLYBENCH_PADDING_FACTOR), at the MINI dataset,
+#     C99 prototypes with POLYBENCH_PADDING_FACTOR or POLYBENCH_USE_RESTRICT),
+#     at the MINI dataset,
 #     agrees natively: `uplift run --native` compiles the whole program with
 #     that header and compares every output element with the interpreter;
 #   - with POLYBENCH_USE_SCALAR_LB, whose loops run to the dataset's
@@ -22,7 +23,8 @@ for f in benchmarks/kernels/*.c; do
   nfiles=$((nfiles + 1))
   name=$(basename "$f" .c)
   for mode in "" "-D POLYBENCH_USE_SCALAR_LB" "-D POLYBENCH_USE_C99_PROTO" \
-    "-D POLYBENCH_USE_C99_PROTO -D POLYBENCH_PADDING_FACTOR=3"; do
+    "-D POLYBENCH_USE_C99_PROTO -D POLYBENCH_PADDING_FACTOR=3" \
+    "-D POLYBENCH_USE_C99_PROTO -D POLYBENCH_USE_RESTRICT"; do
     # shellcheck disable=SC2086
     "$UPLIFT" run --native $PB $mode "$f" >"$TMP/out" 2>"$TMP/err"; got=$?
     if [ "$got" -eq 0 ] && grep -q '^native: agrees' "$TMP/out"; then PASS=$((PASS + 1)); else

@@ -11,6 +11,7 @@
  *                             take the parameters ni, nj as extents;
  *                             otherwise the constants NI, NJ
  *   POLYBENCH_PADDING_FACTOR  added to every array extent (default 0)
+ *   POLYBENCH_USE_RESTRICT    array parameters are `restrict`
  *   DATA_TYPE_IS_FLOAT / _DOUBLE  the element type (default double)
  *
  * with POLYBENCH_3D/4D, and allocation, dumps and timing from uplift's
@@ -39,14 +40,21 @@
 #define POLYBENCH_EXTENT(constant, parameter) (constant) + POLYBENCH_PADDING_FACTOR
 #endif
 
-#define POLYBENCH_1D(v, d1, p1) v[POLYBENCH_EXTENT(d1, p1)]
+#ifdef POLYBENCH_USE_RESTRICT
+#define POLYBENCH_RESTRICT restrict
+#else
+#define POLYBENCH_RESTRICT
+#endif
+
+#define POLYBENCH_1D(v, d1, p1) v[POLYBENCH_RESTRICT POLYBENCH_EXTENT(d1, p1)]
 #define POLYBENCH_2D(v, d1, d2, p1, p2) \
-  v[POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)]
-#define POLYBENCH_3D(v, d1, d2, d3, p1, p2, p3) \
-  v[POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)][POLYBENCH_EXTENT(d3, p3)]
-#define POLYBENCH_4D(v, d1, d2, d3, d4, p1, p2, p3, p4)                          \
-  v[POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)][POLYBENCH_EXTENT(d3, p3)] \
-   [POLYBENCH_EXTENT(d4, p4)]
+  v[POLYBENCH_RESTRICT POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)]
+#define POLYBENCH_3D(v, d1, d2, d3, p1, p2, p3)                                      \
+  v[POLYBENCH_RESTRICT POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)]           \
+   [POLYBENCH_EXTENT(d3, p3)]
+#define POLYBENCH_4D(v, d1, d2, d3, d4, p1, p2, p3, p4)                              \
+  v[POLYBENCH_RESTRICT POLYBENCH_EXTENT(d1, p1)][POLYBENCH_EXTENT(d2, p2)]           \
+   [POLYBENCH_EXTENT(d3, p3)][POLYBENCH_EXTENT(d4, p4)]
 
 /* Arrays in main, dumps and instruments: the mode-independent part that
  * uplift's own header has too (polybench_support.h), given the extents
