@@ -479,6 +479,68 @@ static ir_expr *rhs_relu(vec *v) {
 }
 static ir_expr *rhs_sqrt(vec *v) { return CALL(IR_FN_SQRT, E1(v->x, V(v->i))); }
 
+/* A candidate that is one program at every size but `at` (sizes[var] ==
+ * at), where it is another: what only a check at that size can tell. */
+typedef struct split_prog {
+  prog *usual, *there;
+  int var;
+  long at;
+} split_prog;
+
+static int split_eval_sym(void *user, const long *sizes, const interp_sym_tensor *inputs,
+                          int ninputs, interp_sym_tensor *outputs, int noutputs,
+                          const interp_sym_algebra *alg, interp_err *err) {
+  const split_prog *sp = user;
+  prog *p = sizes[sp->var] == sp->at ? sp->there : sp->usual;
+  return prog_eval_sym(p, sizes, inputs, ninputs, outputs, noutputs, alg, err);
+}
+
+static int split_eval(void *user, const long *sizes, const ir_tensor *inputs, int ninputs,
+                      ir_tensor *outputs, int noutputs, interp_err *err) {
+  const split_prog *sp = user;
+  prog *p = sizes[sp->var] == sp->at ? sp->there : sp->usual;
+  return prog_eval(p, sizes, inputs, ninputs, outputs, noutputs, err);
+}
+
+/* A pinned size (a constant extent made a size, pipe_generalize) runs over
+ * the box like any size; with verify_task.pinned the task is checked at
+ * its value instead, where a candidate wrong only there is refuted. */
+static void test_pinned(void) {
+  vec v;
+  verify_task t = vec_kernel(&v, rhs_sub);
+  ir_var *n = v.b.k->vars[v.n];
+  n->pinned = 1;
+  n->value = 6; /* x[6], a loop to 6 */
+  prog ok = {1, {OP2("sub", IN(0), IN(1))}};
+  prog wrong = {1, {OP2("add", IN(0), IN(1))}};
+  split_prog sp = {&ok, &wrong, v.n, 6};
+  verify_options o;
+  verify_options_default(&o);
+  o.bound = 3;
+  verify_ctx *vc = verify_new(&o);
+  verify_candidate c = {split_eval_sym, split_eval, &sp};
+  verify_result r;
+  verify_task_check(vc, &t, &c, &r);
+  CHECKF(r.verdict == VERIFY_PROVED, "pinned: free, the box 0..3 does not reach 6 (%s)",
+         verify_verdict_name(r.verdict));
+  verify_result_free(&r);
+  t.pinned = 1;
+  verify_task_check(vc, &t, &c, &r);
+  CHECKF(r.verdict == VERIFY_REFUTED, "pinned: at its value 6 the candidate is refuted (%s)",
+         verify_verdict_name(r.verdict));
+  CHECKF(r.cex && r.cex->sizes[v.n] == 6, "pinned: the counterexample is at n = 6");
+  if (r.cex) CHECK("pinned: counterexample confirmed", verify_cex_confirm(&t, &c, r.cex) == 1);
+  verify_result_free(&r);
+  sp.there = &ok;
+  verify_task_check(vc, &t, &c, &r);
+  CHECKF(r.verdict == VERIFY_PROVED && r.size_cases == 1,
+         "pinned: the right program is proved at the one assignment (%s, %ld cases)",
+         verify_verdict_name(r.verdict), r.size_cases);
+  verify_result_free(&r);
+  verify_free(vc);
+  n->pinned = 0;
+}
+
 static void test_elementwise(void) {
   vec v;
   verify_task t = vec_kernel(&v, rhs_sub);
@@ -848,7 +910,7 @@ static verify_task int_kernel(kb *b, ir_elem e, ir_expr *(*rhs)(int x, int z, in
   ins[0] = x;
   ins[1] = z;
   outs[0] = y;
-  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0};
+  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
   return t;
 }
 
@@ -928,6 +990,7 @@ int main(void) {
   test_gemm();
   test_matmul_square();
   test_elementwise();
+  test_pinned();
   test_reduction_fp();
   test_region();
   test_frontend_gemm();
