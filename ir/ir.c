@@ -348,6 +348,28 @@ int ir_expr_equal(const ir_expr *a, const ir_expr *b) {
   return 1;
 }
 
+int ir_expr_const_int(const ir_expr *e, long *v) {
+  long a, b;
+  switch (e->kind) {
+  case IR_EX_CONST:
+    if (!e->is_int && e->value != (double)(long)e->value) return 0;
+    *v = (long)e->value;
+    return 1;
+  case IR_EX_NEG:
+    if (!ir_expr_const_int(e->args[0], &a)) return 0;
+    *v = -a;
+    return 1;
+  case IR_EX_CAST: return ir_expr_const_int(e->args[0], v);
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL:
+    if (!ir_expr_const_int(e->args[0], &a) || !ir_expr_const_int(e->args[1], &b)) return 0;
+    *v = e->kind == IR_EX_ADD ? a + b : e->kind == IR_EX_SUB ? a - b : a * b;
+    return 1;
+  default: return 0;
+  }
+}
+
 long ir_expr_eval_int(const ir_expr *e, const long *vals) {
   switch (e->kind) {
   case IR_EX_CONST: return (long)e->value;

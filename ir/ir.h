@@ -521,6 +521,9 @@ void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out);
 
 /* Evaluate an integer expression (affine subscripts and bounds) given the
  * values of all variables (vals[var id]); only integer kinds are allowed. */
+/* Is e an integer constant expression (integer literals, or integral
+ * floating ones, under unary -, casts, + - *)?  Its value in *v; 1 if so. */
+int ir_expr_const_int(const ir_expr *e, long *v);
 long ir_expr_eval_int(const ir_expr *e, const long *vals);
 
 /* The number of elements of k's arrays and scalars (locals included; sizes

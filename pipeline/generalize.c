@@ -44,16 +44,8 @@ typedef struct gen {
   int n, cap;
 } gen;
 
-/* Is e built from integer constants only?  Its value in *v. */
-static int closed_value(const ir_expr *e, long *v) {
-  if (!e) return 0;
-  if (e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM || e->kind == IR_EX_CALL) return 0;
-  if (e->kind == IR_EX_CONST && !e->is_int) return 0;
-  for (int i = 0; i < e->nargs; i++)
-    if (!closed_value(e->args[i], v)) return 0;
-  *v = ir_expr_eval_int(e, NULL);
-  return 1;
-}
+/* Is e an integer constant (no variable)?  Its value in *v. */
+static int closed_value(const ir_expr *e, long *v) { return e && ir_expr_const_int(e, v); }
 
 static void set(gen *g, ir_expr **slot, ir_expr *e) {
   if (g->n == g->cap) {

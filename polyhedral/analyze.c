@@ -55,33 +55,10 @@ typedef ir_buf sb;
 
 /* ---------------------------------------------------- affine expressions */
 
-/* Is e an integer constant expression?  Its value in *v. */
-static int const_int(const ir_expr *e, long *v) {
-  long a, b;
-  switch (e->kind) {
-  case IR_EX_CONST:
-    if (!e->is_int && e->value != (double)(long)e->value) return 0;
-    *v = (long)e->value;
-    return 1;
-  case IR_EX_NEG:
-    if (!const_int(e->args[0], &a)) return 0;
-    *v = -a;
-    return 1;
-  case IR_EX_CAST: return const_int(e->args[0], v);
-  case IR_EX_ADD:
-  case IR_EX_SUB:
-  case IR_EX_MUL:
-    if (!const_int(e->args[0], &a) || !const_int(e->args[1], &b)) return 0;
-    *v = e->kind == IR_EX_ADD ? a + b : e->kind == IR_EX_SUB ? a - b : a * b;
-    return 1;
-  default: return 0;
-  }
-}
-
 /* Write e, affine in sizes and iterators, as isl text; -1 if not affine. */
 static int aff(const ir_kernel *k, const ir_expr *e, sb *b) {
   long v;
-  if (const_int(e, &v)) {
+  if (ir_expr_const_int(e, &v)) {
     sb_add(b, "%ld", v);
     return 0;
   }
@@ -106,7 +83,7 @@ static int aff(const ir_kernel *k, const ir_expr *e, sb *b) {
     sb_add(b, ")");
     return 0;
   case IR_EX_MUL: {
-    int c = const_int(e->args[0], &v) ? 0 : const_int(e->args[1], &v) ? 1 : -1;
+    int c = ir_expr_const_int(e->args[0], &v) ? 0 : ir_expr_const_int(e->args[1], &v) ? 1 : -1;
     if (c < 0) return -1;
     sb_add(b, "%ld*(", v);
     if (aff(k, e->args[1 - c], b)) return -1;
@@ -1389,7 +1366,7 @@ static const ir_stmt *first_assign(const ir_stmt *s) {
 /* Does the loop surely run at least once?  Only constant bounds are known. */
 static int surely_runs(const ir_stmt *l) {
   long lo, hi;
-  return const_int(l->lo, &lo) && const_int(l->hi, &hi) && lo <= hi;
+  return ir_expr_const_int(l->lo, &lo) && ir_expr_const_int(l->hi, &hi) && lo <= hi;
 }
 
 /* One pass over the statement list s in order, updating m. */
@@ -1502,7 +1479,7 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
       if (indexed) continue;
       long lo;
       sb hb = {0};
-      int ok = const_int(l->lo, &lo) && lo >= 0 && aff(k, l->hi, &hb) == 0 &&
+      int ok = ir_expr_const_int(l->lo, &lo) && lo >= 0 && aff(k, l->hi, &hb) == 0 &&
                !strstr(sb_str(&hb), "I");
       sb_free(&hb);
       if (!ok) {
