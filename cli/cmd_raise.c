@@ -98,14 +98,17 @@ static const char *verdict_word(const enum_verify_result *v, int json) {
 /* What the search did about an avoidable assumption the verdict kept
  * (docs/verify.md, "structural zeros"), or NULL when it kept none. */
 static const char *alt_search_text(const enum_verify_result *v, char *buf, size_t n) {
-  if (!(v->assumes & VERIFY_ASSUMES_MASKED_ZERO)) return NULL;
+  if (!(v->assumes & VERIFY_ASSUMES_CONDITIONAL)) return NULL;
   if (!v->alt_max_ops)
     snprintf(buf, n, "no assumption-free program searched for (no input found where the "
                      "assumption matters)");
   else
     snprintf(buf, n, "no assumption-free program of at most %d ops found%s%s%s", v->alt_max_ops,
              v->alt_complete ? "" : " (search cut short)",
-             v->differs[0] ? "; with an infinity there: " : "", v->differs);
+             !v->differs[0]                              ? ""
+             : (v->assumes & VERIFY_ASSUMES_MASKED_ZERO) ? "; with an infinity there: "
+                                                         : "; with a NaN or -0 there: ",
+             v->differs);
   return buf;
 }
 

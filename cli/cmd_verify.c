@@ -139,12 +139,22 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
     cJSON_AddStringToObject(out, "dialect", j->r.d->name);
     jtasks = cJSON_AddArrayToObject(out, "tasks");
   }
-  int nproved = 0, nfinite = 0, nchecked = 0, status = IR_EXIT_OK;
+  /* proofs by their verdict word: [0] proved, then the conditional ones
+   * (verify_verdict_word) in the order met */
+  const char *words[VERIFY_ASSUMES_CONDITIONAL + 2] = {"proved"};
+  int nwords = 1, nword[VERIFY_ASSUMES_CONDITIONAL + 2] = {0};
+  int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
   for (int i = 0; i < j->r.nents; i++) {
     nchecked++;
     int proved = pipe_report_check(&j->r, i, vs);
     nproved += proved;
-    nfinite += proved && (vs->last->assumes & VERIFY_ASSUMES_MASKED_ZERO);
+    if (proved) {
+      const char *w = verify_verdict_word(VERIFY_PROVED, vs->last->assumes, 0);
+      int wi = 0;
+      while (wi < nwords && strcmp(words[wi], w)) wi++;
+      if (wi == nwords) words[nwords++] = w;
+      nword[wi]++;
+    }
     if (!proved) status = IR_EXIT_MISMATCH;
     print_entry(j, i, vs, jtasks);
   }
@@ -158,9 +168,9 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
     cJSON_free(text);
     cJSON_Delete(out);
   } else {
-    printf("%s: %d of %d task outputs proved (%s, bound %d)", ak->name, nproved - nfinite,
-           nchecked, verify_mode_name(vo->mode), vo->bound);
-    if (nfinite) printf(", %d %s", nfinite, VERIFY_PROVED_FINITE_TEXT);
+    printf("%s: %d of %d task outputs proved (%s, bound %d)", ak->name, nword[0], nchecked,
+           verify_mode_name(vo->mode), vo->bound);
+    for (int wi = 1; wi < nwords; wi++) printf(", %d %s", nword[wi], words[wi]);
     printf("\n");
   }
   return status;

@@ -105,8 +105,10 @@ typedef struct enum_verify_result {
                         * (verify/verify.h names them) */
   int avoidable;       /* set by the callback on a proof: it relies on an
                         * assumption another program may do without
-                        * (masked_zero_times_finite); the search keeps the
-                        * candidate as its fallback answer and looks on */
+                        * (masked_zero_times_finite, inputs without NaN or
+                        * -0); the search keeps the candidate as its
+                        * fallback answer and looks on, among programs of
+                        * at most avoidable ops more than it */
   int alt_max_ops;     /* set by the search when it answers such a proof:
                         * no candidate of at most this many ops was proved
                         * without the assumption (0: none was searched for,

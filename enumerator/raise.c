@@ -330,6 +330,12 @@ static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
 #define AVOIDABLE_RETRIES 4
 #define ALT_WORK_DIV 4
 #define ALT_WORK_MIN 120000000L
+/* The least work of a search that may take more than one op beyond the
+ * fallback (res->verify.avoidable > 1: an exact max or min of C's
+ * comparisons selects on NaN and -0): such searches grow fastest with
+ * their bound, and an exact program, when there is one, is found early
+ * (a clamp's fmax: 4 ops in about 150000 candidates). */
+#define ALT_WORK_MIN_WIDE 15000000L
 /* How many rounds (new sub-goals, fresh examples, counterexamples) one
  * output may take; hitting it is the output's failure reason. */
 #define MAX_ROUNDS 64
@@ -684,9 +690,10 @@ static int verify_candidate(task_ctx *t, out_search *s, enum_verify_fn vf, void 
     t->ex.zero_sign[t->ex.n - 1] = (unsigned char)res->verify.cex.zero_sign;
     if (avoidable && !s->navoidable++) {
       s->fallback = set_aside(res, prog);
-      s->bound = found->size + 1;
+      s->bound = found->size + res->verify.avoidable;
       long more = res->stats.elements / ALT_WORK_DIV;
-      s->alt_cap = res->stats.elements + (more > ALT_WORK_MIN ? more : ALT_WORK_MIN);
+      long least = res->verify.avoidable > 1 ? ALT_WORK_MIN_WIDE : ALT_WORK_MIN;
+      s->alt_cap = res->stats.elements + (more > least ? more : least);
     }
     return 1;
   }

@@ -254,6 +254,69 @@ static void show_masked_zero(pipe_verify_state *vs, const enum_query *q, verify_
   if (r->has_cex) snprintf(r->differs, sizeof r->differs, "%s", vs->shown->reason);
 }
 
+#define PIPE_ALT_ORDINARY_OPS 3
+
+/* Has c among its floating input values a NaN or a -0 (what 1), or an
+ * infinity (what 2)? */
+static int cex_special(const ir_kernel *k, const verify_cex *c, int what) {
+  for (int i = 0; i < c->nvars; i++) {
+    if (!ir_elem_is_float(k->vars[c->vars[i]]->elem)) continue;
+    const ir_tensor *tv = &c->values[i];
+    for (size_t j = 0; j < ir_tensor_size(tv); j++) {
+      double d = tv->data[j];
+      if (what == 1 ? isnan(d) || (d == 0 && signbit(d)) : isinf(d)) return 1;
+    }
+  }
+  return 0;
+}
+
+/* A real-mode refutation in vs->last whose counterexample needs a NaN or
+ * a -0 among its inputs: t is checked again for inputs without them
+ * (verify_task.ordinary_inputs 1), and if that is refuted with an infinity
+ * among the inputs, for finite inputs without -0 (2; TOSA's reduce_max
+ * starts from -FLT_MAX).  A proof there becomes vs->last, with
+ * VERIFY_ASSUMES_ORDINARY (and VERIFY_ASSUMES_FINITE), and the first
+ * refutation moves to vs->shown, whose counterexample is the input where
+ * the assumption matters.  Returns 1 if so. */
+static int ordinary_check(pipe_verify_state *vs, const enum_query *q, verify_task t,
+                          const verify_candidate *cand) {
+  verify_result *vr = vs->last;
+  if (vr->verdict != VERIFY_REFUTED || vr->mode != VERIFY_REAL || !vr->cex ||
+      !vr->cex->confirmed || !cex_special(t.k, vr->cex, 1))
+    return 0;
+  verify_result *at = NULL;
+  for (int level = 1; level <= 2; level++) {
+    if (at) {
+      int inf = at->verdict == VERIFY_REFUTED && at->cex && cex_special(t.k, at->cex, 2);
+      verify_result_free(at);
+      ir_free(at);
+      at = NULL;
+      if (!inf) break;
+    }
+    at = ir_calloc(1, sizeof *at);
+    t.ordinary_inputs = level;
+    verify_task_check(vs->v, &t, cand, at);
+    all_sizes(q, at);
+    pinned_check(vs, t, cand, at);
+    vr->seconds += at->seconds;
+    if (at->verdict == VERIFY_PROVED) break;
+  }
+  if (!at || at->verdict != VERIFY_PROVED) {
+    if (at) verify_result_free(at);
+    ir_free(at);
+    return 0;
+  }
+  at->seconds = vr->seconds;
+  at->assumes |= VERIFY_ASSUMES_ORDINARY | (t.ordinary_inputs == 2 ? VERIFY_ASSUMES_FINITE : 0);
+  if (vs->shown) {
+    verify_result_free(vs->shown);
+    ir_free(vs->shown);
+  }
+  vs->shown = vr;
+  vs->last = at;
+  return 1;
+}
+
 void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   pipe_verify_state *vs = user;
   if (vs->last) verify_result_free(vs->last);
@@ -268,7 +331,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   for (int v = 0; v < nvars; v++)
     if (refs[v] && q->kernel->vars[v]->kind == IR_VAR_SIZE) cand_sizes[ncs++] = v;
   verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var,
-                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0, 0};
+                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0, 0, 0};
   pipe_cand c = {q->cand, q->in_vars, nvars};
   verify_candidate cand = {pipe_cand_eval_sym, pipe_cand_eval, &c};
   memset(r, 0, sizeof *r);
@@ -276,6 +339,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   verify_task_check(vs->v, &t, &cand, vs->last);
   all_sizes(q, vs->last);
   pinned_check(vs, t, &cand, vs->last);
+  int ordinary = ordinary_check(vs, q, t, &cand);
   const verify_result *vr = vs->last;
   r->mode = verify_mode_name(vr->mode);
   r->bound = vr->bound;
@@ -285,7 +349,12 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   r->size_cases = vr->size_cases;
   r->cases_left_out = vr->cases_left_out;
   r->assumes = vr->verdict == VERIFY_PROVED ? vr->assumes : 0;
-  r->avoidable = (r->assumes & VERIFY_ASSUMES_MASKED_ZERO) != 0;
+  /* how many ops more an exact program may take: one for a masked zero
+   * (the mask moves past a product), PIPE_ALT_ORDINARY_OPS for C's
+   * comparisons (an exact max compares and selects) */
+  r->avoidable = (r->assumes & VERIFY_ASSUMES_ORDINARY)       ? PIPE_ALT_ORDINARY_OPS
+                 : (r->assumes & VERIFY_ASSUMES_CONDITIONAL) ? 1
+                                                             : 0;
   r->all_sizes = vr->all_sizes;
   snprintf(r->all_sizes_reason, sizeof r->all_sizes_reason, "%s", vr->all_sizes_reason);
   switch (vr->verdict) {
@@ -295,8 +364,13 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   default: r->verdict = ENUM_UNKNOWN; break;
   }
   if (vr->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vr, r);
-  if (r->verdict == ENUM_PROVED && r->avoidable && q->show_avoidable)
+  if (ordinary && q->show_avoidable) {
+    hand_out_cex(vs, q, vs->shown, r);
+    if (r->has_cex) snprintf(r->differs, sizeof r->differs, "%s", vs->shown->reason);
+  } else if (r->verdict == ENUM_PROVED && (r->assumes & VERIFY_ASSUMES_MASKED_ZERO) &&
+             q->show_avoidable) {
     show_masked_zero(vs, q, t, &cand, r);
+  }
   poly_size_cases_free(&sc);
   ir_free(refs);
   ir_free(cand_sizes);

@@ -18,7 +18,9 @@
 # on every value set (docs/run.md: int, real, special = NaN/inf/-0, and
 # huge where the table asks for it; NaN equals NaN; a task whose verdict
 # says it assumes 0*x = 0 at masked-out zeros, proved for finite inputs,
-# is compared without the special set, which that assumption leaves out):
+# is compared without the special set, which that assumption leaves out,
+# and so is one that says it assumes no input is NaN or -0, proved for
+# inputs without NaN or -0 or for finite inputs other than -0):
 #   - every size 0, every size 1, 2 and 3, every size one past the
 #     largest integer constant of the file plus one;
 #   - distinct primes in signature order and in reverse order;
@@ -30,6 +32,10 @@
 . tests/lib.sh
 
 DIR=tests/adversarial
+# the conditional verdicts (docs/verify.md): proved for finite inputs, for
+# inputs without NaN or -0, for finite inputs other than -0
+COND='for [a-z ]*inputs\( without NaN or -0\| other than -0\)\?'
+
 BLAS=$(pkg-config --cflags --libs openblas 2>/dev/null)
 file_opts() { sed -n 's|^// uplift: ||p' "$1" | head -n 1; }
 
@@ -124,7 +130,7 @@ while read -r file outcome sizes values; do
   esac
   if [ "$rc" -eq 0 ] && [ -z "$reason" ]; then
     ntask=$(grep -c '^task [0-9]' "$TMP/err")
-    nproved=$(grep '^task [0-9]' "$TMP/err" | grep -c '; proved \(for finite inputs \)\?(')
+    nproved=$(grep '^task [0-9]' "$TMP/err" | grep -c "; proved \\($COND \\)\\?(")
     nmasked=$(grep '^task [0-9]' "$TMP/err" | grep -c '; proved (.*assumes 0\*x = 0 at masked-out zeros')
     nfinite=$(grep '^task [0-9]' "$TMP/err" | grep '; proved for finite inputs (' | grep -vc 'assumes 0\*x = 0 at masked-out zeros')
     if [ "$ntask" -eq 0 ] || [ "$ntask" -ne "$nproved" ]; then
@@ -140,6 +146,10 @@ while read -r file outcome sizes values; do
       assumes=""
       if grep '^task [0-9]' "$TMP/err" | grep -q 'assumes 0\*x = 0 at masked-out zeros'; then
         assumes=" (assumes 0*x = 0 at masked-out zeros: no NaN/inf inputs)"
+      elif grep '^task [0-9]' "$TMP/err" | grep -q 'assumes no input is NaN or -0'; then
+        assumes=" (assumes no input is NaN or -0)"
+      fi
+      if [ -n "$assumes" ]; then
         values=$(echo "$values" | tr ',' '\n' | grep -v '^special$' | paste -sd, -)
         [ -n "$values" ] || values=int
       fi
@@ -147,7 +157,7 @@ while read -r file outcome sizes values; do
     fi
   fi
   nall=$(grep '^task [0-9]' "$TMP/err" | grep -c 'for all sizes')
-  nallp=$(grep '^task [0-9]' "$TMP/err" | grep -c '; proved \(for finite inputs \)\?(.*for all sizes')
+  nallp=$(grep '^task [0-9]' "$TMP/err" | grep -c "; proved \\($COND \\)\\?(.*for all sizes")
   [ "$nall" -eq "$nallp" ] || reason="${reason:+$reason; }a task says for all sizes without proved"
   allsizes=$((allsizes + nall))
   if [ "$rc" -eq 0 ] && [ -z "$reason" ]; then

@@ -5,6 +5,7 @@
  * Every refutation must come with a counterexample that the concrete runs
  * confirm; every Z3 object and every block must be released.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,7 +372,7 @@ static void test_gemm(void) {
                                 E2(B, V(k), V(j))))));
   kb_done(&b, FOR(i, V(ni), 1, SEQ2(s0, s1)));
   int ins[] = {C, Am, B, alpha, beta}, outs[] = {C};
-  verify_task t = {b.k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task t = {b.k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
 
   /* beta*C + alpha*dot(A, B) */
   prog p1 = {5, {OP2("mul", IN(4), IN(0)), dot(IN(1), IN(2), 1, 0),
@@ -422,7 +423,7 @@ static void test_matmul_square(void) {
                         BIN(IR_EX_MUL, E2(Am, V(i), V(k)), E2(B, V(k), V(j)))));
   kb_done(&b, FOR(i, V(n), 1, FOR(j, V(n), 1, SEQ2(s0, s1))));
   int ins[] = {Am, B}, outs[] = {C};
-  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
   prog p = {1, {dot(IN(0), IN(1), 1, 0)}};
   expect("matmul (downward k loop)", VERIFY_REAL, &t, &p, VERIFY_PROVED, 0);
   expect("matmul (downward k loop)", VERIFY_FP, &t, &p, VERIFY_PROVED, 0);
@@ -453,7 +454,7 @@ static verify_task vec_kernel(vec *v, ir_expr *(*rhs)(vec *)) {
   ins[0] = v->x;
   ins[1] = v->z;
   outs[0] = v->y;
-  verify_task t = {v->b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task t = {v->b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
   return t;
 }
 
@@ -650,7 +651,7 @@ static void test_reduction_fp(void) {
                             BIN(IR_EX_MUL, E2(Am, V(i), V(j)), E1(x, V(j))))));
   kb_done(&b, FOR(i, V(n), 1, SEQ2(s0, s1)));
   int ins[] = {Am, x}, outs[] = {s};
-  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
   prog mv = {1, {dot(IN(0), IN(1), 1, 0)}};
   expect("matvec, reversed order (s = s + e)", VERIFY_FP, &t, &mv, VERIFY_PROVED, 0);
   /* reduce(A * broadcast x) over dim 1 */
@@ -683,7 +684,7 @@ static void test_region(void) {
                   FOR_LE(j, V(i), ASG(E2(C, V(i), V(j)), IR_ASSIGN,
                                       BIN(IR_EX_MUL, CD(2.0), E2(C, V(i), V(j)))))));
   int ins[] = {C}, outs[] = {C};
-  verify_task t = {b.k, NULL, 1, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task t = {b.k, NULL, 1, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
   prog all = {2, {CONST(2.0), OP2("mul", 0, IN(0))}};
   expect("triangle: scaling everything", VERIFY_REAL, &t, &all, VERIFY_REFUTED, 1);
   prog tri = {6, {iota(IN(0), 0), iota(IN(0), 1), compare(INTERP_CMP_GE, 0, 1),
@@ -718,7 +719,7 @@ static int gemm_task(verify_task *t, int ins[5], int outs[1]) {
   const char *names[] = {"C", "A", "B", "alpha", "beta"};
   for (int i = 0; i < 5; i++) ins[i] = ir_kernel_find_var(k, names[i]);
   outs[0] = ins[0];
-  verify_task tk = {k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task tk = {k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
   *t = tk;
   return 1;
 }
@@ -866,6 +867,83 @@ static void test_masked_zero(void) {
   verify_free(v);
 }
 
+/* Has c among its input values a NaN or -0 (what 1), or an infinity (2)? */
+static int cex_has(const verify_cex *c, int what) {
+  for (int k = 0; k < c->nvars; k++)
+    for (size_t e = 0; e < ir_tensor_size(&c->values[k]); e++) {
+      double d = c->values[k].data[e];
+      if (what == 1 ? isnan(d) || (d == 0 && signbit(d)) : isinf(d)) return 1;
+    }
+  return 0;
+}
+
+/* verify_task.ordinary_inputs: a running maximum per row written with C's
+ * `>` (y[i] = A[i][j] > y[i] ? A[i][j] : y[i]) is a reduce with max only
+ * for inputs without NaN (skipped by `>`) and -0 (the earlier of two equal
+ * zeros is kept); and with an initial value of -DBL_MAX (TOSA's reduce_max
+ * starts from the lowest finite value) only for finite inputs too. */
+static void test_ordinary(void) {
+  kb b;
+  kb_init(&b, "kernel_rowmax");
+  cur = &b;
+  int n = var(&b, IR_VAR_SIZE, "n", 0, NULL, NULL);
+  int m = var(&b, IR_VAR_SIZE, "m", 0, NULL, NULL);
+  int Am = var(&b, IR_VAR_ARRAY, "A", 2, V(n), V(m));
+  int y = var(&b, IR_VAR_ARRAY, "y", 1, V(n), NULL);
+  int i = var(&b, IR_VAR_ITER, "i", 0, NULL, NULL);
+  int j = var(&b, IR_VAR_ITER, "j", 0, NULL, NULL);
+  kb_done(&b, FOR(i, V(n), 1,
+                  FOR(j, V(m), 1,
+                      ASG(E1(y, V(i)), IR_ASSIGN,
+                          SEL(BIN(IR_EX_GT, E2(Am, V(i), V(j)), E1(y, V(i))),
+                              E2(Am, V(i), V(j)), E1(y, V(i)))))));
+  int ins[] = {Am, y}, outs[] = {y};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  prog mx = {3, {CONST(-INFINITY), reduce(IN(0), 0, 1, INTERP_BODY_MAX), OP2("max", IN(1), 1)}};
+  prog mn = mx, low = mx;
+  mn.s[1].attrs[1] = interp_attr_body(INTERP_BODY_MIN); /* a mutant */
+  low.s[0] = (step)CONST(-DBL_MAX);
+  /* candidate, ordinary_inputs, the verdict, the counterexample's inputs
+   * (cex_has: 1 a NaN or -0, 2 an infinity, 0 any) */
+  const struct {
+    const char *what;
+    prog *p;
+    int level;
+    verify_verdict want;
+    int has;
+  } cases[] = {
+      {"row max: refuted with a NaN or -0 among the inputs", &mx, 0, VERIFY_REFUTED, 1},
+      {"row max: proved for inputs without NaN or -0", &mx, 1, VERIFY_PROVED, 0},
+      {"row max mutant (reduce with min): refuted for those inputs too", &mn, 1, VERIFY_REFUTED, 0},
+      {"row max from -DBL_MAX: refuted with an infinity among them", &low, 1, VERIFY_REFUTED, 2},
+      {"row max from -DBL_MAX: proved for finite inputs", &low, 2, VERIFY_PROVED, 0}};
+  verify_options o;
+  verify_options_default(&o);
+  verify_ctx *v = verify_new(&o);
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    verify_candidate c = {prog_eval_sym, prog_eval, cases[k].p};
+    verify_result r;
+    t.ordinary_inputs = cases[k].level;
+    verify_task_check(v, &t, &c, &r);
+    int ok = r.verdict == cases[k].want;
+    if (ok && r.verdict == VERIFY_REFUTED)
+      ok = r.cex && r.cex->confirmed && (!cases[k].has || cex_has(r.cex, cases[k].has));
+    CHECKF(ok, "%s: %s %s", cases[k].what, verify_verdict_name(r.verdict), r.reason);
+    verify_result_free(&r);
+  }
+  verify_free(v);
+  CHECK("verdict words of the input assumptions",
+        !strcmp(verify_verdict_word(VERIFY_PROVED, VERIFY_ASSUMES_ORDINARY, 1),
+                "proved_no_nan_negzero") &&
+            !strcmp(verify_verdict_word(VERIFY_PROVED,
+                                        VERIFY_ASSUMES_ORDINARY | VERIFY_ASSUMES_FINITE, 0),
+                    "proved for finite inputs other than -0") &&
+            !strcmp(verify_verdict_word(VERIFY_PROVED,
+                                        VERIFY_ASSUMES_ORDINARY | VERIFY_ASSUMES_ZERO_SIGN, 0),
+                    "proved for inputs without NaN or -0") &&
+            !strcmp(verify_verdict_word(VERIFY_REFUTED, VERIFY_ASSUMES_ORDINARY, 1), "refuted"));
+}
+
 static void test_names(void) {
   CHECK("mode names", !strcmp(verify_mode_name(VERIFY_FP), "fp") &&
                           verify_mode_parse("real") == VERIFY_REAL &&
@@ -910,7 +988,7 @@ static verify_task int_kernel(kb *b, ir_elem e, ir_expr *(*rhs)(int x, int z, in
   ins[0] = x;
   ins[1] = z;
   outs[0] = y;
-  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0};
+  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
   return t;
 }
 
@@ -996,6 +1074,7 @@ int main(void) {
   test_frontend_gemm();
   test_step_budget();
   test_int_data();
+  test_ordinary();
   ir_arena_free(&A);
   CHECKF(ir_mem_live() == 0, "every block freed (%ld live)", ir_mem_live());
   return TEST_REPORT();

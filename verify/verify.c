@@ -17,6 +17,7 @@
  * smallest width that gives every term its own value.
  */
 #include <limits.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,9 @@ int verify_mode_parse(const char *name) {
 const char *verify_assumes_name(int i, int json) {
   static const char *const names[VERIFY_ASSUMES_ALL][2] = {
       {VERIFY_MASKED_ZERO_TEXT, VERIFY_MASKED_ZERO_JSON},
-      {VERIFY_ZERO_SIGN_TEXT, VERIFY_ZERO_SIGN_JSON}};
+      {VERIFY_ZERO_SIGN_TEXT, VERIFY_ZERO_SIGN_JSON},
+      {VERIFY_ORDINARY_TEXT, VERIFY_ORDINARY_JSON},
+      {VERIFY_FINITE_TEXT, VERIFY_FINITE_JSON}};
   return i >= 0 && i < VERIFY_ASSUMES_ALL ? names[i][json != 0] : NULL;
 }
 
@@ -67,8 +70,13 @@ const char *verify_verdict_name(verify_verdict v) {
 }
 
 const char *verify_verdict_word(verify_verdict v, unsigned assumes, int json) {
-  if (v == VERIFY_PROVED && (assumes & VERIFY_ASSUMES_MASKED_ZERO))
-    return json ? VERIFY_PROVED_FINITE_JSON : VERIFY_PROVED_FINITE_TEXT;
+  if (v != VERIFY_PROVED) return verify_verdict_name(v);
+  int finite = (assumes & (VERIFY_ASSUMES_MASKED_ZERO | VERIFY_ASSUMES_FINITE)) != 0;
+  if (assumes & VERIFY_ASSUMES_ORDINARY) {
+    if (finite) return json ? VERIFY_PROVED_FINITE_ORD_JSON : VERIFY_PROVED_FINITE_ORD_TEXT;
+    return json ? VERIFY_PROVED_ORDINARY_JSON : VERIFY_PROVED_ORDINARY_TEXT;
+  }
+  if (finite) return json ? VERIFY_PROVED_FINITE_JSON : VERIFY_PROVED_FINITE_TEXT;
   return verify_verdict_name(v);
 }
 
@@ -782,6 +790,34 @@ static int confirm_inf_one(const verify_task *t, const verify_candidate *cand,
   return found;
 }
 
+/* verify_task.ordinary_inputs: assert on s that no floating input element
+ * of q (real mode) is NaN or -0 (or infinite, at 2), and that a finite one
+ * is within its type's range (a real below -FLT_MAX is no float input). */
+static void assert_ordinary(query *q, Z3_solver s) {
+  const verify_task *t = q->t;
+  if (!t->ordinary_inputs || q->x.kind != VX_REAL) return;
+  Z3_context z = q->v->z;
+  for (int vv = 0; vv < t->k->nvars; vv++) {
+    ir_elem el = t->k->vars[vv]->elem;
+    if (!q->init[vv] || !ir_elem_is_float(el)) continue;
+    char big[400];
+    snprintf(big, sizeof big, "%.0f", el == IR_F32 ? (double)FLT_MAX : DBL_MAX);
+    Z3_ast hi = vx_keep(&q->x, Z3_mk_numeral(z, big, q->x.num));
+    Z3_ast lo = vx_keep(&q->x, Z3_mk_unary_minus(z, hi));
+    for (long i = 0; i < q->e.vars[vv].n; i++) {
+      interp_term h = q->init[vv][i];
+      const vx_term *it = &q->x.terms[h];
+      Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_le(z, lo, it->v)));
+      Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_le(z, it->v, hi)));
+      if (it->cn) Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, it->cn)));
+      if (it->ci && t->ordinary_inputs == 2)
+        Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, it->ci)));
+      Z3_ast nz = vx_negzero(&q->x, h);
+      if (nz) Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_not(z, nz)));
+    }
+  }
+}
+
 /* Ask the solver for a refutation of the built query q (formula f): unsat,
  * sat with a counterexample in *cex (confirmed concretely in real mode, or
  * the verdict is unknown), or unknown. */
@@ -793,6 +829,7 @@ static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind 
   Z3_solver_assert(z, s, f);
   Z3_ast side = vx_side(&q->x);
   if (side) Z3_solver_assert(z, s, side);
+  assert_ordinary(q, s);
   if (kind == VX_FP && q->x.nlits > 1) /* distinct literals: distinct values */
     Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_distinct(z, (unsigned)q->x.nlits,
                                                          q->x.litast)));
@@ -1011,6 +1048,7 @@ static int zero_signs_hold(verify_ctx *v, Z3_solver s, const verify_task *t,
     Z3_solver_assert(z, s, f);
     Z3_ast side = vx_side(&q.x);
     if (side) Z3_solver_assert(z, s, side);
+    assert_ordinary(&q, s);
     char keep[sizeof res->reason]; /* this check's unknown is no verdict */
     memcpy(keep, res->reason, sizeof keep);
     ok = vx_check(v, s, res) == Z3_L_FALSE;

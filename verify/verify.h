@@ -112,10 +112,16 @@ int verify_verdict_parse(const char *name);
  * VERIFY_ASSUMES_MASKED_ZERO is no proof for every input (an infinity or
  * NaN that meets a masked-out zero gives NaN where the C code may give a
  * number), so it is not called proved: VERIFY_PROVED_FINITE_JSON in JSON
- * (json 1), VERIFY_PROVED_FINITE_TEXT for people (json 0).  Any other
- * verdict is verify_verdict_name(v). */
+ * (json 1), VERIFY_PROVED_FINITE_TEXT for people (json 0).  One that
+ * relies on VERIFY_ASSUMES_ORDINARY holds for inputs without NaN and -0
+ * only: VERIFY_PROVED_ORDINARY_*; with both, VERIFY_PROVED_FINITE_ORD_*.
+ * Any other verdict is verify_verdict_name(v). */
 #define VERIFY_PROVED_FINITE_JSON "proved_finite"
 #define VERIFY_PROVED_FINITE_TEXT "proved for finite inputs"
+#define VERIFY_PROVED_ORDINARY_JSON "proved_no_nan_negzero"
+#define VERIFY_PROVED_ORDINARY_TEXT "proved for inputs without NaN or -0"
+#define VERIFY_PROVED_FINITE_ORD_JSON "proved_finite_no_negzero"
+#define VERIFY_PROVED_FINITE_ORD_TEXT "proved for finite inputs other than -0"
 const char *verify_verdict_word(verify_verdict v, unsigned assumes, int json);
 
 /* ---------------------------------------------------------------- tasks */
@@ -162,6 +168,11 @@ typedef struct verify_task {
    * size symbols) at their values, as constant extents are, instead of
    * free: the check at the sizes the user's program has. */
   int pinned;
+  /* Optional: real mode with every floating input element neither NaN nor
+   * -0 (1: VERIFY_ASSUMES_ORDINARY), and finite too (2: with
+   * VERIFY_ASSUMES_FINITE): C's comparisons skip a NaN and keep the earlier
+   * of two equal zeros, which no max, min or fmax op does. */
+  int ordinary_inputs;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */
@@ -234,10 +245,29 @@ typedef struct verify_cex {
 #define VERIFY_ZERO_SIGN_TEXT "assumes the sign of a zero may change where sums are reassociated or factored"
 #define VERIFY_ZERO_SIGN_JSON "zero_sign_up_to_reassociation"
 
+/* VERIFY_ASSUMES_ORDINARY: the task was refuted on an input with a NaN or
+ * a -0 and proved for inputs without them (verify_task.ordinary_inputs),
+ * as a running maximum written `if (x[i] > m) m = x[i]` is a reduce with
+ * maximum only there. */
+#define VERIFY_ASSUMES_ORDINARY 4u
+#define VERIFY_ORDINARY_TEXT "assumes no input is NaN or -0"
+#define VERIFY_ORDINARY_JSON "no_nan_or_negative_zero_inputs"
+/* VERIFY_ASSUMES_FINITE: with VERIFY_ASSUMES_ORDINARY, the inputs were
+ * taken finite as well (verify_task.ordinary_inputs 2) after a refutation
+ * with an infinity among them. */
+#define VERIFY_ASSUMES_FINITE 8u
+#define VERIFY_FINITE_TEXT "assumes no input is infinite"
+#define VERIFY_FINITE_JSON "finite_inputs"
+
+/* The bits that make a proof conditional on its inputs: not called proved
+ * (verify_verdict_word). */
+#define VERIFY_ASSUMES_CONDITIONAL \
+  (VERIFY_ASSUMES_MASKED_ZERO | VERIFY_ASSUMES_ORDINARY | VERIFY_ASSUMES_FINITE)
+
 /* The assumption bits, VERIFY_ASSUMES_ALL of them: bit 1 << i is named
  * by verify_assumes_name(i, json): for people (json 0; the ..._TEXT
  * strings) or in JSON reports (json 1; ..._JSON). */
-#define VERIFY_ASSUMES_ALL 2
+#define VERIFY_ASSUMES_ALL 4
 const char *verify_assumes_name(int i, int json);
 
 /* Whether a verdict holds for every size assignment.  The verifier checks
