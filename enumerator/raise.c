@@ -399,7 +399,14 @@ static int op_allowed(const gram_op *op, unsigned hints) {
     return 0;
   }
   const interp_op *k = interp_op_find(op->kernel);
-  return k && sg_kernel_allowed(k->name, hints);
+  if (!k || !sg_kernel_allowed(k->name, hints)) return 0;
+  /* a reduction whose body is fixed (tosa.reduce_max: body=max) is worth
+   * trying where that body's op is */
+  for (int i = 0; i < op->nkattrs; i++)
+    if (op->kattrs[i].kind == GRAM_KV_NAME && !strcmp(op->kattrs[i].key, "body") &&
+        !sg_kernel_allowed(op->kattrs[i].name, hints))
+      return 0;
+  return 1;
 }
 
 /* The search for one output of a task, across its rounds. */

@@ -271,7 +271,8 @@ static int cex_special(const ir_kernel *k, const verify_cex *c, int what) {
 }
 
 /* A real-mode refutation in vs->last whose counterexample needs a NaN or
- * a -0 among its inputs: t is checked again for inputs without them
+ * a -0 among its inputs, of a task that compares: t is checked again for
+ * inputs without them
  * (verify_task.ordinary_inputs 1), and if that is refuted with an infinity
  * among the inputs, for finite inputs without -0 (2; TOSA's reduce_max
  * starts from -FLT_MAX).  A proof there becomes vs->last, with
@@ -281,6 +282,11 @@ static int cex_special(const ir_kernel *k, const verify_cex *c, int what) {
 static int ordinary_check(pipe_verify_state *vs, const enum_query *q, verify_task t,
                           const verify_candidate *cand) {
   verify_result *vr = vs->last;
+  /* only where the C code compares (a comparison, a select, fmax, fmin or
+   * a max or min reduction): other arithmetic has an exact program */
+  const unsigned cmp = POLY_OP_CMP | POLY_OP_SELECT | POLY_OP_MAX | POLY_OP_MIN |
+                       POLY_OP_RED_MAX | POLY_OP_RED_MIN;
+  if (!(q->analysis->tasks[q->task].ops & cmp)) return 0;
   if (vr->verdict != VERIFY_REFUTED || vr->mode != VERIFY_REAL || !vr->cex ||
       !vr->cex->confirmed || !cex_special(t.k, vr->cex, 1))
     return 0;
