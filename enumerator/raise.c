@@ -430,6 +430,7 @@ typedef struct out_search {
    * (enum_verify_result.avoidable): the answer unless a candidate of at
    * most `bound` ops is proved without it. */
   int navoidable;
+  int derived;             /* the fallback's derived candidates were tried */
   enum_output fallback;
   int bound;               /* its ops, without the completion's select */
   long alt_cap;            /* stats.enumerated at which the search stops */
@@ -621,6 +622,8 @@ static void fresh_sizes(const task_ctx *t, const out_search *s, long *sizes) {
   ir_free(vs);
 }
 
+static int agrees_on(task_ctx *t, const out_search *s, const ir_tnode *prog, int e);
+
 /* The spec check of prog on a fresh example (other sizes, other seed,
  * non-integer values; fresh_sizes), which then stays with the examples.
  * Returns 0 when prog agrees, 1 when it does not, -1 with err filled when
@@ -633,9 +636,15 @@ static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
   ir_error why;
   if (add_example(t, sizes, t->next_seed++, 1, NULL, &why))
     return wrap(err, &why, "interpreter: ");
-  int e = t->ex.n - 1;
+  return !agrees_on(t, s, prog, t->ex.n - 1);
+}
+
+/* Does complete program prog give output s->po->var's values of example
+ * e (every element the task defines)? */
+static int agrees_on(task_ctx *t, const out_search *s, const ir_tnode *prog, int e) {
+  ir_error why;
   ir_tensor got;
-  int bad = enum_eval_node(prog, t->before[e], k->nvars, t->ex.sizes[e], &got, &why) != 0;
+  int bad = enum_eval_node(prog, t->before[e], t->k->nvars, t->ex.sizes[e], &got, &why) != 0;
   if (!bad) {
     const ir_tensor *want = &t->after[e][s->po->var];
     size_t n = ir_tensor_size(want);
@@ -648,7 +657,14 @@ static int fresh_check(task_ctx *t, const out_search *s, const ir_tnode *prog,
     }
     interp_tensor_free(&got);
   }
-  return bad;
+  return !bad;
+}
+
+/* Does prog agree with every example? */
+static int program_matches(task_ctx *t, const out_search *s, const ir_tnode *prog) {
+  for (int e = 0; e < t->ex.n; e++)
+    if (!agrees_on(t, s, prog, e)) return 0;
+  return 1;
 }
 
 /* res (of candidate prog) as a set-aside answer: the counterexample is
@@ -730,6 +746,194 @@ static int set_aside_answer(enum_output *res, const out_search *s, int complete)
   return 0;
 }
 
+/* ------------------------------------------------ derived candidates */
+
+/* The dialect op of node n (an op node), or NULL. */
+static const gram_op *node_op(const task_ctx *t, const ir_tnode *n) {
+  for (int i = 0; n->kind == IR_TN_OP && i < t->d->nops; i++)
+    if (&t->d->ops[i]->desc == n->op) return t->d->ops[i];
+  return NULL;
+}
+
+/* The semantic kernel name of node n, or "". */
+static const char *node_kernel(const task_ctx *t, const ir_tnode *n) {
+  const gram_op *op = node_op(t, n);
+  const char *k = op ? gram_prod_kernel(op, n->attrs) : NULL;
+  return k ? k : "";
+}
+
+/* Is n a scalar: rank 0 or every dim 1? */
+static int scalar_shaped(const ir_tnode *n) {
+  for (int d = 0; d < n->type.rank; d++)
+    if (n->type.dims[d] != IR_DIM_ONE) return 0;
+  return 1;
+}
+
+/* The dialect's op of semantic kernel `kernel` on operands ops[0..n-1]
+ * with result type ty (a production of that kernel, whether the op's
+ * kernel is fixed or chosen by an attribute: linalg's map[fun=mul]), or
+ * NULL when none gives it. */
+#define MAKE_PRODS 32
+static const ir_tnode *make_op(task_ctx *t, const char *kernel, const ir_tnode *const *ops,
+                               int n, const ir_type *ty) {
+  for (int i = 0; i < t->d->nops; i++) {
+    const gram_op *op = t->d->ops[i];
+    if (op->nops != n) continue;
+    ir_type tys[IR_TP_MAX_OPERANDS];
+    for (int j = 0; j < n; j++) tys[j] = ops[j]->type;
+    gram_prod prods[MAKE_PRODS];
+    int np = gram_productions(op, tys, ty, prods, MAKE_PRODS, NULL);
+    for (int p = 0; p < np && p < MAKE_PRODS; p++) {
+      const char *kn = gram_prod_kernel(op, prods[p].attrs);
+      if (kn && !strcmp(kn, kernel) && ir_type_equal(&prods[p].result, ty))
+        return ir_tp_op(t->store, &op->desc, prods[p].attrs, ops, n, ty);
+    }
+  }
+  return NULL;
+}
+
+/* The dialect's product a * b with a's type, or NULL. */
+static const ir_tnode *make_mul(task_ctx *t, const ir_tnode *a, const ir_tnode *b) {
+  const ir_tnode *ops[2] = {a, b};
+  return make_op(t, "mul", ops, 2, &a->type);
+}
+
+/* The dialect's broadcast of a to type ty, or NULL. */
+static const ir_tnode *make_broadcast(task_ctx *t, const ir_tnode *a, const ir_type *ty) {
+  return make_op(t, "broadcast_in_dim", &a, 1, ty);
+}
+
+/* n with operand i replaced by x (same op, attributes and type). */
+static const ir_tnode *with_operand(task_ctx *t, const ir_tnode *n, int i, const ir_tnode *x) {
+  const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+  for (int j = 0; j < n->nops; j++) ops[j] = j == i ? x : n->ops[j];
+  return ir_tp_op(t->store, n->op, n->attrs, ops, n->nops, &n->type);
+}
+
+/* The value of attribute `name` of op node n, as its enum or region
+ * value's name, or NULL. */
+static const char *attr_value(const task_ctx *t, const ir_tnode *n, const char *name) {
+  const gram_op *op = node_op(t, n);
+  for (int a = 0; op && a < op->nattrs; a++)
+    if (!strcmp(op->attrs[a].name, name) && op->attrs[a].nvals > 0 && n->attrs[a].n == 1 &&
+        n->attrs[a].v[0] >= 0 && n->attrs[a].v[0] < op->attrs[a].nvals)
+      return op->attrs[a].vals[n->attrs[a].v[0]];
+  return NULL;
+}
+
+/* Does op node n compute y times a scalar (*y, *sc)?  A product with a
+ * scalar-shaped operand, or a reduce with body mul over unit dims only,
+ * from the scalar, of a broadcast of y to those unit dims (linalg has no
+ * product with a scalar). */
+static int scaling(const task_ctx *t, const ir_tnode *n, const ir_tnode **y,
+                   const ir_tnode **sc) {
+  const char *kn = node_kernel(t, n);
+  if (n->nops == 2 && !strcmp(kn, "mul")) {
+    for (int side = 0; side < 2; side++)
+      if (scalar_shaped(n->ops[1 - side]) && ir_type_equal(&n->ops[side]->type, &n->type)) {
+        *y = n->ops[side];
+        *sc = n->ops[1 - side];
+        return 1;
+      }
+    return 0;
+  }
+  const char *body = attr_value(t, n, "body");
+  if (n->nops != 2 || strcmp(kn, "reduce") || !body || strcmp(body, "mul") ||
+      n->ops[1]->type.rank != 0)
+    return 0;
+  const ir_tnode *x = n->ops[0];
+  if (x->kind != IR_TN_OP || x->nops != 1 || !ir_type_equal(&x->ops[0]->type, &n->type))
+    return 0;
+  int units = 0; /* x's unit dims must be the ones the reduce removes */
+  for (int d = 0; d < x->type.rank; d++) units += x->type.dims[d] == IR_DIM_ONE;
+  if (x->type.rank - units > n->type.rank || x->type.rank != n->type.rank + 1) return 0;
+  *y = x->ops[0];
+  *sc = n->ops[1];
+  return 1;
+}
+
+/* x scaled by the scalar sc where the dialect can multiply: x itself (by
+ * sc, or by sc broadcast to x's shape), or below the single-operand ops
+ * (reshape, transpose, broadcast) that make it from a value of sc's rank.
+ * NULL if nowhere. */
+static const ir_tnode *scale_inside(task_ctx *t, const ir_tnode *x, const ir_tnode *sc) {
+  const ir_tnode *m = make_mul(t, x, sc);
+  if (!m && x->type.rank > 0) {
+    const ir_tnode *b = make_broadcast(t, sc, &x->type);
+    if (b) m = make_mul(t, x, b);
+  }
+  if (m || x->kind != IR_TN_OP || x->nops != 1) return m;
+  const ir_tnode *in = scale_inside(t, x->ops[0], sc);
+  return in ? with_operand(t, x, 0, in) : NULL;
+}
+
+/* Replace node from by to everywhere in n (rebuilt bottom-up). */
+static const ir_tnode *replace_node(task_ctx *t, const ir_tnode *n, const ir_tnode *from,
+                                    const ir_tnode *to) {
+  if (n == from) return to;
+  if (n->kind != IR_TN_OP || n->size < from->size) return n;
+  const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+  int changed = 0;
+  for (int j = 0; j < n->nops; j++) {
+    ops[j] = replace_node(t, n->ops[j], from, to);
+    changed |= ops[j] != n->ops[j];
+  }
+  return changed ? ir_tp_op(t->store, n->op, n->attrs, ops, n->nops, &n->type) : n;
+}
+
+/* The candidates derived from a fallback proved under the masked-zero
+ * assumption by moving a scalar factor into a contraction: a product
+ * mul(Y, s) of a scalar s, where Y is a contraction dot_general(P, Q)
+ * under single-operand ops (reshapes, transposes), becomes Y with P (or Q)
+ * scaled by s.  Where the contraction is empty (a size 0), the scaled
+ * operand is empty too and the product an exact 0, while s times the
+ * empty sum's 0 is NaN for an infinite s: the masked-zero assumption is
+ * gone (gemm's alpha * A * B with nk = 0).  Up to cap into out; returns
+ * how many. */
+static int derive_scaled(task_ctx *t, const ir_tnode *prog, const ir_tnode *n,
+                         const ir_tnode **out, int cap) {
+  if (n->kind != IR_TN_OP) return 0;
+  int k = 0;
+  for (int j = 0; j < n->nops && k < cap; j++) k += derive_scaled(t, prog, n->ops[j], out + k, cap - k);
+  const ir_tnode *y, *sc, *d;
+  if (!scaling(t, n, &y, &sc)) return k;
+  for (d = y; d->kind == IR_TN_OP && d->nops == 1;) d = d->ops[0];
+  if (d->kind != IR_TN_OP || strcmp(node_kernel(t, d), "dot_general")) return k;
+  for (int o = 0; o < d->nops && k < cap; o++) {
+    const ir_tnode *scaled = scale_inside(t, d->ops[o], sc);
+    if (!scaled) continue;
+    const ir_tnode *y2 = replace_node(t, y, d, with_operand(t, d, o, scaled));
+    out[k++] = replace_node(t, prog, n, y2);
+  }
+  return k;
+}
+
+/* After the first fallback of s (proved under the masked-zero
+ * assumption, prog its complete program): try its derived candidates
+ * (derive_scaled) on the examples and through the verifier.  Returns one
+ * proved without an avoidable assumption (its verdict in res->verify), or
+ * NULL. */
+#define MAX_DERIVED 8
+static const ir_tnode *try_derived(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
+                                   const ir_tnode *prog, enum_output *res) {
+  s->derived = 1;
+  const ir_tnode *cands[MAX_DERIVED + 1];
+  int nc = derive_scaled(t, prog, prog, cands, MAX_DERIVED);
+  /* and every such product rewritten at once (syr2k's two scaled
+   * contractions), the first way each time */
+  const ir_tnode *all = prog, *next;
+  for (int r = 0; r < MAX_DERIVED && derive_scaled(t, all, all, &next, 1) == 1; r++) all = next;
+  if (nc > 1 && all != prog) cands[nc++] = all;
+  for (int c = 0; c < nc; c++) {
+    if (!program_matches(t, s, cands[c])) continue;
+    enum_query q = {t->k, t->a, t->pt->index, t->mask, t->nin, t->in_vars,
+                    t->in_args, s->po->var, cands[c], t->d, 0};
+    vf(vuser, &q, &res->verify);
+    if (res->verify.verdict == ENUM_PROVED && !res->verify.avoidable) return cands[c];
+  }
+  return NULL;
+}
+
 /* The rounds of one output's search: search, complete, check on a fresh
  * example, verify; until a program is accepted or a budget ends it. */
 static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
@@ -771,6 +975,15 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
     if (c > 0) continue; /* the fresh example now rules the candidate out */
     c = verify_candidate(t, s, vf, vuser, prog, found, res, err);
     if (c < 0) return 1;
+    if (c == 1 && s->navoidable == 1 && !s->derived) {
+      const ir_tnode *better = try_derived(t, s, vf, vuser, prog, res);
+      if (better) {
+        res->program = better;
+        res->stats.ops = better->size;
+        res->stats.seconds += es_now() - s->start;
+        return 0;
+      }
+    }
     if (c == 2) return set_aside_answer(res, s, 0);
     if (c > 0) continue;
     res->program = prog;
