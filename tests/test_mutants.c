@@ -318,6 +318,19 @@ static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
     char mtext[8192];
     ir_tp_str(m, k, mtext, sizeof mtext);
     c->mutants++;
+    if (vr->verdict == VERIFY_PROVED && (vr->assumes & VERIFY_ASSUMES_ORDINARY)) {
+      /* refuted on a NaN or -0 input only, proved without them (a
+       * comparison's mutant: relu's v > 0 against 0 <= v): not
+       * equivalent; the refutation is kept, confirmed */
+      c->refuted++;
+      const verify_result *sh = c->vs.shown;
+      CHECKF(sh && sh->verdict == VERIFY_REFUTED && sh->cex && sh->cex->confirmed,
+             "%s task %d: %s mutant %s: proved for inputs without NaN or -0, refuted with one",
+             kname, ti, ml.how[i], mtext);
+      printf("  %s task %d: %s mutant %s: %s\n", kname, ti, ml.how[i], mtext,
+             verify_verdict_word(vr->verdict, vr->assumes, 0));
+      continue;
+    }
     switch (vr->verdict) {
     case VERIFY_REFUTED:
       c->refuted++;
@@ -337,8 +350,14 @@ static void check_program(ctx *c, int ti, int out_var, const ir_tnode *prog,
     case VERIFY_UNKNOWN:
       c->unknown++;
       /* allowed only where uninterpreted functions keep a model from being
-       * confirmed concretely */
-      CHECKF(uses_uninterpreted(c, ti, m), "%s task %d: %s mutant %s: unknown without exp/pow: %s",
+       * confirmed concretely, or real mode's abstract infinities (the
+       * class of inf - inf is keyed by its polynomial: abs(A - B) against
+       * abs(B - A)) for a mutant that agrees with the program on random
+       * inputs */
+      char why[256] = "";
+      CHECKF(uses_uninterpreted(c, ti, m) || agree_random(c, ts, prog, m, why, sizeof why),
+             "%s task %d: %s mutant %s: unknown without exp/pow and not equal on random "
+             "inputs: %s",
              kname, ti, ml.how[i], mtext, vr->reason);
       printf("  %s task %d: %s mutant %s: unknown: %s\n", kname, ti, ml.how[i], mtext,
              vr->reason);
