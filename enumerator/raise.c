@@ -458,9 +458,17 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
                  k->vars[po->var]->name);
     return 1;
   }
+  /* the ops worth trying: the task's arithmetic, and whether an input
+   * (not a scalar) has fewer dims than the output, so that its products
+   * may be outer products (gemver's u1 v1^T) */
+  unsigned hints = t->pt->ops;
+  for (int i = 0; i < t->nin; i++) {
+    int r = t->in_args[i]->type.rank;
+    if (r > 0 && r < s->otype.rank) hints |= SG_HINT_OUTER;
+  }
   s->ops = ir_malloc(sizeof(s->ops[0]) * (size_t)(t->d->nops ? t->d->nops : 1));
   for (int i = 0; i < t->d->nops; i++)
-    if (op_allowed(t->d->ops[i], t->pt->ops)) s->ops[s->nops++] = t->d->ops[i];
+    if (op_allowed(t->d->ops[i], hints)) s->ops[s->nops++] = t->d->ops[i];
   for (int i = 0; i < t->nin; i++)
     if (t->in_vars[i] == po->var) s->old_leaf = t->in_args[i];
   if (s->wm) {
