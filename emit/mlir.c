@@ -48,6 +48,15 @@ static void put_elem(ir_buf *b, ir_elem e, double v) {
     if (isinf(v)) ir_buf_printf(b, "%ld", v > 0 ? LONG_MAX : LONG_MIN);
     else ir_buf_printf(b, "%ld", (long)v);
     return;
+  case IR_I8: case IR_U8: case IR_I16: case IR_U16: case IR_U32: case IR_U64: {
+    /* a max or min reduction's identity: the type's bound */
+    int w = ir_elem_bits(e), sg = ir_elem_is_signed(e);
+    if (isinf(v) && v > 0) v = sg ? ldexp(1, w - 1) - 1 : ldexp(1, w) - 1;
+    else if (isinf(v)) v = sg ? -ldexp(1, w - 1) : 0;
+    if (e == IR_U64) ir_buf_printf(b, "%lu", (unsigned long)v);
+    else ir_buf_printf(b, "%ld", (long)v);
+    return;
+  }
   case IR_F32:
     if (isnan(v)) ir_buf_puts(b, "0x7FC00000");
     else if (isinf(v)) ir_buf_puts(b, v > 0 ? "0x7F800000" : "0xFF800000");

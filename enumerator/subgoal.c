@@ -460,11 +460,27 @@ static double eval(evctx *c, const ir_expr *e) {
     if (t->poison && t->poison[i]) c->poison = 1;
     return t->data[i];
   }
-  case IR_EX_NEG: return -eval(c, e->args[0]);
+  case IR_EX_NEG:
+    if (ir_elem_is_int(e->type)) return ir_int_arith(e->type, 'n', eval(c, e->args[0]), 0);
+    return -eval(c, e->args[0]);
   case IR_EX_NOT: return !eval(c, e->args[0]);
-  case IR_EX_ADD: return eval(c, e->args[0]) + eval(c, e->args[1]);
-  case IR_EX_SUB: return eval(c, e->args[0]) - eval(c, e->args[1]);
-  case IR_EX_MUL: return eval(c, e->args[0]) * eval(c, e->args[1]);
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL:
+  case IR_EX_SHL:
+  case IR_EX_SHR: {
+    double a = eval(c, e->args[0]), b = eval(c, e->args[1]);
+    if (ir_elem_is_int(e->type)) /* wrapping, as the interpreter computes */
+      return ir_int_arith(e->type,
+                          e->kind == IR_EX_ADD   ? '+'
+                          : e->kind == IR_EX_SUB ? '-'
+                          : e->kind == IR_EX_MUL ? '*'
+                          : e->kind == IR_EX_SHL ? 'l'
+                          : ir_elem_is_signed(e->type) ? 'a'
+                                                       : 'r',
+                          a, b);
+    return e->kind == IR_EX_ADD ? a + b : e->kind == IR_EX_SUB ? a - b : a * b;
+  }
   case IR_EX_DIV: return eval(c, e->args[0]) / eval(c, e->args[1]);
   case IR_EX_LT: return eval(c, e->args[0]) < eval(c, e->args[1]);
   case IR_EX_LE: return eval(c, e->args[0]) <= eval(c, e->args[1]);
@@ -479,7 +495,7 @@ static double eval(evctx *c, const ir_expr *e) {
   case IR_EX_CAST: {
     double x = eval(c, e->args[0]);
     if (e->type == IR_F32) return (float)x;
-    if (e->type == IR_I32 || e->type == IR_I64) return (double)(long)x;
+    if (ir_elem_is_int(e->type)) return ir_elem_wrap(e->type, x);
     return x;
   }
   case IR_EX_CALL: {
