@@ -767,6 +767,10 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"fill", 0},
       {"fill_scalar", 0},
       {"iota", POLY_OP_CMP},
+      {"convert", POLY_OP_CONVERT},
+      {"shl", POLY_OP_SHL},
+      {"shra", POLY_OP_SHR},
+      {"shrl", POLY_OP_SHR},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(table[i].name, kn)) return !table[i].need || (h & table[i].need);

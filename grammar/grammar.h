@@ -85,7 +85,10 @@ typedef enum gram_res {
   GRAM_RES_REDUCE1,   /* reduce1(x, dims): the dims kept with size 1 */
   GRAM_RES_DOT,       /* dot(l, r, batch, contract): batch, l free, r free */
   GRAM_RES_TARGET,    /* target: the caller proposes the result type */
-  GRAM_RES_RESHAPE    /* reshape(x): a proposed type with x's element count */
+  GRAM_RES_RESHAPE,   /* reshape(x): a proposed type with x's element count */
+  GRAM_RES_CONVERT    /* convert(x): x's shape, the element type of a
+                         proposed type of that shape (another one of the
+                         op's element types) */
 } gram_res;
 
 /* A kernel attribute binding: key=VALUE. */

@@ -138,7 +138,8 @@ static int parse_elem(const tok *t, ir_elem *e) {
   return -1;
 }
 
-#define ELEMS_SUPPORTED "element types f64, f32, i32, i64, i1"
+#define ELEMS_SUPPORTED \
+  "element types f64, f32, i32, i64, i8, ui8, i16, ui16, ui32, ui64, i1"
 
 /* elem-list := ELEM { ELEM } */
 static int parse_elems(parser *p, int k, unsigned *out) {
@@ -513,7 +514,7 @@ static void parse_attr(parser *p, gram_op *op) {
 #define RESULTS_SUPPORTED \
   "[ELEM] followed by a pattern [m,n] / [*s], broadcast(a, b, ...), " \
   "broadcast_eq(a, b, ...), permute(x, ATTR), reduce(x, ATTR), " \
-  "reduce1(x, ATTR), dot(l, r, BATCH, CONTRACT), target, reshape(x)"
+  "reduce1(x, ATTR), dot(l, r, BATCH, CONTRACT), target, reshape(x), convert(x)"
 
 /* result := [ELEM] ( pattern | RULE '(' args ')' | target ) */
 static void parse_result(parser *p, gram_op *op) {
@@ -545,7 +546,7 @@ static void parse_result(parser *p, gram_op *op) {
         {"broadcast", GRAM_RES_BCAST, -1, 0}, {"broadcast_eq", GRAM_RES_BCAST_EQ, -1, 0},
         {"permute", GRAM_RES_PERMUTE, 1, 1},  {"reduce", GRAM_RES_REDUCE, 1, 1},
         {"reduce1", GRAM_RES_REDUCE1, 1, 1},  {"dot", GRAM_RES_DOT, 2, 2},
-        {"reshape", GRAM_RES_RESHAPE, 1, 0}};
+        {"reshape", GRAM_RES_RESHAPE, 1, 0}, {"convert", GRAM_RES_CONVERT, 1, 0}};
     int ri = -1;
     for (int i = 0; i < (int)(sizeof rules / sizeof rules[0]); i++)
       if (teq(r, rules[i].name)) ri = i;
