@@ -84,7 +84,8 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   memset(g, 0, sizeof *g);
   g->var = c->st->lhs->var;
   const ir_var *v = s->k->vars[g->var];
-  g->type.elem = v->elem;
+  /* integer data: the value's own type (a promoted int inside a u8 store) */
+  g->type.elem = ir_elem_is_int(e->type) && ir_elem_is_int(v->elem) ? e->type : v->elem;
   g->type.rank = v->rank;
   for (int d = 0; d < v->rank; d++) g->type.dims[d] = v->dims[d]->var;
   g->stmt = c->st;
@@ -130,6 +131,22 @@ static const ir_expr *added_value(const ir_stmt *st) {
     if (same_expr(st->rhs->args[1], st->lhs)) return st->rhs->args[0];
   }
   return NULL;
+}
+
+/* Integer data: the value inside a conversion (the int sum of
+ * `(uint8_t)(a + b)`) and the shifted value of a shift, down the chain. */
+static void inner_goals(collect *c, const ir_expr *e) {
+  for (;;) {
+    if (e->kind == IR_EX_CAST && poly_cast_converts(e)) {
+      e = e->args[0];
+      add_goal(c, e, 1, "converted value");
+    } else if (e->kind == IR_EX_SHL || e->kind == IR_EX_SHR) {
+      e = e->args[0];
+      add_goal(c, e, 1, "shifted value");
+    } else {
+      return;
+    }
+  }
 }
 
 typedef struct find_ctx {
@@ -204,6 +221,7 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
   } else {
     if (add) add_goal(&c, val, 1, "update");
     for (int i = 0; i < nt; i++) {
+      inner_goals(&c, ts[i]);
       if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
       /* a quotient: its dividend and its divisor (y = (x - m) / sqrt(v)) */
       if (ts[i]->kind == IR_EX_DIV) {

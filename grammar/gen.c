@@ -426,7 +426,8 @@ rejected:
 /* ---------------------------------------------------------------- printing */
 
 const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem) {
-  return ir_elem_is_float(elem) ? a->spell[v] : a->ispell[v];
+  if (ir_elem_is_float(elem)) return a->spell[v];
+  return ir_elem_is_signed(elem) ? a->ispell[v] : a->uspell[v];
 }
 
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs) {
