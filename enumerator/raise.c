@@ -480,7 +480,7 @@ static unsigned cast_elems(const ir_kernel *k) {
 }
 
 /* The leaves of a round: the inputs, the constants (rank 0 and of the
- * output's type), the masks of the regions the task reads and writes and
+ * output's type, also in the element types of the kernel's conversions), the masks of the regions the task reads and writes and
  * of the points of each statement's value space that hold final values,
  * and the solved sub-goals; each once, with its values on every example.
  * Returns the table (*n entries). */
@@ -493,8 +493,10 @@ static es_leaf *round_leaves(task_ctx *t, const out_search *s, int *n) {
   unsigned ce = cast_elems(k);
   for (int e = 0; e < IR_ELEM_COUNT; e++) /* rank-0 constants of the other types */
     if ((ce & (1u << e)) && e != (int)k->data_type) {
-      ir_type sc = {(ir_elem)e, 0, {0}};
+      ir_type sc = {(ir_elem)e, 0, {0}}, full = s->otype;
+      full.elem = (ir_elem)e;
       constant_leaves(t, &sc, &l);
+      constant_leaves(t, &full, &l); /* for dialects without implicit broadcasting */
     }
   for (int i = 0; i < t->pt->naccess; i++) {
     const poly_access *ac = &t->pt->access[i];

@@ -986,12 +986,18 @@ static ir_expr *parse_number(parser *p) {
     if (*end) error_tok(p, t, NULL, "invalid number '%s'", s);
     return mk_const(p, v, 0, type, pos);
   }
-  long long v = strtoll(s, &end, 0);
-  while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
-  if (*end) error_tok(p, t, NULL, "invalid number '%s'", s);
-  if (errno == ERANGE || v > INT_MAX)
-    error_tok(p, t, "int constants", "integer constant '%s' is too large", s);
-  return mk_const(p, (double)v, 1, IR_I32, pos);
+  unsigned long long v = strtoull(s, &end, 0);
+  int nu = 0, nl = 0;
+  for (; *end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'; end++)
+    *end == 'u' || *end == 'U' ? nu++ : nl++;
+  if (*end || nu > 1 || nl > 2) error_tok(p, t, NULL, "invalid number '%s'", s);
+  /* the type C gives it: int, or unsigned with a 'u' suffix, long past
+   * their range or with an 'l' (a decimal literal without 'u' never
+   * becomes unsigned) */
+  ir_elem ty = nu ? (nl || v > UINT_MAX ? IR_U64 : IR_U32) : (nl || v > INT_MAX ? IR_I64 : IR_I32);
+  if (errno == ERANGE || (!nu && v > LONG_MAX) || v > (1ull << 53))
+    error_tok(p, t, "integer constants up to 2^53", "integer constant '%s' is too large", s);
+  return mk_const(p, (double)v, 1, ty, pos);
 }
 
 /* Report an unknown identifier at t (a file-scope variable gets its own
