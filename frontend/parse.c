@@ -565,9 +565,18 @@ static int elem_rank(ir_elem e) {
   return 2 * ir_elem_bits(e) + !ir_elem_is_signed(e);
 }
 
-/* e converted to type t: constants are retyped, anything else is cast. */
+/* e converted to type t: constants are retyped, anything else is cast.
+ * A floating value converted to narrow or unsigned integer data is
+ * refused: C truncates it and leaves values out of range undefined, which
+ * the verifier does not model (it could never be proved). */
 static ir_expr *convert(parser *p, ir_expr *e, ir_elem t) {
   if (e->type == t) return e;
+  if (ir_elem_is_float(e->type) && ir_elem_is_int(t) && t != IR_I32 && t != IR_I64 &&
+      e->kind != IR_EX_CONST)
+    error_pos(p, e->pos, "floating data, and integer data converted to floating values",
+              "converting a floating value to '%s' data is not yet supported (C rounds it "
+              "toward zero and leaves values out of range undefined: the verifier has no "
+              "model of it)", ir_elem_c_name(t));
   if (e->kind == IR_EX_CONST && (ir_elem_is_float(t) || e->is_int)) {
     /* an integer constant converted as C converts it (modulo 2^N) */
     ir_expr *c = mk_const(p, ir_elem_is_int(t) ? ir_elem_wrap(t, e->value) : e->value,
