@@ -134,9 +134,8 @@ static const char *ctype(ir_elem e) {
   switch (e) {
   case IR_F64: return "double";
   case IR_F32: return "float";
-  case IR_I32: return "int";
-  case IR_I64: return "long";
-  default: return "unsigned char";
+  case IR_I1: return "unsigned char";
+  default: return ir_elem_c_name(e); /* the integer types */
   }
 }
 
@@ -321,22 +320,38 @@ static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
 static const struct {
   const char *kn;
   int arity;
-  const char *tmpl[2]; /* int, long */
+  const char *tmpl[3]; /* 8 to 32 bits, long, unsigned long */
 } int_ops[] = {
-    {"neg", 1, {"0u - (unsigned)(%s)", "0ul - (unsigned long)(%s)"}},
-    {"add", 2, {"(unsigned)(%s) + (unsigned)(%s)", "(unsigned long)(%s) + (unsigned long)(%s)"}},
-    {"sub", 2, {"(unsigned)(%s) - (unsigned)(%s)", "(unsigned long)(%s) - (unsigned long)(%s)"}},
-    {"mul", 2, {"(unsigned)(%s) * (unsigned)(%s)", "(unsigned long)(%s) * (unsigned long)(%s)"}},
-    {"max", 2, {"upl_maxl(%s, %s)", "upl_maxl(%s, %s)"}},
-    {"min", 2, {"upl_minl(%s, %s)", "upl_minl(%s, %s)"}},
-    {"abs", 1, {"upl_absl(%s)", "upl_absl(%s)"}}};
+    {"neg", 1, {"0u - (unsigned)(%s)", "0ul - (unsigned long)(%s)", "0ul - (%s)"}},
+    {"add", 2, {"(unsigned)(%s) + (unsigned)(%s)", "(unsigned long)(%s) + (unsigned long)(%s)",
+                "(%s) + (%s)"}},
+    {"sub", 2, {"(unsigned)(%s) - (unsigned)(%s)", "(unsigned long)(%s) - (unsigned long)(%s)",
+                "(%s) - (%s)"}},
+    {"mul", 2, {"(unsigned)(%s) * (unsigned)(%s)", "(unsigned long)(%s) * (unsigned long)(%s)",
+                "(%s) * (%s)"}},
+    {"max", 2, {"upl_maxl(%s, %s)", "upl_maxl(%s, %s)", "upl_maxul(%s, %s)"}},
+    {"min", 2, {"upl_minl(%s, %s)", "upl_minl(%s, %s)", "upl_minul(%s, %s)"}},
+    {"abs", 1, {"upl_absl(%s)", "upl_absl(%s)", "%s"}},
+    /* conversions: the value cast to the result type (gen_value wraps every
+     * value in a cast to its type) */
+    {"convert", 1, {"%s", "%s", "%s"}},
+    /* shifts: built in gen_value (the operand in the type of the shift's
+     * signedness) */
+    {"shl", 2, {"%s", "%s", "%s"}},
+    {"shra", 2, {"%s", "%s", "%s"}},
+    {"shrl", 2, {"%s", "%s", "%s"}}};
+
+/* Which int_ops template fits integer type e. */
+static int int_tmpl(ir_elem e) {
+  return e == IR_U64 ? 2 : ir_elem_bits(e) == 64;
+}
 
 
 /* The template of an elementwise kernel ("%s + %s"), with its arity; NULL
  * if kn is not one. */
 static const char *elem_template(const char *kn, ir_elem e, int *arity) {
   for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0] && !ir_elem_is_float(e); i++)
-    if (!strcmp(kn, int_ops[i].kn)) return *arity = int_ops[i].arity, int_ops[i].tmpl[e == IR_I64];
+    if (!strcmp(kn, int_ops[i].kn)) return *arity = int_ops[i].arity, int_ops[i].tmpl[int_tmpl(e)];
   for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
     if (!strcmp(kn, unary_ops[i][0])) return *arity = 1, unary_ops[i][1];
   for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)
@@ -391,6 +406,19 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
     for (int i = 0; i < arity && i < b->nargs; i++) operand_expr(g, n, i, var, &a[i]);
     if (!strcmp(kn, "compare"))
       ir_buf_printf(s, "%s %s %s", ir_buf_str(&a[0]), cmp_ops[b->attrs[0].v[0]], ir_buf_str(&a[1]));
+    else if (!strcmp(kn, "shl") || !strcmp(kn, "shra") || !strcmp(kn, "shrl")) {
+      /* in C, a count outside 0..N-1 is undefined: StableHLO's 0 or sign
+       * fill, spelled out; the shifted value in the type of the shift's
+       * signedness (>> of a signed value is arithmetic with gcc and clang) */
+      int w = ir_elem_bits(t->elem), left = kn[2] == 'l' && kn[3] == 0;
+      const char *st = left ? "unsigned long"
+                            : ir_elem_c_name(ir_elem_int(w, !strcmp(kn, "shra")));
+      const char *x = ir_buf_str(&a[0]), *c = ir_buf_str(&a[1]);
+      ir_buf_printf(s, "(%s) < 0 || (%s) >= %d ? ", c, c, w);
+      if (!strcmp(kn, "shra")) ir_buf_printf(s, "((%s)(%s) < 0 ? -1 : 0)", st, x);
+      else ir_buf_printf(s, "0");
+      ir_buf_printf(s, " : (%s)(%s) %s (%s)", st, x, left ? "<<" : ">>", c);
+    }
     else
       ir_buf_printf(s, tmpl, ir_buf_str(&a[0]), ir_buf_str(&a[1]), ir_buf_str(&a[2]));
     for (int i = 0; i < 3; i++) ir_buf_free(&a[i]);
@@ -536,7 +564,7 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   dot_operand(g, opn[1], rt, rnt, nrf ? rtr : NULL, rname, &tb, ruse, &rcopy);
 
   const char *T = ctype(n->type.elem);
-  const char *U = n->type.elem == IR_I64 ? "unsigned long" : "unsigned"; /* ints wrap */
+  const char *U = ir_elem_bits(n->type.elem) == 64 ? "unsigned long" : "unsigned"; /* ints wrap */
   const char *beta = acc ? "1" : "0";
   fprintf(g->out,
           "  {\n"
@@ -635,7 +663,7 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
   fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
   fprintf(g->out,
-          wrap                              ? ibody[n->type.elem == IR_I64][bi]
+          wrap                              ? ibody[ir_elem_bits(n->type.elem) == 64][bi]
           : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
                                             : body[bi],
           ir_buf_str(&acc));
@@ -936,7 +964,9 @@ static const char prelude[] =
     "static inline long upl_minl(long a, long b) { return a < b ? a : b; }\n"
     "static inline long upl_absl(long a) {\n"
     "  return (long)(a < 0 ? 0ul - (unsigned long)a : (unsigned long)a);\n"
-    "}\n";
+    "}\n"
+    "static inline unsigned long upl_maxul(unsigned long a, unsigned long b) { return a > b ? a : b; }\n"
+    "static inline unsigned long upl_minul(unsigned long a, unsigned long b) { return a < b ? a : b; }\n";
 
 /* Plan the fusion of the program nodes[0..nn-1] (results p, written to
  * vars rvar): classify, count readers, decide what is materialised, find

@@ -24,16 +24,44 @@ static long dim_size(int d, const long *sizes, int nsizes) {
   return sizes[d];
 }
 
-char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
-                     size_t n) {
+/* The spelling of element type e in dialect d's text: StableHLO's (ui8),
+ * or without the signedness where d says `signless` (MLIR's builtin
+ * integers: the ops carry it). */
+static const char *elem_name(const gram_dialect *d, ir_elem e) {
+  return d && d->signless ? ir_elem_mlir_signless(e) : ir_elem_mlir_name(e);
+}
+
+/* The arith op converting element type `from` to `to` as C does
+ * (extension by the source's signedness, truncation modulo 2^N, rounding
+ * toward zero from floating values). */
+static const char *arith_convert(ir_elem from, ir_elem to) {
+  int fi = ir_elem_is_int(from), ti = ir_elem_is_int(to);
+  int wf = ir_elem_bits(from), wt = ir_elem_bits(to);
+  if (fi && ti) {
+    if (wt == wf) return "arith.bitcast"; /* i32 and ui32 are both i32 */
+    if (wt < wf) return "arith.trunci";
+    return ir_elem_is_signed(from) ? "arith.extsi" : "arith.extui";
+  }
+  if (fi) return ir_elem_is_signed(from) ? "arith.sitofp" : "arith.uitofp";
+  if (ti) return ir_elem_is_signed(to) ? "arith.fptosi" : "arith.fptoui";
+  return wt > wf ? "arith.extf" : "arith.truncf";
+}
+
+static char *type_str(const gram_dialect *d, const ir_type *t, const long *sizes, int nsizes,
+                      char *buf, size_t n) {
   size_t at = (size_t)snprintf(buf, n, "tensor<");
   for (int i = 0; i < t->rank && at < n; i++) {
     long s = dim_size(t->dims[i], sizes, nsizes);
     if (s < 0) at += (size_t)snprintf(buf + at, n - at, "?x");
     else at += (size_t)snprintf(buf + at, n - at, "%ldx", s);
   }
-  if (at < n) snprintf(buf + at, n - at, "%s>", ir_elem_mlir_name(t->elem));
+  if (at < n) snprintf(buf + at, n - at, "%s>", elem_name(d, t->elem));
   return buf;
+}
+
+char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
+                     size_t n) {
+  return type_str(NULL, t, sizes, nsizes, buf, n);
 }
 
 /* A float literal MLIR reads back exactly (hex for non-finite values). */
@@ -48,6 +76,15 @@ static void put_elem(ir_buf *b, ir_elem e, double v) {
     if (isinf(v)) ir_buf_printf(b, "%ld", v > 0 ? LONG_MAX : LONG_MIN);
     else ir_buf_printf(b, "%ld", (long)v);
     return;
+  case IR_I8: case IR_U8: case IR_I16: case IR_U16: case IR_U32: case IR_U64: {
+    /* a max or min reduction's identity: the type's bound */
+    int w = ir_elem_bits(e), sg = ir_elem_is_signed(e);
+    if (isinf(v) && v > 0) v = sg ? ldexp(1, w - 1) - 1 : ldexp(1, w) - 1;
+    else if (isinf(v)) v = sg ? -ldexp(1, w - 1) : 0;
+    if (e == IR_U64) ir_buf_printf(b, "%lu", (unsigned long)v);
+    else ir_buf_printf(b, "%ld", (long)v);
+    return;
+  }
   case IR_F32:
     if (isnan(v)) ir_buf_puts(b, "0x7FC00000");
     else if (isinf(v)) ir_buf_puts(b, v > 0 ? "0x7F800000" : "0xFF800000");
@@ -180,7 +217,7 @@ static void use_name(ectx *c, const ir_tnode *v, char *buf, size_t len) {
 
 static void put_type(ectx *c, const ir_type *t) {
   char buf[96];
-  ir_buf_puts(c->b, emit_mlir_type(t, c->tsizes, c->o->nsizes, buf, sizeof buf));
+  ir_buf_puts(c->b, type_str(c->d, t, c->tsizes, c->o->nsizes, buf, sizeof buf));
 }
 
 /* "3, 4"; a dynamic dim is written -1. */
@@ -322,8 +359,10 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
         use_name(c, v, nm, sizeof nm);
         ir_buf_puts(b, nm);
       } else if (SFX("type")) put_type(c, &v->type);
-      else if (SFX("elem")) ir_buf_puts(b, ir_elem_mlir_name(v->type.elem));
+      else if (SFX("elem")) ir_buf_puts(b, elem_name(c->d, v->type.elem));
       else if (SFX("zero")) ir_buf_puts(b, ir_elem_is_float(v->type.elem) ? "0.0" : "0");
+      else if (SFX("conv") && v->kind == IR_TN_OP && v->nops > 0) /* from operand 0 to v */
+        ir_buf_puts(b, arith_convert(v->ops[0]->type.elem, v->type.elem));
       else if (SFX("shape")) put_shape(c, &v->type);
       else if (SFX("shape_attr")) { /* array<i64: 3, 4>; array<i64> at rank 0 */
         ir_buf_puts(b, v->type.rank ? "array<i64: " : "array<i64");
@@ -532,11 +571,11 @@ static void mask_iota(ectx *c, const ir_tnode *n) {
   char ity[96], ty[96];
   ir_type it = n->type;
   it.elem = IR_I32;
-  emit_mlir_type(&it, c->tsizes, c->o->nsizes, ity, sizeof ity);
+  type_str(c->d, &it, c->tsizes, c->o->nsizes, ity, sizeof ity);
   /* i64 iota values */
   char *x = strstr(ity, "i32>");
   if (x) memcpy(x, "i64", 3);
-  emit_mlir_type(&n->type, c->tsizes, c->o->nsizes, ty, sizeof ty);
+  type_str(c->d, &n->type, c->tsizes, c->o->nsizes, ty, sizeof ty);
   ir_buf_printf(b, "  %%v%d_shape = tensor.from_elements ", id);
   put_dims(c, &n->type);
   ir_buf_printf(b, " : tensor<%dxindex>\n", r);
@@ -684,7 +723,7 @@ static void emit_node(ectx *c, const ir_tnode *n) {
     for (int i = 0; i < n->type.rank; i++) l.dims[i] = dim_size(n->type.dims[i], c->o->sizes, c->o->nsizes);
     ir_buf v = {0};
     char type[96];
-    emit_mlir_type(&n->type, c->o->sizes, c->o->nsizes, type, sizeof type);
+    type_str(c->d, &n->type, c->o->sizes, c->o->nsizes, type, sizeof type);
     if (n->kind == IR_TN_CONST) {
       /* a splat */
       ir_buf_puts(&v, "dense<");
@@ -1059,7 +1098,7 @@ static void init_outputs(emit_run *run) {
 }
 
 /* In @main: the constants of run r's inputs, cast to the function's types. */
-static void main_inputs(ir_buf *b, const emit_run *run, int r) {
+static void main_inputs(const gram_dialect *d, ir_buf *b, const emit_run *run, int r) {
   const ir_tprog *p = run->prog;
   char ty[96];
   for (int a = 0; a < p->nargs; a++) {
@@ -1071,14 +1110,14 @@ static void main_inputs(ir_buf *b, const emit_run *run, int r) {
       st.dims[i] = i;
       sz[i] = in->dims[i];
     }
-    emit_mlir_type(&st, sz, st.rank, ty, sizeof ty);
+    type_str(d, &st, sz, st.rank, ty, sizeof ty);
     tensval tv = {in};
     ir_buf_printf(b, "  %%in%d_%d = arith.constant ", r, a);
     put_dense(b, &st, in->dims, tensor_value, &tv, ty);
     ir_buf_puts(b, "\n");
     char dty[96];
     if (run->dynamic && has_sym_dim(&p->args[a]->type))
-      emit_mlir_type(&p->args[a]->type, NULL, 0, dty, sizeof dty);
+      type_str(d, &p->args[a]->type, NULL, 0, dty, sizeof dty);
     else
       snprintf(dty, sizeof dty, "%s", ty);
     ir_buf_printf(b, "  %%ind%d_%d = tensor.cast %%in%d_%d : %s to %s\n", r, a, r, a, ty, dty);
@@ -1086,7 +1125,7 @@ static void main_inputs(ir_buf *b, const emit_run *run, int r) {
 }
 
 /* In @main: the call of run r's function @fR. */
-static void main_call(ir_buf *b, const emit_run *run, int r) {
+static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int r) {
   const ir_tprog *p = run->prog;
   const long *ts = run->dynamic ? NULL : run->sizes; /* for types */
   char ty[96];
@@ -1095,28 +1134,28 @@ static void main_call(ir_buf *b, const emit_run *run, int r) {
   ir_buf_puts(b, ") : (");
   for (int a = 0; a < p->nargs; a++)
     ir_buf_printf(b, "%s%s", a ? ", " : "",
-                  emit_mlir_type(&p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
+                  type_str(d, &p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
   ir_buf_puts(b, ") -> (");
   for (int k = 0; k < p->nresults; k++)
     ir_buf_printf(b, "%s%s", k ? ", " : "",
-                  emit_mlir_type(&p->results[k]->type, ts, run->nsizes, ty, sizeof ty));
+                  type_str(d, &p->results[k]->type, ts, run->nsizes, ty, sizeof ty));
   ir_buf_puts(b, ")\n");
 }
 
 /* In @main: print run r's results as integers, so that every value comes
  * back exactly: floats as their bit patterns (bitcast), i1/i32 widened to
  * i64 (i64 as it is). */
-static void main_prints(ir_buf *b, const emit_run *run, int r) {
+static void main_prints(const gram_dialect *d, ir_buf *b, const emit_run *run, int r) {
   const ir_tprog *p = run->prog;
   const long *ts = run->dynamic ? NULL : run->sizes;
   for (int k = 0; k < p->nresults; k++) {
     ir_type t = p->results[k]->type;
     char ty[96], ity[96], val[32];
-    emit_mlir_type(&t, ts, run->nsizes, ty, sizeof ty);
+    type_str(d, &t, ts, run->nsizes, ty, sizeof ty);
     snprintf(val, sizeof val, "%%r%d#%d", r, k);
     ir_type it = t;
     it.elem = t.elem == IR_F32 ? IR_I32 : IR_F64; /* placeholder, fixed below */
-    emit_mlir_type(&it, ts, run->nsizes, ity, sizeof ity);
+    type_str(d, &it, ts, run->nsizes, ity, sizeof ity);
     const char *ie = t.elem == IR_F32 ? "i32" : "i64";
     /* the integer type: same shape, element ie */
     char *x = strrchr(ity, 'x');
@@ -1124,7 +1163,8 @@ static void main_prints(ir_buf *b, const emit_run *run, int r) {
     else snprintf(ity, sizeof ity, "tensor<%s>", ie);
     const char *conv = t.elem == IR_F64 || t.elem == IR_F32 ? "arith.bitcast"
                        : t.elem == IR_I1                   ? "arith.extui"
-                       : t.elem == IR_I64                  ? "tensor.cast" /* as it is */
+                       : t.elem == IR_I64 || t.elem == IR_U64 ? "tensor.cast" /* as it is */
+                       : !ir_elem_is_signed(t.elem)        ? "arith.extui"
                                                            : "arith.extsi";
     ir_buf_printf(b, "  %%c%d_%d = %s %s : %s to %s\n", r, k, conv, val, ty, ity);
     ir_buf_printf(b, "  %%u%d_%d = tensor.cast %%c%d_%d : %s to tensor<*x%s>\n", r, k, r, k, ity, ie);
@@ -1156,9 +1196,9 @@ static char *build_module(const gram_dialect *d, emit_run *runs, int nruns, ir_e
         "func.func @main() {\n", f);
   for (int r = 0; r < nruns; r++) {
     ir_buf b = {0};
-    main_inputs(&b, &runs[r], r);
-    main_call(&b, &runs[r], r);
-    main_prints(&b, &runs[r], r);
+    main_inputs(d, &b, &runs[r], r);
+    main_call(d, &b, &runs[r], r);
+    main_prints(d, &b, &runs[r], r);
     fputs(ir_buf_str(&b), f);
     ir_buf_free(&b);
   }

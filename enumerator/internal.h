@@ -59,6 +59,8 @@ typedef struct es_search_in {
   int progress;
   int threads;           /* evaluation threads (results do not depend on it) */
   int task;
+  unsigned elems;        /* element types the task's conversions involve
+                            (bit 1 << ir_elem): proposed as convert targets */
   ir_tp_store *store;
   /* Programs never to store (a raise's candidates whose verification was
    * unknown), so that another program with the same values takes their

@@ -480,8 +480,29 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
   return 0;
 }
 
+static void expr_cast_elems(const ir_expr *e, unsigned *m) {
+  if (poly_cast_converts(e)) *m |= (1u << e->type) | (1u << e->args[0]->type);
+  for (int i = 0; i < e->nargs; i++) expr_cast_elems(e->args[i], m);
+}
+
+static int stmt_cast_elems(const ir_stmt *s, const ir_stmt *const *loops, int depth,
+                           void *user) {
+  (void)loops, (void)depth;
+  expr_cast_elems(s->rhs, user);
+  return 0;
+}
+
+/* The element types k's conversions involve (bit 1 << ir_elem; 0 when it
+ * converts nothing): the convert ops' targets, and the types of constants
+ * besides the data type. */
+static unsigned cast_elems(const ir_kernel *k) {
+  unsigned m = 0;
+  ir_kernel_walk_assigns(k, stmt_cast_elems, &m);
+  return m;
+}
+
 /* The leaves of a round: the inputs, the constants (rank 0 and of the
- * output's type), the masks of the regions the task reads and writes and
+ * output's type, also in the element types of the kernel's conversions), the masks of the regions the task reads and writes and
  * of the points of each statement's value space that hold final values,
  * and the solved sub-goals; each once, with its values on every example.
  * Returns the table (*n entries). */
@@ -491,6 +512,14 @@ static es_leaf *round_leaves(task_ctx *t, const out_search *s, int *n) {
   for (int i = 0; i < t->nin; i++) nodes_push(&l, t->in_args[i]);
   constant_leaves(t, NULL, &l);
   constant_leaves(t, &s->otype, &l);
+  unsigned ce = cast_elems(k);
+  for (int e = 0; e < IR_ELEM_COUNT; e++) /* rank-0 constants of the other types */
+    if ((ce & (1u << e)) && e != (int)k->data_type) {
+      ir_type sc = {(ir_elem)e, 0, {0}}, full = s->otype;
+      full.elem = (ir_elem)e;
+      constant_leaves(t, &sc, &l);
+      constant_leaves(t, &full, &l); /* for dialects without implicit broadcasting */
+    }
   for (int i = 0; i < t->pt->naccess; i++) {
     const poly_access *ac = &t->pt->access[i];
     const poly_region *rs[2] = {&ac->read, &ac->write};
@@ -559,7 +588,7 @@ static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
       .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
       .max_elements = s->navoidable ? s->alt_cap : 0,
       .threads = t->o->threads,
-      .task = t->pt->index, .store = t->store, .blocked = s->blocked, .nblocked = s->nblocked};
+      .task = t->pt->index, .elems = cast_elems(k), .store = t->store, .blocked = s->blocked, .nblocked = s->nblocked};
   es_outcome oc = es_search(&in, &res->stats);
   for (int i = 0; i < nleaves; i++)
     for (int e = 0; e < t->ex.n; e++) interp_tensor_free(&leaves[i].values[e]);

@@ -531,6 +531,13 @@ static int targets(es_state *st, ir_type *out, int cap) {
       if (t->elem == IR_I1) continue;
       if (pass == 0) {
         n = add_target(st, out, n, cap, t);
+        /* the same shape in the element types of the task's conversions */
+        for (int e = 0; e < IR_ELEM_COUNT; e++)
+          if ((st->in->elems & (1u << e)) && e != (int)t->elem) {
+            ir_type c = *t;
+            c.elem = (ir_elem)e;
+            n = add_target(st, out, n, cap, &c);
+          }
         continue;
       }
       ir_type ones = *t;

@@ -84,7 +84,8 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   memset(g, 0, sizeof *g);
   g->var = c->st->lhs->var;
   const ir_var *v = s->k->vars[g->var];
-  g->type.elem = v->elem;
+  /* integer data: the value's own type (a promoted int inside a u8 store) */
+  g->type.elem = ir_elem_is_int(e->type) && ir_elem_is_int(v->elem) ? e->type : v->elem;
   g->type.rank = v->rank;
   for (int d = 0; d < v->rank; d++) g->type.dims[d] = v->dims[d]->var;
   g->stmt = c->st;
@@ -130,6 +131,22 @@ static const ir_expr *added_value(const ir_stmt *st) {
     if (same_expr(st->rhs->args[1], st->lhs)) return st->rhs->args[0];
   }
   return NULL;
+}
+
+/* Integer data: the value inside a conversion (the int sum of
+ * `(uint8_t)(a + b)`) and the shifted value of a shift, down the chain. */
+static void inner_goals(collect *c, const ir_expr *e) {
+  for (;;) {
+    if (e->kind == IR_EX_CAST && poly_cast_converts(e)) {
+      e = e->args[0];
+      add_goal(c, e, 1, "converted value");
+    } else if (e->kind == IR_EX_SHL || e->kind == IR_EX_SHR) {
+      e = e->args[0];
+      add_goal(c, e, 1, "shifted value");
+    } else {
+      return;
+    }
+  }
 }
 
 typedef struct find_ctx {
@@ -204,6 +221,7 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
   } else {
     if (add) add_goal(&c, val, 1, "update");
     for (int i = 0; i < nt; i++) {
+      inner_goals(&c, ts[i]);
       if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
       /* a quotient: its dividend and its divisor (y = (x - m) / sqrt(v)) */
       if (ts[i]->kind == IR_EX_DIV) {
@@ -460,11 +478,27 @@ static double eval(evctx *c, const ir_expr *e) {
     if (t->poison && t->poison[i]) c->poison = 1;
     return t->data[i];
   }
-  case IR_EX_NEG: return -eval(c, e->args[0]);
+  case IR_EX_NEG:
+    if (ir_elem_is_int(e->type)) return ir_int_arith(e->type, 'n', eval(c, e->args[0]), 0);
+    return -eval(c, e->args[0]);
   case IR_EX_NOT: return !eval(c, e->args[0]);
-  case IR_EX_ADD: return eval(c, e->args[0]) + eval(c, e->args[1]);
-  case IR_EX_SUB: return eval(c, e->args[0]) - eval(c, e->args[1]);
-  case IR_EX_MUL: return eval(c, e->args[0]) * eval(c, e->args[1]);
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL:
+  case IR_EX_SHL:
+  case IR_EX_SHR: {
+    double a = eval(c, e->args[0]), b = eval(c, e->args[1]);
+    if (ir_elem_is_int(e->type)) /* wrapping, as the interpreter computes */
+      return ir_int_arith(e->type,
+                          e->kind == IR_EX_ADD   ? '+'
+                          : e->kind == IR_EX_SUB ? '-'
+                          : e->kind == IR_EX_MUL ? '*'
+                          : e->kind == IR_EX_SHL ? 'l'
+                          : ir_elem_is_signed(e->type) ? 'a'
+                                                       : 'r',
+                          a, b);
+    return e->kind == IR_EX_ADD ? a + b : e->kind == IR_EX_SUB ? a - b : a * b;
+  }
   case IR_EX_DIV: return eval(c, e->args[0]) / eval(c, e->args[1]);
   case IR_EX_LT: return eval(c, e->args[0]) < eval(c, e->args[1]);
   case IR_EX_LE: return eval(c, e->args[0]) <= eval(c, e->args[1]);
@@ -479,7 +513,7 @@ static double eval(evctx *c, const ir_expr *e) {
   case IR_EX_CAST: {
     double x = eval(c, e->args[0]);
     if (e->type == IR_F32) return (float)x;
-    if (e->type == IR_I32 || e->type == IR_I64) return (double)(long)x;
+    if (ir_elem_is_int(e->type)) return ir_elem_wrap(e->type, x);
     return x;
   }
   case IR_EX_CALL: {
@@ -754,6 +788,10 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"fill", 0},
       {"fill_scalar", 0},
       {"iota", POLY_OP_CMP},
+      {"convert", POLY_OP_CONVERT},
+      {"shl", POLY_OP_SHL},
+      {"shra", POLY_OP_SHR},
+      {"shrl", POLY_OP_SHR},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(table[i].name, kn)) return !table[i].need || (h & table[i].need);

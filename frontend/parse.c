@@ -161,8 +161,6 @@ typedef struct parser {
   int counter;     /* sym of a while loop's counter, or -1 */
   int counter_step, counter_seen, counter_depth;
   unsigned char *dead; /* per var: a size used up as a while loop counter */
-  const char *int_data; /* the C type of the kernel's integer element data
-                           (int or a 64-bit signed type), or NULL */
 } parser;
 
 /* ------------------------------------------------------------- errors */
@@ -558,22 +556,31 @@ static ir_expr *mk_var(parser *p, int var, ir_pos pos) {
   return e;
 }
 
+/* An order of element types for the kernel's data type (widest): floating
+ * above integers, wider integers above narrower, unsigned above signed. */
 static int elem_rank(ir_elem e) {
-  switch (e) {
-  case IR_F64: return 4;
-  case IR_F32: return 3;
-  case IR_I64: return 2;
-  case IR_I32: return 1;
-  case IR_I1: return 0;
-  }
-  return 0;
+  if (e == IR_F64) return 200;
+  if (e == IR_F32) return 199;
+  if (e == IR_I1) return 0;
+  return 2 * ir_elem_bits(e) + !ir_elem_is_signed(e);
 }
 
-/* e converted to type t: constants are retyped, anything else is cast. */
+/* e converted to type t: constants are retyped, anything else is cast.
+ * A floating value converted to narrow or unsigned integer data is
+ * refused: C truncates it and leaves values out of range undefined, which
+ * the verifier does not model (it could never be proved). */
 static ir_expr *convert(parser *p, ir_expr *e, ir_elem t) {
   if (e->type == t) return e;
+  if (ir_elem_is_float(e->type) && ir_elem_is_int(t) && t != IR_I32 && t != IR_I64 &&
+      e->kind != IR_EX_CONST)
+    error_pos(p, e->pos, "floating data, and integer data converted to floating values",
+              "converting a floating value to '%s' data is not yet supported (C rounds it "
+              "toward zero and leaves values out of range undefined: the verifier has no "
+              "model of it)", ir_elem_c_name(t));
   if (e->kind == IR_EX_CONST && (ir_elem_is_float(t) || e->is_int)) {
-    ir_expr *c = mk_const(p, e->value, e->is_int, t, e->pos);
+    /* an integer constant converted as C converts it (modulo 2^N) */
+    ir_expr *c = mk_const(p, ir_elem_is_int(t) ? ir_elem_wrap(t, e->value) : e->value,
+                          e->is_int, t, e->pos);
     return c;
   }
   return mk(p, IR_EX_CAST, t, e->pos, 1, e, NULL, NULL);
@@ -586,10 +593,10 @@ static ir_expr *to_bool(parser *p, ir_expr *e) {
             mk_const(p, 0, 1, e->type, e->pos), NULL);
 }
 
+/* The type of a binary operation on a and b: C's usual arithmetic
+ * conversions, after the integer promotions (u8 + u8 is an int add). */
 static ir_elem arith_type(ir_expr *a, ir_expr *b) {
-  ir_elem ta = a->type == IR_I1 ? IR_I32 : a->type;
-  ir_elem tb = b->type == IR_I1 ? IR_I32 : b->type;
-  return elem_rank(ta) >= elem_rank(tb) ? ta : tb;
+  return ir_elem_common(a->type, b->type);
 }
 
 static ir_expr *binary(parser *p, ir_expr_kind kind, const fe_tok *op,
@@ -988,12 +995,18 @@ static ir_expr *parse_number(parser *p) {
     if (*end) error_tok(p, t, NULL, "invalid number '%s'", s);
     return mk_const(p, v, 0, type, pos);
   }
-  long long v = strtoll(s, &end, 0);
-  while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
-  if (*end) error_tok(p, t, NULL, "invalid number '%s'", s);
-  if (errno == ERANGE || v > INT_MAX)
-    error_tok(p, t, "int constants", "integer constant '%s' is too large", s);
-  return mk_const(p, (double)v, 1, IR_I32, pos);
+  unsigned long long v = strtoull(s, &end, 0);
+  int nu = 0, nl = 0;
+  for (; *end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'; end++)
+    *end == 'u' || *end == 'U' ? nu++ : nl++;
+  if (*end || nu > 1 || nl > 2) error_tok(p, t, NULL, "invalid number '%s'", s);
+  /* the type C gives it: int, or unsigned with a 'u' suffix, long past
+   * their range or with an 'l' (a decimal literal without 'u' never
+   * becomes unsigned) */
+  ir_elem ty = nu ? (nl || v > UINT_MAX ? IR_U64 : IR_U32) : (nl || v > INT_MAX ? IR_I64 : IR_I32);
+  if (errno == ERANGE || (!nu && v > LONG_MAX) || v > (1ull << 53))
+    error_tok(p, t, "integer constants up to 2^53", "integer constant '%s' is too large", s);
+  return mk_const(p, (double)v, 1, ty, pos);
 }
 
 /* Report an unknown identifier at t (a file-scope variable gets its own
@@ -1070,7 +1083,7 @@ static ir_expr *parse_unary(parser *p) {
   const fe_tok *t = tok(p);
   if (accept(p, "-")) {
     ir_expr *a = parse_cast(p);
-    if (a->type == IR_I1) a = convert(p, a, IR_I32);
+    a = convert(p, a, ir_elem_promote(a->type)); /* -u8 is an int negation */
     if (a->kind == IR_EX_CONST) {
       ir_expr *c = mk_const(p, -a->value, a->is_int, a->type, tpos(p, t));
       return c;
@@ -1096,15 +1109,29 @@ static ir_expr *parse_unary(parser *p) {
 
 static int is_type_start(parser *p, const fe_tok *t);
 static ir_elem parse_type(parser *p, int allow_void);
+static void parse_ctype(parser *p, int allow_void, ctype *ct);
 
 static ir_expr *parse_cast_at(parser *p);
 /* the binary chains; their wrappers undo the chain's nesting levels */
 static ir_expr *parse_mul_chain(parser *p);
 static ir_expr *parse_add_chain(parser *p);
+static ir_expr *parse_shift_chain(parser *p);
 static ir_expr *parse_rel_chain(parser *p);
 static ir_expr *parse_eq_chain(parser *p);
 static ir_expr *parse_land_chain(parser *p);
 static ir_expr *parse_lor_chain(parser *p);
+
+/* Is e made of integer constants, size parameters and iterators only? */
+static int index_only(parser *p, const ir_expr *e) {
+  if (e->kind == IR_EX_ELEM) return 0;
+  if (e->kind == IR_EX_VAR && p->vars[e->var]->kind != IR_VAR_SIZE &&
+      p->vars[e->var]->kind != IR_VAR_ITER)
+    return 0;
+  if (e->kind == IR_EX_CONST && !e->is_int) return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!index_only(p, e->args[i])) return 0;
+  return 1;
+}
 
 /* cast: '(' type ')' cast | unary */
 static ir_expr *parse_cast(parser *p) {
@@ -1119,12 +1146,23 @@ static ir_expr *parse_cast_at(parser *p) {
   if (is(p, "(") && is_type_start(p, peek(p, 1))) {
     const fe_tok *t = next(p);
     const fe_tok *ty = tok(p);
-    ir_elem e = parse_type(p, 0);
+    ctype ct;
+    parse_ctype(p, 0, &ct);
+    ir_elem e = ct.elem;
     if (is(p, "*"))
       error_tok(p, tok(p), SUP_EXPR, "pointer casts are not supported");
     expect(p, ")");
-    if (!ir_elem_is_float(e))
-      error_tok(p, ty, SUP_EXPR, "casts to '%s' are not supported", ir_elem_c_name(e));
+    if (!ir_elem_is_float(e)) {
+      if (ct.bits == 8 && ct.is_unsigned && !strcmp(ct.name, "_Bool"))
+        error_tok(p, ty, SUP_EXPR, "casts to '%s' are not supported", ct.name);
+      e = ir_elem_int(ct.bits, !ct.is_unsigned);
+      ir_expr *a = parse_cast(p);
+      if (a->type == IR_I1) a = convert(p, a, IR_I32);
+      /* an index expression (sizes, iterators) cast to a wide integer type
+       * ((size_t)i * n) keeps its value: it stays an index expression */
+      if (a->type == IR_I32 && ir_elem_bits(e) >= 32 && index_only(p, a)) return a;
+      return convert(p, a, e);
+    }
     const fe_tok *num = tok(p);
     if (num->kind == FE_TK_NUM && num->len > 1 && strchr("lL", num->text[num->len - 1]) &&
         strpbrk(num->text, ".eEpP")) {
@@ -1191,7 +1229,36 @@ static ir_expr *parse_add_chain(parser *p) {
   }
 }
 
-/* rel: add (('<' | '<=' | '>' | '>=') add)*  (shifts are rejected) */
+/* shift: add (('<<' | '>>') add)*  (integer operands; the result has the
+ * promoted type of the left one) */
+static ir_expr *parse_shift(parser *p) {
+  int save = p->nest;
+  ir_expr *e = parse_shift_chain(p);
+  p->nest = save;
+  return e;
+}
+
+static ir_expr *parse_shift_chain(parser *p) {
+  ir_expr *e = parse_add(p);
+  for (;;) {
+    const fe_tok *t = tok(p);
+    enter(p, t);
+    ir_expr_kind k;
+    if (accept(p, "<<")) k = IR_EX_SHL;
+    else if (accept(p, ">>")) k = IR_EX_SHR;
+    else return e;
+    if (p->ctx)
+      error_tok(p, t, SUP_AFFINE, "non-affine %s: shift operators are not supported", p->ctx);
+    ir_expr *b = parse_add(p);
+    if (!ir_elem_is_int(ir_elem_promote(e->type)) || !ir_elem_is_int(ir_elem_promote(b->type)))
+      error_tok(p, t, "'<<' and '>>' on integer values",
+                "'%s' needs integer operands", t->text);
+    ir_elem ty = ir_elem_promote(e->type);
+    e = mk(p, k, ty, tpos(p, t), 2, convert(p, e, ty), convert(p, b, ty), NULL);
+  }
+}
+
+/* rel: shift (('<' | '<=' | '>' | '>=') shift)* */
 static ir_expr *parse_rel(parser *p) {
   int save = p->nest;
   ir_expr *e = parse_rel_chain(p);
@@ -1200,19 +1267,17 @@ static ir_expr *parse_rel(parser *p) {
 }
 
 static ir_expr *parse_rel_chain(parser *p) {
-  ir_expr *e = parse_add(p);
+  ir_expr *e = parse_shift(p);
   for (;;) {
     const fe_tok *t = tok(p);
     enter(p, t);
-    if (is(p, "<<") || is(p, ">>"))
-      error_tok(p, t, SUP_EXPR, "shift operators are not supported");
     ir_expr_kind k;
     if (accept(p, "<")) k = IR_EX_LT;
     else if (accept(p, "<=")) k = IR_EX_LE;
     else if (accept(p, ">")) k = IR_EX_GT;
     else if (accept(p, ">=")) k = IR_EX_GE;
     else return e;
-    e = binary(p, k, t, e, parse_add(p));
+    e = binary(p, k, t, e, parse_shift(p));
   }
 }
 
@@ -2168,22 +2233,14 @@ static int match_bracket(const fe_tok *t, int n, int i, const char *open,
                          const char *close, int dir);
 
 /* The element type of an array or pointer of C type ct declared at t:
- * int is IR_I32, a signed 64-bit type (long, long long, int64_t) IR_I64;
- * other integer element data (narrow or unsigned) is refused, and so are
- * two integer element types in one kernel (the verifier gives all integer
- * data one width). */
+ * the integer type of its width and signedness (int IR_I32, uint8_t
+ * IR_U8, ...); _Bool data is refused. */
 static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t) {
   if (ct->elem != IR_I32) return ct->elem;
-  if (ct->is_unsigned || (ct->bits != 32 && ct->bits != 64))
-    error_tok(p, t, "double and float element data, int and signed 64-bit arrays",
-              "integer element data of type '%s' is not yet supported", ct->name);
-  ir_elem e = ct->bits == 64 ? IR_I64 : IR_I32;
-  if (p->int_data && (ct->bits == 64) != (strcmp(p->int_data, "int") != 0))
-    error_tok(p, t, "integer element data of one type per kernel",
-              "integer element data of two types ('%s' and '%s') in one kernel is not "
-              "yet supported", p->int_data, e == IR_I64 ? "int64" : "int");
-  p->int_data = e == IR_I64 ? "int64" : "int";
-  return e;
+  if (!strcmp(ct->name, "_Bool"))
+    error_tok(p, t, "double and float element data, integer arrays of 8 to 64 bits",
+              "element data of type '%s' is not yet supported", ct->name);
+  return ir_elem_int(ct->bits, !ct->is_unsigned);
 }
 
 /* param: type ('*' qualifier*)? ident dims

@@ -206,6 +206,16 @@ static int pre_result(gen *g, ir_type *r) {
     }
     return 0;
   }
+  case GRAM_RES_CONVERT: { /* x's shape in another element type */
+    const ir_type *x = &g->ops[op->res_args[0]];
+    ir_type same = *g->target;
+    same.elem = x->elem;
+    if (!ir_type_equal(&same, x) || g->target->elem == x->elem ||
+        !(op->elems & (1u << g->target->elem)))
+      return -1;
+    *r = *g->target;
+    return 0;
+  }
   default: return -2;
   }
 }
@@ -379,7 +389,8 @@ static void walk(gen *g, int ai) {
 }
 
 int gram_op_needs_target(const gram_op *op) {
-  return op->res == GRAM_RES_TARGET || op->res == GRAM_RES_RESHAPE;
+  return op->res == GRAM_RES_TARGET || op->res == GRAM_RES_RESHAPE ||
+         op->res == GRAM_RES_CONVERT;
 }
 
 int gram_productions(const gram_op *op, const ir_type *ops, const ir_type *target,
@@ -415,7 +426,8 @@ rejected:
 /* ---------------------------------------------------------------- printing */
 
 const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem) {
-  return ir_elem_is_float(elem) ? a->spell[v] : a->ispell[v];
+  if (ir_elem_is_float(elem)) return a->spell[v];
+  return ir_elem_is_signed(elem) ? a->ispell[v] : a->uspell[v];
 }
 
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs) {
@@ -467,7 +479,7 @@ void gram_op_signature(const gram_op *op, FILE *out) {
   fputs(" -> ", out);
   if (op->res_pat.fixed_elem) fprintf(out, "%s ", ir_elem_mlir_name(op->res_pat.elem));
   static const char *rules[] = {"", "broadcast", "broadcast_eq", "permute", "reduce",
-                                "reduce1", "dot", "target", "reshape"};
+                                "reduce1", "dot", "target", "reshape", "convert"};
   switch (op->res) {
   case GRAM_RES_PATTERN: {
     gram_pat p = op->res_pat;

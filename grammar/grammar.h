@@ -64,6 +64,9 @@ typedef struct gram_attr {
   int nvals;       /* enum, region */
   const char *vals[GRAM_MAX_ENUM];  /* our names: GE, add, ... */
   const char *spell[GRAM_MAX_ENUM]; /* MLIR spellings (default: the name) */
+  const char *uspell[GRAM_MAX_ENUM]; /* spelling for unsigned integer T
+                                        (`=F|I|U`; without a third
+                                        spelling: ispell), or NULL (`-`) */
   const char *ispell[GRAM_MAX_ENUM]; /* spelling for integer T (`=F|I`; the
                                         same as spell without a '|'), or
                                         NULL (`-`): no integer form, the
@@ -71,7 +74,8 @@ typedef struct gram_attr {
 } gram_attr;
 
 /* The spelling of value v of enum or region attribute a for element type
- * T = elem: a->ispell[v] for an integer T, else a->spell[v]; NULL when
+ * T = elem: a->uspell[v] for an unsigned integer T, a->ispell[v] for a
+ * signed one, else a->spell[v]; NULL when
  * the value has no form for that type. */
 const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem);
 
@@ -85,7 +89,10 @@ typedef enum gram_res {
   GRAM_RES_REDUCE1,   /* reduce1(x, dims): the dims kept with size 1 */
   GRAM_RES_DOT,       /* dot(l, r, batch, contract): batch, l free, r free */
   GRAM_RES_TARGET,    /* target: the caller proposes the result type */
-  GRAM_RES_RESHAPE    /* reshape(x): a proposed type with x's element count */
+  GRAM_RES_RESHAPE,   /* reshape(x): a proposed type with x's element count */
+  GRAM_RES_CONVERT    /* convert(x): x's shape, the element type of a
+                         proposed type of that shape (another one of the
+                         op's element types) */
 } gram_res;
 
 /* A kernel attribute binding: key=VALUE. */
@@ -181,6 +188,9 @@ typedef struct gram_dialect {
   gram_line *splat;      /* `splat` lines: a splat constant of dynamic
                             shape ($value is the scalar literal), or NULL */
   gram_dynmask dynmask;  /* `mask.dynamic` */
+  int signless;          /* `signless`: element types are written without
+                            their signedness (ui8 as i8), as MLIR's builtin
+                            integers of arith, linalg and tosa */
 } gram_dialect;
 
 /* Load a dialect: `name_or_path` is a path if it contains '/' or names an

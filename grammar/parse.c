@@ -138,7 +138,8 @@ static int parse_elem(const tok *t, ir_elem *e) {
   return -1;
 }
 
-#define ELEMS_SUPPORTED "element types f64, f32, i32, i64, i1"
+#define ELEMS_SUPPORTED \
+  "element types f64, f32, i32, i64, i8, ui8, i16, ui16, ui32, ui64, i1"
 
 /* elem-list := ELEM { ELEM } */
 static int parse_elems(parser *p, int k, unsigned *out) {
@@ -361,6 +362,7 @@ static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
   a->vals[a->nvals] = tstr(p, x);
   a->spell[a->nvals] = a->vals[a->nvals];
   a->ispell[a->nvals] = a->vals[a->nvals];
+  a->uspell[a->nvals] = a->vals[a->nvals];
   if (*k < p->nt && teq(&p->t[*k], "=")) {
     if (*k + 1 >= p->nt || teq(&p->t[*k + 1], ",") || teq(&p->t[*k + 1], ")")) {
       error_at(p, p->t[*k].col, NULL, "expected a spelling after '='");
@@ -376,16 +378,31 @@ static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
     while (fend > s && fend[-1] == ' ') fend--;
     a->spell[a->nvals] = ir_arena_strndup(p->arena, s, (size_t)(fend - s));
     a->ispell[a->nvals] = a->spell[a->nvals];
+    a->uspell[a->nvals] = a->spell[a->nvals];
     if (bar) {
       const char *is = bar + 1;
       while (is < end && *is == ' ') is++;
-      if (is == end || memchr(is, '|', (size_t)(end - is))) {
+      size_t left = is < end ? (size_t)(end - is) : 0;
+      const char *bar2 = left ? memchr(is, '|', left) : NULL;
+      const char *iend = bar2 ? bar2 : end;
+      while (iend > is && iend[-1] == ' ') iend--;
+      const char *us = bar2 ? bar2 + 1 : NULL;
+      while (us && us < end && *us == ' ') us++;
+      size_t uleft = us && us < end ? (size_t)(end - us) : 0;
+      if (is == iend || (us && (!uleft || memchr(us, '|', uleft)))) {
         error_at(p, p->t[*k + 1].col, NULL,
-                 "expected one integer spelling after '|' (or '-' for none)");
+                 "expected an integer spelling after '|' and at most one unsigned one after "
+                 "a second '|' (or '-' for none)");
         return -1;
       }
-      a->ispell[a->nvals] =
-          end - is == 1 && *is == '-' ? NULL : ir_arena_strndup(p->arena, is, (size_t)(end - is));
+      a->ispell[a->nvals] = iend - is == 1 && *is == '-'
+                                ? NULL
+                                : ir_arena_strndup(p->arena, is, (size_t)(iend - is));
+      a->uspell[a->nvals] = a->ispell[a->nvals];
+      if (us)
+        a->uspell[a->nvals] = end - us == 1 && *us == '-'
+                                  ? NULL
+                                  : ir_arena_strndup(p->arena, us, (size_t)(end - us));
     }
     *k = e;
   }
@@ -513,7 +530,7 @@ static void parse_attr(parser *p, gram_op *op) {
 #define RESULTS_SUPPORTED \
   "[ELEM] followed by a pattern [m,n] / [*s], broadcast(a, b, ...), " \
   "broadcast_eq(a, b, ...), permute(x, ATTR), reduce(x, ATTR), " \
-  "reduce1(x, ATTR), dot(l, r, BATCH, CONTRACT), target, reshape(x)"
+  "reduce1(x, ATTR), dot(l, r, BATCH, CONTRACT), target, reshape(x), convert(x)"
 
 /* result := [ELEM] ( pattern | RULE '(' args ')' | target ) */
 static void parse_result(parser *p, gram_op *op) {
@@ -545,7 +562,7 @@ static void parse_result(parser *p, gram_op *op) {
         {"broadcast", GRAM_RES_BCAST, -1, 0}, {"broadcast_eq", GRAM_RES_BCAST_EQ, -1, 0},
         {"permute", GRAM_RES_PERMUTE, 1, 1},  {"reduce", GRAM_RES_REDUCE, 1, 1},
         {"reduce1", GRAM_RES_REDUCE1, 1, 1},  {"dot", GRAM_RES_DOT, 2, 2},
-        {"reshape", GRAM_RES_RESHAPE, 1, 0}};
+        {"reshape", GRAM_RES_RESHAPE, 1, 0}, {"convert", GRAM_RES_CONVERT, 1, 0}};
     int ri = -1;
     for (int i = 0; i < (int)(sizeof rules / sizeof rules[0]); i++)
       if (teq(r, rules[i].name)) ri = i;
@@ -829,7 +846,7 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 
 #define PLACEHOLDERS_SUPPORTED \
   "$res, $OPERAND, $OPERAND.type|elem|shape|shape_attr|rank|dyn|dims|axes|core_type|" \
-  "core_reassoc|collapse|expand|into|units|full_type|zero, $ATTR, " \
+  "core_reassoc|collapse|expand|into|units|full_type|zero|conv, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
@@ -870,7 +887,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
                                     "dyn",      "dims",         "core_type", "core_reassoc",
                                     "collapse", "expand",       "into",      "axes",
                                     "units",    "full_type",    "shape_attr",
-                                    "zero"};
+                                    "zero",     "conv"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
@@ -989,6 +1006,8 @@ static void dialect_directive(parser *p) {
   int col;
   if (teq(t, "dialect") && p->nt == 2) {
     d->name = tstr(p, &p->t[1]);
+  } else if (teq(t, "signless") && p->nt == 1) {
+    d->signless = 1;
   } else if (teq(t, "summary")) {
     d->summary = p->nt > 1 ? rest_after(p, 0, &col) : "";
   } else if (teq(t, "form") && p->nt == 2 && (teq(&p->t[1], "generic") || teq(&p->t[1], "custom"))) {

@@ -90,11 +90,7 @@ struct interp_prog {
     }                                                               \
   } while (0)
 
-static ir_elem common_type(ir_elem a, ir_elem b) {
-  if (a == IR_F64 || b == IR_F64) return IR_F64;
-  if (a == IR_F32 || b == IR_F32) return IR_F32;
-  return IR_I32;
-}
+static ir_elem common_type(ir_elem a, ir_elem b) { return ir_elem_common(a, b); }
 
 /* Is e an integer constant expression?  Its value goes to *v. */
 static int const_of(const ir_expr *e, long *v) {
@@ -408,11 +404,9 @@ static double conv(ir_elem to, double v) {
   switch (to) {
   case IR_F64: return v;
   case IR_F32: return (double)(float)v;
-  case IR_I32:
-  case IR_I64: return isfinite(v) ? trunc(v) : 0;
   case IR_I1: return v != 0;
+  default: return ir_elem_wrap(to, v); /* integers: C's conversion */
   }
-  return v;
 }
 
 int interp_set_values(interp_env *env, int var, const double *values) {
@@ -563,6 +557,8 @@ static double call(ir_fn fn, ir_elem type, double a, double b) {
 /* a OP b computed in `type` as C does. */
 static double arith(run *c, ir_expr_kind op, ir_elem type, double a, double b) {
   double r;
+  if (ir_elem_is_int(type) && op != IR_EX_DIV) /* wraps as the machine does */
+    return ir_int_arith(type, op == IR_EX_ADD ? '+' : op == IR_EX_SUB ? '-' : '*', a, b);
   switch (op) {
   case IR_EX_ADD: r = a + b; break;
   case IR_EX_SUB: r = a - b; break;
@@ -610,7 +606,15 @@ static double ev(run *c, int n, int *p) {
   }
   case IR_EX_NEG: {
     double a = ev(c, x->a[0], p);
+    if (ir_elem_is_int(x->type)) return ir_int_arith(x->type, 'n', a, 0);
     return x->type == IR_F32 ? (double)(float)-a : -a;
+  }
+  case IR_EX_SHL:
+  case IR_EX_SHR: {
+    double a = ev(c, x->a[0], p);
+    double b = ev(c, x->a[1], p);
+    int op = x->kind == IR_EX_SHL ? 'l' : ir_elem_is_signed(x->type) ? 'a' : 'r';
+    return ir_int_arith(x->type, op, a, b);
   }
   case IR_EX_NOT: return ev(c, x->a[0], p) == 0;
   case IR_EX_ADD:

@@ -108,6 +108,12 @@ static ffi_type *ffi_of(ir_elem e) {
   case IR_I32: return &ffi_type_sint;
   case IR_I1: return &ffi_type_uint8;
   case IR_I64: return &ffi_type_slong;
+  case IR_I8: return &ffi_type_sint8;
+  case IR_U8: return &ffi_type_uint8;
+  case IR_I16: return &ffi_type_sint16;
+  case IR_U16: return &ffi_type_uint16;
+  case IR_U32: return &ffi_type_uint32;
+  case IR_U64: return &ffi_type_ulong;
   }
   return &ffi_type_sint;
 }
@@ -119,6 +125,10 @@ static size_t elem_size(ir_elem e) {
   case IR_I32: return sizeof(int);
   case IR_I1: return sizeof(_Bool);
   case IR_I64: return sizeof(long);
+  case IR_I8: case IR_U8: return 1;
+  case IR_I16: case IR_U16: return 2;
+  case IR_U32: return sizeof(unsigned);
+  case IR_U64: return sizeof(unsigned long);
   }
   return sizeof(double);
 }
@@ -323,6 +333,12 @@ static void store(void *dst, ir_elem e, double v) {
   case IR_I32: *(int *)dst = (int)v; break;
   case IR_I1: *(_Bool *)dst = v != 0; break;
   case IR_I64: *(long *)dst = (long)v; break;
+  case IR_I8: *(int8_t *)dst = (int8_t)v; break;
+  case IR_U8: *(uint8_t *)dst = (uint8_t)v; break;
+  case IR_I16: *(int16_t *)dst = (int16_t)v; break;
+  case IR_U16: *(uint16_t *)dst = (uint16_t)v; break;
+  case IR_U32: *(uint32_t *)dst = (uint32_t)v; break;
+  case IR_U64: *(uint64_t *)dst = (uint64_t)v; break;
   }
 }
 
@@ -333,6 +349,12 @@ static double load(const void *src, ir_elem e) {
   case IR_I32: return *(const int *)src;
   case IR_I1: return *(const _Bool *)src;
   case IR_I64: return (double)*(const long *)src;
+  case IR_I8: return *(const int8_t *)src;
+  case IR_U8: return *(const uint8_t *)src;
+  case IR_I16: return *(const int16_t *)src;
+  case IR_U16: return *(const uint16_t *)src;
+  case IR_U32: return *(const uint32_t *)src;
+  case IR_U64: return (double)*(const uint64_t *)src;
   }
   return 0;
 }

@@ -532,6 +532,13 @@ static inline double cmp_c(int dir, double a, double b) {
 
 /* ------------------------------------------------ concrete instantiation */
 
+/* C's conversion of a value to type to (floating: rounding to f32). */
+static double conv_c(double a, ir_elem to) {
+  if (to == IR_F32) return (double)(float)a;
+  if (to == IR_I1) return a != 0;
+  return ir_elem_wrap(to, a);
+}
+
 #define SFX(name) name##_c
 #define TENSOR ir_tensor
 #define T double
@@ -561,11 +568,16 @@ static inline double cmp_c(int dir, double a, double b) {
 #define RED_STEP(acc, body, x) ((acc) = body_op_c((body), (acc), (x)))
 #define RED_FINISH(acc, body, init) ((void)0)
 #define RED_FREE() ((void)0)
+#define E_CONV(a, from, to) conv_c((a), (to))
+#define E_SHIFT(op, a, b, elem) ir_int_arith((elem), (op), (a), (b))
 #define ROUND_OUT(out, n)                                                  \
   do {                                                                     \
     if ((out)->elem == IR_F32)                                             \
       for (long r_ = 0; r_ < (n); r_++)                                    \
         (out)->data[r_] = (double)(float)(out)->data[r_];                  \
+    else if (ir_elem_is_int((out)->elem)) /* integer ops wrap */           \
+      for (long r_ = 0; r_ < (n); r_++)                                    \
+        (out)->data[r_] = ir_elem_wrap((out)->elem, (out)->data[r_]);      \
   } while (0)
 #include "interp/ops_kernels.inc"
 #undef SFX
@@ -587,6 +599,8 @@ static inline double cmp_c(int dir, double a, double b) {
 #undef E_EXP
 #undef E_CMP
 #undef E_SEL
+#undef E_CONV
+#undef E_SHIFT
 #undef P_NONE
 #undef P_TRUE
 #undef P_SET
@@ -659,6 +673,8 @@ static inline interp_term sym_psel(const interp_sym_algebra *alg,
                           red_n_);                                         \
   } while (0)
 #define RED_FREE() ir_free(red_xs_)
+#define E_CONV(a, from, to) alg->convert(alg->ctx, (a), (from), (to))
+#define E_SHIFT(op, a, b, elem) alg->shift(alg->ctx, (op), (a), (b), (elem))
 #define ROUND_OUT(out, n) ((void)(out), (void)(n))
 #include "interp/ops_kernels.inc"
 
@@ -729,6 +745,15 @@ static const interp_op ops[] = {
      KERNEL(k_reshape)},
     {"empty", 0, 0, 0, {A_NONE}, INTERP_OP_GIVEN_SHAPE, shape_constant,
      KERNEL(k_empty)},
+    /* integer data */
+    {"convert", 0, 1, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_GIVEN_ELEM,
+     shape_unary, KERNEL(k_convert)},
+    {"shl", 'l', 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_INT_ONLY, shape_binary,
+     KERNEL(k_shift)},
+    {"shra", 'a', 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_INT_ONLY, shape_binary,
+     KERNEL(k_shift)},
+    {"shrl", 'r', 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_INT_ONLY, shape_binary,
+     KERNEL(k_shift)},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -809,12 +834,16 @@ int interp_op_type(const interp_op *op, const interp_attr *attrs,
       return fail(err, "%s: operand element types %s and %s differ",
                   op->name, en(args[0].elem), en(args[1].elem));
     elem = op->shape == shape_compare ? IR_I1 : args[0].elem;
-  } else if (op->nargs == 1) {
+  } else if (op->nargs == 1 && !(op->flags & INTERP_OP_GIVEN_ELEM)) {
     elem = args[0].elem;
   }
   if ((op->flags & INTERP_OP_FLOAT_ONLY) && !ir_elem_is_float(elem))
     return fail(err, "%s: element type %s, expected f32 or f64", op->name,
                 en(elem));
+  if ((op->flags & INTERP_OP_INT_ONLY) && !ir_elem_is_int(elem))
+    return fail(err, "%s: element type %s, expected an integer type", op->name, en(elem));
+  if ((op->flags & INTERP_OP_GIVEN_ELEM) && (elem == IR_I1 || args[0].elem == IR_I1))
+    return fail(err, "%s: converts numbers, not i1", op->name);
 #undef en
   res->elem = elem;
   res->rank = rs.rank;

@@ -30,6 +30,8 @@
  *   fill_scalar                           v (rank 0) -> given shape
  *   reshape                               x -> given shape
  *   empty                                 -> given shape, all poison
+ *   convert                               x -> x's shape, given element type
+ *   shl shra shrl                         a, b -> broadcast (integers)
  * "given shape": the caller passes the result shape (INTERP_OP_GIVEN_SHAPE).
  */
 #ifndef UPLIFT_INTERP_OPS_H
@@ -153,6 +155,13 @@ typedef struct interp_sym_algebra {
   interp_term (*poison_select)(void *ctx, interp_term pred, interp_term pa,
                                interp_term pb);
   interp_term (*poison_true)(void *ctx); /* always poison (tensor.empty) */
+  /* Integer data (may be NULL: the kernels below then fail).  convert: a
+   * of element type `from` converted to `to` as C converts (integers
+   * modulo 2^N, floating to integer truncating); shift: a OP b in integer
+   * type elem, op 'l' (<<), 'a' (>> arithmetic), 'r' (>> logical), with
+   * ir_int_arith's rule for counts out of range. */
+  interp_term (*convert)(void *ctx, interp_term a, ir_elem from, ir_elem to);
+  interp_term (*shift)(void *ctx, int op, interp_term a, interp_term b, ir_elem elem);
 } interp_sym_algebra;
 
 /* A symbolic tensor: like ir_tensor with a term per element.  poison ==
@@ -177,7 +186,10 @@ enum {
   INTERP_OP_GIVEN_SHAPE = 1, /* the caller passes the result shape */
   INTERP_OP_ELEMENTWISE = 2, /* result element i depends on element i */
   INTERP_OP_REDUCTION = 4,   /* sums/folds elements (dot_general, reduce) */
-  INTERP_OP_FLOAT_ONLY = 8   /* operands must be f32/f64 (div, sqrt, ...) */
+  INTERP_OP_FLOAT_ONLY = 8,  /* operands must be f32/f64 (div, sqrt, ...) */
+  INTERP_OP_GIVEN_ELEM = 16, /* the caller passes the result's element type
+                                (convert) */
+  INTERP_OP_INT_ONLY = 32    /* operands must be integers (the shifts) */
 };
 
 typedef struct interp_op interp_op;

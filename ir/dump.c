@@ -13,7 +13,7 @@
 #include "ir.h"
 
 /* Precedence levels, loosest first. */
-enum { P_SELECT = 1, P_OR, P_AND, P_EQ, P_REL, P_ADD, P_MUL, P_UNARY, P_PRIMARY };
+enum { P_SELECT = 1, P_OR, P_AND, P_EQ, P_REL, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_PRIMARY };
 
 static int prec(const ir_expr *e) {
   switch (e->kind) {
@@ -22,6 +22,7 @@ static int prec(const ir_expr *e) {
   case IR_EX_AND: return P_AND;
   case IR_EX_EQ: case IR_EX_NE: return P_EQ;
   case IR_EX_LT: case IR_EX_LE: case IR_EX_GT: case IR_EX_GE: return P_REL;
+  case IR_EX_SHL: case IR_EX_SHR: return P_SHIFT;
   case IR_EX_ADD: case IR_EX_SUB: return P_ADD;
   case IR_EX_MUL: case IR_EX_DIV: return P_MUL;
   case IR_EX_NEG: case IR_EX_NOT: case IR_EX_CAST: return P_UNARY;
@@ -44,6 +45,8 @@ static const char *binop(ir_expr_kind k) {
   case IR_EX_NE: return "!=";
   case IR_EX_AND: return "&&";
   case IR_EX_OR: return "||";
+  case IR_EX_SHL: return "<<";
+  case IR_EX_SHR: return ">>";
   default: return "?";
   }
 }

@@ -7,6 +7,7 @@
  */
 #include "ir.h"
 
+#include <math.h>
 #include <errno.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -263,6 +264,12 @@ const char *ir_elem_c_name(ir_elem e) {
   case IR_I32: return "int";
   case IR_I1: return "_Bool";
   case IR_I64: return "long";
+  case IR_I8: return "signed char";
+  case IR_U8: return "unsigned char";
+  case IR_I16: return "short";
+  case IR_U16: return "unsigned short";
+  case IR_U32: return "unsigned";
+  case IR_U64: return "unsigned long";
   }
   UNREACHABLE();
 }
@@ -274,8 +281,19 @@ const char *ir_elem_mlir_name(ir_elem e) {
   case IR_I32: return "i32";
   case IR_I1: return "i1";
   case IR_I64: return "i64";
+  case IR_I8: return "i8";
+  case IR_U8: return "ui8";
+  case IR_I16: return "i16";
+  case IR_U16: return "ui16";
+  case IR_U32: return "ui32";
+  case IR_U64: return "ui64";
   }
   UNREACHABLE();
+}
+
+const char *ir_elem_mlir_signless(ir_elem e) {
+  const char *s = ir_elem_mlir_name(e);
+  return s[0] == 'u' ? s + 1 : s;
 }
 
 int ir_elem_bits(ir_elem e) {
@@ -285,11 +303,94 @@ int ir_elem_bits(ir_elem e) {
   case IR_I32: return 32;
   case IR_I1: return 1;
   case IR_I64: return 64;
+  case IR_I8: case IR_U8: return 8;
+  case IR_I16: case IR_U16: return 16;
+  case IR_U32: return 32;
+  case IR_U64: return 64;
   }
   UNREACHABLE();
 }
 
-int ir_elem_is_signed(ir_elem e) { return e == IR_I32 || e == IR_I64; }
+int ir_elem_is_signed(ir_elem e) {
+  return e == IR_I32 || e == IR_I64 || e == IR_I8 || e == IR_I16;
+}
+
+ir_elem ir_elem_int(int bits, int is_signed) {
+  switch (bits) {
+  case 8: return is_signed ? IR_I8 : IR_U8;
+  case 16: return is_signed ? IR_I16 : IR_U16;
+  case 32: return is_signed ? IR_I32 : IR_U32;
+  default: return is_signed ? IR_I64 : IR_U64;
+  }
+}
+
+ir_elem ir_elem_promote(ir_elem e) {
+  if (e == IR_I1 || (ir_elem_is_int(e) && ir_elem_bits(e) < 32)) return IR_I32;
+  return e;
+}
+
+ir_elem ir_elem_common(ir_elem a, ir_elem b) {
+  if (a == IR_F64 || b == IR_F64) return IR_F64;
+  if (a == IR_F32 || b == IR_F32) return IR_F32;
+  a = ir_elem_promote(a);
+  b = ir_elem_promote(b);
+  if (a == b) return a;
+  int wa = ir_elem_bits(a), wb = ir_elem_bits(b);
+  int sa = ir_elem_is_signed(a), sb = ir_elem_is_signed(b);
+  if (sa == sb) return wa >= wb ? a : b;
+  /* one signed, one unsigned: the unsigned one unless the signed one is
+   * wider (then it holds every value of the other), C11 6.3.1.8 */
+  ir_elem u = sa ? b : a, s = sa ? a : b;
+  int wu = ir_elem_bits(u), ws = ir_elem_bits(s);
+  if (wu >= ws) return u;
+  return s;
+}
+
+double ir_elem_wrap(ir_elem e, double v) {
+  if (!ir_elem_is_int(e)) return v;
+  if (!isfinite(v)) return 0;
+  v = trunc(v);
+  int w = ir_elem_bits(e);
+  uint64_t u;
+  if (v >= 0)
+    u = v >= 18446744073709551616.0 ? (uint64_t)fmod(v, 18446744073709551616.0) : (uint64_t)v;
+  else {
+    double m = fmod(-v, 18446744073709551616.0);
+    u = (uint64_t)0 - (uint64_t)m;
+  }
+  if (w < 64) u &= ((uint64_t)1 << w) - 1;
+  if (ir_elem_is_signed(e)) {
+    if (w < 64 && (u >> (w - 1)) & 1) u |= ~(uint64_t)0 << w;
+    return (double)(int64_t)u;
+  }
+  return (double)u;
+}
+
+double ir_int_arith(ir_elem e, int op, double a, double b) {
+  int w = ir_elem_bits(e);
+  /* the operands' bits modulo 2^64 (ir_elem_wrap to i64 reduces any value) */
+  uint64_t ua = (uint64_t)(int64_t)ir_elem_wrap(IR_I64, a);
+  uint64_t ub = (uint64_t)(int64_t)ir_elem_wrap(IR_I64, b), r = 0;
+  uint64_t mask = w < 64 ? ((uint64_t)1 << w) - 1 : ~(uint64_t)0;
+  int out = b < 0 || b >= w; /* a shift count out of range */
+  switch (op) {
+  case '+': r = ua + ub; break;
+  case '-': r = ua - ub; break;
+  case '*': r = ua * ub; break;
+  case 'n': r = (uint64_t)0 - ua; break;
+  case 'l': r = out ? 0 : ua << ub; break;
+  case 'r': r = out ? 0 : (ua & mask) >> ub; break;
+  default: { /* 'a': the value sign-extended from e's width, shifted */
+    int64_t sa = (int64_t)ir_elem_wrap(ir_elem_int(w, 1), (double)(int64_t)ua);
+    r = (uint64_t)(out ? (sa < 0 ? -1 : 0) : sa >> ub);
+    break;
+  }
+  }
+  r &= mask;
+  if (!ir_elem_is_signed(e)) return (double)r;
+  if (w < 64 && (r >> (w - 1)) & 1) r |= ~mask;
+  return (double)(int64_t)r;
+}
 
 const char *ir_fn_name(ir_fn f) {
   switch (f) {

@@ -274,15 +274,49 @@ typedef enum ir_elem {
   IR_F32, /* float */
   IR_I32, /* int: sizes, iterators, integer expressions */
   IR_I1,  /* bool: comparisons */
-  IR_I64  /* long, long long, int64_t element data */
+  IR_I64, /* long, long long, int64_t element data */
+  IR_I8,  /* signed char, int8_t element data */
+  IR_U8,  /* unsigned char, uint8_t */
+  IR_I16, /* short, int16_t */
+  IR_U16, /* unsigned short, uint16_t */
+  IR_U32, /* unsigned, uint32_t */
+  IR_U64  /* unsigned long, uint64_t */
 } ir_elem;
-#define IR_ELEM_COUNT 5
+#define IR_ELEM_COUNT 11
 
-const char *ir_elem_c_name(ir_elem e);    /* "double", "float", "int", "_Bool", "long" */
-const char *ir_elem_mlir_name(ir_elem e); /* "f64", "f32", "i32", "i1", "i64" */
+/* "double", "float", "int", "_Bool", "long", "signed char", "unsigned
+ * char", "short", "unsigned short", "unsigned", "unsigned long" */
+const char *ir_elem_c_name(ir_elem e);
+/* "f64", "f32", "i32", "i1", "i64", "i8", "ui8", "i16", "ui16", "ui32",
+ * "ui64": StableHLO's spellings, signedness in the type (ir_type_str, the
+ * dialect files' elem lines, the tensor program's text) */
+const char *ir_elem_mlir_name(ir_elem e);
+/* The same without the signedness, as MLIR's builtin tensors of arith,
+ * linalg and tosa have it: "ui8" is "i8". */
+const char *ir_elem_mlir_signless(ir_elem e);
 static inline int ir_elem_is_float(ir_elem e) { return e == IR_F64 || e == IR_F32; }
-int ir_elem_bits(ir_elem e);      /* 64, 32, 32, 1, 64 */
+/* An integer type of element data or index arithmetic (not i1)? */
+static inline int ir_elem_is_int(ir_elem e) { return !ir_elem_is_float(e) && e != IR_I1; }
+int ir_elem_bits(ir_elem e);      /* 64, 32, 32, 1, 64, 8, 8, 16, 16, 32, 64 */
 int ir_elem_is_signed(ir_elem e); /* the integer types: is it signed? */
+/* The integer type of `bits` bits and that signedness (8, 16, 32, 64). */
+ir_elem ir_elem_int(int bits, int is_signed);
+/* C's integer promotion of an integer type: types narrower than int are
+ * int, the others stay (i1 is int). */
+ir_elem ir_elem_promote(ir_elem e);
+/* C's usual arithmetic conversions of two promoted integer types, or of a
+ * floating type and any: the common type of a binary operation. */
+ir_elem ir_elem_common(ir_elem a, ir_elem b);
+/* The value of v (an integer, or a double truncated toward 0 first)
+ * converted to integer type e as C converts: modulo 2^bits into e's range
+ * (gcc and clang's implementation-defined rule for signed targets). */
+double ir_elem_wrap(ir_elem e, double v);
+/* a OP b in integer type e, exactly on 64-bit integers and wrapped to e
+ * (e's values are exact doubles): op '+', '-', '*', 'n' (-a), 'l' (a << b),
+ * 'a' (a >> b, arithmetic: the sign fills), 'r' (a >> b, logical on e's
+ * bits).  A shift count outside 0..bits-1 gives 0 ('l', 'r') or the sign
+ * fill ('a'), as StableHLO's shifts do (in C it is undefined). */
+double ir_int_arith(ir_elem e, int op, double a, double b);
 
 /* ------------------------------------------------------- loop program */
 
@@ -360,7 +394,10 @@ typedef enum ir_expr_kind {
   IR_EX_CALL,   /* sqrt(x), pow(x, y), ... (fn, args) */
   IR_EX_CAST,   /* (double)x: conversion to `type` (args[0]) */
   IR_EX_IMIN,   /* min(a, b) of integers: loop bounds only */
-  IR_EX_IMAX    /* max(a, b) of integers: loop bounds only */
+  IR_EX_IMAX,   /* max(a, b) of integers: loop bounds only */
+  IR_EX_SHL,    /* a << b  (integer data; a and b of the promoted type) */
+  IR_EX_SHR     /* a >> b  (arithmetic for a signed type, logical for an
+                   unsigned one, as gcc and clang do) */
 } ir_expr_kind;
 
 typedef enum ir_fn {

@@ -173,6 +173,9 @@ static unsigned expr_ops(const ir_expr *e) {
   case IR_EX_GE: case IR_EX_EQ: case IR_EX_NE: o = POLY_OP_CMP; break;
   case IR_EX_AND: case IR_EX_OR: case IR_EX_NOT: o = POLY_OP_LOGIC; break;
   case IR_EX_SELECT: o = POLY_OP_SELECT; break;
+  case IR_EX_SHL: o = POLY_OP_SHL; break;
+  case IR_EX_SHR: o = POLY_OP_SHR; break;
+  case IR_EX_CAST: o = poly_cast_converts(e) ? POLY_OP_CONVERT : 0; break;
   case IR_EX_CALL:
     switch (e->fn) {
     case IR_FN_SQRT: o = POLY_OP_SQRT; break;
@@ -2034,11 +2037,21 @@ int poly_task_of(const poly_analysis *a, int stmt) {
   return a->stmts[stmt].task;
 }
 
+int poly_cast_converts(const ir_expr *e) {
+  if (e->kind != IR_EX_CAST) return 0;
+  ir_elem to = e->type, from = e->args[0]->type;
+  if (to == IR_I1 || from == IR_I1) return 0;
+  if (ir_elem_is_int(to) && ir_elem_is_int(from)) return 1;
+  /* int and floating: only integer element data other than int (an index
+   * converted to double stays the fill of a constant, as before) */
+  return (ir_elem_is_int(to) && to != IR_I32) || (ir_elem_is_int(from) && from != IR_I32);
+}
+
 const char *poly_op_name(unsigned bit) {
   static const char *names[POLY_OP_NBITS] = {
       "add", "sub", "mul", "div", "neg", "sqrt", "exp", "pow", "abs", "max",
       "min", "compare", "select", "logic", "reduce_add", "reduce_mul",
-      "reduce_max", "reduce_min"};
+      "reduce_max", "reduce_min", "shift_left", "shift_right", "convert"};
   for (int i = 0; i < POLY_OP_NBITS; i++)
     if (bit == 1u << i) return names[i];
   return "?";

@@ -47,8 +47,16 @@ enum {
   POLY_OP_RED_MUL = 1u << 15, /* a product reduction */
   POLY_OP_RED_MAX = 1u << 16, /* a max reduction */
   POLY_OP_RED_MIN = 1u << 17, /* a min reduction */
-  POLY_OP_NBITS = 18
+  POLY_OP_SHL = 1u << 18,     /* a << b */
+  POLY_OP_SHR = 1u << 19,     /* a >> b */
+  POLY_OP_CONVERT = 1u << 20, /* a conversion of integer data (a C promotion,
+                                 a store into a narrower type, a cast) */
+  POLY_OP_NBITS = 21
 };
+/* Is e a cast the tensor program makes with a convert op (POLY_OP_CONVERT):
+ * one between integer types, or between a floating type and integer
+ * element data other than int? */
+int poly_cast_converts(const struct ir_expr *e);
 /* Name of one op bit ("add", "sub", ..., "reduce_add"); "?" if unknown. */
 const char *poly_op_name(unsigned bit);
 

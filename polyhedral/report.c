@@ -25,7 +25,8 @@ static void expr(const ir_kernel *k, const ir_expr *e, ir_buf *b, int paren) {
   static const char *bin[] = {
       [IR_EX_ADD] = "+", [IR_EX_SUB] = "-", [IR_EX_MUL] = "*", [IR_EX_DIV] = "/",
       [IR_EX_LT] = "<", [IR_EX_LE] = "<=", [IR_EX_GT] = ">", [IR_EX_GE] = ">=",
-      [IR_EX_EQ] = "==", [IR_EX_NE] = "!=", [IR_EX_AND] = "&&", [IR_EX_OR] = "||"};
+      [IR_EX_EQ] = "==", [IR_EX_NE] = "!=", [IR_EX_AND] = "&&", [IR_EX_OR] = "||",
+      [IR_EX_SHL] = "<<", [IR_EX_SHR] = ">>"};
   switch (e->kind) {
   case IR_EX_CONST:
     if (e->is_int) ir_buf_printf(b, "%ld", (long)e->value);

@@ -502,20 +502,49 @@ static void details_views(ir_arena *a) {
         !parse_quiet("void f(int m, int k, double *a) {\n"
                      " for (int i = 0; i < m; i++) for (int j = 0; j <= k; j++)\n"
                      "  a[i * k + j] = 0; }\n", a));
-  CHECK("uint8_t element data is refused",
-        !parse_quiet("#include <stdint.h>\nvoid f(int n, uint8_t *x) {\n"
-                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
-  CHECK("unsigned element data is refused",
-        !parse_quiet("void f(int n, unsigned x[n]) {\n"
-                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
+  k = parse("#include <stdint.h>\nvoid f(int n, const uint8_t *a, uint8_t *x) {\n"
+            " for (int i = 0; i < n; i++) x[i] = (a[i] + x[i]) >> 1; }\n", a);
+  {
+    const ir_stmt *st = k ? k->body->body : NULL;
+    const ir_expr *r = st ? st->rhs : NULL;
+    CHECK("uint8_t data: ui8, the sum promoted to int (explicit casts), >> in int, the "
+          "store converting back",
+          k && k->data_type == IR_U8 && k->vars[ir_kernel_find_var(k, "x")]->elem == IR_U8 &&
+              r && r->kind == IR_EX_CAST && r->type == IR_U8 && r->args[0]->kind == IR_EX_SHR &&
+              r->args[0]->type == IR_I32 && r->args[0]->args[0]->kind == IR_EX_ADD &&
+              r->args[0]->args[0]->args[0]->kind == IR_EX_CAST &&
+              r->args[0]->args[0]->args[0]->type == IR_I32);
+  }
+  k = parse("void f(int n, unsigned x[n], unsigned short y[n]) {\n"
+            " for (int i = 0; i < n; i++) x[i] = x[i] * 3u + y[i]; }\n", a);
+  CHECK("unsigned data: ui32 arithmetic (the usual arithmetic conversions), ui16 data "
+        "promoted to int, then to unsigned",
+        k && k->vars[ir_kernel_find_var(k, "x")]->elem == IR_U32 &&
+            k->vars[ir_kernel_find_var(k, "y")]->elem == IR_U16 &&
+            k->body->body->rhs->type == IR_U32 && k->body->body->rhs->kind == IR_EX_ADD);
   k = parse("#include <stdint.h>\nvoid f(int n, int64_t *x, long y[n]) {\n"
             " for (int i = 0; i < n; i++) y[i] = x[i] * 2 + i; }\n", a);
   CHECK("int64_t and long element data are i64, the kernel's data type",
         k && k->data_type == IR_I64 && k->vars[ir_kernel_find_var(k, "x")]->elem == IR_I64 &&
             k->vars[ir_kernel_find_var(k, "y")]->elem == IR_I64);
-  CHECK("int and long element data in one kernel are refused",
-        !parse_quiet("void f(int n, int x[n], long y[n]) {\n"
-                     " for (int i = 0; i < n; i++) y[i] = x[i]; }\n", a));
+  k = parse("void f(int n, int x[n], long y[n], signed char z[n]) {\n"
+            " for (int i = 0; i < n; i++) y[i] = x[i] + z[i]; }\n", a);
+  CHECK("int, long and signed char data in one kernel: the sum in int, converted to long",
+        k && k->vars[ir_kernel_find_var(k, "z")]->elem == IR_I8 &&
+            k->body->body->rhs->kind == IR_EX_CAST && k->body->body->rhs->type == IR_I64 &&
+            k->body->body->rhs->args[0]->type == IR_I32);
+  CHECK("_Bool element data is refused",
+        !parse_quiet("void f(int n, _Bool x[n]) {\n"
+                     " for (int i = 0; i < n; i++) x[i] = 0; }\n", a));
+  CHECK("a shift of a floating value is refused",
+        !parse_quiet("void f(int n, float x[n], int y[n]) {\n"
+                     " for (int i = 0; i < n; i++) y[i] = x[i] >> 1; }\n", a));
+  CHECK("a floating value stored into uint8_t data is refused",
+        !parse_quiet("#include <stdint.h>\nvoid f(int n, float s, uint8_t x[n]) {\n"
+                     " for (int i = 0; i < n; i++) x[i] = s * x[i]; }\n", a));
+  CHECK("'&' on integer data is refused",
+        !parse_quiet("void f(int n, unsigned x[n]) {\n"
+                     " for (int i = 0; i < n; i++) x[i] = x[i] & 255u; }\n", a));
   CHECK("integer division of long data is refused",
         !parse_quiet("void f(int n, long x[n]) {\n"
                      " for (int i = 0; i < n; i++) x[i] = x[i] / 2; }\n", a));

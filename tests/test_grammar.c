@@ -594,9 +594,24 @@ static void test_templates(ir_arena *a) {
   CHECK("emit.unit outside a reduce op is refused", gram_parse("u", bad, a) == NULL);
   static const char bars[] = "dialect u\nelem f64 i32\nconstant $res = $value\n"
                              "op m\n operands a:[*s] b:[*s]\n"
-                             " attr fun : enum(add=arith.addf|arith.addi|x)\n result [*s]\n"
+                             " attr fun : enum(add=arith.addf|arith.addi|x|y)\n result [*s]\n"
                              " kernel @fun\n emit $res = $fun $a, $b\nend\n";
-  CHECK("a spelling with two '|' is refused", gram_parse("u", bars, a) == NULL);
+  CHECK("a spelling with three '|' is refused", gram_parse("u", bars, a) == NULL);
+  /* FLOAT|SIGNED|UNSIGNED: the third spelling is the unsigned types' */
+  static const char three[] = "dialect u\nelem f64 i32 ui8\nconstant $res = $value\n"
+                              "op m\n operands a:[*s] b:[*s]\n"
+                              " attr fun : enum(max=arith.maxf|arith.maxsi|arith.maxui, "
+                              "add=arith.addf|arith.addi, abs=math.absf|math.absi|-)\n"
+                              " result [*s]\n kernel @fun\n emit $res = $fun $a, $b\nend\n";
+  gram_dialect *d3 = gram_parse("u", three, a);
+  const gram_attr *fa = d3 ? &d3->ops[0]->attrs[0] : NULL;
+  CHECK("unsigned spellings: maxui for ui8, maxsi for i32, addi for both, no absi for ui8",
+        fa && !strcmp(gram_attr_spelling(fa, 0, IR_U8), "arith.maxui") &&
+            !strcmp(gram_attr_spelling(fa, 0, IR_I32), "arith.maxsi") &&
+            !strcmp(gram_attr_spelling(fa, 1, IR_U8), "arith.addi") &&
+            !strcmp(gram_attr_spelling(fa, 1, IR_I32), "arith.addi") &&
+            gram_attr_spelling(fa, 2, IR_U8) == NULL &&
+            !strcmp(gram_attr_spelling(fa, 2, IR_I32), "math.absi"));
 }
 
 int main(void) {

@@ -526,7 +526,7 @@ static void test_registry(void) {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
       "mul", "div", "max", "min", "compare", "select", "dot_general",
       "transpose", "broadcast_in_dim", "reduce", "iota", "constant", "fill",
-      "fill_scalar", "reshape", "empty"};
+      "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
   for (int i = 0; i < n; i++) found += interp_op_find(names[i]) != NULL;
@@ -631,7 +631,9 @@ typedef enum {
   N_IN,    /* operand `in`, element `idx` */
   N_PIN,   /* poison flag of operand `in`, element `idx` */
   N_CONST, N_ADD, N_SUB, N_MUL, N_DIV, N_MAX, N_MIN, N_NEG, N_SQRT, N_EXP,
-  N_CMP, N_SEL, N_RED, N_POR, N_PSEL, N_PTRUE
+  N_CMP, N_SEL, N_RED, N_POR, N_PSEL, N_PTRUE,
+  N_CONV,  /* a converted to element type `dir` */
+  N_SHIFT  /* a OP b (OP in `in`: 'l', 'a', 'r') in element type `dir` */
 } nkind;
 
 typedef struct node {
@@ -698,6 +700,29 @@ static interp_term t_psel(void *c, interp_term p, interp_term a, interp_term b) 
   return H(mk(c, N_PSEL, p, a, b));
 }
 static interp_term t_ptrue(void *c) { return H(mk(c, N_PTRUE, 0, 0, 0)); }
+static interp_term t_conv(void *c, interp_term a, ir_elem from, ir_elem to) {
+  (void)from;
+  node *n = mk(c, N_CONV, a, 0, 0);
+  n->dir = (int)to;
+  return H(n);
+}
+static interp_term t_shift(void *c, int op, interp_term a, interp_term b, ir_elem e) {
+  node *n = mk(c, N_SHIFT, a, b, 0);
+  n->in = op;
+  n->dir = (int)e;
+  return H(n);
+}
+
+/* C's conversion of an integer value v to the integer type e (modulo 2^N,
+ * two's complement), written apart from ir_elem_wrap. */
+static double ref_wrap(int e, double v) {
+  int w = ir_elem_bits((ir_elem)e);
+  unsigned long long u = (unsigned long long)(long long)v;
+  if (w < 64) u &= (1ull << w) - 1;
+  if (ir_elem_is_signed((ir_elem)e) && w < 64 && (u >> (w - 1)) & 1)
+    return (double)(long long)(u | ~((1ull << w) - 1));
+  return (double)u;
+}
 
 /* The documented semantics, written independently of ops.c. */
 static double ref_max(double a, double b) {
@@ -757,6 +782,20 @@ static double eval(const node *n, const ir_tensor *ins) {
   }
   case N_POR: return (eval(n->a, ins) != 0) || (eval(n->b, ins) != 0);
   case N_PTRUE: return 1;
+  case N_CONV: return ref_wrap(n->dir, eval(n->a, ins));
+  case N_SHIFT: {
+    a = eval(n->a, ins);
+    b = eval(n->b, ins);
+    int w = ir_elem_bits((ir_elem)n->dir);
+    /* arithmetic: the bits read as the signed type of the width */
+    double sa = ref_wrap(ir_elem_int(w, 1), a);
+    if (b < 0 || b >= w) return n->in == 'a' && sa < 0 ? ref_wrap(n->dir, -1) : 0;
+    if (n->in == 'l') return ref_wrap(n->dir, a * ldexp(1, (int)b));
+    if (n->in == 'a') return ref_wrap(n->dir, floor(sa / ldexp(1, (int)b)));
+    /* logical: the value's bits as unsigned */
+    double u = a < 0 ? a + ldexp(1, w) : a;
+    return ref_wrap(n->dir, floor(u / ldexp(1, (int)b)));
+  }
   }
   return NAN;
 }
@@ -783,6 +822,8 @@ typedef struct sym_case {
   int out_rank; /* GIVEN_SHAPE ops */
   long out_dims[IR_MAX_RANK];
   int pred0;    /* operand 0 is a 0/1 predicate */
+  ir_elem elem, out_elem; /* integer kernels: the operands' and the
+                             result's element types (else f64) */
 } sym_case;
 
 static int same_double(double a, double b) {
@@ -801,14 +842,18 @@ static int run_sym_case(const sym_case *c, int with_poison, int use_hook) {
   interp_sym_algebra alg = {&ctx, t_const, t_add, t_sub, t_mul, t_div,
                             t_max, t_min, t_neg, t_sqrt, t_exp,
                             t_cmp, t_sel, use_hook ? t_red : NULL,
-                            t_por, t_psel, t_ptrue};
+                            t_por, t_psel, t_ptrue, t_conv, t_shift};
   for (int k = 0; k < c->nargs; k++) {
     in[k] = ten(c->ranks[k], c->dims[k], NULL);
+    in[k].elem = c->elem;
     size_t n = ir_tensor_size(&in[k]);
     in[k].data = IR_NEW_N(&arena, double, n);
     for (size_t i = 0; i < n; i++)
       in[k].data[i] = k == 0 && c->pred0 ? (double)rnd_int(0, 1)
-                                         : (double)rnd_int(-4, 4);
+                      : k == 1 && c->elem != IR_F64 && strcmp(c->name, "convert")
+                          ? (double)rnd_int(0, ir_elem_bits(c->elem) + 1) /* counts */
+                      : c->elem != IR_F64 ? ir_elem_wrap(c->elem, (double)rnd_int(-300, 300))
+                                          : (double)rnd_int(-4, 4);
     if (with_poison && rnd_int(0, 1)) {
       in[k].poison = IR_NEW_N(&arena, unsigned char, n);
       for (size_t i = 0; i < n; i++) in[k].poison[i] = rnd_int(0, 4) == 0;
@@ -835,8 +880,10 @@ static int run_sym_case(const sym_case *c, int with_poison, int use_hook) {
     }
   }
   ir_tensor out = ten(c->out_rank, c->out_dims, NULL);
+  out.elem = c->out_elem;
   interp_sym_tensor sout;
   memset(&sout, 0, sizeof sout);
+  sout.elem = c->out_elem;
   sout.rank = c->out_rank;
   memcpy(sout.dims, c->out_dims, sizeof sout.dims);
   interp_err e1, e2;
@@ -887,6 +934,7 @@ static void rnd_perm(int n, int *v) {
 static void make_case(const char *name, sym_case *c) {
   memset(c, 0, sizeof *c);
   c->name = name;
+  c->elem = c->out_elem = IR_F64;
   const interp_op *op = interp_op_find(name);
   c->nargs = op->nargs;
   if (op->flags & INTERP_OP_ELEMENTWISE) {
@@ -903,6 +951,17 @@ static void make_case(const char *name, sym_case *c) {
     if (strcmp(name, "compare") == 0)
       c->attrs[0] = interp_attr_dir((interp_cmp)rnd_int(0, 5));
     c->pred0 = strcmp(name, "select") == 0;
+    /* integer kernels: random integer types (convert: between two) */
+    static const ir_elem ints[] = {IR_I8, IR_U8, IR_I16, IR_U16, IR_I32, IR_U32};
+    if (op->flags & (INTERP_OP_INT_ONLY | INTERP_OP_GIVEN_ELEM)) {
+      c->elem = c->out_elem = ints[rnd_int(0, 5)];
+      if (op->flags & INTERP_OP_GIVEN_ELEM) {
+        c->out_elem = ints[rnd_int(0, 5)];
+        c->out_rank = 0; /* the result's shape is the operand's */
+        for (int k = 0; k < op->nargs; k++) c->ranks[k] = rank;
+        for (int i = 0; i < rank; i++) c->dims[0][i] = rd[i];
+      }
+    }
   } else if (strcmp(name, "dot_general") == 0) {
     int nb = (int)rnd_int(0, 1), nc = (int)rnd_int(0, 2);
     int lf = (int)rnd_int(0, 1), rf = (int)rnd_int(0, 1);

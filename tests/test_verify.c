@@ -181,6 +181,7 @@ typedef struct step {
   int nattrs;
   interp_attr attrs[4];
   int like;
+  ir_elem to; /* convert: the result's element type */
 } step;
 
 typedef struct prog {
@@ -221,7 +222,7 @@ static int prog_eval_sym(void *user, const long *sizes,
     interp_sym_tensor args[3];
     for (int a = 0; a < st->nargs; a++)
       args[a] = st->args[a] < 0 ? inputs[-1 - st->args[a]] : res[st->args[a]];
-    res[s].elem = !strcmp(st->op, "iota") ? IR_I32 : IR_F64;
+    res[s].elem = !strcmp(st->op, "iota") ? IR_I32 : !strcmp(st->op, "convert") ? st->to : IR_F64;
     if (op->flags & INTERP_OP_GIVEN_SHAPE)
       given_shape(st, res[s].dims, &res[s].rank,
                   (const long (*)[IR_MAX_RANK + 1])shapes, ninputs);
@@ -255,7 +256,7 @@ static int prog_eval(void *user, const long *sizes, const ir_tensor *inputs, int
     ir_tensor args[3];
     for (int a = 0; a < st->nargs; a++)
       args[a] = st->args[a] < 0 ? inputs[-1 - st->args[a]] : res[st->args[a]];
-    res[s].elem = !strcmp(st->op, "iota") ? IR_I32 : IR_F64;
+    res[s].elem = !strcmp(st->op, "iota") ? IR_I32 : !strcmp(st->op, "convert") ? st->to : IR_F64;
     if (op->flags & INTERP_OP_GIVEN_SHAPE)
       given_shape(st, res[s].dims, &res[s].rank,
                   (const long (*)[IR_MAX_RANK + 1])shapes, ninputs);
@@ -271,12 +272,13 @@ static int prog_eval(void *user, const long *sizes, const ir_tensor *inputs, int
   return 0;
 }
 
-#define OP2(name, a, b) {name, 2, {a, b}, 0, {{0}}, 0}
-#define OP1(name, a) {name, 1, {a}, 0, {{0}}, 0}
-#define CONST(v) {"constant", 0, {0}, 1, {{INTERP_ATTR_DOUBLE, 0, {0}, v}}, NOLIKE}
+#define OP2(name, a, b) {name, 2, {a, b}, 0, {{0}}, 0, IR_F64}
+#define OP1(name, a) {name, 1, {a}, 0, {{0}}, 0, IR_F64}
+#define CONST(v) {"constant", 0, {0}, 1, {{INTERP_ATTR_DOUBLE, 0, {0}, v}}, NOLIKE, IR_F64}
+#define CONV(a, e) {"convert", 1, {a}, 0, {{0}}, 0, e}
 
 static step dot(int a, int b, int lc, int rc) {
-  step s = {"dot_general", 2, {a, b}, 4, {{0}}, 0};
+  step s = {"dot_general", 2, {a, b}, 4, {{0}}, 0, IR_F64};
   s.attrs[0] = interp_attr_ints(0, NULL);
   s.attrs[1] = interp_attr_ints(0, NULL);
   s.attrs[2] = interp_attr_ints(1, &lc);
@@ -285,7 +287,7 @@ static step dot(int a, int b, int lc, int rc) {
 }
 
 static step reduce(int x, int init, int dim, interp_body body) {
-  step s = {"reduce", 2, {x, init}, 3, {{0}}, 0};
+  step s = {"reduce", 2, {x, init}, 3, {{0}}, 0, IR_F64};
   s.attrs[0] = interp_attr_ints(1, &dim);
   s.attrs[1] = interp_attr_body(body);
   s.attrs[2] = interp_attr_int(0);
@@ -293,13 +295,13 @@ static step reduce(int x, int init, int dim, interp_body body) {
 }
 
 static step compare(interp_cmp dir, int a, int b) {
-  step s = {"compare", 2, {a, b}, 1, {{0}}, 0};
+  step s = {"compare", 2, {a, b}, 1, {{0}}, 0, IR_F64};
   s.attrs[0] = interp_attr_dir(dir);
   return s;
 }
 
 static step iota(int like, int dim) {
-  step s = {"iota", 0, {0}, 1, {{0}}, like};
+  step s = {"iota", 0, {0}, 1, {{0}}, like, IR_F64};
   s.attrs[0] = interp_attr_int(dim);
   return s;
 }
@@ -557,7 +559,7 @@ static void test_elementwise(void) {
   prog dswap = {1, {OP2("div", IN(1), IN(0))}};
   /* where z == 0 the source is undefined: the candidate may do anything */
   prog dguard = {5, {CONST(0.0), compare(INTERP_CMP_EQ, IN(1), 0), CONST(7.0),
-                     OP2("div", IN(0), IN(1)), {"select", 3, {1, 2, 3}, 0, {{0}}, 0}}};
+                     OP2("div", IN(0), IN(1)), {"select", 3, {1, 2, 3}, 0, {{0}}, 0, IR_F64}}};
   prog drecip = {2, {OP1("reciprocal", IN(1)), OP2("mul", IN(0), 0)}};
   expect("x / z", VERIFY_REAL, &t, &dv, VERIFY_PROVED, 0);
   expect("x / z mutant: swapped operands", VERIFY_REAL, &t, &dswap, VERIFY_REFUTED, 1);
@@ -655,7 +657,7 @@ static void test_reduction_fp(void) {
   prog mv = {1, {dot(IN(0), IN(1), 1, 0)}};
   expect("matvec, reversed order (s = s + e)", VERIFY_FP, &t, &mv, VERIFY_PROVED, 0);
   /* reduce(A * broadcast x) over dim 1 */
-  step bx = {"broadcast_in_dim", 1, {IN(1)}, 1, {{0}}, IN(0)};
+  step bx = {"broadcast_in_dim", 1, {IN(1)}, 1, {{0}}, IN(0), IR_F64};
   int one = 1;
   bx.attrs[0] = interp_attr_ints(1, &one);
   prog red = {4, {bx, OP2("mul", IN(0), 0), CONST(0.0),
@@ -689,7 +691,7 @@ static void test_region(void) {
   expect("triangle: scaling everything", VERIFY_REAL, &t, &all, VERIFY_REFUTED, 1);
   prog tri = {6, {iota(IN(0), 0), iota(IN(0), 1), compare(INTERP_CMP_GE, 0, 1),
                   CONST(2.0), OP2("mul", 3, IN(0)),
-                  {"select", 3, {2, 4, IN(0)}, 0, {{0}}, 0}}};
+                  {"select", 3, {2, 4, IN(0)}, 0, {{0}}, 0, IR_F64}}};
   expect("triangle: select(i >= j, 2*C, C)", VERIFY_REAL, &t, &tri, VERIFY_PROVED, 0);
   expect("triangle: select(i >= j, 2*C, C)", VERIFY_FP, &t, &tri, VERIFY_PROVED, 0);
   prog strict = tri;
@@ -1043,10 +1045,10 @@ static void test_int_data(void) {
   kb b3;
   verify_task t3 = int_kernel(&b3, IR_I32, rhs_igreater);
   prog cmp = {4, {CONST(0.0), compare(INTERP_CMP_GT, IN(0), IN(1)), CONST(1.0),
-                  {"select", 3, {1, 2, 0}, 0, {{0}}, 0}}};
+                  {"select", 3, {1, 2, 0}, 0, {{0}}, 0, IR_F64}}};
   expect("int x > z ? 1 : 0", VERIFY_REAL, &t3, &cmp, VERIFY_PROVED, 0);
   prog wrap = {5, {CONST(0.0), OP2("sub", IN(0), IN(1)), compare(INTERP_CMP_GT, 1, 0),
-                   CONST(1.0), {"select", 3, {2, 3, 0}, 0, {{0}}, 0}}};
+                   CONST(1.0), {"select", 3, {2, 3, 0}, 0, {{0}}, 0, IR_F64}}};
   expect("int mutant: x - z > 0 (wraps)", VERIFY_REAL, &t3, &wrap, VERIFY_REFUTED, 0);
 
   /* i64 (long): 64-bit bit-vectors; a value past 32 bits tells apart */
@@ -1058,6 +1060,81 @@ static void test_int_data(void) {
   kb b5;
   verify_task t5 = int_kernel(&b5, IR_I64, rhs_igreater);
   expect("i64 mutant: x - z > 0 (wraps)", VERIFY_REAL, &t5, &wrap, VERIFY_REFUTED, 0);
+  ity_elem = IR_I32;
+}
+
+static ir_expr *CAST(ir_elem to, ir_expr *a) {
+  ir_expr *e = ex(IR_EX_CAST, to, 1);
+  e->args[0] = a;
+  return e;
+}
+
+static ir_expr *TYPED(ir_elem t, ir_expr *e) {
+  e->type = t;
+  return e;
+}
+
+/* y = (uint8_t)(((int)x + (int)z) >> 1) over uint8_t x, z, y */
+static ir_expr *rhs_u8_avg(int x, int z, int i) {
+  ir_expr *sum = TYPED(IR_I32, BIN(IR_EX_ADD, CAST(IR_I32, TYPED(IR_U8, E1(x, V(i)))),
+                                   CAST(IR_I32, TYPED(IR_U8, E1(z, V(i))))));
+  return CAST(IR_U8, TYPED(IR_I32, BIN(IR_EX_SHR, sum, CI(1))));
+}
+
+/* y = x * z over uint32_t: wraps modulo 2^32 in C */
+static ir_expr *rhs_u32_mul(int x, int z, int i) {
+  return TYPED(IR_U32, BIN(IR_EX_MUL, TYPED(IR_U32, E1(x, V(i))), TYPED(IR_U32, E1(z, V(i)))));
+}
+
+/* y = (int16_t)(x - z) over int16_t: the int difference converted back */
+static ir_expr *rhs_i16_diff(int x, int z, int i) {
+  ir_expr *d = TYPED(IR_I32, BIN(IR_EX_SUB, CAST(IR_I32, TYPED(IR_I16, E1(x, V(i)))),
+                                 CAST(IR_I32, TYPED(IR_I16, E1(z, V(i))))));
+  return CAST(IR_I16, d);
+}
+
+/* Narrow and unsigned integer data (docs/verify.md, "Integer data"):
+ * terms of their own width, C's promotions as extensions, the store's
+ * conversion as a truncation. */
+static void test_narrow_data(void) {
+  kb b;
+  verify_task t = int_kernel(&b, IR_U8, rhs_u8_avg);
+  prog avg = {6, {CONV(IN(0), IR_I32), CONV(IN(1), IR_I32), OP2("add", 0, 1), CONST(1.0),
+                  OP2("shra", 2, 3), CONV(4, IR_U8)}};
+  expect("u8 average through i32", VERIFY_REAL, &t, &avg, VERIFY_PROVED, 0);
+  prog logical = {6, {CONV(IN(0), IR_I32), CONV(IN(1), IR_I32), OP2("add", 0, 1),
+                      CONST(1.0), OP2("shrl", 2, 3), CONV(4, IR_U8)}};
+  expect("u8 average, logical shift (the sum is not negative)", VERIFY_REAL, &t, &logical,
+         VERIFY_PROVED, 0);
+  /* the add in u8 loses the carry: (200 + 100) >> 1 is 150, not 22 */
+  prog narrow = {3, {OP2("add", IN(0), IN(1)), CONST(1.0), OP2("shrl", 0, 1)}};
+  expect("u8 mutant: the add without the widening", VERIFY_REAL, &t, &narrow,
+         VERIFY_REFUTED, 1);
+  /* widened with the wrong signedness: 200 is -56 as i8 */
+  prog sext = {6, {CONV(IN(0), IR_I8), CONV(0, IR_I32), CONV(IN(1), IR_I32),
+                   OP2("add", 1, 2), CONST(1.0), OP2("shra", 3, 4)}};
+  prog sext8 = sext;
+  sext8.nsteps = 7;
+  sext8.s[6] = (step)CONV(5, IR_U8);
+  expect("u8 mutant: sign extension", VERIFY_REAL, &t, &sext8, VERIFY_REFUTED, 1);
+
+  kb b2;
+  verify_task t2 = int_kernel(&b2, IR_U32, rhs_u32_mul);
+  prog mul = {1, {OP2("mul", IN(0), IN(1))}};
+  expect("u32 x * z wraps (no undefined case)", VERIFY_REAL, &t2, &mul, VERIFY_PROVED, 0);
+  prog mul64 = {4, {CONV(IN(0), IR_U64), CONV(IN(1), IR_U64), OP2("mul", 0, 1),
+                    CONV(2, IR_U32)}};
+  expect("u32 x * z through u64, truncated", VERIFY_REAL, &t2, &mul64, VERIFY_PROVED, 0);
+  prog big = {3, {CONST(65536.0), OP2("min", IN(1), 0), OP2("mul", IN(0), 1)}};
+  expect("u32 mutant: differs above 65536", VERIFY_REAL, &t2, &big, VERIFY_REFUTED, 1);
+
+  kb b3;
+  verify_task t3 = int_kernel(&b3, IR_I16, rhs_i16_diff);
+  prog d16 = {1, {OP2("sub", IN(0), IN(1))}};
+  expect("i16 (int16_t)(x - z) is the i16 subtraction", VERIFY_REAL, &t3, &d16,
+         VERIFY_PROVED, 0);
+  prog d32 = {1, {OP2("add", IN(0), IN(1))}};
+  expect("i16 mutant: x + z", VERIFY_REAL, &t3, &d32, VERIFY_REFUTED, 1);
   ity_elem = IR_I32;
 }
 
@@ -1075,6 +1152,7 @@ int main(void) {
   test_step_budget();
   test_int_data();
   test_ordinary();
+  test_narrow_data();
   ir_arena_free(&A);
   CHECKF(ir_mem_live() == 0, "every block freed (%ld live)", ir_mem_live());
   return TEST_REPORT();

@@ -88,6 +88,8 @@ static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
   t->pz_of = INTERP_TERM_NONE;
   t->aop = 0;
   t->op[0] = t->op[1] = INTERP_TERM_NONE;
+  t->ity = 0;
+  t->lit = 0;
   return (interp_term)x->nterms++;
 }
 
@@ -264,47 +266,110 @@ static Z3_ast int_no_ovf(vx *x, char op, Z3_ast va, Z3_ast vb) {
   return K(Z3_mk_and(z, 2, c));
 }
 
-/* a op b (op: + - * / or n for -a) in the int world, with the source's
- * undefined behaviour. */
+/* int: d as a bit-vector numeral of w bits (wrapped). */
+static Z3_ast numeral_w(vx *x, double d, unsigned w) {
+  Z3_sort srt = Z3_mk_bv_sort(x->z, w);
+  return d < 0 ? K(Z3_mk_int64(x->z, (int64_t)d, srt))
+               : K(Z3_mk_unsigned_int64(x->z, (uint64_t)d, srt));
+}
+
+/* int and concrete: the integer type of an operation on a and b (b may be
+ * NONE): a's, else b's (a literal takes its partner's), else the world's. */
+static ir_elem int_type(vx *x, interp_term a, interp_term b) {
+  if (x->terms[a].ity) return (ir_elem)(x->terms[a].ity - 1);
+  if (b != INTERP_TERM_NONE && x->terms[b].ity) return (ir_elem)(x->terms[b].ity - 1);
+  return ir_elem_is_int(x->ity) ? x->ity : IR_I64;
+}
+
+/* int: the value of h as a bit-vector of e's width: a literal made at that
+ * width, an i1 as 0 or 1, a term of another width (only where a program
+ * mixes them) extended as its own type is, or cut. */
+static Z3_ast int_at(vx *x, interp_term h, ir_elem e) {
+  vx_term *t = &x->terms[h];
+  unsigned w = (unsigned)ir_elem_bits(e);
+  if (t->lit) return numeral_w(x, t->d, w);
+  Z3_ast v = t->v;
+  Z3_sort srt = Z3_get_sort(x->z, v);
+  if (Z3_get_sort_kind(x->z, srt) == Z3_BOOL_SORT)
+    return K(Z3_mk_ite(x->z, v, numeral_w(x, 1, w), numeral_w(x, 0, w)));
+  unsigned tw = Z3_get_bv_sort_size(x->z, srt);
+  if (tw == w) return v;
+  if (tw > w) return K(Z3_mk_extract(x->z, w - 1, 0, v));
+  int sg = t->ity ? ir_elem_is_signed((ir_elem)(t->ity - 1)) : 1;
+  return K(sg ? Z3_mk_sign_ext(x->z, w - tw, v) : Z3_mk_zero_ext(x->z, w - tw, v));
+}
+
+interp_term vx_set_type(vx *x, interp_term h, ir_elem e) {
+  vx_term *t = &x->terms[h];
+  if (!ir_elem_is_int(e)) return h;
+  if (x->kind == VX_CONCRETE) t->d = ir_elem_wrap(e, t->d);
+  if (x->kind == VX_INT && t->lit) t->v = numeral_w(x, t->d, (unsigned)ir_elem_bits(e));
+  t->lit = 0;
+  t->ity = (signed char)(e + 1);
+  return h;
+}
+
+/* Signed overflow is undefined in C for int and wider types; narrower
+ * arithmetic only comes from a compound assignment (`u8 += x`), which C
+ * computes in int and converts back: it wraps. */
+static int int_ub_type(ir_elem e) { return ir_elem_is_signed(e) && ir_elem_bits(e) >= 32; }
+
+/* a op b (op: + - * / or n for -a) in the int world, at their type, with
+ * the source's undefined behaviour. */
 static interp_term int_arith(vx *x, char op, interp_term a, interp_term b) {
   Z3_context z = x->z;
-  Z3_ast va = vx_num(x, a), vb = op == 'n' ? va : vx_num(x, b), r;
+  ir_elem e = int_type(x, a, op == 'n' ? INTERP_TERM_NONE : b);
+  int sg = ir_elem_is_signed(e);
+  Z3_ast va = int_at(x, a, e), vb = op == 'n' ? va : int_at(x, b, e), r;
   Z3_ast ub = op == 'n' ? x->terms[a].ub : z_or(x, x->terms[a].ub, x->terms[b].ub);
   switch (op) {
   case '+': r = K(Z3_mk_bvadd(z, va, vb)); break;
   case '-': r = K(Z3_mk_bvsub(z, va, vb)); break;
   case '*': r = K(Z3_mk_bvmul(z, va, vb)); break;
   case '/':
-    r = K(x->is_signed ? Z3_mk_bvsdiv(z, va, vb) : Z3_mk_bvudiv(z, va, vb));
-    ub = z_or(x, ub, K(Z3_mk_eq(z, vb, numeral(x, 0))));
+    r = K(sg ? Z3_mk_bvsdiv(z, va, vb) : Z3_mk_bvudiv(z, va, vb));
+    ub = z_or(x, ub, K(Z3_mk_eq(z, vb, numeral_w(x, 0, (unsigned)ir_elem_bits(e)))));
     break;
   default: r = K(Z3_mk_bvneg(z, va)); break;
   }
-  if (!x->cand && x->is_signed)
+  if (!x->cand && int_ub_type(e))
     ub = z_or(x, ub, K(Z3_mk_not(z, int_no_ovf(x, op, va, vb))));
-  return new_term(x, r, ub, 0, 0);
+  return vx_set_type(x, new_term(x, r, ub, 0, 0), e);
 }
 
-static Z3_ast int_lt(vx *x, Z3_ast a, Z3_ast b) {
-  return K(x->is_signed ? Z3_mk_bvslt(x->z, a, b) : Z3_mk_bvult(x->z, a, b));
+/* concrete: a op b (as ir_int_arith) when a or b is integer data; 0 if
+ * neither is (the caller computes in doubles). */
+static interp_term conc_int(vx *x, int op, interp_term a, interp_term b) {
+  if (!x->terms[a].ity && (b == INTERP_TERM_NONE || !x->terms[b].ity)) return 0;
+  ir_elem e = int_type(x, a, b);
+  double vb = b == INTERP_TERM_NONE ? 0 : x->terms[b].d;
+  int cub = x->terms[a].cub || (b != INTERP_TERM_NONE && x->terms[b].cub);
+  interp_term t = new_term(x, NULL, NULL, ir_int_arith(e, op, x->terms[a].d, vb), cub);
+  return vx_set_type(x, t, e);
+}
+
+static Z3_ast int_lt(vx *x, ir_elem e, Z3_ast a, Z3_ast b) {
+  return K(ir_elem_is_signed(e) ? Z3_mk_bvslt(x->z, a, b) : Z3_mk_bvult(x->z, a, b));
 }
 
 static interp_term int_minmax(vx *x, interp_term a, interp_term b, int is_max) {
-  Z3_ast va = vx_num(x, a), vb = vx_num(x, b);
-  Z3_ast c = is_max ? int_lt(x, vb, va) : int_lt(x, va, vb);
+  ir_elem e = int_type(x, a, b);
+  Z3_ast va = int_at(x, a, e), vb = int_at(x, b, e);
+  Z3_ast c = is_max ? int_lt(x, e, vb, va) : int_lt(x, e, va, vb);
   Z3_ast r = va == vb ? va : K(Z3_mk_ite(x->z, c, va, vb));
-  return new_term(x, r, z_or(x, x->terms[a].ub, x->terms[b].ub), 0, 0);
+  return vx_set_type(x, new_term(x, r, z_or(x, x->terms[a].ub, x->terms[b].ub), 0, 0), e);
 }
 
 static interp_term int_compare(vx *x, interp_cmp dir, interp_term a, interp_term b) {
-  Z3_ast va = vx_num(x, a), vb = vx_num(x, b), r = NULL;
+  ir_elem e = int_type(x, a, b);
+  Z3_ast va = int_at(x, a, e), vb = int_at(x, b, e), r = NULL;
   switch (dir) {
   case INTERP_CMP_EQ: r = K(Z3_mk_eq(x->z, va, vb)); break;
   case INTERP_CMP_NE: r = K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, va, vb)))); break;
-  case INTERP_CMP_LT: r = int_lt(x, va, vb); break;
-  case INTERP_CMP_LE: r = K(Z3_mk_not(x->z, int_lt(x, vb, va))); break;
-  case INTERP_CMP_GT: r = int_lt(x, vb, va); break;
-  case INTERP_CMP_GE: r = K(Z3_mk_not(x->z, int_lt(x, va, vb))); break;
+  case INTERP_CMP_LT: r = int_lt(x, e, va, vb); break;
+  case INTERP_CMP_LE: r = K(Z3_mk_not(x->z, int_lt(x, e, vb, va))); break;
+  case INTERP_CMP_GT: r = int_lt(x, e, vb, va); break;
+  case INTERP_CMP_GE: r = K(Z3_mk_not(x->z, int_lt(x, e, va, vb))); break;
   }
   return new_term(x, K(Z3_simplify(x->z, r)), z_or(x, x->terms[a].ub, x->terms[b].ub), 0, 0);
 }
@@ -328,6 +393,8 @@ Z3_ast vx_num(vx *x, interp_term h) {
 Z3_ast vx_bool(vx *x, interp_term h) {
   Z3_ast v = x->terms[h].v;
   if (Z3_get_sort_kind(x->z, Z3_get_sort(x->z, v)) == Z3_BOOL_SORT) return v;
+  if (x->kind == VX_INT) /* zero of the term's own width */
+    return K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, v, K(Z3_mk_int(x->z, 0, Z3_get_sort(x->z, v)))))));
   return K(Z3_mk_not(x->z, K(Z3_mk_eq(x->z, v, numeral(x, 0)))));
 }
 
@@ -407,10 +474,19 @@ static int is_zero_lit(vx *x, interp_term h) {
 
 static interp_term a_constant(void *ctx, double v) {
   vx *x = ctx;
-  if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, v, 0);
+  if (x->kind == VX_CONCRETE) {
+    interp_term t = new_term(x, NULL, NULL, v, 0);
+    x->terms[t].lit = 1;
+    return t;
+  }
   if (x->kind == VX_INT && !(isfinite(v) && v == trunc(v))) { /* a floating literal */
     x->outside = 1;
     return new_term(x, numeral(x, 0), NULL, 0, 0);
+  }
+  if (x->kind == VX_INT) { /* of the width of the term it meets (int_at) */
+    interp_term t = new_term(x, numeral(x, v), NULL, v, 0);
+    x->terms[t].lit = 1;
+    return t;
   }
   if (x->kind == VX_REAL && !isfinite(v)) {
     interp_term t = new_term(x, numeral(x, 0), NULL, 0, 0);
@@ -427,6 +503,7 @@ static interp_term a_constant(void *ctx, double v) {
 static interp_term a_neg(void *ctx, interp_term a) {
   vx *x = ctx;
   if (x->kind == VX_INT) return int_arith(x, 'n', a, a);
+  if (x->kind == VX_CONCRETE && x->terms[a].ity) return conc_int(x, 'n', a, INTERP_TERM_NONE);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, -D(x, a), x->terms[a].cub);
   Z3_ast va = vx_num(x, a), r;
   if (x->kind == VX_REAL)
@@ -506,6 +583,7 @@ static interp_term plus_zero(vx *x, interp_term a) {
 static interp_term a_add(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_INT) return int_arith(x, '+', a, b);
+  if (x->kind == VX_CONCRETE && conc_int(x, '+', a, b)) return (interp_term)(x->nterms - 1);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) + D(x, b), cub2(x, a, b));
   interp_term id = real_identity(x, a, b, 0);
   if (!id) id = real_identity(x, b, a, 0);
@@ -527,6 +605,7 @@ static interp_term a_add(void *ctx, interp_term a, interp_term b) {
 static interp_term a_sub(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_INT) return int_arith(x, '-', a, b);
+  if (x->kind == VX_CONCRETE && conc_int(x, '-', a, b)) return (interp_term)(x->nterms - 1);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) - D(x, b), cub2(x, a, b));
   if (x->kind == VX_FP) return a_add(ctx, a, a_neg(ctx, b)); /* exact in IEEE */
   interp_term id = real_identity(x, a, b, 0);
@@ -552,6 +631,7 @@ static interp_term root_times_rsqrt(vx *x, interp_term a, interp_term b) {
 static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
   vx *x = ctx;
   if (x->kind == VX_INT) return int_arith(x, '*', a, b);
+  if (x->kind == VX_CONCRETE && conc_int(x, '*', a, b)) return (interp_term)(x->nterms - 1);
   if (x->kind == VX_CONCRETE) return new_term(x, NULL, NULL, D(x, a) * D(x, b), cub2(x, a, b));
   interp_term id = real_identity(x, a, b, 1);
   if (!id) id = real_identity(x, b, a, 1);
@@ -1304,7 +1384,9 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
   if (x->kind == VX_CONCRETE) {
     int c = vx_ctrue(x, p);
     interp_term t = c ? a : b;
-    return new_term(x, NULL, NULL, D(x, t), x->terms[p].cub || x->terms[t].cub);
+    interp_term r = new_term(x, NULL, NULL, D(x, t), x->terms[p].cub || x->terms[t].cub);
+    x->terms[r].ity = x->terms[a].ity ? x->terms[a].ity : x->terms[b].ity;
+    return r;
   }
   Z3_ast c = vx_bool(x, p);
   Z3_lbool known = Z3_get_bool_value(x->z, c);
@@ -1315,7 +1397,12 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
   if (known != Z3_L_UNDEF && !x->terms[p].ub) /* a constant predicate */
     return known == Z3_L_TRUE ? a : b;
   Z3_ast va = x->terms[a].v, vb = x->terms[b].v;
-  if (Z3_get_sort(x->z, va) != Z3_get_sort(x->z, vb)) {
+  ir_elem ie = IR_I1;
+  if (x->kind == VX_INT && (x->terms[a].ity || x->terms[b].ity)) { /* one width */
+    ie = int_type(x, a, b);
+    va = int_at(x, a, ie);
+    vb = int_at(x, b, ie);
+  } else if (Z3_get_sort(x->z, va) != Z3_get_sort(x->z, vb)) {
     va = vx_num(x, a);
     vb = vx_num(x, b);
   }
@@ -1326,6 +1413,7 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
                   : K(Z3_mk_ite(x->z, c, ua ? ua : z_false(x),
                                 ubb ? ubb : z_false(x)));
   u = z_or(x, x->terms[p].ub, u);
+  if (x->kind == VX_INT && ie != IR_I1) return vx_set_type(x, new_term(x, r, u, 0, 0), ie);
   if (x->kind != VX_REAL) return new_term(x, r, u, 0, 0);
   xv pa = xval(x, a), pb = xval(x, b);
   if (pa.v != va || pb.v != vb)
@@ -1379,6 +1467,11 @@ Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
                    interp_term cp, Z3_params som) {
   Z3_context z = x->z;
   Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
+  if (x->kind == VX_INT) { /* at one width */
+    ir_elem e = int_type(x, sv, cv);
+    a = int_at(x, sv, e);
+    b = int_at(x, cv, e);
+  }
   if (som && x->kind == VX_INT) { /* sums of monomials: reordered sums meet */
     a = K(Z3_simplify_ex(z, a, som));
     b = K(Z3_simplify_ex(z, b, som));
@@ -1530,6 +1623,93 @@ static interp_term a_poison_true(void *ctx) { return vx_poison_true(ctx); }
 
 /* -------------------------------------------------------------- world */
 
+/* C's conversion of a (of type from) to type to. */
+static interp_term a_convert(void *ctx, interp_term a, ir_elem from, ir_elem to) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    double d = D(x, a);
+    d = to == IR_F32 ? (double)(float)d : to == IR_I1 ? d != 0 : ir_elem_wrap(to, d);
+    interp_term t = new_term(x, NULL, NULL, d, x->terms[a].cub);
+    return ir_elem_is_int(to) ? vx_set_type(x, t, to) : t;
+  }
+  if (ir_elem_is_int(to) && ir_elem_is_int(from)) {
+    if (x->kind != VX_INT) { /* integer data in a floating world: not modelled */
+      x->outside = 1;
+      return a;
+    }
+    /* extension by the source type (int_at), truncation modulo 2^N */
+    Z3_ast v = int_at(x, a, from);
+    unsigned wf = (unsigned)ir_elem_bits(from), wt = (unsigned)ir_elem_bits(to);
+    if (wt < wf) v = K(Z3_mk_extract(x->z, wt - 1, 0, v));
+    else if (wt > wf)
+      v = K(ir_elem_is_signed(from) ? Z3_mk_sign_ext(x->z, wt - wf, v)
+                                    : Z3_mk_zero_ext(x->z, wt - wf, v));
+    return vx_set_type(x, new_term(x, v, x->terms[a].ub, 0, 0), to);
+  }
+  if (to == IR_F32 && from == IR_F64) return vx_round32(x, a);
+  if (ir_elem_is_float(to) && ir_elem_is_float(from)) return a;
+  /* between integer and floating values: outside the int world's model */
+  x->outside = 1;
+  if (x->kind != VX_INT) return a;
+  char name[48];
+  snprintf(name, sizeof name, "outside!%ld", x->fresh++);
+  unsigned w = ir_elem_is_int(to) ? (unsigned)ir_elem_bits(to) : x->width;
+  interp_term t = new_term(x, K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name),
+                                            Z3_mk_bv_sort(x->z, w))),
+                           x->terms[a].ub, 0, 0);
+  return ir_elem_is_int(to) ? vx_set_type(x, t, to) : t;
+}
+
+/* a << b, a >> b (op 'l', 'a', 'r') in integer type e: bvshl, bvashr,
+ * bvlshr, whose counts past the width give 0 or the sign fill, as
+ * StableHLO's shifts.  In the source (C) a count outside 0..N-1 is
+ * undefined, and so is a signed left shift of a negative value or one
+ * whose result does not fit. */
+static interp_term a_shift(void *ctx, int op, interp_term a, interp_term b, ir_elem e) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    interp_term t = new_term(x, NULL, NULL, ir_int_arith(e, op, D(x, a), D(x, b)),
+                             cub2(x, a, b));
+    return vx_set_type(x, t, e);
+  }
+  if (x->kind != VX_INT) { /* not modelled outside the int world */
+    x->outside = 1;
+    return a;
+  }
+  Z3_context z = x->z;
+  unsigned w = (unsigned)ir_elem_bits(e);
+  Z3_ast va = int_at(x, a, e), vb = int_at(x, b, e), r;
+  switch (op) {
+  case 'l': r = K(Z3_mk_bvshl(z, va, vb)); break;
+  case 'a': r = K(Z3_mk_bvashr(z, va, vb)); break;
+  default: r = K(Z3_mk_bvlshr(z, va, vb)); break;
+  }
+  Z3_ast ub = ub2(x, a, b);
+  if (!x->cand) {
+    Z3_ast zero = numeral_w(x, 0, w);
+    Z3_ast bad = K(Z3_mk_bvuge(z, vb, numeral_w(x, w, w))); /* negative counts too */
+    if (op == 'l' && ir_elem_is_signed(e)) {
+      Z3_ast c[3] = {bad, K(Z3_mk_bvslt(z, va, zero)),
+                     K(Z3_mk_not(z, K(Z3_mk_eq(z, K(Z3_mk_bvashr(z, r, vb)), va))))};
+      bad = K(Z3_mk_or(z, 3, c));
+      Z3_ast neg = K(Z3_mk_bvslt(z, r, zero)); /* into the sign bit */
+      bad = z_or(x, bad, neg);
+    }
+    ub = z_or(x, ub, bad);
+  }
+  return vx_set_type(x, new_term(x, r, ub, 0, 0), e);
+}
+
+interp_term vx_fresh_elem(vx *x, const char *name, ir_elem e) {
+  if (x->kind != VX_INT || !ir_elem_is_int(e)) return vx_fresh(x, name);
+  char buf[96];
+  snprintf(buf, sizeof buf, "%s!%ld", name, x->fresh++);
+  Z3_sort srt = Z3_mk_bv_sort(x->z, (unsigned)ir_elem_bits(e));
+  interp_term t = new_term(x, K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), srt)),
+                           NULL, 0, 0);
+  return vx_set_type(x, t, e);
+}
+
 interp_term vx_fresh(vx *x, const char *name) {
   char buf[96];
   snprintf(buf, sizeof buf, "%s!%ld", name, x->fresh++);
@@ -1581,6 +1761,8 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   g->poison_or = a_poison_or;
   g->poison_select = a_poison_select;
   g->poison_true = a_poison_true;
+  g->convert = a_convert;
+  g->shift = a_shift;
   if (kind == VX_CONCRETE) return;
 
   x->boolsort = Z3_mk_bool_sort(z);

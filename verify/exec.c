@@ -189,8 +189,13 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
     if (eval_args(s, e, a, 1)) return -1;
     if (x->kind == VX_INT && ir_elem_is_float(e->type))
       x->outside = 1; /* floating arithmetic does not wrap: not modelled */
-    if ((e->type == IR_I32 || e->type == IR_I64) && ir_elem_is_float(e->args[0]->type))
-      out->v = vx_trunc(x, a[0].v);
+    if (ir_elem_is_int(e->type) && ir_elem_is_int(e->args[0]->type))
+      out->v = g->convert(x, a[0].v, e->args[0]->type, e->type); /* C's conversion */
+    else if (x->kind == VX_INT && e->args[0]->type == IR_I1 && ir_elem_is_int(e->type))
+      out->v = vx_set_type(x, g->select(x, a[0].v, g->constant(x, 1), g->constant(x, 0)), e->type);
+    else if (ir_elem_is_int(e->type) && ir_elem_is_float(e->args[0]->type))
+      out->v = x->kind == VX_INT ? g->convert(x, a[0].v, e->args[0]->type, e->type)
+                                 : vx_trunc(x, a[0].v);
     else if (e->type == IR_F32 && e->args[0]->type == IR_F64 && s->k->data_type == IR_F64)
       /* a rounding below the kernel's precision, not the identity; in a
        * float kernel it is the rounding every op of the (f32) tensor
@@ -246,6 +251,8 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
   case IR_EX_OR: out->v = vx_or(x, l, r); break;
   case IR_EX_IMIN: out->v = g->min(x, l, r); break;
   case IR_EX_IMAX: out->v = g->max(x, l, r); break;
+  case IR_EX_SHL: out->v = g->shift(x, 'l', l, r, e->type); break;
+  case IR_EX_SHR: out->v = g->shift(x, ir_elem_is_signed(e->type) ? 'a' : 'r', l, r, e->type); break;
   default: return fail(s, e->pos, IR_ERR_INPUT, "unsupported expression");
   }
   out->p = por(x, a[0].p, a[1].p);
@@ -451,11 +458,11 @@ int vx_exec_init(vx_exec *e, vx *x, const ir_kernel *k, const long *sizes,
       const double *vals = x->kind == VX_CONCRETE && values_of ? values_of(v, user) : NULL;
       for (long i = 0; i < var->n; i++) {
         if (x->kind == VX_CONCRETE) {
-          var->val[i] = vx_value(x, vals ? vals[i] : 0);
+          var->val[i] = vx_set_type(x, vx_value(x, vals ? vals[i] : 0), iv->elem);
         } else {
           char name[80];
           snprintf(name, sizeof name, "%s_%ld", iv->name, i);
-          var->val[i] = vx_fresh(x, name);
+          var->val[i] = vx_fresh_elem(x, name, iv->elem);
         }
       }
     } else {

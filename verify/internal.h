@@ -57,6 +57,12 @@ typedef struct vx_term {
   unsigned char z_done, pz, kz_done;
   interp_term pz_of;
   unsigned char arith, cls_done;
+  /* int and concrete: ity, the integer type of the term (ir_elem + 1; 0:
+   * none, a floating value or an untyped literal); lit: an untyped
+   * literal (a constant), whose value d takes the width of the term it
+   * meets (int_at) */
+  signed char ity;
+  unsigned char lit;
   char aop; /* arith: the operation: + - * / n(egate) s(qrt) e(xp) */
   interp_term op[2];
   Z3_ast ev;
@@ -75,8 +81,8 @@ typedef struct vx {
   int zsign_used;  /* real: a compared pair of zeros may differ in sign */
   int zinit;       /* fp: a candidate's sum started from its first element
                     * instead of +0 (VERIFY_ASSUMES_ZERO_SIGN) */
-  int is_signed;   /* int: the data's type is signed (C: overflow is
-                    * undefined in the source; comparisons are signed) */
+  ir_elem ity;     /* int: the kernel's data type, the type of a term that
+                    * has none of its own (numerals are of its width) */
   int outside;     /* int: a value the world cannot model (a floating
                     * expression, sqrt, exp, pow, a rounding) was made;
                     * verify.c then says unknown, never proved */
@@ -137,6 +143,12 @@ Z3_ast vx_keep(vx *x, Z3_ast a);
 /* Handles. */
 static inline vx_term *vx_at(vx *x, interp_term h) { return &x->terms[h]; }
 interp_term vx_fresh(vx *x, const char *name);       /* a symbolic input */
+/* A symbolic input of element type e: in the int world a bit-vector of
+ * e's width (integer e), typed e; otherwise vx_fresh. */
+interp_term vx_fresh_elem(vx *x, const char *name, ir_elem e);
+/* Give term h (just made, not shared) the integer type e: concrete: its
+ * value wrapped to e; int: a literal made at e's width.  Returns h. */
+interp_term vx_set_type(vx *x, interp_term h, ir_elem e);
 interp_term vx_value(vx *x, double d);               /* constant / input */
 interp_term vx_poison_true(vx *x);
 /* The value as a number / as a Bool AST (coercing i1 terms). */

@@ -300,7 +300,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   const ir_pos nowhere = {0};
   vx_init(&q->x, kind, kind == VX_CONCRETE ? NULL : q->v->z, width);
   q->x.zrelax = q->zrelax;
-  q->x.is_signed = ir_elem_is_signed(k->data_type);
+  q->x.ity = k->data_type;
   if (vx_exec_init(&q->e, &q->x, k, q->sizes, t->inputs, t->ninputs, values_of,
                    user)) {
     return source_error(q);
@@ -501,10 +501,13 @@ static verify_cex *cex_from_model(query *q, Z3_model m) {
       }
       uint64_t bv = 0;
       model_bv(x->z, m, a, &bv);
-      if (x->kind == VX_INT) { /* the bits as the type reads them */
-        unsigned w = x->width;
-        if (x->is_signed && w < 64 && (bv >> (w - 1)) & 1) bv |= ~0ull << w;
-        t->data[i] = x->is_signed ? (double)(int64_t)bv : (double)bv;
+      if (x->kind == VX_INT) { /* the bits as the variable's type reads them */
+        ir_elem ve = k->vars[v]->elem;
+        unsigned w = ir_elem_is_int(ve) ? (unsigned)ir_elem_bits(ve) : x->width;
+        int sg = !ir_elem_is_int(ve) || ir_elem_is_signed(ve);
+        if (w < 64) bv &= (1ull << w) - 1;
+        if (sg && w < 64 && (bv >> (w - 1)) & 1) bv |= ~0ull << w;
+        t->data[i] = sg ? (double)(int64_t)bv : (double)bv;
         continue;
       }
       int lit = -1;

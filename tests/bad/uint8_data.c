@@ -1,4 +1,4 @@
-// expect: 4:22 integer element data of type 'uint8_t'
+// expect: 6:28 integer division is not supported
 #include <stdint.h>
 #include <stddef.h>
 void blend(size_t n, const uint8_t *a, const uint8_t *b, uint8_t *out) {
