@@ -860,12 +860,16 @@ static void emit_node(ectx *c, const ir_tnode *n) {
         lines = op->emit_b;
         nl = op->nemit_b;
       }
-  int window = gram_op_has_window(op);
-  if (c->dyn && op->nemit_d &&
-      (has_sym_dim(&n->type) || (window && has_sym_dim(&n->ops[0]->type)))) {
+  if (c->dyn && gram_op_has_window(op)) {
+    /* a window's values are index values whatever the shapes */
+    window_dynamic(c, n);
+    if (op->nemit_d) {
+      lines = op->emit_d;
+      nl = op->nemit_d;
+    }
+  } else if (c->dyn && op->nemit_d && has_sym_dim(&n->type)) {
     lines = op->emit_d;
     nl = op->nemit_d;
-    if (window) window_dynamic(c, n);
   }
   const ir_tnode *x = unit_reduce(n);
   if (x) {
