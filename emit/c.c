@@ -861,9 +861,10 @@ static int emit_slice(cg *g, const ir_tnode *n, const char *dst) {
   char cond[STR] = "", off[STR] = "", zero[64];
   for (int d = 0, k = 0; d < x->type.rank; d++) {
     char j[STR] = "", dim[STR], stride[STR];
-    if (keep->v[d]) cat(j, "(upl_i%d + %dL)", k++, st->v[d]);
-    else cat(j, "%dL", st->v[d]);
     dim_str(g, x->type.dims[d], dim);
+    if (keep->v[d] == 1) cat(j, "(upl_i%d + %dL)", k++, st->v[d]);
+    else if (keep->v[d] == 2) cat(j, "(%s + %dL)", dim, st->v[d]);
+    else cat(j, "%dL", st->v[d]);
     stride_str(g, &x->type, d, stride);
     cat(cond, "%s%s >= 0 && %s < %s", cond[0] ? " && " : "", j, j, dim);
     cat(off, "%s%s*%s", off[0] ? " + " : "", j, stride);

@@ -269,7 +269,8 @@ static double leaf_value(long i, void *u) {
 /* ------------------------------------------------- windows (slice ops) */
 
 /* What a window attribute (start s and keep per operand dim, docs/
- * dialects.md) makes of operand x into result r, per dim d of x, as a
+ * dialects.md; a start counted from the end, keep 2, is X + s here) makes
+ * of operand x into result r, per dim d of x, as a
  * slice of x padded with zeros: X = x's dim, R = r's dim (1 where d is
  * dropped), low = min(R, max(0, -s)) zeros before, the slice x[off,
  * off + size) with off = min(X, max(0, s)) and size = max(0, min(X -
@@ -282,9 +283,9 @@ static const char w_tag[W_COUNT] = {'o', 's', 'l', 'h', 'e'};
  * or -1 when it is dropped. */
 static int window_rdim(const ir_tnode *n, int ai, int d) {
   const ir_attr *w = &n->attrs[ai];
-  if (!w->v[2 * d + 1]) return -1;
+  if (w->v[2 * d + 1] != 1) return -1;
   int k = 0;
-  for (int e = 0; e < d; e++) k += w->v[2 * e + 1];
+  for (int e = 0; e < d; e++) k += w->v[2 * e + 1] == 1;
   return k;
 }
 
@@ -297,7 +298,8 @@ static const ir_tnode *window_operand(const ir_tnode *n, int ai) {
 /* Static shapes: the values of dim d (W_*). */
 static void window_static(ectx *c, const ir_tnode *n, int ai, int d, long v[W_COUNT]) {
   const ir_tnode *x = window_operand(n, ai);
-  long s = n->attrs[ai].v[2 * d], X = dim_size(x->type.dims[d], c->o->sizes, c->o->nsizes);
+  long X = dim_size(x->type.dims[d], c->o->sizes, c->o->nsizes);
+  long s = n->attrs[ai].v[2 * d] + (n->attrs[ai].v[2 * d + 1] == 2 ? X : 0);
   int k = window_rdim(n, ai, d);
   long R = k < 0 ? 1 : dim_size(n->type.dims[k], c->o->sizes, c->o->nsizes);
   long low = -s < 0 ? 0 : -s, off = s < 0 ? 0 : s;
@@ -329,6 +331,12 @@ static void window_dynamic(ectx *c, const ir_tnode *n) {
       const char *p = "  %%v%d_w%c%d";
       int id = n->id;
       ir_buf *b = c->b;
+      if (n->attrs[ai].v[2 * d + 1] == 2) { /* the start counted from X */
+        ir_buf_printf(b, p, id, 'A', d), ir_buf_printf(b, " = arith.addi %s, %s : index\n", X, s);
+        ir_buf_printf(b, p, id, 'M', d), ir_buf_printf(b, " = arith.subi %s, %%v%d_wA%d : index\n", z, id, d);
+        snprintf(s, sizeof s, "%%v%d_wA%d", id, d);
+        snprintf(ms, sizeof ms, "%%v%d_wM%d", id, d);
+      }
       ir_buf_printf(b, p, id, 'L', d), ir_buf_printf(b, " = arith.maxsi %s, %s : index\n", z, ms);
       ir_buf_printf(b, p, id, 'l', d), ir_buf_printf(b, " = arith.minsi %s, %%v%d_wL%d : index\n", R, id, d);
       ir_buf_printf(b, p, id, 'O', d), ir_buf_printf(b, " = arith.maxsi %s, %s : index\n", z, s);

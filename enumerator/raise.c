@@ -477,11 +477,11 @@ static int index_expr(const ir_kernel *k, const ir_expr *e) {
   }
 }
 
-/* A subscript that is an iterator plus a constant (*iter its var id) or a
- * constant (*iter -1), the constant in *c: checked at every variable set
- * to 0, 1 and 2 in turn (an affine subscript in which no size occurs).
+/* A subscript that is a variable plus a constant (*var its id: an
+ * iterator, or a size, as in x[n - 1]) or a constant (*var -1), the
+ * constant in *c: checked at every variable set to 0, 1 and 2 in turn.
  * Returns 0, or -1 for any other subscript. */
-static int iter_offset(const ir_kernel *k, const ir_expr *e, int *iter, long *c) {
+static int var_offset(const ir_kernel *k, const ir_expr *e, int *var, long *c) {
   if (!index_expr(k, e)) return -1;
   long *vals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   long c0 = ir_expr_eval_int(e, vals);
@@ -494,13 +494,19 @@ static int iter_offset(const ir_kernel *k, const ir_expr *e, int *iter, long *c)
     long c2 = ir_expr_eval_int(e, vals) - c0;
     vals[v] = 0;
     if (!c1 && !c2) continue;
-    if (c1 != 1 || c2 != 2 || k->vars[v]->kind != IR_VAR_ITER || it >= 0) bad = 1;
+    if (c1 != 1 || c2 != 2 || it >= 0) bad = 1;
     it = v;
   }
   ir_free(vals);
-  *iter = it;
+  *var = it;
   *c = c0;
   return bad ? -1 : 0;
+}
+
+/* var_offset of an iterator plus a constant, or a constant. */
+static int iter_offset(const ir_kernel *k, const ir_expr *e, int *iter, long *c) {
+  return var_offset(k, e, iter, c) || (*iter >= 0 && k->vars[*iter]->kind != IR_VAR_ITER)
+             ? -1 : 0;
 }
 
 /* The dialect's slice op: kernel slice with a window attribute. */
@@ -530,8 +536,9 @@ typedef struct align_ctx {
 /* The slice of input array x read by the element reference e, aligned
  * with the write: result dim k reads x's dim whose subscript has the
  * write's iterator of dim k, at the difference of their constants; x's
- * dims with a constant subscript are dropped.  Appended to the leaves
- * when every output dim is read in order and it is not x itself. */
+ * dims with a constant subscript, or one counted from the dim's end
+ * (x[i][m - 1] of x[n][m]), are dropped.  Appended to the leaves when
+ * every output dim is read in order and it is not x itself. */
 static void align_ref(align_ctx *a, const ir_expr *e) {
   task_ctx *t = a->t;
   const ir_kernel *k = t->k;
@@ -545,18 +552,22 @@ static void align_ref(align_ctx *a, const ir_expr *e) {
   w->n = (int8_t)(2 * e->nargs);
   int next = 0, moved = 0;
   for (int d = 0; d < e->nargs; d++) {
-    int iter;
+    int var, keep = 0;
     long c;
-    if (iter_offset(k, e->args[d], &iter, &c)) return;
+    if (var_offset(k, e->args[d], &var, &c)) return;
     long start = c;
-    if (iter >= 0) {
-      if (next >= a->otype->rank || a->witer[next] != iter) return;
+    if (var >= 0 && k->vars[var]->kind == IR_VAR_ITER) {
+      if (next >= a->otype->rank || a->witer[next] != var) return;
       start = c - a->wc[next++];
+      keep = 1;
+    } else if (var >= 0) { /* a size: counted from the end of its dim */
+      if (x->type.dims[d] != var) return;
+      keep = 2;
     }
     if (start < -128 || start > 127) return;
     w->v[2 * d] = (int8_t)start;
-    w->v[2 * d + 1] = (int8_t)(iter >= 0);
-    moved |= start != 0 || iter < 0;
+    w->v[2 * d + 1] = (int8_t)keep;
+    moved |= start != 0 || keep != 1;
   }
   if (next != a->otype->rank) return;
   ir_type rt = *a->otype;

@@ -360,8 +360,8 @@ static void walk(gen *g, int ai) {
     int kept = 0, ok = g->given && g->given[ai].n == 2 * x->rank && g->have_pre;
     for (int i = 0; ok && i < x->rank; i++) {
       int keep = g->given[ai].v[2 * i + 1];
-      ok = keep == 0 || keep == 1;
-      kept += keep;
+      ok = keep >= 0 && keep <= 2;
+      kept += keep == 1;
     }
     if (!ok || kept != g->pre.rank) {
       reject(g);

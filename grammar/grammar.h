@@ -50,7 +50,8 @@ typedef enum gram_dom {
   GRAM_DOM_WINDOW, /* window(x): where the result reads x, given by the
                       caller (gram_productions_given), never enumerated:
                       per dim of x its start and whether the result keeps
-                      it (1) or drops it (0), flattened s0,k0,s1,k1.. */
+                      it (1) or drops it at start (0) or at x's extent +
+                      start (2), flattened s0,k0,s1,k1.. */
   GRAM_DOM_ENUM,   /* enum(A, B=spelling, ...): one value (index); a
                       spelling FLOAT|INT gives the integer form apart */
   GRAM_DOM_REGION  /* region(add=spelling, ...): a reduction body

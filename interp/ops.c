@@ -364,9 +364,9 @@ static int shape_bcast(const interp_op *op, const interp_attr *attrs,
   return 0;
 }
 
-/* slice: start and keep (0/1) per operand dim; the kept dims are the
- * result's, in order.  Any given result sizes: what falls outside the
- * operand reads 0. */
+/* slice: start and keep per operand dim (1 kept, 0 dropped at start, 2
+ * dropped at the dim's extent + start); the kept dims are the result's, in
+ * order.  Any given result sizes: what falls outside the operand reads 0. */
 static int shape_slice(const interp_op *op, const interp_attr *attrs,
                        const interp_shape *args, interp_shape *res,
                        int symbolic, interp_err *err) {
@@ -380,10 +380,10 @@ static int shape_slice(const interp_op *op, const interp_attr *attrs,
                 "operand rank)", op->name, shapes, st->n, keep->n, x->rank);
   int kept = 0;
   for (int d = 0; d < x->rank; d++) {
-    if (keep->v[d] != 0 && keep->v[d] != 1)
-      return fail(err, "%s: %s: keep of dim %d is %d, expected 0 or 1", op->name, shapes,
+    if (keep->v[d] < 0 || keep->v[d] > 2)
+      return fail(err, "%s: %s: keep of dim %d is %d, expected 0, 1 or 2", op->name, shapes,
                   d, keep->v[d]);
-    kept += keep->v[d];
+    kept += keep->v[d] == 1;
   }
   if (kept != res->rank)
     return fail(err, "%s: %s: %d dims kept, expected the result rank %d", op->name, shapes,

@@ -599,9 +599,12 @@ static void test_window(ir_arena *a) {
     n = gram_productions_given(op, &x, shift, &r2, p, 4, NULL);
     CHECKF(n == 1 && ir_type_equal(&p[0].result, &r2), "%s: x[i-1][j+1] over [m,n]",
            names[i]);
-    ir_attr keep2[IR_TP_MAX_ATTRS] = {{4, {0, 2, 0, 1}}};
-    CHECKF(gram_productions_given(op, &x, keep2, &r1, p, 4, NULL) == 0,
-           "%s: a keep that is not 0 or 1 is refused", names[i]);
+    ir_attr last[IR_TP_MAX_ATTRS] = {{4, {0, 1, -1, 2}}}; /* x[i][n - 1] */
+    CHECKF(gram_productions_given(op, &x, last, &r1, p, 4, NULL) == 1,
+           "%s: the last column (keep 2) of [m,n] is an [m]", names[i]);
+    ir_attr keep3[IR_TP_MAX_ATTRS] = {{4, {0, 3, 0, 1}}};
+    CHECKF(gram_productions_given(op, &x, keep3, &r1, p, 4, NULL) == 0,
+           "%s: a keep that is not 0, 1 or 2 is refused", names[i]);
   }
 }
 

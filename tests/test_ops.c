@@ -267,11 +267,16 @@ static void test_slice(void) {
   EVAL_GIVEN("slice column 2 of [2,3]", "slice", c, &m, 1, D(2), V(3, 6));
   c[0] = ints(2, I(1, -1)), c[1] = ints(2, I(1, 1));
   EVAL_GIVEN("slice [2,3] at (+1, -1)", "slice", c, &m, 2, D(2, 3), V(0, 4, 5, 0, 0, 0));
+  c[0] = ints(2, I(0, -1)), c[1] = ints(2, I(1, 2));
+  EVAL_GIVEN("slice the last column of [2,3] (keep 2: the extent - 1)", "slice", c, &m, 1,
+             D(2), V(3, 6));
+  a[0] = ints(1, I(-5)), a[1] = ints(1, I(2));
+  EVAL_GIVEN("slice x[5 - 5] of a [5] (keep 2)", "slice", a, &x, 0, D(0), V(1));
   ir_tensor o = ten(1, D(2), NULL);
   c[1] = ints(2, I(1, 1));
   expect_error("slice keeping 2 dims into rank 1", "slice", c, &m, &o, "2 dims kept");
-  c[1] = ints(2, I(1, 2));
-  expect_error("slice keep 2", "slice", c, &m, &o, "expected 0 or 1");
+  c[1] = ints(2, I(1, 3));
+  expect_error("slice keep 3", "slice", c, &m, &o, "expected 0, 1 or 2");
   interp_attr c1[2] = {ints(1, I(0)), ints(1, I(1))};
   expect_error("slice start of rank 1 for a rank-2 operand", "slice", c1, &m, &o,
                "expected 2 (the operand rank)");
@@ -1014,8 +1019,8 @@ static void make_case(const char *name, sym_case *c) {
     rnd_shape(r, c->dims[0]);
     for (int d = 0; d < r; d++) {
       st[d] = (int)rnd_int(-2, 2);
-      keep[d] = (int)rnd_int(0, 2) != 0;
-      if (keep[d]) c->out_dims[c->out_rank++] = rnd_int(0, 4);
+      keep[d] = (int)rnd_int(0, 3) % 3; /* kept half the time */
+      if (keep[d] == 1) c->out_dims[c->out_rank++] = rnd_int(0, 4);
     }
     c->attrs[0] = ints(r, st);
     c->attrs[1] = ints(r, keep);
