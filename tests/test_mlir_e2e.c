@@ -185,6 +185,8 @@ static int case_native(kcase *c, int variant) {
   }
   c->sizes = ir_calloc((size_t)k->nvars, sizeof(long));
   interp_default_sizes(k, variant, c->sizes);
+  /* the user's code has its fixed extents (a pinned size: last_col's 4) */
+  ir_kernel_pin_constants(k, c->sizes);
   interp_env env;
   interp_error err;
   if (interp_env_init(&env, k, c->sizes, &err)) {
