@@ -722,8 +722,8 @@ static int classify(cg *g, const ir_tnode *n) {
       in->kind = NK_OUTER;
   } else if (!strcmp(kn, "reduce")) {
     in->kind = NK_REDUCE;
-  } else if (!strcmp(kn, "reshape")) {
-    if (b->nargs < 1 || b->args[0] < 0) return fail(g, "reshape of a constant");
+  } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice")) {
+    if (b->nargs < 1 || b->args[0] < 0) return fail(g, "%s of a constant", kn);
     in->kind = NK_OTHER;
   } else if (!strcmp(kn, "iota") || !strcmp(kn, "constant") || !strcmp(kn, "fill") ||
              !strcmp(kn, "empty") || !strcmp(kn, "fill_scalar")) {
@@ -879,6 +879,35 @@ static void root_reads(cg *g, const ir_tnode *n) {
 /* ------------------------------------------------------------- roots */
 
 /* Emit the code of materialised node n (not an argument) into dst. */
+/* A slice (docs/ops.md): loops over the result, each element read from
+ * the operand at start + the result index in a kept dim, start in a
+ * dropped one, or 0 where that falls outside the operand. */
+static int emit_slice(cg *g, const ir_tnode *n, const char *dst) {
+  const ninfo *in = ni(g, n);
+  const ir_tnode *x = n->ops[in->b.args[0]];
+  const interp_attr *st = &in->b.attrs[0], *keep = &in->b.attrs[1];
+  char cond[STR] = "", off[STR] = "", zero[64];
+  for (int d = 0, k = 0; d < x->type.rank; d++) {
+    char j[STR] = "", dim[STR], stride[STR];
+    dim_str(g, x->type.dims[d], dim);
+    if (keep->v[d] == 1) cat(j, "(upl_i%d + %dL)", k++, st->v[d]);
+    else if (keep->v[d] == 2) cat(j, "(%s + %dL)", dim, st->v[d]);
+    else cat(j, "%dL", st->v[d]);
+    stride_str(g, &x->type, d, stride);
+    cat(cond, "%s%s >= 0 && %s < %s", cond[0] ? " && " : "", j, j, dim);
+    cat(off, "%s%s*%s", off[0] ? " + " : "", j, stride);
+  }
+  ir_buf z = {0};
+  literal(&z, 0, n->type.elem);
+  snprintf(zero, sizeof zero, "%s", ir_buf_str(&z));
+  ir_buf_free(&z);
+  char expr[4 * STR];
+  snprintf(expr, sizeof expr, "(%s) ? upl_v%d[%s] : %s", cond[0] ? cond : "1", x->id,
+           off[0] ? off : "0", zero);
+  emit_loop(g, &n->type, dst, expr);
+  return 0;
+}
+
 static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
   ninfo *in = ni(g, n);
   int var[IR_MAX_RANK];
@@ -911,6 +940,7 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
     return emit_reduce(g, n, dst);
   case NK_OTHER:
     if (!strcmp(in->b.kernel->name, "dot_general")) return emit_dot(g, n, dst, "1", 0);
+    if (!strcmp(in->b.kernel->name, "slice")) return emit_slice(g, n, dst);
     {
       char cnt[STR];
       prod_str(g, n->type.dims, n->type.rank, cnt);

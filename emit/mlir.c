@@ -303,6 +303,167 @@ static double leaf_value(long i, void *u) {
   return ir_mask_contains(l->n->mask, idx, symval, (void *)l);
 }
 
+/* ------------------------------------------------- windows (slice ops) */
+
+/* What a window attribute (start s and keep per operand dim, docs/
+ * dialects.md; a start counted from the end, keep 2, is X + s here) makes
+ * of operand x into result r, per dim d of x, as a
+ * slice of x padded with zeros: X = x's dim, R = r's dim (1 where d is
+ * dropped), low = min(R, max(0, -s)) zeros before, the slice x[off,
+ * off + size) with off = min(X, max(0, s)) and size = max(0, min(X -
+ * off, R - low)), then high = R - low - size zeros after; limit = off +
+ * size. */
+enum { W_OFF, W_SIZE, W_LOW, W_HIGH, W_LIMIT, W_COUNT };
+static const char w_tag[W_COUNT] = {'o', 's', 'l', 'h', 'e'};
+
+/* The result dim of n that operand dim d of its window attribute ai keeps,
+ * or -1 when it is dropped. */
+static int window_rdim(const ir_tnode *n, int ai, int d) {
+  const ir_attr *w = &n->attrs[ai];
+  if (w->v[2 * d + 1] != 1) return -1;
+  int k = 0;
+  for (int e = 0; e < d; e++) k += w->v[2 * e + 1] == 1;
+  return k;
+}
+
+/* The operand of n a window attribute ranges over. */
+static const ir_tnode *window_operand(const ir_tnode *n, int ai) {
+  const gram_op *op = n->op->owner;
+  return n->ops[op->attrs[ai].arg[0]];
+}
+
+/* Static shapes: the values of dim d (W_*). */
+static void window_static(ectx *c, const ir_tnode *n, int ai, int d, long v[W_COUNT]) {
+  const ir_tnode *x = window_operand(n, ai);
+  long X = dim_size(x->type.dims[d], c->o->sizes, c->o->nsizes);
+  long s = n->attrs[ai].v[2 * d] + (n->attrs[ai].v[2 * d + 1] == 2 ? X : 0);
+  int k = window_rdim(n, ai, d);
+  long R = k < 0 ? 1 : dim_size(n->type.dims[k], c->o->sizes, c->o->nsizes);
+  long low = -s < 0 ? 0 : -s, off = s < 0 ? 0 : s;
+  if (low > R) low = R;
+  if (off > X) off = X;
+  long size = X - off < R - low ? X - off : R - low;
+  if (size < 0) size = 0;
+  v[W_OFF] = off, v[W_SIZE] = size, v[W_LOW] = low, v[W_HIGH] = R - low - size;
+  v[W_LIMIT] = off + size;
+}
+
+/* Dynamic shapes: lines computing every W_* value of every dim of n's
+ * window attributes as index values %vID_wTAGD (before n's own lines). */
+static void window_dynamic(ectx *c, const ir_tnode *n) {
+  const gram_op *op = n->op->owner;
+  for (int ai = 0; ai < op->nattrs; ai++) {
+    if (op->attrs[ai].dom != GRAM_DOM_WINDOW) continue;
+    const ir_tnode *x = window_operand(n, ai);
+    for (int d = 0; d < x->type.rank; d++) {
+      char X[64], R[64], z[32], s[32], ms[32];
+      long sv = n->attrs[ai].v[2 * d];
+      int k = window_rdim(n, ai, d);
+      dim_value(c, &x->type, d, X, sizeof X);
+      if (k < 0) idx_const(c, 1, R, sizeof R);
+      else dim_value(c, &n->type, k, R, sizeof R);
+      idx_const(c, 0, z, sizeof z);
+      idx_const(c, sv, s, sizeof s);
+      idx_const(c, -sv, ms, sizeof ms);
+      const char *p = "  %%v%d_w%c%d";
+      int id = n->id;
+      ir_buf *b = c->b;
+      if (n->attrs[ai].v[2 * d + 1] == 2) { /* the start counted from X */
+        ir_buf_printf(b, p, id, 'A', d), ir_buf_printf(b, " = arith.addi %s, %s : index\n", X, s);
+        ir_buf_printf(b, p, id, 'M', d), ir_buf_printf(b, " = arith.subi %s, %%v%d_wA%d : index\n", z, id, d);
+        snprintf(s, sizeof s, "%%v%d_wA%d", id, d);
+        snprintf(ms, sizeof ms, "%%v%d_wM%d", id, d);
+      }
+      ir_buf_printf(b, p, id, 'L', d), ir_buf_printf(b, " = arith.maxsi %s, %s : index\n", z, ms);
+      ir_buf_printf(b, p, id, 'l', d), ir_buf_printf(b, " = arith.minsi %s, %%v%d_wL%d : index\n", R, id, d);
+      ir_buf_printf(b, p, id, 'O', d), ir_buf_printf(b, " = arith.maxsi %s, %s : index\n", z, s);
+      ir_buf_printf(b, p, id, 'o', d), ir_buf_printf(b, " = arith.minsi %s, %%v%d_wO%d : index\n", X, id, d);
+      ir_buf_printf(b, p, id, 'X', d), ir_buf_printf(b, " = arith.subi %s, %%v%d_wo%d : index\n", X, id, d);
+      ir_buf_printf(b, p, id, 'R', d), ir_buf_printf(b, " = arith.subi %s, %%v%d_wl%d : index\n", R, id, d);
+      ir_buf_printf(b, p, id, 'S', d), ir_buf_printf(b, " = arith.minsi %%v%d_wX%d, %%v%d_wR%d : index\n", id, d, id, d);
+      ir_buf_printf(b, p, id, 's', d), ir_buf_printf(b, " = arith.maxsi %s, %%v%d_wS%d : index\n", z, id, d);
+      ir_buf_printf(b, p, id, 'h', d), ir_buf_printf(b, " = arith.subi %%v%d_wR%d, %%v%d_ws%d : index\n", id, d, id, d);
+      ir_buf_printf(b, p, id, 'e', d), ir_buf_printf(b, " = arith.addi %%v%d_wo%d, %%v%d_ws%d : index\n", id, d, id, d);
+    }
+  }
+}
+
+/* Placeholder $ATTR.SFX of window attribute ai of n: offsets, sizes,
+ * limits, low, high (one entry per operand dim: integers with static
+ * shapes, the index values of window_dynamic else), n (the operand's
+ * rank), strides (1s), block_args (`%v7_b0: index, ...`, a tensor.pad
+ * body's), padding (static: `[low, high], ...`), collapse and into
+ * (`tensor.collapse_shape` ... `into` when a dim is dropped, else
+ * `tensor.cast` ... `to`),
+ * slice_type (the slice's tensor type), pad_type (the padded slice: the
+ * result's dims at the operand's rank, 1 for a dropped dim), reassoc (the
+ * groups of pad_type's dims onto the result's: ` [[0, 1]]`, `[]` at rank
+ * 0, empty when no dim is dropped).  Returns 0, or -1 for another
+ * suffix. */
+static int put_window(ectx *c, const ir_tnode *n, int ai, const char *sfx, int slen) {
+#define WS(x) (slen == (int)strlen(x) && !strncmp(sfx, x, (size_t)slen))
+  static const char *const names[W_COUNT] = {"offsets", "sizes", "low", "high", "limits"};
+  const ir_tnode *x = window_operand(n, ai);
+  ir_buf *b = c->b;
+  int rank = x->type.rank;
+  for (int q = 0; q < W_COUNT; q++) {
+    if (!WS(names[q])) continue;
+    for (int d = 0; d < rank; d++) {
+      long v[W_COUNT];
+      if (d) ir_buf_puts(b, ", ");
+      if (c->dyn) ir_buf_printf(b, "%%v%d_w%c%d", n->id, w_tag[q], d);
+      else window_static(c, n, ai, d, v), ir_buf_printf(b, "%ld", v[q]);
+    }
+    return 0;
+  }
+  int drops = n->type.rank != rank;
+  if (WS("n")) ir_buf_printf(b, "%d", rank);
+  else if (WS("strides")) {
+    for (int d = 0; d < rank; d++) ir_buf_puts(b, d ? ", 1" : "1");
+  } else if (WS("block_args")) {
+    for (int d = 0; d < rank; d++) ir_buf_printf(b, "%s%%v%d_b%d: index", d ? ", " : "", n->id, d);
+  } else if (WS("padding")) { /* static: [low, high] per dim */
+    for (int d = 0; d < rank; d++) {
+      long v[W_COUNT];
+      window_static(c, n, ai, d, v);
+      ir_buf_printf(b, "%s[%ld, %ld]", d ? ", " : "", v[W_LOW], v[W_HIGH]);
+    }
+  } else if (WS("collapse") || WS("into")) {
+    ir_buf_puts(b, WS("into") ? (drops ? "into" : "to")
+                              : drops ? "tensor.collapse_shape" : "tensor.cast");
+  } else if (WS("slice_type") || WS("pad_type")) {
+    ir_buf_puts(b, "tensor<");
+    for (int d = 0; d < rank; d++) {
+      long v[W_COUNT];
+      int k = window_rdim(n, ai, d);
+      if (WS("pad_type")) {
+        long r = k < 0 ? 1 : dim_size(n->type.dims[k], c->tsizes, c->o->nsizes);
+        if (r < 0) ir_buf_puts(b, "?x");
+        else ir_buf_printf(b, "%ldx", r);
+      } else if (c->dyn) ir_buf_puts(b, "?x");
+      else window_static(c, n, ai, d, v), ir_buf_printf(b, "%ldx", v[W_SIZE]);
+    }
+    ir_buf_printf(b, "%s>", ir_elem_mlir_name(x->type.elem));
+  } else if (WS("reassoc")) {
+    if (n->type.rank == rank) return 0;
+    /* group k: from kept dim k (operand dim 0 for the first) to the
+     * next kept dim (the last dim for the last group) */
+    int kept[IR_MAX_RANK], nk = 0;
+    for (int d = 0; d < rank; d++)
+      if (window_rdim(n, ai, d) >= 0) kept[nk++] = d;
+    ir_buf_puts(b, " [");
+    for (int k = 0; k < nk; k++) {
+      int from = k ? kept[k] : 0, to = k + 1 < nk ? kept[k + 1] : rank;
+      ir_buf_puts(b, k ? ", [" : "[");
+      for (int d = from; d < to; d++) ir_buf_printf(b, "%s%d", d > from ? ", " : "", d);
+      ir_buf_puts(b, "]");
+    }
+    ir_buf_puts(b, "]");
+  } else return -1;
+  return 0;
+#undef WS
+}
+
 /* The element type T of op node n: that of its first operand whose pattern
  * fixes no element type, else the result's (docs/dialects.md). */
 static ir_elem node_t_elem(const gram_op *op, const ir_tnode *n) {
@@ -410,6 +571,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
     }
     const gram_attr *a = &op->attrs[ai];
     const ir_attr *av = &n->attrs[ai];
+    if (a->dom == GRAM_DOM_WINDOW && dot && !put_window(c, n, ai, sfx, slen)) continue;
     if (a->dom == GRAM_DOM_ENUM || a->dom == GRAM_DOM_REGION) {
       if (SFX("init")) {
         put_elem(b, n->type.elem, gram_region_identity(a->vals[av->v[0]]));
@@ -745,7 +907,14 @@ static void emit_node(ectx *c, const ir_tnode *n) {
         lines = op->emit_b;
         nl = op->nemit_b;
       }
-  if (c->dyn && op->nemit_d && has_sym_dim(&n->type)) {
+  if (c->dyn && gram_op_has_window(op)) {
+    /* a window's values are index values whatever the shapes */
+    window_dynamic(c, n);
+    if (op->nemit_d) {
+      lines = op->emit_d;
+      nl = op->nemit_d;
+    }
+  } else if (c->dyn && op->nemit_d && has_sym_dim(&n->type)) {
     lines = op->emit_d;
     nl = op->nemit_d;
   }

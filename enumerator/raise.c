@@ -386,6 +386,7 @@ static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, no
 /* Which ops the task's arithmetic asks for (docs/enumerator.md: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
+  if (gram_op_has_window(op)) return 0; /* built from the accesses only */
   ir_attr none[IR_TP_MAX_ATTRS];
   memset(none, 0, sizeof none);
   if (op->kernel_attr >= 0) {
@@ -501,6 +502,158 @@ static unsigned cast_elems(const ir_kernel *k) {
   return m;
 }
 
+/* ------------------------------------------------------ aligned operands */
+
+/* Is e an integer expression of sizes, iterators and literals (+ - *,
+ * casts) that ir_expr_eval_int can evaluate? */
+static int index_expr(const ir_kernel *k, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_EX_CONST: return 1;
+  case IR_EX_VAR:
+    return k->vars[e->var]->kind == IR_VAR_SIZE || k->vars[e->var]->kind == IR_VAR_ITER;
+  case IR_EX_NEG:
+  case IR_EX_CAST: return index_expr(k, e->args[0]);
+  case IR_EX_ADD:
+  case IR_EX_SUB:
+  case IR_EX_MUL: return index_expr(k, e->args[0]) && index_expr(k, e->args[1]);
+  default: return 0;
+  }
+}
+
+/* A subscript that is a variable plus a constant (*var its id: an
+ * iterator, or a size, as in x[n - 1]) or a constant (*var -1), the
+ * constant in *c: checked at every variable set to 0, 1 and 2 in turn.
+ * Returns 0, or -1 for any other subscript. */
+static int var_offset(const ir_kernel *k, const ir_expr *e, int *var, long *c) {
+  if (!index_expr(k, e)) return -1;
+  long *vals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  long c0 = ir_expr_eval_int(e, vals);
+  int it = -1, bad = 0;
+  for (int v = 0; v < k->nvars && !bad; v++) {
+    if (k->vars[v]->kind != IR_VAR_SIZE && k->vars[v]->kind != IR_VAR_ITER) continue;
+    vals[v] = 1;
+    long c1 = ir_expr_eval_int(e, vals) - c0;
+    vals[v] = 2;
+    long c2 = ir_expr_eval_int(e, vals) - c0;
+    vals[v] = 0;
+    if (!c1 && !c2) continue;
+    if (c1 != 1 || c2 != 2 || it >= 0) bad = 1;
+    it = v;
+  }
+  ir_free(vals);
+  *var = it;
+  *c = c0;
+  return bad ? -1 : 0;
+}
+
+/* var_offset of an iterator plus a constant, or a constant. */
+static int iter_offset(const ir_kernel *k, const ir_expr *e, int *iter, long *c) {
+  return var_offset(k, e, iter, c) || (*iter >= 0 && k->vars[*iter]->kind != IR_VAR_ITER)
+             ? -1 : 0;
+}
+
+/* The dialect's slice op: kernel slice with a window attribute. */
+static const gram_op *slice_op(const gram_dialect *d, int *wattr) {
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->nops != 1 || !op->kernel || strcmp(op->kernel, "slice")) continue;
+    for (int a = 0; a < op->nattrs; a++)
+      if (op->attrs[a].dom == GRAM_DOM_WINDOW) {
+        *wattr = a;
+        return op;
+      }
+  }
+  return NULL;
+}
+
+typedef struct align_ctx {
+  task_ctx *t;
+  const ir_type *otype;
+  int witer[IR_MAX_RANK]; /* the write's iterator per output dim */
+  long wc[IR_MAX_RANK];   /* and its constant */
+  const gram_op *op;
+  int wattr;
+  node_list *l;
+} align_ctx;
+
+/* The slice of input array x read by the element reference e, aligned
+ * with the write: result dim k reads x's dim whose subscript has the
+ * write's iterator of dim k, at the difference of their constants; x's
+ * dims with a constant subscript, or one counted from the dim's end
+ * (x[i][m - 1] of x[n][m]), are dropped.  Appended to the leaves when
+ * every output dim is read in order and it is not x itself. */
+static void align_ref(align_ctx *a, const ir_expr *e) {
+  task_ctx *t = a->t;
+  const ir_kernel *k = t->k;
+  const ir_tnode *x = NULL;
+  for (int i = 0; i < t->nin; i++)
+    if (t->in_vars[i] == e->var && t->in_args[i]->kind == IR_TN_ARG) x = t->in_args[i];
+  if (!x || e->nargs != x->type.rank || e->nargs > IR_MAX_RANK) return;
+  ir_attr given[IR_TP_MAX_ATTRS];
+  memset(given, 0, sizeof given);
+  ir_attr *w = &given[a->wattr];
+  w->n = (int8_t)(2 * e->nargs);
+  int next = 0, moved = 0;
+  for (int d = 0; d < e->nargs; d++) {
+    int var, keep = 0;
+    long c;
+    if (var_offset(k, e->args[d], &var, &c)) return;
+    long start = c;
+    if (var >= 0 && k->vars[var]->kind == IR_VAR_ITER) {
+      if (next >= a->otype->rank || a->witer[next] != var) return;
+      start = c - a->wc[next++];
+      keep = 1;
+    } else if (var >= 0) { /* a size: counted from the end of its dim */
+      if (x->type.dims[d] != var) return;
+      keep = 2;
+    }
+    if (start < -128 || start > 127) return;
+    w->v[2 * d] = (int8_t)start;
+    w->v[2 * d + 1] = (int8_t)keep;
+    moved |= start != 0 || keep != 1;
+  }
+  if (next != a->otype->rank) return;
+  ir_type rt = *a->otype;
+  rt.elem = x->type.elem;
+  if (!moved && ir_type_equal(&rt, &x->type)) return;
+  gram_prod prods[4];
+  int np = gram_productions_given(a->op, &x->type, given, &rt, prods, 4, NULL);
+  for (int p = 0; p < np && p < 4; p++)
+    if (ir_type_equal(&prods[p].result, &rt)) {
+      nodes_push(a->l, ir_tp_op(t->store, &a->op->desc, prods[p].attrs, &x, 1, &rt));
+      return;
+    }
+}
+
+static void align_expr(align_ctx *a, const ir_expr *e) {
+  if (e->kind == IR_EX_ELEM) align_ref(a, e);
+  for (int i = 0; i < e->nargs; i++)
+    if (e->kind != IR_EX_ELEM) align_expr(a, e->args[i]);
+}
+
+/* The aligned operands of output s->po (docs/enumerator.md, "Aligned
+ * operands"): for every statement of the task that writes it at an
+ * iterator plus a constant per dim (distinct iterators), the slices of
+ * the input arrays its right-hand side reads at those iterators plus
+ * constants, or at constants, as tensors of the output's shape.
+ * Appended to l. */
+static void aligned_leaves(task_ctx *t, const out_search *s, node_list *l) {
+  align_ctx a = {.t = t, .otype = &s->otype, .l = l};
+  if (!(a.op = slice_op(t->d, &a.wattr))) return;
+  for (int i = 0; i < t->pt->nstmts; i++) {
+    const ir_stmt *st = t->a->stmts[t->pt->stmts[i]].stmt;
+    const ir_expr *lhs = st->lhs;
+    if (lhs->var != s->po->var || (lhs->kind == IR_EX_ELEM ? lhs->nargs : 0) != s->otype.rank)
+      continue;
+    int ok = 1;
+    for (int d = 0; d < s->otype.rank && ok; d++) {
+      ok = !iter_offset(t->k, lhs->args[d], &a.witer[d], &a.wc[d]) && a.witer[d] >= 0;
+      for (int e = 0; e < d && ok; e++) ok = a.witer[e] != a.witer[d];
+    }
+    if (ok) align_expr(&a, st->rhs);
+  }
+}
+
 /* The leaves of a round: the inputs, the constants (rank 0 and of the
  * output's type, also in the element types of the kernel's conversions), the masks of the regions the task reads and writes and
  * of the points of each statement's value space that hold final values,
@@ -510,6 +663,7 @@ static es_leaf *round_leaves(task_ctx *t, const out_search *s, int *n) {
   const ir_kernel *k = t->k;
   node_list l = {0};
   for (int i = 0; i < t->nin; i++) nodes_push(&l, t->in_args[i]);
+  aligned_leaves(t, s, &l);
   constant_leaves(t, NULL, &l);
   constant_leaves(t, &s->otype, &l);
   unsigned ce = cast_elems(k);

@@ -122,6 +122,17 @@ static int factors(const ir_expr *e, const ir_expr **out, int n, int cap) {
   return n;
 }
 
+/* The partial sums of a +/- chain of three or more terms, as C groups
+ * them (((a + b) + c) + d: a + b and a + b + c), each a sub-goal: a sum of
+ * many operands (a stencil's taps) is then found one op per round. */
+static void partial_sums(collect *c, const ir_expr *e) {
+  while ((e->kind == IR_EX_ADD || e->kind == IR_EX_SUB) &&
+         (e->args[0]->kind == IR_EX_ADD || e->args[0]->kind == IR_EX_SUB)) {
+    e = e->args[0];
+    add_goal(c, e, 1, "partial sum");
+  }
+}
+
 /* The value added by a sum-reduction statement (x += e, x = x + e, x = e
  * + x): e, or NULL. */
 static const ir_expr *added_value(const ir_stmt *st) {
@@ -220,6 +231,7 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
     }
   } else {
     if (add) add_goal(&c, val, 1, "update");
+    partial_sums(&c, val);
     for (int i = 0; i < nt; i++) {
       inner_goals(&c, ts[i]);
       if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
@@ -227,10 +239,14 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
       if (ts[i]->kind == IR_EX_DIV) {
         add_goal(&c, ts[i]->args[0], 1, "dividend");
         add_goal(&c, ts[i]->args[1], 1, "divisor");
+        partial_sums(&c, ts[i]->args[0]);
       }
       const ir_expr *fs[8];
       int nf = factors(ts[i], fs, 0, 8);
-      for (int j = 0; j < nf && nf > 1; j++) add_goal(&c, fs[j], 1, "factor");
+      for (int j = 0; j < nf && nf > 1; j++) {
+        add_goal(&c, fs[j], 1, "factor");
+        partial_sums(&c, fs[j]);
+      }
       if (nf > 2)
         for (int j = 1; j < nf; j++) {
           /* the product without its first factor(s) */

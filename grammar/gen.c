@@ -30,6 +30,7 @@ typedef struct gen {
   gram_prod *out;
   int cap, count;
   gram_stats *st;
+  const ir_attr *given;     /* values of window attributes, or NULL */
 } gen;
 
 static void reject(gen *g) {
@@ -364,6 +365,22 @@ static void walk(gen *g, int ai) {
     break;
   }
   case GRAM_DOM_PAIRS: pairs_rec(g, ai, 0, 0); break;
+  case GRAM_DOM_WINDOW: { /* given by the caller: (start, keep) per dim */
+    const ir_type *x = arg_type(g, a->arg[0]);
+    int kept = 0, ok = g->given && g->given[ai].n == 2 * x->rank && g->have_pre;
+    for (int i = 0; ok && i < x->rank; i++) {
+      int keep = g->given[ai].v[2 * i + 1];
+      ok = keep >= 0 && keep <= 2;
+      kept += keep == 1;
+    }
+    if (!ok || kept != g->pre.rank) {
+      reject(g);
+      break;
+    }
+    *v = g->given[ai];
+    walk(g, ai + 1);
+    break;
+  }
   case GRAM_DOM_BCAST:
     v->n = 0;
     if (g->ops[a->arg[0]].rank > g->pre.rank) {
@@ -395,7 +412,19 @@ int gram_op_needs_target(const gram_op *op) {
 
 int gram_productions(const gram_op *op, const ir_type *ops, const ir_type *target,
                      gram_prod *out, int cap, gram_stats *st) {
-  gen g = {.op = op, .ops = ops, .target = target, .out = out, .cap = cap, .st = st};
+  return gram_productions_given(op, ops, NULL, target, out, cap, st);
+}
+
+int gram_op_has_window(const gram_op *op) {
+  for (int i = 0; i < op->nattrs; i++)
+    if (op->attrs[i].dom == GRAM_DOM_WINDOW) return 1;
+  return 0;
+}
+
+int gram_productions_given(const gram_op *op, const ir_type *ops, const ir_attr *given,
+                           const ir_type *target, gram_prod *out, int cap, gram_stats *st) {
+  gen g = {.op = op, .ops = ops, .target = target, .out = out, .cap = cap, .st = st,
+           .given = given};
   if (gram_op_needs_target(op) && !target) return 0;
   /* the element type T: from the operands, else from the target */
   int have_t = 0;
@@ -502,7 +531,8 @@ void gram_op_signature(const gram_op *op, FILE *out) {
 }
 
 static const char *dom_name(gram_dom d) {
-  static const char *n[] = {"perm", "subset", "dim", "pairs", "bcast", "enum", "region"};
+  static const char *n[] = {"perm", "subset", "dim", "pairs", "bcast", "window", "enum",
+                            "region"};
   return n[d];
 }
 

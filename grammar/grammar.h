@@ -47,6 +47,11 @@ typedef enum gram_dom {
                       from earlier pairs attributes of the op */
   GRAM_DOM_BCAST,  /* bcast(x, result) [exact]: increasing map of x's dims
                       into the result's; x dim equals it or is 1 */
+  GRAM_DOM_WINDOW, /* window(x): where the result reads x, given by the
+                      caller (gram_productions_given), never enumerated:
+                      per dim of x its start and whether the result keeps
+                      it (1) or drops it at start (0) or at x's extent +
+                      start (2), flattened s0,k0,s1,k1.. */
   GRAM_DOM_ENUM,   /* enum(A, B=spelling, ...): one value (index); a
                       spelling FLOAT|INT gives the integer form apart */
   GRAM_DOM_REGION  /* region(add=spelling, ...): a reduction body
@@ -240,6 +245,16 @@ typedef struct gram_stats {
 int gram_productions(const gram_op *op, const ir_type *ops,
                      const ir_type *target, gram_prod *out, int cap,
                      gram_stats *st);
+
+/* gram_productions with the values of op's window attributes given by
+ * given[attr] (NULL: none, and an op with a window attribute yields
+ * nothing, so the search never builds one). */
+int gram_productions_given(const gram_op *op, const ir_type *ops, const ir_attr *given,
+                           const ir_type *target, gram_prod *out, int cap,
+                           gram_stats *st);
+
+/* Has op an attribute of domain window (built by callers only)? */
+int gram_op_has_window(const gram_op *op);
 
 /* Does `op` need a proposed result type? */
 int gram_op_needs_target(const gram_op *op);

@@ -329,7 +329,7 @@ static int operand_ref(parser *p, gram_op *op, const tok *t, int allow_result) {
 
 #define DOMAINS_SUPPORTED \
   "perm(x) [noid], subset(x), dim(x|result), pairs(l, r) [empty], " \
-  "bcast(x, result) [exact], enum(A, B=spelling, ...), " \
+  "bcast(x, result) [exact], window(x), enum(A, B=spelling, ...), " \
   "region(add|mul|max|min[=spelling], ...); a spelling FLOAT|INT " \
   "(INT '-': no integer form)"
 
@@ -472,7 +472,8 @@ static void parse_attr(parser *p, gram_op *op) {
   static const struct { const char *name; gram_dom dom; int nargs; } doms[] = {
       {"perm", GRAM_DOM_PERM, 1},   {"subset", GRAM_DOM_SUBSET, 1},
       {"dim", GRAM_DOM_DIM, 1},     {"pairs", GRAM_DOM_PAIRS, 2},
-      {"bcast", GRAM_DOM_BCAST, 2}, {"enum", GRAM_DOM_ENUM, -1},
+      {"bcast", GRAM_DOM_BCAST, 2}, {"window", GRAM_DOM_WINDOW, 1},
+      {"enum", GRAM_DOM_ENUM, -1},
       {"region", GRAM_DOM_REGION, -1}};
   int di = -1;
   for (int i = 0; i < (int)(sizeof doms / sizeof doms[0]); i++)
@@ -737,9 +738,9 @@ static int kernel_value(parser *p, gram_op *op, gram_kattr *ka, int *k) {
                  rl, dot + 1);
         return -1;
       }
-      if (op->attrs[a].dom != GRAM_DOM_PAIRS) {
+      if (op->attrs[a].dom != GRAM_DOM_PAIRS && op->attrs[a].dom != GRAM_DOM_WINDOW) {
         error_at(p, x->col + len + 1, KERNEL_SUPPORTED,
-                 ".lhs/.rhs select a half of a pairs attribute");
+                 ".lhs/.rhs select a half of a pairs or window attribute");
         return -1;
       }
     }
@@ -847,7 +848,9 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
 #define PLACEHOLDERS_SUPPORTED \
   "$res, $OPERAND, $OPERAND.type|elem|shape|shape_attr|rank|dyn|dims|axes|core_type|" \
   "core_reassoc|collapse|expand|into|units|full_type|zero|conv, $ATTR, " \
-  "$ATTR.n|lhs|rhs|added|init|name, $%FRESH, ${...} around any of them, $$"
+  "$ATTR.n|lhs|rhs|added|init|name (a window attribute: $ATTR.n|offsets|sizes|limits|" \
+  "low|high|strides|block_args|padding|collapse|into|slice_type|pad_type|reassoc), " \
+  "$%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
   for (const char *s = t; *s; s++) {
@@ -867,7 +870,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
     int base = dot ? (int)(dot - name) : len;
     const char *suffix = dot ? dot + 1 : "";
     int slen = dot ? len - base - 1 : 0;
-    int ok = 0;
+    int ok = 0, ai;
     if (len > 1 && name[0] == '%') ok = 1;
     else if (!op) {
       ok = (base == 3 && !strncmp(name, "res", 3)) || (len == 5 && !strncmp(name, "value", 5));
@@ -891,11 +894,18 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
-      } else if (find_attr(op, name, base) >= 0) {
+      } else if ((ai = find_attr(op, name, base)) >= 0) {
         static const char *sfx[] = {"n", "lhs", "rhs", "added", "init", "name"};
+        /* a window attribute's (emit/mlir.c, put_window) */
+        static const char *wsfx[] = {"n", "offsets", "sizes", "limits", "low", "high",
+                                     "strides", "block_args", "padding", "collapse", "into",
+                                     "slice_type", "pad_type", "reassoc"};
+        int win = op->attrs[ai].dom == GRAM_DOM_WINDOW;
+        const char *const *list = win ? wsfx : sfx;
+        int nl = win ? (int)(sizeof wsfx / sizeof wsfx[0]) : (int)(sizeof sfx / sizeof sfx[0]);
         ok = !dot;
-        for (int i = 0; i < 6 && !ok; i++)
-          ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
+        for (int i = 0; i < nl && !ok; i++)
+          ok = slen == (int)strlen(list[i]) && !strncmp(suffix, list[i], (size_t)slen);
       }
     }
     if (!ok) {

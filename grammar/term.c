@@ -51,11 +51,11 @@ static int result_type(void *user, const ir_tp_opdesc *desc, const ir_attr *attr
    * and the generator runs again. */
   int cap = 256;
   gram_prod *prods = ir_malloc((size_t)cap * sizeof *prods);
-  int n = gram_productions(op, ops, target, prods, cap, NULL);
+  int n = gram_productions_given(op, ops, attrs, target, prods, cap, NULL);
   if (n > cap) {
     cap = n;
     prods = ir_realloc(prods, (size_t)cap * sizeof *prods);
-    n = gram_productions(op, ops, target, prods, cap, NULL);
+    n = gram_productions_given(op, ops, attrs, target, prods, cap, NULL);
   }
   int found = -1;
   for (int i = 0; i < n && found < 0; i++)

@@ -364,6 +364,33 @@ static int shape_bcast(const interp_op *op, const interp_attr *attrs,
   return 0;
 }
 
+/* slice: start and keep per operand dim (1 kept, 0 dropped at start, 2
+ * dropped at the dim's extent + start); the kept dims are the result's, in
+ * order.  Any given result sizes: what falls outside the operand reads 0. */
+static int shape_slice(const interp_op *op, const interp_attr *attrs,
+                       const interp_shape *args, interp_shape *res,
+                       int symbolic, interp_err *err) {
+  const interp_attr *st = &attrs[0], *keep = &attrs[1];
+  const interp_shape *x = &args[0];
+  if (check_rank(op, x, err) || check_given(op, res, symbolic, err)) return -1;
+  char shapes[160];
+  snprintf(shapes, sizeof shapes, "operand %s to result %s", S(x), S(res));
+  if (st->n != x->rank || keep->n != x->rank)
+    return fail(err, "%s: %s: start and keep have %d and %d entries, expected %d (the "
+                "operand rank)", op->name, shapes, st->n, keep->n, x->rank);
+  int kept = 0;
+  for (int d = 0; d < x->rank; d++) {
+    if (keep->v[d] < 0 || keep->v[d] > 2)
+      return fail(err, "%s: %s: keep of dim %d is %d, expected 0, 1 or 2", op->name, shapes,
+                  d, keep->v[d]);
+    kept += keep->v[d] == 1;
+  }
+  if (kept != res->rank)
+    return fail(err, "%s: %s: %d dims kept, expected the result rank %d", op->name, shapes,
+                kept, res->rank);
+  return 0;
+}
+
 static int shape_reduce(const interp_op *op, const interp_attr *attrs,
                         const interp_shape *args, interp_shape *res,
                         int symbolic, interp_err *err) {
@@ -728,6 +755,8 @@ static const interp_op ops[] = {
      shape_transpose, KERNEL(k_transpose)},
     {"broadcast_in_dim", 0, 1, 1, {{"dims", INTERP_ATTR_INTS}},
      INTERP_OP_GIVEN_SHAPE, shape_bcast, KERNEL(k_bcast)},
+    {"slice", 0, 1, 2, {{"start", INTERP_ATTR_INTS}, {"keep", INTERP_ATTR_INTS}},
+     INTERP_OP_GIVEN_SHAPE, shape_slice, KERNEL(k_slice)},
     {"reduce", 0, 2, 3,
      {{"dims", INTERP_ATTR_INTS},
       {"body", INTERP_ATTR_BODY},

@@ -28,6 +28,7 @@
  *   iota                                  -> given shape; dimension
  *   constant, fill                        -> given shape; value
  *   fill_scalar                           v (rank 0) -> given shape
+ *   slice                                 x -> given shape; start keep
  *   reshape                               x -> given shape
  *   empty                                 -> given shape, all poison
  *   convert                               x -> x's shape, given element type

@@ -24,7 +24,9 @@
 #   - every size 0, every size 1, 2 and 3, every size one past the
 #     largest integer constant of the file plus one;
 #   - distinct primes in signature order and in reverse order;
-#   - the assignments the table lists for the kernel.
+#   - the assignments the table lists for the kernel;
+# leaving out those at which the source itself subscripts outside an array
+# (undefined in C: x[0] at n = 0).
 # A task whose verdict says `for all sizes` (docs/verify.md, "All sizes")
 # must say proved, and its kernel's line counts it; where raise exits 0
 # the native agreement above covers it like every other task.
@@ -81,6 +83,22 @@ agree() {
   "$UPLIFT" run "$1" $2 --native --native-source "$TMP/raised.c" --against-native \
     --native-cflags "$BLAS" --values "$3" $args >"$TMP/run.out" 2>"$TMP/run.err"
   rrc=$?
+  if [ "$rrc" -ne 0 ] && grep -q "out-of-range subscript" "$TMP/run.err"; then
+    # a size at which the source itself subscripts outside an array (x[0]
+    # at n = 0) is undefined in C: nothing to agree with there (as in
+    # e2e_cblas.sh); the others are run again
+    args=""
+    for s in $sizes; do
+      [ "$s" = "-" ] && continue
+      # shellcheck disable=SC2086
+      "$UPLIFT" run "$1" $2 --sizes "$s" 2>&1 | grep -q "out-of-range subscript" && continue
+      args="$args --sizes $s"
+    done
+    # shellcheck disable=SC2086
+    "$UPLIFT" run "$1" $2 --native --native-source "$TMP/raised.c" --against-native \
+      --native-cflags "$BLAS" --values "$3" $args >"$TMP/run.out" 2>"$TMP/run.err"
+    rrc=$?
+  fi
   if [ "$rrc" -ne 0 ]; then
     line=$(grep -m 1 'error' "$TMP/run.err")
     # the first run (header line) without an agreement line

@@ -21,7 +21,8 @@ budget="--timeout 900"
 raised=0
 fused=0
 first=""
-for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/int/*.c; do
+for f in benchmarks/kernels/*.c benchmarks/kernels/c99/*.c tests/kernels/int/*.c \
+  tests/kernels/slice/*.c; do
   name=$(basename "$f" .c)
   out="$TMP/$name.c"
   w=$(kernel_want "$f" hlo)

@@ -574,6 +574,40 @@ static void test_many_productions(ir_arena *a) {
   ir_free(ps);
 }
 
+/* A window attribute (the slice ops): never enumerated, its value given
+ * by the caller and checked against the operand and the result (a
+ * printed slice is read back by `uplift verify`: tests/e2e_kernels.sh). */
+static void test_window(ir_arena *a) {
+  const char *names[] = {"hlo", "linalg", "tosa"};
+  for (int i = 0; i < 3; i++) {
+    gram_dialect *d = gram_load(names[i], a);
+    const gram_op *op = d ? gram_find_op(d, "slice") : NULL;
+    CHECKF(op && gram_op_has_window(op) && !strcmp(op->kernel, "slice"),
+           "%s has a slice op with a window attribute", names[i]);
+    if (!op) continue;
+    ir_type x = ty(IR_F32, 2, M, N, 0), r1 = ty(IR_F32, 1, M, 0, 0), r2 = x;
+    gram_prod p[4];
+    CHECKF(gram_productions(op, &x, &r1, p, 4, NULL) == 0,
+           "%s: the search gets no slice production", names[i]);
+    ir_attr given[IR_TP_MAX_ATTRS] = {{4, {0, 1, 2, 0}}}; /* x[i][2] */
+    int n = gram_productions_given(op, &x, given, &r1, p, 4, NULL);
+    CHECKF(n == 1 && ir_type_equal(&p[0].result, &r1), "%s: column 2 of [m,n] is an [m]",
+           names[i]);
+    CHECKF(gram_productions_given(op, &x, given, &r2, p, 4, NULL) == 0,
+           "%s: one kept dim is not a rank-2 result", names[i]);
+    ir_attr shift[IR_TP_MAX_ATTRS] = {{4, {-1, 1, 1, 1}}}; /* x[i-1][j+1] */
+    n = gram_productions_given(op, &x, shift, &r2, p, 4, NULL);
+    CHECKF(n == 1 && ir_type_equal(&p[0].result, &r2), "%s: x[i-1][j+1] over [m,n]",
+           names[i]);
+    ir_attr last[IR_TP_MAX_ATTRS] = {{4, {0, 1, -1, 2}}}; /* x[i][n - 1] */
+    CHECKF(gram_productions_given(op, &x, last, &r1, p, 4, NULL) == 1,
+           "%s: the last column (keep 2) of [m,n] is an [m]", names[i]);
+    ir_attr keep3[IR_TP_MAX_ATTRS] = {{4, {0, 3, 0, 1}}};
+    CHECKF(gram_productions_given(op, &x, keep3, &r1, p, 4, NULL) == 0,
+           "%s: a keep that is not 0, 1 or 2 is refused", names[i]);
+  }
+}
+
 /* Template lines: the indentation after `emit`, and `emit.unit` (only in
  * an op of kernel reduce). */
 static void test_templates(ir_arena *a) {
@@ -625,6 +659,7 @@ int main(void) {
   test_const_operands(&a);
   test_many_productions(&a);
   test_templates(&a);
+  test_window(&a);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

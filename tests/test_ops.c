@@ -243,6 +243,45 @@ static void test_transpose(void) {
   EVAL("transpose 2x3", "transpose", &p2, &m, 2, D(3, 2), V(1, 4, 2, 5, 3, 6));
 }
 
+/* slice: start and keep per operand dim, any given result shape, 0
+ * outside the operand. */
+static void test_slice(void) {
+  ir_tensor x = ten(1, D(5), V(1, 2, 3, 4, 5));
+  interp_attr a[2] = {ints(1, I(1)), ints(1, I(1))};
+  EVAL_GIVEN("slice shifted left (x[i+1]), 0 past the end", "slice", a, &x, 1, D(5),
+             V(2, 3, 4, 5, 0));
+  a[0] = ints(1, I(-1));
+  EVAL_GIVEN("slice shifted right (x[i-1]), 0 before the start", "slice", a, &x, 1, D(5),
+             V(0, 1, 2, 3, 4));
+  a[0] = ints(1, I(1));
+  EVAL_GIVEN("slice interior x[1..4) as a [3] result", "slice", a, &x, 1, D(3), V(2, 3, 4));
+  a[0] = ints(1, I(0)), a[1] = ints(1, I(0));
+  EVAL_GIVEN("slice x[0] as a rank-0 result", "slice", a, &x, 0, D(0), V(1));
+  a[0] = ints(1, I(7));
+  EVAL_GIVEN("slice x[7] of a [5]: 0", "slice", a, &x, 0, D(0), V(0));
+  ir_tensor e = ten(1, D(0), NULL);
+  a[0] = ints(1, I(0));
+  EVAL_GIVEN("slice x[0] of an empty x: 0", "slice", a, &e, 0, D(0), V(0));
+  ir_tensor m = ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6));
+  interp_attr c[2] = {ints(2, I(0, 2)), ints(2, I(1, 0))};
+  EVAL_GIVEN("slice column 2 of [2,3]", "slice", c, &m, 1, D(2), V(3, 6));
+  c[0] = ints(2, I(1, -1)), c[1] = ints(2, I(1, 1));
+  EVAL_GIVEN("slice [2,3] at (+1, -1)", "slice", c, &m, 2, D(2, 3), V(0, 4, 5, 0, 0, 0));
+  c[0] = ints(2, I(0, -1)), c[1] = ints(2, I(1, 2));
+  EVAL_GIVEN("slice the last column of [2,3] (keep 2: the extent - 1)", "slice", c, &m, 1,
+             D(2), V(3, 6));
+  a[0] = ints(1, I(-5)), a[1] = ints(1, I(2));
+  EVAL_GIVEN("slice x[5 - 5] of a [5] (keep 2)", "slice", a, &x, 0, D(0), V(1));
+  ir_tensor o = ten(1, D(2), NULL);
+  c[1] = ints(2, I(1, 1));
+  expect_error("slice keeping 2 dims into rank 1", "slice", c, &m, &o, "2 dims kept");
+  c[1] = ints(2, I(1, 3));
+  expect_error("slice keep 3", "slice", c, &m, &o, "expected 0, 1 or 2");
+  interp_attr c1[2] = {ints(1, I(0)), ints(1, I(1))};
+  expect_error("slice start of rank 1 for a rank-2 operand", "slice", c1, &m, &o,
+               "expected 2 (the operand rank)");
+}
+
 static void test_reduce(void) {
   ir_tensor a[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), ten(0, NULL, V(0))};
   interp_attr at[3] = {ints(1, I(1)), interp_attr_body(INTERP_BODY_ADD),
@@ -525,7 +564,7 @@ static void test_registry(void) {
   static const char *const names[] = {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
       "mul", "div", "max", "min", "compare", "select", "dot_general",
-      "transpose", "broadcast_in_dim", "reduce", "iota", "constant", "fill",
+      "transpose", "broadcast_in_dim", "slice", "reduce", "iota", "constant", "fill",
       "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
@@ -1032,6 +1071,18 @@ static void make_case(const char *name, sym_case *c) {
     c->ranks[0] = 0;
     c->out_rank = (int)rnd_int(0, 3);
     rnd_shape(c->out_rank, c->out_dims);
+  } else if (strcmp(name, "slice") == 0) {
+    /* starts in -2..2 (past either end too), dims kept or dropped */
+    int r = (int)rnd_int(1, 3), st[4], keep[4];
+    c->ranks[0] = r;
+    rnd_shape(r, c->dims[0]);
+    for (int d = 0; d < r; d++) {
+      st[d] = (int)rnd_int(-2, 2);
+      keep[d] = (int)rnd_int(0, 3) % 3; /* kept half the time */
+      if (keep[d] == 1) c->out_dims[c->out_rank++] = rnd_int(0, 4);
+    }
+    c->attrs[0] = ints(r, st);
+    c->attrs[1] = ints(r, keep);
   } else if (strcmp(name, "reshape") == 0) {
     /* split 2*3*k elements into two different shapes */
     long k = rnd_int(1, 2);
@@ -1070,6 +1121,7 @@ int main(void) {
   test_compare_select();
   test_dot();
   test_transpose();
+  test_slice();
   test_reduce();
   test_creators();
   test_f32();

@@ -284,6 +284,18 @@ static int same_ref(const ir_expr *a, const ir_expr *b) {
   return 1;
 }
 
+/* Does e read every element it reads whatever the inputs: no select, &&
+ * or || (whose operands may be left unread when run) and no subscript
+ * that reads data? */
+static int reads_unconditionally(const ir_kernel *k, const ir_expr *e) {
+  if (e->kind == IR_EX_SELECT || e->kind == IR_EX_AND || e->kind == IR_EX_OR) return 0;
+  for (int i = 0; i < e->nargs; i++) {
+    if (e->kind == IR_EX_ELEM && !int_only(k, e->args[i])) return 0;
+    if (!reads_unconditionally(k, e->args[i])) return 0;
+  }
+  return 1;
+}
+
 static int assign(vx_exec *s, const ir_stmt *st, interp_term guard,
                   interp_term gpoi) {
   vx *x = s->x;
@@ -311,7 +323,13 @@ static int assign(vx_exec *s, const ir_stmt *st, interp_term guard,
     }
   }
   tv r;
-  if (eval(s, rhs, &r)) return -1;
+  if (eval(s, rhs, &r)) {
+    /* a read outside its array that runs whatever the inputs (C's
+     * `m = x[0]` at n = 0): undefined at these sizes, as such a write */
+    s->ub_always = s->err.code == IR_ERR_RANGE && guard == INTERP_TERM_NONE &&
+                   reads_unconditionally(s->k, rhs);
+    return -1;
+  }
   int accumulate = s->bags_on && guard == INTERP_TERM_NONE &&
                    (op == IR_ASSIGN_ADD || op == IR_ASSIGN_SUB);
   if (accumulate) {
