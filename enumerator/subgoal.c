@@ -792,9 +792,10 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"min", POLY_OP_MIN | POLY_OP_RED_MIN},
       {"compare", POLY_OP_CMP | POLY_OP_SELECT},
       {"select", 0},
-      /* a contraction is a sum; without one, only an outer product is
-       * worth it (an elementwise task's rank-2 products of its vectors,
-       * never reduced, cost the most: swiglu's search took 22 s) */
+      /* a contraction is a sum; without one, only an outer product or a
+       * masked contraction of a matrix is worth it (an elementwise task's
+       * rank-2 products of its vectors, never reduced, cost the most:
+       * swiglu's search took 22 s) */
       {"dot_general", POLY_OP_RED_ADD | SG_HINT_OUTER},
       {"reduce", POLY_OP_RED_ADD | POLY_OP_RED_MUL | POLY_OP_RED_MAX | POLY_OP_RED_MIN},
       {"transpose", 0},

@@ -81,8 +81,10 @@ int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
 /* How many constant leaves sg_constant_leaves has for the task. */
 int sg_constant_count(const sg_set *s, const ir_kernel *k);
 
-/* A hint beside the POLY_OP_* bits: an input of the task (not a scalar)
- * has fewer dims than its output, so a product may be an outer product. */
+/* A hint beside the POLY_OP_* bits: a product without a sum may still be
+ * a dot_general, an outer product (an input, not a scalar, has fewer dims
+ * than the output) or a masked contraction of a matrix (an input of rank
+ * 2 or more). */
 #define SG_HINT_OUTER (1u << POLY_OP_NBITS)
 
 /* Is an op with this semantic kernel worth trying for a task with these
