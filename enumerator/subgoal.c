@@ -9,7 +9,9 @@
  * quotient term.  Each is a tensor of X's shape, evaluated here at every
  * iteration point from the values before the task.  Over the loops of a
  * statement (space_goals) the same parts are tensors over the loops each
- * uses (the divisor of a normalization over its rows).
+ * uses (the divisor of a normalization over its rows).  Last, where room
+ * is left, the partial sums of a value, dividend or factor that is a sum
+ * of three or more terms (a stencil's taps, one op per round).
  * The search looks for them like for the output; a solved one becomes a
  * leaf of the next round, so every search stays a few ops deep.  Only the
  * structure of the source program is used, never knowledge of a kernel.
@@ -164,6 +166,8 @@ typedef struct find_ctx {
   sg_set *s;
   ir_arena *arena;
   int found;
+  int partial; /* the second walk: only the partial sums, after every
+                  other sub-goal (they take the table's last places) */
 } find_ctx;
 
 static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
@@ -201,6 +205,7 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
   const ir_expr *ts[8];
   double sg[8];
   int nt = terms(val, 1, ts, sg, 0, 8);
+  if (nred && f->partial) return 1;
   if (nred) {
     add_goal(&c, val, 1, "reduction");
     for (int i = 0; i < nt; i++) {
@@ -229,9 +234,16 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
         add_goal(&c, p, 1, "reduction of the varying factors");
       }
     }
+  } else if (f->partial) {
+    partial_sums(&c, val);
+    for (int i = 0; i < nt; i++) {
+      if (ts[i]->kind == IR_EX_DIV) partial_sums(&c, ts[i]->args[0]);
+      const ir_expr *fs[8];
+      int nf = factors(ts[i], fs, 0, 8);
+      for (int j = 0; j < nf && nf > 1; j++) partial_sums(&c, fs[j]);
+    }
   } else {
     if (add) add_goal(&c, val, 1, "update");
-    partial_sums(&c, val);
     for (int i = 0; i < nt; i++) {
       inner_goals(&c, ts[i]);
       if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
@@ -239,14 +251,10 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
       if (ts[i]->kind == IR_EX_DIV) {
         add_goal(&c, ts[i]->args[0], 1, "dividend");
         add_goal(&c, ts[i]->args[1], 1, "divisor");
-        partial_sums(&c, ts[i]->args[0]);
       }
       const ir_expr *fs[8];
       int nf = factors(ts[i], fs, 0, 8);
-      for (int j = 0; j < nf && nf > 1; j++) {
-        add_goal(&c, fs[j], 1, "factor");
-        partial_sums(&c, fs[j]);
-      }
+      for (int j = 0; j < nf && nf > 1; j++) add_goal(&c, fs[j], 1, "factor");
       if (nf > 2)
         for (int j = 1; j < nf; j++) {
           /* the product without its first factor(s) */
@@ -436,9 +444,11 @@ void sg_init(sg_set *s, const poly_analysis *a, const poly_task *pt, ir_arena *a
   for (int i = 0; i < pt->naccess; i++)
     if (s->k->vars[pt->access[i].var]->rank > s->maxrank)
       s->maxrank = s->k->vars[pt->access[i].var]->rank;
-  find_ctx f = {s, arena, 0};
+  find_ctx f = {s, arena, 0, 0};
   ir_kernel_walk_assigns(s->k, find_stmt, &f);
   space_goals(s);
+  f.partial = 1;
+  ir_kernel_walk_assigns(s->k, find_stmt, &f);
   s->rtol = task_rtol(s);
 }
 
