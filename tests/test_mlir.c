@@ -44,7 +44,7 @@ typedef struct chosen {
 
 /* Collect the productions of op over the pool; choose up to PER_OP spread
  * over the list.  Returns the number chosen. */
-static int choose(const gram_op *op, ir_elem fe, chosen *out) {
+static int choose(const gram_op *op, ir_elem fe, ir_elem te, chosen *out) {
   static chosen all[4096];
   int n = 0;
   ir_elem elems[2] = {fe, IR_I1};
@@ -58,7 +58,7 @@ static int choose(const gram_op *op, ir_elem fe, chosen *out) {
       x /= NPOOL * 2;
     }
     for (int t = 0; t < (gram_op_needs_target(op) ? NPOOL : 1); t++) {
-      ir_type target = pool_type(t, fe);
+      ir_type target = pool_type(t, te);
       gram_prod ps[64];
       int np = gram_productions(op, ops, gram_op_needs_target(op) ? &target : NULL, ps, 64, NULL);
       if (np > 64) np = 64;
@@ -125,7 +125,15 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
       concrete(&cs[r].ops[i], &ins[r][i]);
       size_t sz = ir_tensor_size(&ins[r][i]);
       ins[r][i].data = ir_malloc(sizeof(double) * (sz ? sz : 1));
-      for (size_t k = 0; k < sz; k++) ins[r][i].data[k] = rnd(ins[r][i].elem);
+      /* integer data in its type's range (-4 in ui8 is 252); a shift's
+       * count in range (past the width, arith's shifts are poison) */
+      const char *kn = gram_prod_kernel(op, cs[r].prod.attrs);
+      const interp_op *ko = kn ? interp_op_find(kn) : NULL;
+      int count = i == 1 && ko && (ko->flags & INTERP_OP_INT_ONLY);
+      for (size_t k = 0; k < sz; k++) {
+        double v = rnd(ins[r][i].elem);
+        ins[r][i].data[k] = count ? fabs(v) : ir_elem_wrap(ins[r][i].elem, v);
+      }
     }
     runs[r].prog = &progs[r];
     runs[r].sizes = sizes;
@@ -192,7 +200,11 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
   static ir_tprog progs[MAX_FUNCS];
   for (int i = 0; i < d->nops; i++) {
     chosen cs[PER_OP];
-    int n = choose(d->ops[i], fe, cs);
+    int n = choose(d->ops[i], fe, fe, cs);
+    /* ops of integer data (conversions, shifts): ui8 operands converted to
+     * i32 (a zero extension), else i16 (tosa: signed types only) */
+    if (!n) n = choose(d->ops[i], IR_U8, IR_I32, cs);
+    if (!n) n = choose(d->ops[i], IR_I16, IR_I32, cs);
     CHECKF(n > 0, "%s.%s: the pool yields productions", name, d->ops[i]->name);
     for (int k = 0; k < n && nfuncs < MAX_FUNCS; k++) {
       ir_tprog p = one_op(&s, &cs[k]);
