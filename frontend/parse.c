@@ -1158,6 +1158,11 @@ static ir_expr *parse_cast_at(parser *p) {
       e = ir_elem_int(ct.bits, !ct.is_unsigned);
       ir_expr *a = parse_cast(p);
       if (a->type == IR_I1) a = convert(p, a, IR_I32);
+      if (ir_elem_is_float(a->type) && a->kind != IR_EX_CONST)
+        error_tok(p, ty, "casts of integer values, and (double), (float)",
+                  "casting a floating value to '%s' is not supported (C rounds it toward "
+                  "zero and leaves values out of range undefined: the verifier has no model "
+                  "of it)", ct.name);
       /* an index expression (sizes, iterators) cast to a wide integer type
        * ((size_t)i * n) keeps its value: it stays an index expression */
       if (a->type == IR_I32 && ir_elem_bits(e) >= 32 && index_only(p, a)) return a;

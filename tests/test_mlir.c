@@ -44,12 +44,9 @@ typedef struct chosen {
 
 /* Collect the productions of op over the pool; choose up to PER_OP spread
  * over the list.  Returns the number chosen. */
-static int choose(const gram_op *op, ir_elem fe, chosen *out) {
+static int choose(const gram_op *op, ir_elem fe, ir_elem te, chosen *out) {
   static chosen all[4096];
   int n = 0;
-  /* the dialect's float type, or an integer type for an op without it
-   * (the shifts) */
-  if (op->elems && !(op->elems & (1u << fe))) fe = (op->elems & (1u << IR_I32)) ? IR_I32 : IR_I64;
   ir_elem elems[2] = {fe, IR_I1};
   int combos = 1;
   for (int i = 0; i < op->nops; i++) combos *= NPOOL * 2;
@@ -60,9 +57,8 @@ static int choose(const gram_op *op, ir_elem fe, chosen *out) {
       ops[i] = pool_type(x % NPOOL, elems[(x / NPOOL) % 2]);
       x /= NPOOL * 2;
     }
-    /* targets of the float type, then of i32 (a conversion's) */
-    for (int t = 0; t < (gram_op_needs_target(op) ? 2 * NPOOL : 1); t++) {
-      ir_type target = pool_type(t % NPOOL, t < NPOOL ? fe : IR_I32);
+    for (int t = 0; t < (gram_op_needs_target(op) ? NPOOL : 1); t++) {
+      ir_type target = pool_type(t, te);
       gram_prod ps[64];
       int np = gram_productions(op, ops, gram_op_needs_target(op) ? &target : NULL, ps, 64, NULL);
       if (np > 64) np = 64;
@@ -129,13 +125,14 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
       concrete(&cs[r].ops[i], &ins[r][i]);
       size_t sz = ir_tensor_size(&ins[r][i]);
       ins[r][i].data = ir_malloc(sizeof(double) * (sz ? sz : 1));
-      /* a shift count in 1..4: arith's shifts by a negative count or one
-       * past the width are poison, where StableHLO's are defined */
+      /* integer data in its type's range (-4 in ui8 is 252); a shift's
+       * count in range (past the width, arith's shifts are poison) */
       const char *kn = gram_prod_kernel(op, cs[r].prod.attrs);
-      int count = i == 1 && kn && !strncmp(kn, "sh", 2);
+      const interp_op *ko = kn ? interp_op_find(kn) : NULL;
+      int count = i == 1 && ko && (ko->flags & INTERP_OP_INT_ONLY);
       for (size_t k = 0; k < sz; k++) {
-        ins[r][i].data[k] = rnd(ins[r][i].elem);
-        if (count) ins[r][i].data[k] = fabs(ins[r][i].data[k]);
+        double v = rnd(ins[r][i].elem);
+        ins[r][i].data[k] = count ? fabs(v) : ir_elem_wrap(ins[r][i].elem, v);
       }
     }
     runs[r].prog = &progs[r];
@@ -209,7 +206,11 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
     int given = 0;
     for (int a = 0; a < d->ops[i]->nattrs; a++) given |= d->ops[i]->attrs[a].dom == GRAM_DOM_WINDOW;
     if (given) continue;
-    int n = choose(d->ops[i], fe, cs);
+    int n = choose(d->ops[i], fe, fe, cs);
+    /* ops of integer data (conversions, shifts): ui8 operands converted to
+     * i32 (a zero extension), else i16 (tosa: signed types only) */
+    if (!n) n = choose(d->ops[i], IR_U8, IR_I32, cs);
+    if (!n) n = choose(d->ops[i], IR_I16, IR_I32, cs);
     CHECKF(n > 0, "%s.%s: the pool yields productions", name, d->ops[i]->name);
     for (int k = 0; k < n && nfuncs < MAX_FUNCS; k++) {
       ir_tprog p = one_op(&s, &cs[k]);

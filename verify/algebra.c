@@ -1661,10 +1661,9 @@ static interp_term a_convert(void *ctx, interp_term a, ir_elem from, ir_elem to)
 }
 
 /* a << b, a >> b (op 'l', 'a', 'r') in integer type e: bvshl, bvashr,
- * bvlshr, whose counts past the width give 0 or the sign fill, as
- * StableHLO's shifts.  In the source (C) a count outside 0..N-1 is
- * undefined, and so is a signed left shift of a negative value or one
- * whose result does not fit. */
+ * bvlshr.  A count outside 0..N-1 is undefined on both sides (C; arith's
+ * poison), and in the source so is a signed left shift of a negative
+ * value or one whose result does not fit. */
 static interp_term a_shift(void *ctx, int op, interp_term a, interp_term b, ir_elem e) {
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) {
@@ -1685,9 +1684,12 @@ static interp_term a_shift(void *ctx, int op, interp_term a, interp_term b, ir_e
   default: r = K(Z3_mk_bvlshr(z, va, vb)); break;
   }
   Z3_ast ub = ub2(x, a, b);
+  /* a count outside 0..N-1 (negative counts too) is undefined in C, and in
+   * the candidate too: arith's shifts (linalg) give poison there, so no
+   * proof may rest on StableHLO's defined value */
+  Z3_ast bad = K(Z3_mk_bvuge(z, vb, numeral_w(x, w, w)));
   if (!x->cand) {
     Z3_ast zero = numeral_w(x, 0, w);
-    Z3_ast bad = K(Z3_mk_bvuge(z, vb, numeral_w(x, w, w))); /* negative counts too */
     if (op == 'l' && ir_elem_is_signed(e)) {
       Z3_ast c[3] = {bad, K(Z3_mk_bvslt(z, va, zero)),
                      K(Z3_mk_not(z, K(Z3_mk_eq(z, K(Z3_mk_bvashr(z, r, vb)), va))))};
@@ -1695,8 +1697,8 @@ static interp_term a_shift(void *ctx, int op, interp_term a, interp_term b, ir_e
       Z3_ast neg = K(Z3_mk_bvslt(z, r, zero)); /* into the sign bit */
       bad = z_or(x, bad, neg);
     }
-    ub = z_or(x, ub, bad);
   }
+  ub = z_or(x, ub, bad);
   return vx_set_type(x, new_term(x, r, ub, 0, 0), e);
 }
 
