@@ -461,13 +461,15 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
   }
   /* the ops worth trying: the task's arithmetic, and whether a product
    * without a sum may still be a dot_general: an input (not a scalar) of
-   * fewer dims than the output (an outer product: gemver's u1 v1^T), or a
-   * matrix (a masked contraction picks one element per row: symm's
-   * A[i][i] * B[i][j] as dot_general(select(i == k, A, 0), B)) */
+   * fewer dims than the output (an outer product: gemver's u1 v1^T), of
+   * more (a masked contraction picks one element: a live-out scalar's
+   * last value), or a matrix (one element per row: symm's A[i][i] *
+   * B[i][j] as dot_general(select(i == k, A, 0), B)); not for vectors of
+   * the output's shape, elementwise */
   unsigned hints = t->pt->ops;
   for (int i = 0; i < t->nin; i++) {
     int r = t->in_args[i]->type.rank;
-    if ((r > 0 && r < s->otype.rank) || r >= 2) hints |= SG_HINT_OUTER;
+    if ((r > 0 && r != s->otype.rank) || r >= 2) hints |= SG_HINT_OUTER;
   }
   s->ops = ir_malloc(sizeof(s->ops[0]) * (size_t)(t->d->nops ? t->d->nops : 1));
   for (int i = 0; i < t->d->nops; i++)

@@ -83,8 +83,8 @@ int sg_constant_count(const sg_set *s, const ir_kernel *k);
 
 /* A hint beside the POLY_OP_* bits: a product without a sum may still be
  * a dot_general, an outer product (an input, not a scalar, has fewer dims
- * than the output) or a masked contraction of a matrix (an input of rank
- * 2 or more). */
+ * than the output) or a masked contraction (an input of more dims than
+ * the output, or a matrix). */
 #define SG_HINT_OUTER (1u << POLY_OP_NBITS)
 
 /* Is an op with this semantic kernel worth trying for a task with these
