@@ -105,8 +105,9 @@ int cli_parse_steps(const char *cmd, const char *arg, unsigned long *steps);
 /* ------------------------------------------------- search options (shared)
  * The enumerator's options of `raise`, `explore` and `rewrites`:
  * --max-ops N (in max_ops_lo..max_ops_hi), --threads N (1..256), --seed S
- * (0..2^40), --timeout S (1..86400), --memory MB (16..2^20).  --timeout
- * and --memory are the budget of the whole command (cli_budget_start).
+ * (0..2^40), --work M (0..2^40), --timeout S (1..86400), --memory MB
+ * (16..2^20).  --work, --timeout and --memory are the budget of the whole
+ * command (cli_search_budget_start).
  * Put CLI_SEARCH_LONGOPTS into the
  * long-option table and hand each option to cli_search_option; it returns
  * 1 if it handled c (setting *eo), 0 if c is not one of them, -1 after
@@ -116,6 +117,7 @@ int cli_parse_steps(const char *cmd, const char *arg, unsigned long *steps);
 #define CLI_OPT_SEED 0x1d2
 #define CLI_OPT_TIMEOUT 0x1d3
 #define CLI_OPT_MEMORY 0x1d4
+#define CLI_OPT_WORK 0x1d5
 #define CLI_BUDGET_LONGOPTS                                          \
   {"timeout", required_argument, NULL, CLI_OPT_TIMEOUT},             \
   {"memory", required_argument, NULL, CLI_OPT_MEMORY}
@@ -123,6 +125,7 @@ int cli_parse_steps(const char *cmd, const char *arg, unsigned long *steps);
   {"max-ops", required_argument, NULL, CLI_OPT_MAX_OPS},             \
   {"threads", required_argument, NULL, CLI_OPT_THREADS},             \
   {"seed", required_argument, NULL, CLI_OPT_SEED},                   \
+  {"work", required_argument, NULL, CLI_OPT_WORK},                   \
   CLI_BUDGET_LONGOPTS
 int cli_search_option(const char *cmd, int c, const char *arg, long max_ops_lo,
                       long max_ops_hi, enum_options *eo);
@@ -138,6 +141,9 @@ int cli_budget_option(const char *cmd, int c, const char *arg, double *seconds,
  * stopped with exit status `status` (its documented "out of budget"
  * status) and a message naming the budget. */
 void cli_budget_start(const char *cmd, double seconds, long memory_mb, int status);
+/* The same for a command that searches: also its work budget (--work,
+ * ir_work_limit). */
+void cli_search_budget_start(const char *cmd, const enum_options *eo, int status);
 
 /* ------------------------------------------------ the progress line
  * A line on stderr redrawn in place while a long command works, on a

@@ -26,7 +26,7 @@ static void usage(FILE *out) {
           "  -o OUT.jsonl              append the lines to OUT.jsonl; the files\n"
           "                            already in it are skipped (resume)\n"
           "  raise options             passed to each raise: --dialect, --max-ops,\n"
-          "                            --timeout, --memory, --threads, --seed,\n"
+          "                            --timeout, --work, --memory, --threads, --seed,\n"
           "                            --verify, --bound, --smt-steps, --smt-timeout,\n"
           "                            --check, --element-type, --function, -I, -D\n"
           "  -h, --help                print this help\n"
@@ -37,7 +37,7 @@ static void usage(FILE *out) {
 }
 
 /* The raise options batch passes on: taking a value or not. */
-static const char *const valued[] = {"--dialect", "--max-ops", "--timeout", "--memory",
+static const char *const valued[] = {"--dialect", "--max-ops", "--timeout", "--work", "--memory",
                                      "--threads", "--seed",    "--verify",  "--bound",
                                      "--smt-steps", "--smt-timeout", "--function", "--include",
                                      "--define",

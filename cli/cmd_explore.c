@@ -206,12 +206,14 @@ static void help(FILE *out) {
           "  --threads N               evaluation threads (counts do not depend on it)\n"
           "  --seed S                  seed of the random examples (default 1)\n"
           "  --timeout S               time budget in seconds (default 120)\n"
+          "  --work M                  work budget: millions of result elements\n"
+          "                            computed (default: none; a count, not a clock)\n"
           "  --memory MB               memory budget (default 4096)\n"
           "with --targets, the front-end options of raise:\n"
           "%s"
           "  -h, --help                print this help\n"
           "\n"
-          "exit status: 0 done, 1 the search stopped early (time or memory budget,\n"
+          "exit status: 0 done, 1 the search stopped early (time, work or memory budget,\n"
           "or a table limit), 2 bad input or usage, 3 an internal failure, 4 the\n"
           "dialect has not the --inputs' element type\n",
           cli_frontend_help);
@@ -268,7 +270,7 @@ int cli_cmd_explore(int argc, char **argv) {
   if (why && optind < argc) cli_usage_error("explore", "%s '%s'", why, argv[optind]);
   else if (why) cli_usage_error("explore", "%s", why);
   if (why) return explore_exit(&fe, IR_EXIT_BAD_INPUT);
-  cli_budget_start("explore", eo.timeout, eo.memory_mb, IR_EXIT_NOT_RAISED);
+  cli_search_budget_start("explore", &eo, IR_EXIT_NOT_RAISED);
   if (targets) return explore_exit(&fe, run_targets(targets, dialect, &fe, &eo, json, stdout));
 
   ir_arena arena;
@@ -316,7 +318,7 @@ int cli_cmd_explore(int argc, char **argv) {
     if (r == ENUM_EXPLORE_LIMIT)
       printf("(incomplete: a table limit of the search (%s) left candidates out)\n",
              enum_limit_text());
-    else if (r) printf("(stopped early: time or memory budget)\n");
+    else if (r) printf("(stopped early: time, work or memory budget)\n");
   }
   status = r ? IR_EXIT_NOT_RAISED : IR_EXIT_OK;
 done:

@@ -29,6 +29,10 @@ static void usage(FILE *out) {
           "                            a task's program may have more ops\n"
           "  --timeout S               time budget of the whole raise in seconds\n"
           "                            (default 120; out of it: exit 1)\n"
+          "  --work M                  work budget of the whole raise: millions of\n"
+          "                            result elements the search computes (default:\n"
+          "                            none; out of it: exit 1); a count, so where it\n"
+          "                            ends does not depend on the machine's speed\n"
           "  --memory MB               memory budget (default 4096): the search stops\n"
           "                            when its values reach it\n"
           "  --threads N               evaluation threads (default: all cores; the\n"
@@ -240,6 +244,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       cJSON_AddNumberToObject(st, "evaluated", (double)eo->stats.evaluated);
       cJSON_AddNumberToObject(st, "equivalence_filtered",
                               (double)eo->stats.equivalence_filtered);
+      cJSON_AddNumberToObject(st, "elements", (double)eo->stats.elements);
       cJSON_AddNumberToObject(jt, "synth_seconds", eo->stats.seconds);
       cJSON *v = cJSON_AddObjectToObject(jt, "verify");
       cJSON_AddStringToObject(v, "verdict", verdict_word(&eo->verify, 1));
@@ -269,6 +274,8 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
     }
   }
   ir_buf_free(&prog);
+  /* what --work counts, in millions: how large a budget this raise took */
+  cJSON_AddNumberToObject(root, "work", (double)ir_work_done() / 1e6);
   return root;
 }
 
@@ -607,7 +614,7 @@ int cli_cmd_raise(int argc, char **argv) {
   pipe_raise_hooks hooks = {live_task_done, live_searching, live_verifying, &live};
   o.po.hooks = &hooks;
   o.po.search.progress = live.p.tty;
-  cli_budget_start("raise", o.po.search.timeout, o.po.search.memory_mb, IR_EXIT_NOT_RAISED);
+  cli_search_budget_start("raise", &o.po.search, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
   if (o.sizes_text) { /* --sizes is checked against the kernel before the raise */

@@ -151,7 +151,8 @@ static void help(FILE *out) {
           "  --bound N                 verify at sizes 1..N (default 2)\n"
           "%s"
           "  --no-fp                   skip the fp-mode check\n"
-          "  --threads N, --seed S, --timeout S, --memory MB   as for explore\n"
+          "  --threads N, --seed S, --timeout S, --work M, --memory MB   as for\n"
+          "                            explore\n"
           "                            (the budget of the whole command: out of\n"
           "                            time, the rules not yet checked are left out\n"
           "                            and the exit status is 1)\n"
@@ -219,7 +220,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
   if (optind < argc) return cli_usage_error("rewrites", "unexpected argument '%s'", argv[optind]);
   if (!o.dialect) return cli_usage_error("rewrites", "missing --dialect");
   if (!o.inputs) return cli_usage_error("rewrites", "missing --inputs");
-  cli_budget_start("rewrites", o.search.timeout, o.search.memory_mb, IR_EXIT_NOT_RAISED);
+  cli_search_budget_start("rewrites", &o.search, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);
   ir_tp_store store;
@@ -255,10 +256,16 @@ int cli_cmd_rewrites(int argc, char **argv) {
       if (out != stdout) fclose(out);
     }
     if (rs.unjudged || ir_budget_expired()) {
-      fprintf(stderr,
-              "uplift rewrites: the time budget (--timeout %g s) ran out: %d proposed "
-              "rules were not checked\n",
-              o.search.timeout, rs.unjudged);
+      if (ir_work_over())
+        fprintf(stderr,
+                "uplift rewrites: the work budget (--work %ld) ran out: %d proposed "
+                "rules were not checked\n",
+                o.search.work, rs.unjudged);
+      else
+        fprintf(stderr,
+                "uplift rewrites: the time budget (--timeout %g s) ran out: %d proposed "
+                "rules were not checked\n",
+                o.search.timeout, rs.unjudged);
       if (!status) status = IR_EXIT_NOT_RAISED;
     }
   }

@@ -57,6 +57,10 @@ int cli_search_option(const char *cmd, int c, const char *arg, long max_ops_lo,
     if (cli_parse_long(cmd, "--seed", arg, 0, 1L << 40, &v)) return -1;
     eo->seed = (uint64_t)v;
     return 1;
+  case CLI_OPT_WORK:
+    if (cli_parse_long(cmd, "--work", arg, 0, 1L << 40, &v)) return -1;
+    eo->work = v;
+    return 1;
   }
   return cli_budget_option(cmd, c, arg, &eo->timeout, &eo->memory_mb);
 }
@@ -80,6 +84,11 @@ int cli_budget_option(const char *cmd, int c, const char *arg, double *seconds,
 void cli_budget_start(const char *cmd, double seconds, long memory_mb, int status) {
   if (ir_budget_start(cmd, seconds, memory_mb, status))
     fprintf(stderr, "uplift %s: warning: the budget watch could not be started\n", cmd);
+}
+
+void cli_search_budget_start(const char *cmd, const enum_options *eo, int status) {
+  cli_budget_start(cmd, eo->timeout, eo->memory_mb, status);
+  ir_work_limit(eo->work * 1000000L);
 }
 
 int cli_verify_option(const char *cmd, int c, const char *arg, verify_options *vo,

@@ -33,6 +33,9 @@ typedef struct enum_options {
   int max_ops;       /* largest program size searched per goal (--max-ops) */
   double timeout;    /* seconds for the whole raise (--timeout) */
   long memory_mb;    /* budget for stored candidate values (MiB) */
+  long work;         /* work budget of the command in millions of result
+                        elements computed (--work; 0: none): a count, so
+                        its end does not depend on the machine */
   int threads;       /* evaluation threads (--threads); results identical */
   uint64_t seed;     /* --seed */
   int progress;      /* print a progress line on stderr */

@@ -86,7 +86,8 @@ typedef enum es_outcome {
                       value types, ES_MAX_PRODS productions per operand types,
                       ES_MAX_TYPES target types) left candidates out */
   ES_TIMEOUT,
-  ES_MEMORY
+  ES_MEMORY,
+  ES_WORK          /* the command's work budget (--work, ir_work_over) */
 } es_outcome;
 
 /* Search bottom-up; stats accumulate. */

@@ -1150,6 +1150,8 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
       res->stats.seconds += es_now() - s->start;
       if (oc == ES_TIMEOUT)
         ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "time budget exhausted (--timeout)");
+      else if (oc == ES_WORK)
+        ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "work budget exhausted (--work)");
       else if (oc == ES_MEMORY)
         ir_error_set(err, nowhere, IR_ERR_RANGE, "memory budget exhausted");
       else if (oc == ES_LIMIT)

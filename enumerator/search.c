@@ -498,6 +498,7 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
       continue;
     }
     st->stats->elements += (long)total;
+    ir_work_add((long)total);
     mk_op_arg m = {st, prod, bt->ops[i]};
     keep(st, bt->restype, level, bt->vals + (size_t)i * total,
          bt->status[i] ? bt->poison + (size_t)i * total : NULL, bt->hash[i], mk_op, &m);
@@ -588,6 +589,10 @@ static int over_budget(es_state *st, es_outcome *why) {
   }
   if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
     *why = ES_LIMIT;
+    return 1;
+  }
+  if (ir_work_over()) {
+    *why = ES_WORK;
     return 1;
   }
   if ((long)((st->cappool * sizeof(double)) + st->capppool) > st->in->memory_bytes) {

@@ -21,6 +21,11 @@
  *   does not see (evaluation buffers, isl, Z3), so the hard stop is for
  *   phases with no count of their own.
  *
+ * - Work (--work, ir_work_limit): a count of the elements the enumerator's
+ *   candidates computed, added as they are computed; past it the searches
+ *   stop as at the deadline.  It is the budget whose end does not depend on
+ *   the machine's speed or load (the tests use it).
+ *
  * So no command runs on past its budget by more than IR_BUDGET_GRACE
  * seconds (plus one sampling step), whatever its input.
  */
@@ -117,7 +122,20 @@ int ir_budget_start(const char *cmd, double seconds, long memory_mb, int status)
 
 int ir_budget_expired(void) {
   if (B.deadline > 0 && mono() >= B.deadline) atomic_store(&B.expired, 1);
-  return atomic_load(&B.expired);
+  return atomic_load(&B.expired) || ir_work_over();
+}
+
+static atomic_long work_limit, work_done;
+
+void ir_work_limit(long elements) { atomic_store(&work_limit, elements); }
+
+void ir_work_add(long elements) { atomic_fetch_add(&work_done, elements); }
+
+long ir_work_done(void) { return atomic_load(&work_done); }
+
+int ir_work_over(void) {
+  long limit = atomic_load(&work_limit);
+  return limit > 0 && atomic_load(&work_done) > limit;
 }
 
 double ir_budget_left(double want) {

@@ -148,7 +148,7 @@ void ir_read_head(const char *path, char *buf, size_t n);
 int ir_budget_start(const char *cmd, double seconds, long memory_mb, int status);
 /* Seconds on the monotonic clock (CLOCK_MONOTONIC): for durations. */
 double ir_monotonic_seconds(void);
-/* 1 once the time budget has run out. */
+/* 1 once the time budget (or the work budget, ir_work_limit) has run out. */
 int ir_budget_expired(void);
 /* The smaller of want (seconds; 0: no limit of its own) and what is left
  * of the time budget, at least 1 ms (so never 0, which means "no limit",
@@ -156,6 +156,17 @@ int ir_budget_expired(void);
 double ir_budget_left(double want);
 /* The process's resident memory in KB (0 if it cannot be read). */
 long ir_resident_kb(void);
+/* A command's work budget (--work): a count, not a clock, so whether a
+ * command ends within it does not depend on the machine's speed or load.
+ * The enumerator adds the result elements its candidates compute
+ * (ir_work_add); once the total passes the limit, its searches stop as
+ * they do at the deadline and ir_budget_expired is 1.  limit 0: none. */
+void ir_work_limit(long elements);
+void ir_work_add(long elements);
+/* The elements added so far. */
+long ir_work_done(void);
+/* 1 once the work budget is spent. */
+int ir_work_over(void);
 
 /* -------------------------------------------------------------- strings */
 

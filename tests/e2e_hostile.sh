@@ -97,14 +97,37 @@ stopped "verify --timeout (in the analysis)" 3 "uplift verify: stopped: the time
 # the search stops on its own at the budget: the command's own result
 stopped "explore --timeout" 1 "" \
   timeout 60 "$UPLIFT" explore --dialect linalg --inputs "A:f64[m,k],B:f64[k,n],C:f64[m,n],x:f64[n],a:f64[]" --max-ops 6 --timeout 2
-grep -q "stopped early: time or memory budget" "$TMP/out" && PASS=$((PASS + 1)) || {
+grep -q "stopped early: time, work or memory budget" "$TMP/out" && PASS=$((PASS + 1)) || {
   FAIL=$((FAIL + 1)); echo "FAIL: explore --timeout: not reported"; tail -3 "$TMP/out"; }
 stopped "explore --memory" 1 "" \
   timeout 300 "$UPLIFT" explore --dialect linalg --inputs "A:f64[m,k],B:f64[k,n],C:f64[m,n],x:f64[n],a:f64[]" --max-ops 6 --memory 16 --timeout 3600
-grep -q "stopped early: time or memory budget" "$TMP/out" && PASS=$((PASS + 1)) || {
+grep -q "stopped early: time, work or memory budget" "$TMP/out" && PASS=$((PASS + 1)) || {
   FAIL=$((FAIL + 1)); echo "FAIL: explore --memory: not reported"; tail -3 "$TMP/out"; }
 stopped "rewrites --timeout" 1 "uplift rewrites: the time budget (--timeout 2 s) ran out: [0-9]* proposed rules were not checked" \
   timeout 60 "$UPLIFT" rewrites --dialect linalg --inputs "x:f64[n],y:f64[n],a:f64[]" --max-ops 3 --timeout 2
+# the work budget (--work, a count): the search ends at the same point on
+# any machine; the same command twice gives the same report.  The corpus's
+# scan (a recurrence no op expresses) searches until a budget ends it.
+stopped "raise --work" 1 "not raised: task 1 (output y): work budget exhausted (--work)" \
+  timeout 600 "$UPLIFT" raise tests/realc/dsp_cumsum.c --work 5 --timeout 3600
+"$UPLIFT" raise --json tests/realc/dsp_cumsum.c --work 5 --timeout 3600 >"$TMP/w1.json" 2>/dev/null
+"$UPLIFT" raise --json --threads 1 tests/realc/dsp_cumsum.c --work 5 --timeout 3600 >"$TMP/w2.json" 2>/dev/null
+python3 - "$TMP/w1.json" "$TMP/w2.json" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --work: not the same stop twice"; }
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def stats(r):
+    return [(t["task"], t["stats"]) for t in r["tasks"]], r["work"]
+assert not a["raised"] and "--work" in a["reason"], a.get("reason")
+assert 5 < a["work"] < 6, a["work"]  # stopped just past the budget
+assert stats(a) == stats(b), (stats(a), stats(b))
+PY
+stopped "explore --work" 1 "" \
+  timeout 600 "$UPLIFT" explore --dialect linalg --inputs "A:f64[m,k],B:f64[k,n],C:f64[m,n],x:f64[n],a:f64[]" --max-ops 6 --work 20 --timeout 3600
+grep -q "stopped early: time, work or memory budget" "$TMP/out" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: explore --work: not reported"; tail -3 "$TMP/out"; }
+stopped "rewrites --work" 1 "uplift rewrites: the work budget (--work 1) ran out" \
+  timeout 600 "$UPLIFT" rewrites --dialect linalg --inputs "x:f64[n],y:f64[n],a:f64[]" --max-ops 3 --work 1 --timeout 3600
+expect_status 2 "--work below its range" "$UPLIFT" raise tests/realc/dsp_cumsum.c --work -1
 expect_status 2 "--memory below its range" "$UPLIFT" analyze "$TMP/many.c" --memory 1
 # endless and binary input: as a C file, a dialect and a report, the 64 MB
 # cap ends the read with a clear error; memory does not grow past it
