@@ -620,9 +620,17 @@ static int same_shape(const ir_type *a, const ir_type *b) {
 }
 
 /* Does mask n need index ops (dynamic shapes and a `?` dim or a size in
- * a constraint)? */
+ * a constraint; static shapes and a mask too large to write as a dense
+ * literal, such as the rank-3 mask of a contraction in exact form at
+ * Polybench's sizes)? */
+#define MASK_DENSE_MAX (1L << 22)
 static int mask_is_dynamic(const ectx *c, const ir_tnode *n) {
-  if (!c->dyn) return 0;
+  if (!c->dyn) { /* static shapes: index ops past MASK_DENSE_MAX elements */
+    long elems = 1;
+    for (int i = 0; i < n->type.rank && elems <= MASK_DENSE_MAX; i++)
+      elems *= dim_size(n->type.dims[i], c->o->sizes, c->o->nsizes);
+    return elems > MASK_DENSE_MAX && c->d->dynmask != GRAM_DYNMASK_NONE;
+  }
   if (has_sym_dim(&n->type)) return 1;
   for (int j = 0; j < n->mask->ncons; j++)
     for (int q = 0; q < IR_MASK_MAX_SYMS; q++)
@@ -641,14 +649,18 @@ static void mask_sym_part(ectx *c, const ir_tnode *n, int j, int sign, const cha
   for (int q = 0; q < IR_MASK_MAX_SYMS; q++) {
     if (!k->pcoef[q]) continue;
     int sym = k->sym[q];
-    if (sym < 0 || sym >= c->nsyms || !c->symssa[sym][0]) {
+    char sv[64];
+    if (!c->dyn) /* static shapes: the size's value */
+      idx_const(c, dim_size(sym, c->o->sizes, c->o->nsizes), sv, sizeof sv);
+    else if (sym < 0 || sym >= c->nsyms || !c->symssa[sym][0]) {
       c->failed = 1;
       fprintf(stderr, "uplift: error: mask uses size symbol %d, which no argument has\n", sym);
       return;
-    }
+    } else
+      snprintf(sv, sizeof sv, "%s", c->symssa[sym]);
     ir_buf_printf(c->b, "%s%%v%d_p%d_%d = arith.constant %d : index\n", ind, id, j, q, sign * k->pcoef[q]);
     ir_buf_printf(c->b, "%s%%v%d_pm%d_%d = arith.muli %s, %%v%d_p%d_%d : index\n", ind, id, j, q,
-             c->symssa[sym], id, j, q);
+             sv, id, j, q);
     ir_buf_printf(c->b, "%s%%v%d_ps%d_%d = arith.addi %s, %%v%d_pm%d_%d : index\n", ind, id, j, q, out,
              id, j, q);
     snprintf(out, on, "%%v%d_ps%d_%d", id, j, q);

@@ -969,8 +969,11 @@ static int scalar_shaped(const ir_tnode *n) {
  * kernel is fixed or chosen by an attribute: linalg's map[fun=mul]), or
  * NULL when none gives it. */
 #define MAKE_PRODS 32
-static const ir_tnode *make_op(task_ctx *t, const char *kernel, const ir_tnode *const *ops,
-                               int n, const ir_type *ty) {
+typedef int (*binding_ok)(const gram_binding *b, const void *user);
+/* ... and whose binding `ok` accepts (NULL: any): the kernel attributes a
+ * derivation needs (which dims a broadcast maps, a reduce's body). */
+static const ir_tnode *make_op_if(task_ctx *t, const char *kernel, const ir_tnode *const *ops,
+                                  int n, const ir_type *ty, binding_ok ok, const void *user) {
   for (int i = 0; i < t->d->nops; i++) {
     const gram_op *op = t->d->ops[i];
     if (op->nops != n) continue;
@@ -980,11 +983,18 @@ static const ir_tnode *make_op(task_ctx *t, const char *kernel, const ir_tnode *
     int np = gram_productions(op, tys, ty, prods, MAKE_PRODS, NULL);
     for (int p = 0; p < np && p < MAKE_PRODS; p++) {
       const char *kn = gram_prod_kernel(op, prods[p].attrs);
-      if (kn && !strcmp(kn, kernel) && ir_type_equal(&prods[p].result, ty))
+      gram_binding b;
+      if (kn && !strcmp(kn, kernel) && ir_type_equal(&prods[p].result, ty) &&
+          (!ok || (!gram_bind(op, prods[p].attrs, &b, NULL) && ok(&b, user))))
         return ir_tp_op(t->store, &op->desc, prods[p].attrs, ops, n, ty);
     }
   }
   return NULL;
+}
+
+static const ir_tnode *make_op(task_ctx *t, const char *kernel, const ir_tnode *const *ops,
+                               int n, const ir_type *ty) {
+  return make_op_if(t, kernel, ops, n, ty, NULL, NULL);
 }
 
 /* The dialect's product a * b with a's type, or NULL. */
@@ -1103,6 +1113,184 @@ static int derive_scaled(task_ctx *t, const ir_tnode *prog, const ir_tnode *n,
   return k;
 }
 
+/* The kernel attribute `name` of binding b, or NULL. */
+static const interp_attr *kattr(const gram_binding *b, const char *name) {
+  int i = interp_op_attr_index(b->kernel, name);
+  return i >= 0 ? &b->attrs[i] : NULL;
+}
+
+/* Does an INTS attribute hold exactly v[0..n-1]? */
+static int ints_are(const interp_attr *a, const int *v, int n) {
+  if (!a || a->n != n) return 0;
+  for (int i = 0; i < n; i++)
+    if (a->v[i] != v[i]) return 0;
+  return 1;
+}
+
+/* Binding predicates of make_op_if (user: int[IR_MAX_RANK + 1], count
+ * first): a broadcast mapping the operand's dims to exactly the wanted
+ * ones, a transpose by exactly the wanted permutation, a reduce adding
+ * over exactly the wanted dims. */
+static int bcast_maps(const gram_binding *b, const void *user) {
+  const int *w = user;
+  return ints_are(kattr(b, "dims"), w + 1, w[0]);
+}
+
+static int transposes(const gram_binding *b, const void *user) {
+  const int *w = user;
+  return ints_are(kattr(b, "permutation"), w + 1, w[0]);
+}
+
+static int reduce_adds(const gram_binding *b, const void *user) {
+  const int *w = user;
+  const interp_attr *body = kattr(b, "body"), *keep = kattr(b, "keepdims");
+  return body && body->v[0] == INTERP_BODY_ADD && (!keep || !keep->v[0]) &&
+         ints_are(kattr(b, "dims"), w + 1, w[0]);
+}
+
+/* Is x a masked value: select(mask, X, 0), under transposes?  Then *inner
+ * is X under the same transposes and *m the mask over x's dims. */
+static int masked_operand(task_ctx *t, const ir_tnode *x, const ir_tnode **inner, ir_mask *m) {
+  gram_binding b;
+  const gram_op *op = node_op(t, x);
+  if (!op || gram_bind(op, x->attrs, &b, NULL)) return 0;
+  if (!strcmp(b.kernel->name, "select") && x->nops == 3 && b.nargs == 3 && b.args[0] == 0 &&
+      b.args[1] == 1 && b.args[2] == 2 && x->ops[0]->kind == IR_TN_MASK &&
+      x->ops[2]->kind == IR_TN_CONST && x->ops[2]->value == 0 &&
+      ir_type_equal(&x->ops[1]->type, &x->type)) {
+    *inner = x->ops[1];
+    *m = *x->ops[0]->mask;
+    return 1;
+  }
+  const interp_attr *perm = kattr(&b, "permutation");
+  if (strcmp(b.kernel->name, "transpose") || x->nops != 1 || !perm ||
+      perm->n != x->type.rank || !masked_operand(t, x->ops[0], inner, m))
+    return 0;
+  *inner = with_operand(t, x, 0, *inner);
+  for (int c = 0; c < m->ncons; c++) { /* result dim j is operand dim perm[j] */
+    int coef[IR_MAX_RANK];
+    for (int j = 0; j < perm->n; j++) coef[j] = m->cons[c].coef[perm->v[j]];
+    memcpy(m->cons[c].coef, coef, sizeof coef);
+  }
+  return 1;
+}
+
+/* Add mask m's constraints, its dims moved to dims to[d], to *into;
+ * 0 if they do not fit. */
+static int mask_moved(const ir_mask *m, const int *to, int rank, ir_mask *into) {
+  if (into->ncons + m->ncons > IR_MASK_MAX_CONS) return 0;
+  for (int c = 0; c < m->ncons; c++) {
+    ir_mask_con con = m->cons[c];
+    memset(con.coef, 0, sizeof con.coef);
+    for (int d = 0; d < rank; d++) con.coef[to[d]] = m->cons[c].coef[d];
+    into->cons[into->ncons++] = con;
+  }
+  return 1;
+}
+
+/* The exact form of a contraction with a masked operand.  A dot_general
+ * (one contracting dim, no batch) of select(M, X, 0) sums 0 * y where M
+ * is false: NaN for an infinite y, where the source never formed the
+ * product (symm's and trmm's triangles, the masked-zero assumption).
+ * Masking the products instead adds exact zeros there: the operands are
+ * broadcast to [free dims of P, the contracting dim, free dims of Q],
+ * multiplied, selected by the masks moved to those dims, and summed over
+ * the contracting dim.  The intermediate has one dim more than the result
+ * (the C writer fuses it into the sum's loops).  NULL where the dialect
+ * lacks an op for it. */
+static const ir_tnode *unmasked(task_ctx *t, const ir_tnode *d) {
+  gram_binding b;
+  const gram_op *op = node_op(t, d);
+  if (!op || gram_bind(op, d->attrs, &b, NULL) || strcmp(b.kernel->name, "dot_general") ||
+      d->nops != 2 || b.nargs != 2 || b.args[0] != 0 || b.args[1] != 1)
+    return NULL;
+  const interp_attr *lb = kattr(&b, "lhs_batch"), *rb = kattr(&b, "rhs_batch"),
+                    *lc = kattr(&b, "lhs_contract"), *rc = kattr(&b, "rhs_contract");
+  if (!lb || !rb || !lc || !rc || lb->n || rb->n || lc->n != 1 || rc->n != 1) return NULL;
+  const ir_tnode *x[2];
+  ir_mask m = {0};
+  int masked = 0, contract[2] = {lc->v[0], rc->v[0]}, map[2][IR_MAX_RANK];
+  ir_type ty = {d->type.elem, 0, {0}};
+  /* T's dims: P's free dims, the contracting dim, Q's free dims */
+  for (int side = 0; side < 2; side++) {
+    const ir_type *ot = &d->ops[side]->type;
+    for (int j = 0; j < ot->rank; j++) {
+      if (j == contract[side]) continue;
+      if (ty.rank == IR_MAX_RANK - 1) return NULL;
+      map[side][j] = ty.rank + (side ? 1 : 0);
+      ty.dims[map[side][j]] = ot->dims[j];
+      ty.rank++;
+    }
+    if (!side) {
+      map[0][contract[0]] = ty.rank;
+      ty.dims[ty.rank] = ot->dims[contract[0]];
+    }
+  }
+  map[1][contract[1]] = map[0][contract[0]];
+  ty.rank++;
+  for (int side = 0; side < 2; side++) {
+    ir_mask ms;
+    x[side] = d->ops[side];
+    if (masked_operand(t, d->ops[side], &x[side], &ms)) {
+      if (!mask_moved(&ms, map[side], d->ops[side]->type.rank, &m)) return NULL;
+      masked = 1;
+    }
+  }
+  if (!masked) return NULL;
+  const ir_tnode *bc[2];
+  for (int side = 0; side < 2; side++) {
+    int r = x[side]->type.rank, want[IR_MAX_RANK + 1] = {r}, perm[IR_MAX_RANK + 1] = {r};
+    /* operand dims in T's order (a transpose first where they are not:
+     * a broadcast keeps the order of the dims it maps) */
+    for (int k = 0; k < r; k++) perm[1 + k] = k;
+    for (int a = 0; a < r; a++)
+      for (int c = a + 1; c < r; c++)
+        if (map[side][perm[1 + c]] < map[side][perm[1 + a]]) {
+          int tmp = perm[1 + a];
+          perm[1 + a] = perm[1 + c];
+          perm[1 + c] = tmp;
+        }
+    const ir_tnode *xs = x[side];
+    int moved = 0;
+    for (int k = 0; k < r; k++) moved |= perm[1 + k] != k;
+    if (moved) {
+      ir_type tt = xs->type;
+      for (int k = 0; k < r; k++) tt.dims[k] = xs->type.dims[perm[1 + k]];
+      xs = make_op_if(t, "transpose", &xs, 1, &tt, transposes, perm);
+      if (!xs) return NULL;
+    }
+    for (int k = 0; k < r; k++) want[1 + k] = map[side][perm[1 + k]];
+    bc[side] = make_op_if(t, "broadcast_in_dim", &xs, 1, &ty, bcast_maps, want);
+    if (!bc[side]) return NULL;
+  }
+  const ir_tnode *prod = make_op(t, "mul", bc, 2, &ty);
+  ir_type mt = ty;
+  mt.elem = IR_I1;
+  const ir_tnode *sel = prod ? make_select(t, ir_tp_mask(t->store, &m, &mt), prod,
+                                           ir_tp_const(t->store, 0, &ty))
+                             : NULL;
+  if (!sel) return NULL;
+  ir_type st = {d->type.elem, 0, {0}};
+  const ir_tnode *ops[2] = {sel, ir_tp_const(t->store, 0, &st)};
+  int want[2] = {1, map[0][contract[0]]};
+  return make_op_if(t, "reduce", ops, 2, &d->type, reduce_adds, want);
+}
+
+/* n with every contraction of a masked operand in its exact form
+ * (unmasked); n itself when there is none. */
+static const ir_tnode *derive_unmasked(task_ctx *t, const ir_tnode *n) {
+  if (n->kind != IR_TN_OP) return n;
+  const ir_tnode *ex = unmasked(t, n);
+  if (ex) return ex;
+  const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+  int changed = 0;
+  for (int j = 0; j < n->nops; j++) {
+    ops[j] = derive_unmasked(t, n->ops[j]);
+    changed |= ops[j] != n->ops[j];
+  }
+  return changed ? ir_tp_op(t->store, n->op, n->attrs, ops, n->nops, &n->type) : n;
+}
+
 /* After the first fallback of s (proved under the masked-zero
  * assumption, prog its complete program): try its derived candidates
  * (derive_scaled) on the examples and through the verifier.  Returns one
@@ -1119,12 +1307,22 @@ static const ir_tnode *try_derived(task_ctx *t, out_search *s, enum_verify_fn vf
   const ir_tnode *all = prog, *next;
   for (int r = 0; r < MAX_DERIVED && derive_scaled(t, all, all, &next, 1) == 1; r++) all = next;
   if (nc > 1 && all != prog) cands[nc++] = all;
-  for (int c = 0; c < nc; c++) {
-    if (!program_matches(t, s, cands[c])) continue;
+  /* then each with its masked contractions in exact form (after the
+   * scaling moved into them: a scalar times an empty masked sum is NaN
+   * for an infinite scalar) */
+  const ir_tnode *more[2 * MAX_DERIVED + 2];
+  int nm = 0;
+  for (int c = 0; c < nc; c++) more[nm++] = cands[c];
+  for (int c = 0; c <= nc; c++) {
+    const ir_tnode *base = c < nc ? cands[c] : prog, *ex = derive_unmasked(t, base);
+    if (ex != base) more[nm++] = ex;
+  }
+  for (int c = 0; c < nm; c++) {
+    if (!program_matches(t, s, more[c])) continue;
     enum_query q = {t->k, t->a, t->pt->index, t->mask, t->nin, t->in_vars,
-                    t->in_args, s->po->var, cands[c], t->d, 0};
+                    t->in_args, s->po->var, more[c], t->d, 0};
     vf(vuser, &q, &res->verify);
-    if (res->verify.verdict == ENUM_PROVED && !res->verify.avoidable) return cands[c];
+    if (res->verify.verdict == ENUM_PROVED && !res->verify.avoidable) return more[c];
   }
   return NULL;
 }
