@@ -1130,7 +1130,7 @@ static int ints_are(const interp_attr *a, const int *v, int n) {
 /* Binding predicates of make_op_if (user: int[IR_MAX_RANK + 1], count
  * first): a broadcast mapping the operand's dims to exactly the wanted
  * ones, a transpose by exactly the wanted permutation, a reduce adding
- * over exactly the wanted dims. */
+ * over exactly the wanted dim ({1, dim, keepdims}). */
 static int bcast_maps(const gram_binding *b, const void *user) {
   const int *w = user;
   return ints_are(kattr(b, "dims"), w + 1, w[0]);
@@ -1142,14 +1142,15 @@ static int transposes(const gram_binding *b, const void *user) {
 }
 
 static int reduce_adds(const gram_binding *b, const void *user) {
-  const int *w = user;
+  const int *w = user; /* {1, dim, keepdims} */
   const interp_attr *body = kattr(b, "body"), *keep = kattr(b, "keepdims");
-  return body && body->v[0] == INTERP_BODY_ADD && (!keep || !keep->v[0]) &&
+  return body && body->v[0] == INTERP_BODY_ADD && (keep ? keep->v[0] : 0) == w[2] &&
          ints_are(kattr(b, "dims"), w + 1, w[0]);
 }
 
-/* Is x a masked value: select(mask, X, 0), under transposes?  Then *inner
- * is X under the same transposes and *m the mask over x's dims. */
+/* Is x a masked value: select(mask, X, 0), under transposes and reshapes
+ * of unit dims?  Then *inner is X under the same ops and *m the mask over
+ * x's dims. */
 static int masked_operand(task_ctx *t, const ir_tnode *x, const ir_tnode **inner, ir_mask *m) {
   gram_binding b;
   const gram_op *op = node_op(t, x);
@@ -1160,6 +1161,27 @@ static int masked_operand(task_ctx *t, const ir_tnode *x, const ir_tnode **inner
       ir_type_equal(&x->ops[1]->type, &x->type)) {
     *inner = x->ops[1];
     *m = *x->ops[0]->mask;
+    return 1;
+  }
+  if (!strcmp(b.kernel->name, "reshape") && x->nops == 1 && b.nargs == 1 && b.args[0] == 0) {
+    /* a reshape that only adds or drops unit dims: the other dims keep
+     * their order */
+    const ir_type *from = &x->ops[0]->type, *to = &x->type;
+    int pos[IR_MAX_RANK], n = 0;
+    for (int j = 0; j < to->rank; j++)
+      if (to->dims[j] != IR_DIM_ONE) pos[n++] = j;
+    int k = 0;
+    for (int j = 0; j < from->rank; j++)
+      if (from->dims[j] != IR_DIM_ONE && (k == n || from->dims[j] != to->dims[pos[k++]])) return 0;
+    if (k != n || !masked_operand(t, x->ops[0], inner, m)) return 0;
+    *inner = with_operand(t, x, 0, *inner);
+    for (int c = 0; c < m->ncons; c++) {
+      int coef[IR_MAX_RANK] = {0};
+      k = 0;
+      for (int j = 0; j < from->rank; j++)
+        if (from->dims[j] != IR_DIM_ONE) coef[pos[k++]] = m->cons[c].coef[j];
+      memcpy(m->cons[c].coef, coef, sizeof coef);
+    }
     return 1;
   }
   const interp_attr *perm = kattr(&b, "permutation");
@@ -1188,6 +1210,45 @@ static int mask_moved(const ir_mask *m, const int *to, int rank, ir_mask *into) 
   return 1;
 }
 
+/* x reshaped to ty (a reshape of a reshape is one reshape; x itself when
+ * it has that type), or NULL. */
+static const ir_tnode *make_reshape(task_ctx *t, const ir_tnode *x, const ir_type *ty) {
+  if (x->kind == IR_TN_OP && x->nops == 1 && !strcmp(node_kernel(t, x), "reshape"))
+    x = x->ops[0];
+  return ir_type_equal(&x->type, ty) ? x : make_op(t, "reshape", &x, 1, ty);
+}
+
+/* x (of a contraction's operand's dims, moved to the dims to[j] of ty)
+ * spread over ty: a transpose first where its dims are out of ty's order,
+ * then the dialect's broadcast_in_dim, or a reshape inserting unit dims
+ * (for an op that broadcasts them, tosa.mul).  NULL if neither exists. */
+static const ir_tnode *spread(task_ctx *t, const ir_tnode *x, const int *to, const ir_type *ty) {
+  int r = x->type.rank, want[IR_MAX_RANK + 1] = {r}, perm[IR_MAX_RANK + 1] = {r};
+  for (int k = 0; k < r; k++) perm[1 + k] = k;
+  for (int a = 0; a < r; a++)
+    for (int c = a + 1; c < r; c++)
+      if (to[perm[1 + c]] < to[perm[1 + a]]) {
+        int tmp = perm[1 + a];
+        perm[1 + a] = perm[1 + c];
+        perm[1 + c] = tmp;
+      }
+  int moved = 0;
+  for (int k = 0; k < r; k++) moved |= perm[1 + k] != k;
+  if (moved) {
+    ir_type tt = x->type;
+    for (int k = 0; k < r; k++) tt.dims[k] = x->type.dims[perm[1 + k]];
+    x = make_op_if(t, "transpose", &x, 1, &tt, transposes, perm);
+    if (!x) return NULL;
+  }
+  for (int k = 0; k < r; k++) want[1 + k] = to[perm[1 + k]];
+  const ir_tnode *bc = make_op_if(t, "broadcast_in_dim", &x, 1, ty, bcast_maps, want);
+  if (bc) return bc;
+  ir_type ut = *ty; /* ty with unit dims where x has none */
+  for (int k = 0; k < ut.rank; k++) ut.dims[k] = IR_DIM_ONE;
+  for (int k = 0; k < r; k++) ut.dims[want[1 + k]] = x->type.dims[k];
+  return make_reshape(t, x, &ut);
+}
+
 /* The exact form of a contraction with a masked operand.  A dot_general
  * (one contracting dim, no batch) of select(M, X, 0) sums 0 * y where M
  * is false: NaN for an infinite y, where the source never formed the
@@ -1204,30 +1265,31 @@ static const ir_tnode *unmasked(task_ctx *t, const ir_tnode *d) {
   if (!op || gram_bind(op, d->attrs, &b, NULL) || strcmp(b.kernel->name, "dot_general") ||
       d->nops != 2 || b.nargs != 2 || b.args[0] != 0 || b.args[1] != 1)
     return NULL;
-  const interp_attr *lb = kattr(&b, "lhs_batch"), *rb = kattr(&b, "rhs_batch"),
-                    *lc = kattr(&b, "lhs_contract"), *rc = kattr(&b, "rhs_contract");
-  if (!lb || !rb || !lc || !rc || lb->n || rb->n || lc->n != 1 || rc->n != 1) return NULL;
-  const ir_tnode *x[2];
-  ir_mask m = {0};
-  int masked = 0, contract[2] = {lc->v[0], rc->v[0]}, map[2][IR_MAX_RANK];
-  ir_type ty = {d->type.elem, 0, {0}};
-  /* T's dims: P's free dims, the contracting dim, Q's free dims */
+  const interp_attr *bat[2] = {kattr(&b, "lhs_batch"), kattr(&b, "rhs_batch")},
+                    *con[2] = {kattr(&b, "lhs_contract"), kattr(&b, "rhs_contract")};
+  if (!bat[0] || !bat[1] || !con[0] || !con[1] || bat[0]->n != bat[1]->n || con[0]->n != 1 ||
+      con[1]->n != 1)
+    return NULL;
+  int nb = bat[0]->n, map[2][IR_MAX_RANK];
+  ir_type ty = d->type; /* [batch dims, P's free dims, Q's free dims] */
+  if (ty.rank + 1 > IR_MAX_RANK) return NULL;
+  /* T: the contracting dim inserted after P's free dims */
+  int pfree = d->ops[0]->type.rank - nb - 1, cpos = nb + pfree;
+  for (int k = ty.rank; k > cpos; k--) ty.dims[k] = ty.dims[k - 1];
+  ty.dims[cpos] = d->ops[0]->type.dims[con[0]->v[0]];
+  ty.rank++;
   for (int side = 0; side < 2; side++) {
-    const ir_type *ot = &d->ops[side]->type;
-    for (int j = 0; j < ot->rank; j++) {
-      if (j == contract[side]) continue;
-      if (ty.rank == IR_MAX_RANK - 1) return NULL;
-      map[side][j] = ty.rank + (side ? 1 : 0);
-      ty.dims[map[side][j]] = ot->dims[j];
-      ty.rank++;
-    }
-    if (!side) {
-      map[0][contract[0]] = ty.rank;
-      ty.dims[ty.rank] = ot->dims[contract[0]];
+    int next = side ? cpos + 1 : nb, r = d->ops[side]->type.rank;
+    for (int j = 0; j < r; j++) {
+      int bi = -1;
+      for (int q = 0; q < nb; q++)
+        if (bat[side]->v[q] == j) bi = q;
+      map[side][j] = bi >= 0 ? bi : j == con[side]->v[0] ? cpos : next++;
     }
   }
-  map[1][contract[1]] = map[0][contract[0]];
-  ty.rank++;
+  const ir_tnode *x[2];
+  ir_mask m = {0};
+  int masked = 0;
   for (int side = 0; side < 2; side++) {
     ir_mask ms;
     x[side] = d->ops[side];
@@ -1239,28 +1301,7 @@ static const ir_tnode *unmasked(task_ctx *t, const ir_tnode *d) {
   if (!masked) return NULL;
   const ir_tnode *bc[2];
   for (int side = 0; side < 2; side++) {
-    int r = x[side]->type.rank, want[IR_MAX_RANK + 1] = {r}, perm[IR_MAX_RANK + 1] = {r};
-    /* operand dims in T's order (a transpose first where they are not:
-     * a broadcast keeps the order of the dims it maps) */
-    for (int k = 0; k < r; k++) perm[1 + k] = k;
-    for (int a = 0; a < r; a++)
-      for (int c = a + 1; c < r; c++)
-        if (map[side][perm[1 + c]] < map[side][perm[1 + a]]) {
-          int tmp = perm[1 + a];
-          perm[1 + a] = perm[1 + c];
-          perm[1 + c] = tmp;
-        }
-    const ir_tnode *xs = x[side];
-    int moved = 0;
-    for (int k = 0; k < r; k++) moved |= perm[1 + k] != k;
-    if (moved) {
-      ir_type tt = xs->type;
-      for (int k = 0; k < r; k++) tt.dims[k] = xs->type.dims[perm[1 + k]];
-      xs = make_op_if(t, "transpose", &xs, 1, &tt, transposes, perm);
-      if (!xs) return NULL;
-    }
-    for (int k = 0; k < r; k++) want[1 + k] = map[side][perm[1 + k]];
-    bc[side] = make_op_if(t, "broadcast_in_dim", &xs, 1, &ty, bcast_maps, want);
+    bc[side] = spread(t, x[side], map[side], &ty);
     if (!bc[side]) return NULL;
   }
   const ir_tnode *prod = make_op(t, "mul", bc, 2, &ty);
@@ -1272,8 +1313,15 @@ static const ir_tnode *unmasked(task_ctx *t, const ir_tnode *d) {
   if (!sel) return NULL;
   ir_type st = {d->type.elem, 0, {0}};
   const ir_tnode *ops[2] = {sel, ir_tp_const(t->store, 0, &st)};
-  int want[2] = {1, map[0][contract[0]]};
-  return make_op_if(t, "reduce", ops, 2, &d->type, reduce_adds, want);
+  int want[3] = {1, cpos, 0};
+  const ir_tnode *sum = make_op_if(t, "reduce", ops, 2, &d->type, reduce_adds, want);
+  if (sum) return sum;
+  /* a reduce that keeps the summed dim (tosa.reduce_sum), then a reshape */
+  ir_type kt = ty;
+  kt.dims[cpos] = IR_DIM_ONE;
+  want[2] = 1;
+  sum = make_op_if(t, "reduce", &sel, 1, &kt, reduce_adds, want);
+  return sum ? make_reshape(t, sum, &d->type) : NULL;
 }
 
 /* n with every contraction of a masked operand in its exact form
@@ -1288,7 +1336,12 @@ static const ir_tnode *derive_unmasked(task_ctx *t, const ir_tnode *n) {
     ops[j] = derive_unmasked(t, n->ops[j]);
     changed |= ops[j] != n->ops[j];
   }
-  return changed ? ir_tp_op(t->store, n->op, n->attrs, ops, n->nops, &n->type) : n;
+  if (!changed) return n;
+  if (n->nops == 1 && !strcmp(node_kernel(t, n), "reshape")) {
+    const ir_tnode *r = make_reshape(t, ops[0], &n->type);
+    if (r) return r;
+  }
+  return ir_tp_op(t->store, n->op, n->attrs, ops, n->nops, &n->type);
 }
 
 /* After the first fallback of s (proved under the masked-zero
