@@ -112,6 +112,13 @@ expect_status 0 "crash.c is fine in the interpreter" "$UPLIFT" run tests/native/
 expect_status 3 "native time-out is reported" "$UPLIFT" run --native --timeout 1 tests/native/spin.c
 check "time-out message" grep -q 'time limit' "$TMP/err"
 
+# main and the helpers it calls may use functions of a library that is not
+# compiled with the file (upstream Polybench's polybench.c): not needed
+expect_status 0 "main calling undefined functions: the kernel still runs natively" \
+  "$UPLIFT" run --native tests/native/extern_main.c
+check "main calling undefined functions: agreement line" \
+  grep -q '^native: agrees on 3 elements' "$TMP/out"
+
 expect_status 3 "native compile failure is reported" "$UPLIFT" run --native tests/native/nocompile.c
 check "compile failure quotes the compiler" grep -q 'does not compile natively' "$TMP/err"
 
