@@ -76,7 +76,6 @@ typedef struct es_state {
   struct es_pool *workers;
   ir_type targets[ES_MAX_TYPES]; /* proposed result types, computed once */
   int ntargets;
-  int max_rank; /* no candidate has more dims (max_rank_of) */
   struct es_batch *batch;
   int new_sub;
   int limited;     /* a table limit dropped something (ES_LIMIT) */
@@ -700,8 +699,7 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
         st->limited = 1;
       }
       for (int p = 0; p < np; p++)
-        if (prods[p].result.rank <= st->max_rank && run_tuples(lc, &prods[p], tys, why))
-          return 1;
+        if (run_tuples(lc, &prods[p], tys, why)) return 1;
     }
     return 0;
   }
@@ -737,30 +735,12 @@ static int run_splits(level_ctx *lc, int slot, int left, es_outcome *why) {
   return 0;
 }
 
-/* The most dims a candidate may have: one more than every goal and leaf
- * (the broadcast operands of a contraction written as a reduce of a
- * product: linalg's matmul of two matrices goes through rank 3).  A
- * larger value is an outer product of outer products, which no task's
- * program needs (a statement over more loops has its loop-space sub-goals
- * of that rank), and whose values were the most of a search's memory: a
- * rank-4 intermediate of a rank-2 task at 19 x 17 is 100 k elements per
- * candidate. */
-static int max_rank_of(const es_search_in *in) {
-  int r = 0;
-  for (int g = 0; g < in->ngoals; g++)
-    if (in->goals[g].type.rank > r) r = in->goals[g].type.rank;
-  for (int l = 0; l < in->nleaves; l++)
-    if (in->leaves[l].node->type.rank > r) r = in->leaves[l].node->type.rank;
-  return r + 1;
-}
-
 es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   es_state st;
   memset(&st, 0, sizeof st);
   st.in = in;
   st.stats = stats;
   st.last_progress = es_now();
-  st.max_rank = max_rank_of(in);
   if (observer.search_begins) observer.search_begins(observer.user, in->task);
   st.buckets = ir_calloc((size_t)(in->max_ops + 1) * ES_MAX_TYPES, sizeof(es_vec));
   es_pool workers;
