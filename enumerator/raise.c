@@ -792,25 +792,28 @@ static int sizes_used(const task_ctx *t, const long *sizes) {
 }
 
 /* The sizes of a fresh example: other sizes than every example's, as
- * small as the first default sizes allow, since the example joins every
- * later search and each candidate is evaluated on it: the first default
- * sizes (interp_default_sizes variant 0) rotated among the size
- * variables, the first rotation no example has; else the default sizes of
- * variant 2 + round (larger each round). */
+ * small as the default sizes allow, since the example joins every later
+ * search and each candidate is evaluated on it (a rank-4 intermediate at
+ * 19 x 17 is 100 times one at 7 x 5): the default sizes of variant 0, 1,
+ * 2, ... (interp_default_sizes: larger primes each variant) rotated among
+ * the size variables, the first assignment no example has; else the
+ * default sizes of variant 2 + round. */
 static void fresh_sizes(const task_ctx *t, const out_search *s, long *sizes) {
   const ir_kernel *k = t->k;
   long *base = ir_calloc((size_t)k->nvars + 1, sizeof *base);
   int *vs = ir_calloc((size_t)k->nvars + 1, sizeof *vs);
-  interp_default_sizes(k, 0, base);
   int n = 0;
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE) vs[n++] = v;
   int found = 0;
-  for (int r = 1; r < n && !found; r++) {
-    memcpy(sizes, base, (size_t)k->nvars * sizeof(long));
-    for (int i = 0; i < n; i++) sizes[vs[i]] = base[vs[(i + r) % n]];
-    ir_kernel_fit_sizes(k, sizes);
-    found = !sizes_used(t, sizes);
+  for (int variant = 0; variant < 2 + s->rounds && !found; variant++) {
+    interp_default_sizes(k, variant, base);
+    for (int r = 0; r < n && !found; r++) {
+      memcpy(sizes, base, (size_t)k->nvars * sizeof(long));
+      for (int i = 0; i < n; i++) sizes[vs[i]] = base[vs[(i + r) % n]];
+      ir_kernel_fit_sizes(k, sizes);
+      found = !sizes_used(t, sizes);
+    }
   }
   if (!found) interp_default_sizes(k, 2 + s->rounds, sizes);
   ir_free(base);

@@ -124,6 +124,12 @@ static shape_str sstr(const interp_shape *sh, int symbolic) {
   return r;
 }
 #define S(sh) (sstr((sh), symbolic).s)
+/* The operands' shapes for the messages of a shape function, in its local
+ * `shapes`: formatted only when there is an error to fill (the search runs
+ * the kernels without one, millions of times, where the formatting cost
+ * more than a small dot_general). */
+#define SHAPES(...) \
+  (err ? (void)snprintf(shapes, sizeof shapes, __VA_ARGS__) : (void)(shapes[0] = 0))
 
 /* --------------------------------------------------------------- helpers */
 
@@ -262,7 +268,7 @@ static int shape_dot(const interp_op *op, const interp_attr *attrs,
                     *rc = &attrs[3];
   char shapes[160];
   if (check_rank(op, l, err) || check_rank(op, r, err)) return -1;
-  snprintf(shapes, sizeof shapes, "lhs %s and rhs %s", S(l), S(r));
+  SHAPES("lhs %s and rhs %s", S(l), S(r));
   if (lb->n != rb->n)
     return fail(err, "%s: %s: %d lhs batch dims but %d rhs batch dims",
                 op->name, shapes, lb->n, rb->n);
@@ -332,7 +338,7 @@ static int shape_transpose(const interp_op *op, const interp_attr *attrs,
                 "%s: operand %s: permutation has %d entries, expected %d",
                 op->name, S(x), p->n, x->rank);
   char shapes[80];
-  snprintf(shapes, sizeof shapes, "operand %s", S(x));
+  SHAPES("operand %s", S(x));
   if (check_dim_list(op, "permutation", p, x->rank, shapes, err)) return -1;
   res->rank = x->rank;
   for (int i = 0; i < x->rank; i++) res->dims[i] = x->dims[p->v[i]];
@@ -347,7 +353,7 @@ static int shape_bcast(const interp_op *op, const interp_attr *attrs,
   long one = symbolic ? IR_DIM_ONE : 1;
   if (check_rank(op, x, err) || check_given(op, res, symbolic, err)) return -1;
   char shapes[160];
-  snprintf(shapes, sizeof shapes, "operand %s to result %s", S(x), S(res));
+  SHAPES("operand %s to result %s", S(x), S(res));
   if (m->n != x->rank)
     return fail(err, "%s: %s: dims has %d entries, expected %d (the operand "
                 "rank)", op->name, shapes, m->n, x->rank);
@@ -374,7 +380,7 @@ static int shape_slice(const interp_op *op, const interp_attr *attrs,
   const interp_shape *x = &args[0];
   if (check_rank(op, x, err) || check_given(op, res, symbolic, err)) return -1;
   char shapes[160];
-  snprintf(shapes, sizeof shapes, "operand %s to result %s", S(x), S(res));
+  SHAPES("operand %s to result %s", S(x), S(res));
   if (st->n != x->rank || keep->n != x->rank)
     return fail(err, "%s: %s: start and keep have %d and %d entries, expected %d (the "
                 "operand rank)", op->name, shapes, st->n, keep->n, x->rank);
@@ -400,7 +406,7 @@ static int shape_reduce(const interp_op *op, const interp_attr *attrs,
   long one = symbolic ? IR_DIM_ONE : 1;
   if (check_rank(op, x, err)) return -1;
   char shapes[160];
-  snprintf(shapes, sizeof shapes, "operand %s and init %s", S(x), S(init));
+  SHAPES("operand %s and init %s", S(x), S(init));
   if (init->rank != 0)
     return fail(err, "%s: %s: init must be rank 0", op->name, shapes);
   if ((unsigned)body >= INTERP_BODY_COUNT)
