@@ -10,12 +10,13 @@
 # in work (--work, millions of result elements the search computes), not in
 # seconds, so which rows raise does not depend on the machine's speed or
 # load (a sanitizer build is several times slower); --timeout is only a hang
-# guard.  The largest raise of the corpus takes about 45 (`raise --json`
-# prints its "work"); a search that finds nothing stops at the budget.  The
+# guard.  The largest raise of the corpus takes about 110 (inf_layernorm3d
+# in linalg and tosa; `raise --json` prints its "work"); a search that
+# finds nothing stops at the budget.  The
 # script prints how many raisable kernels raise and prove as written.
 . tests/lib.sh
 DIR=tests/realc
-BUDGET="--work ${REALC_WORK:-100} --timeout 900"
+BUDGET="--work ${REALC_WORK:-300} --timeout 900"
 
 cond=0; nproved=0; ncond=0; nraisable=0; nrows=0; nfiles=0
 for f in "$DIR"/*.c; do
