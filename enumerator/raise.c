@@ -283,24 +283,14 @@ static unsigned char *cmp_mask(task_ctx *t, const poly_output *po, const ir_mask
   return c;
 }
 
-/* The dialect's select production for (i1 mask, a, a) -> a. */
+/* The dialect's select production for (i1 mask, a, b) -> a's type
+ * (make_op, below). */
+static const ir_tnode *make_op(task_ctx *t, const char *kernel, const ir_tnode *const *ops,
+                               int n, const ir_type *ty);
 static const ir_tnode *make_select(task_ctx *t, const ir_tnode *mask,
                                    const ir_tnode *a, const ir_tnode *b) {
-  for (int i = 0; i < t->d->nops; i++) {
-    const gram_op *op = t->d->ops[i];
-    if (op->nops != 3) continue;
-    const char *kn = gram_prod_kernel(op, NULL);
-    if (!kn || strcmp(kn, "select")) continue;
-    ir_type tys[3] = {mask->type, a->type, b->type};
-    gram_prod prods[4];
-    int np = gram_productions(op, tys, &a->type, prods, 4, NULL);
-    for (int p = 0; p < np && p < 4; p++) {
-      if (!ir_type_equal(&prods[p].result, &a->type)) continue;
-      const ir_tnode *ops[3] = {mask, a, b};
-      return ir_tp_op(t->store, &op->desc, prods[p].attrs, ops, 3, &a->type);
-    }
-  }
-  return NULL;
+  const ir_tnode *ops[3] = {mask, a, b};
+  return make_op(t, "select", ops, 3, &a->type);
 }
 
 /* Does the dialect's select accept (mask, data of the mask's shape, a

@@ -491,6 +491,7 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
   es_type *rt = &st->types[bt->restype];
   size_t total = (size_t)rt->total;
   pool_run(st->workers, bt);
+  long work = 0;
   for (int i = 0; i < bt->n; i++) {
     st->stats->evaluated++;
     if (bt->status[i] < 0) {
@@ -498,11 +499,12 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
       continue;
     }
     st->stats->elements += (long)total;
-    ir_work_add((long)total);
+    work += (long)total;
     mk_op_arg m = {st, prod, bt->ops[i]};
     keep(st, bt->restype, level, bt->vals + (size_t)i * total,
          bt->status[i] ? bt->poison + (size_t)i * total : NULL, bt->hash[i], mk_op, &m);
   }
+  ir_work_add(work); /* once per batch: the command's count is shared */
   bt->n = 0;
 }
 
