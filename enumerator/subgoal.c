@@ -741,6 +741,14 @@ static void task_constants(const sg_set *s, const ir_kernel *k, const_ctx *c) {
   c->pt = s->pt;
   const_add(c, 0);
   const_add(c, 1);
+  /* the identities of the task's max and min reductions over floating
+   * data (0 and 1, those of + and *, are there already): a reduction's
+   * init when no input holds a start value, e.g. a row maximum whose
+   * accumulator the kernel starts at -INFINITY or at a first element */
+  if (ir_elem_is_float(k->data_type)) {
+    if (s->pt->ops & POLY_OP_RED_MAX) const_add(c, -INFINITY);
+    if (s->pt->ops & POLY_OP_RED_MIN) const_add(c, INFINITY);
+  }
   ir_kernel_walk_assigns(k, const_stmt, c);
   for (int i = 0; i < s->pt->ninputs; i++) {
     const poly_input *in = &s->pt->inputs[i];

@@ -944,8 +944,27 @@ static const struct {
     {"fmin", IR_FN_FMIN, IR_F64, 2}, {"fminf", IR_FN_FMIN, IR_F32, 2},
 };
 
-/* call: math-function '(' cond (',' cond)* ')' */
+/* The builtins glibc's <math.h> expands INFINITY, HUGE_VALF and HUGE_VAL
+ * to: an infinity of their type. */
+static const struct {
+  const char *name;
+  ir_elem type;
+} inf_builtins[] = {
+    {"__builtin_inff", IR_F32},
+    {"__builtin_huge_valf", IR_F32},
+    {"__builtin_inf", IR_F64},
+    {"__builtin_huge_val", IR_F64},
+};
+
+/* call: math-function '(' cond (',' cond)* ')'
+ *     | inf-builtin '(' ')' */
 static ir_expr *parse_call(parser *p, const fe_tok *name) {
+  for (size_t i = 0; i < sizeof inf_builtins / sizeof inf_builtins[0]; i++)
+    if (!strcmp(name->text, inf_builtins[i].name)) {
+      next(p); /* ( */
+      expect(p, ")");
+      return mk_const(p, INFINITY, 0, inf_builtins[i].type, tpos(p, name));
+    }
   int f = -1;
   for (size_t i = 0; i < sizeof math_fns / sizeof math_fns[0]; i++)
     if (!strcmp(name->text, math_fns[i].name)) f = (int)i;
@@ -2092,7 +2111,8 @@ static int reads_within(const ir_expr *e, const ir_expr *c) {
  * iterators and sizes, whose ifs the analysis keeps) and e reading no element that
  * c does not read: `v = c ? e : v;` (the same statement, so the same
  * S<id>), which is the same computation (e is evaluated when c is false,
- * reading only what c read).  A running maximum written as a conditional
+ * reading only what c read).  The same for an array element v that c
+ * itself reads (`if (x[i][j] > mx[i]) mx[i] = x[i][j];`).  A running maximum written as a conditional
  * update, `if (x[i] > m) m = x[i];`, becomes the select that the analysis
  * takes for a max reduction; the verifier decides whether the raised
  * program agrees (IEEE maximum and C's comparison differ on NaN and signed
@@ -2119,12 +2139,16 @@ static ir_stmt *if_else_convert(parser *p, ir_stmt *s) {
 static ir_stmt *if_convert(parser *p, ir_stmt *s) {
   ir_stmt *a = s->then_body;
   if (s->else_body) return if_else_convert(p, s);
-  if (!plain_assign(a) || a->lhs->kind != IR_EX_VAR ||
-      p->vars[a->lhs->var]->kind != IR_VAR_LOCAL || !reads_data(p, s->cond) ||
-      !reads_within(a->rhs, s->cond))
+  if (!plain_assign(a) || !reads_data(p, s->cond) || !reads_within(a->rhs, s->cond))
     return s;
+  int local = a->lhs->kind == IR_EX_VAR && p->vars[a->lhs->var]->kind == IR_VAR_LOCAL;
+  /* an array element (or pointed-to scalar) updated from a condition on its
+   * own value, `if (x[i][j] > mx[i]) mx[i] = x[i][j];`: writing its old
+   * value back when c is false reads nothing c does not read */
+  int self = a->lhs->kind == IR_EX_ELEM && expr_reads(s->cond, a->lhs);
+  if (!local && !self) return s;
   a->rhs = mk(p, IR_EX_SELECT, a->lhs->type, s->pos, 3, s->cond, a->rhs,
-              mk_var(p, a->lhs->var, a->lhs->pos));
+              local ? mk_var(p, a->lhs->var, a->lhs->pos) : a->lhs);
   return a;
 }
 

@@ -158,7 +158,7 @@ static Z3_ast b_not(vx *x, Z3_ast a) {
 }
 
 static Z3_ast b_ite(vx *x, Z3_ast c, Z3_ast a, Z3_ast b) {
-  if (a == b) return a;
+  if (a == b || !c) return c ? a : b; /* c NULL: false */
   if (is_true(x, c)) return a;
   return K(Z3_mk_ite(x->z, c, a ? a : z_false(x), b ? b : z_false(x)));
 }
@@ -1051,7 +1051,7 @@ static interp_term minmax2(vx *x, interp_term a, interp_term b, int is_max,
   xv p = xval(x, a), q = xval(x, b);
   Z3_ast c = is_max ? z_or(x, ext_lt(x, q, p), ext_eq(x, q, p))
                     : z_or(x, ext_lt(x, p, q), ext_eq(x, p, q));
-  r = va == vb ? va : K(Z3_mk_ite(x->z, c, va, vb));
+  r = va == vb || !c ? (c ? va : vb) : K(Z3_mk_ite(x->z, c, va, vb)); /* c NULL: false */
   Z3_ast cn, ci = b_ite(x, c, p.i, q.i), cs = b_ite(x, c, p.s, q.s);
   Z3_ast za = vx_negzero(x, a), zb = vx_negzero(x, b);
   Z3_ast cz = b_ite(x, c, za, zb);
