@@ -111,6 +111,7 @@ static const char *alt_search_text(const enum_verify_result *v, char *buf, size_
              v->alt_complete ? "" : " (search cut short)",
              !v->differs[0]                              ? ""
              : (v->assumes & VERIFY_ASSUMES_MASKED_ZERO) ? "; with an infinity there: "
+             : (v->assumes & VERIFY_ASSUMES_FINITE)      ? "; with a NaN, -0 or infinity there: "
                                                          : "; with a NaN or -0 there: ",
              v->differs);
   return buf;

@@ -275,7 +275,8 @@ static int cex_special(const ir_kernel *k, const verify_cex *c, int what) {
  * inputs without them
  * (verify_task.ordinary_inputs 1), and if that is refuted with an infinity
  * among the inputs, for finite inputs without -0 (2; TOSA's reduce_max
- * starts from -FLT_MAX).  A proof there becomes vs->last, with
+ * starts from -FLT_MAX); a first refutation with an infinity (and no NaN
+ * or -0) among its inputs goes to 2 at once.  A proof there becomes vs->last, with
  * VERIFY_ASSUMES_ORDINARY (and VERIFY_ASSUMES_FINITE), and the first
  * refutation moves to vs->shown, whose counterexample is the input where
  * the assumption matters.  Returns 1 if so. */
@@ -288,10 +289,14 @@ static int ordinary_check(pipe_verify_state *vs, const enum_query *q, verify_tas
                        POLY_OP_RED_MAX | POLY_OP_RED_MIN;
   if (!(q->analysis->tasks[q->task].ops & cmp)) return 0;
   if (vr->verdict != VERIFY_REFUTED || vr->mode != VERIFY_REAL || !vr->cex ||
-      !vr->cex->confirmed || !cex_special(t.k, vr->cex, 1))
+      !vr->cex->confirmed)
     return 0;
+  /* a counterexample with an infinity and no NaN or -0 goes straight to
+   * finite inputs */
+  int first = cex_special(t.k, vr->cex, 1) ? 1 : cex_special(t.k, vr->cex, 2) ? 2 : 0;
+  if (!first) return 0;
   verify_result *at = NULL;
-  for (int level = 1; level <= 2; level++) {
+  for (int level = first; level <= 2; level++) {
     if (at) {
       int inf = at->verdict == VERIFY_REFUTED && at->cex && cex_special(t.k, at->cex, 2);
       verify_result_free(at);

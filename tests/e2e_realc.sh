@@ -36,7 +36,7 @@ raise_ok() {
   "$UPLIFT" raise --dialect "$d" $BUDGET "$@" "$file" >"$TMP/out" 2>"$TMP/err" || return 1
   nt=$(grep -c '^task' "$TMP/err")
   np=$(grep -c '^task.*; proved (' "$TMP/err")
-  nc=$(grep -c '^task.*; proved for [a-z -]*inputs[a-zA-Z0-9 -]* (.*with a NaN or -0 there: counterexample' "$TMP/err")
+  nc=$(grep -c '^task.*; proved for [a-z -]*inputs[a-zA-Z0-9 -]* (.*with a NaN[a-z0-9 ,-]* there: counterexample' "$TMP/err")
   [ "$nt" -gt 0 ] && [ "$nt" -eq $((np + nc)) ] && [ -s "$TMP/out" ] &&
     { [ "$cond" -eq 1 ] || [ "$nc" -eq 0 ]; }
 }
