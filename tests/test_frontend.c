@@ -243,6 +243,20 @@ static const fcase cases[] = {
      "  out[0] = m + t;\n"
      "}\n",
      1, 2, 6, {"m = 1.5;", "S2: m = x[i] > m ? x[i] : m;", "S3: t = y[i];", "S4: t = x[i];"}},
+    {"a conditional update of an element that its condition reads becomes a "
+     "select; INFINITY is an infinity; other element updates stay ifs",
+     "#include <math.h>\n"
+     "void kernel_m(int n, int m, float x[n][m], float mx[n], float y[n]) {\n"
+     "  for (int i = 0; i < n; i++) {\n"
+     "    mx[i] = -INFINITY;\n"
+     "    for (int j = 0; j < m; j++) {\n"
+     "      if (x[i][j] > mx[i]) mx[i] = x[i][j];\n"
+     "      if (x[i][j] > 0) y[i] = x[i][j];\n"
+     "    }\n"
+     "  }\n"
+     "}\n",
+     2, 1, 3, {"S0: mx[i] = -inf", "S1: mx[i] = x[i][j] > mx[i] ? x[i][j] : mx[i];",
+               "S2: y[i] = x[i][j];"}},
 };
 
 static void test_table(void) {
