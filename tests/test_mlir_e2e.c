@@ -100,6 +100,8 @@ static const struct {
     {"tests/kernels/slice/diff_ptr.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/smooth_ptr.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/laplace_flat.c", {RAISES, RAISES, RAISES}},
+    /* Polybench style: one Jacobi time step, two sweeps (two tasks) */
+    {"tests/kernels/slice/jacobi2d_sweep.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
