@@ -1158,35 +1158,61 @@ static void write_assumes(const ir_kernel *k, FILE *out) {
   }
 }
 
+/* The row-major index "((upl_r0) * (long)(E1) + upl_r1)" over extents ext. */
+static void write_rowmajor(const ir_kernel *k, struct ir_expr *const *ext, int rank, FILE *out) {
+  for (int d = 0; d < rank; d++) fputc('(', out);
+  for (int d = 0; d < rank; d++) {
+    if (d) {
+      fputs(" * (long)(", out);
+      ir_expr_print(k, ext[d], out);
+      fputs(") + ", out);
+    }
+    fprintf(out, "upl_r%d)", d);
+  }
+}
+
 /* Copy view v (a region of its storage, ir_var.store) between its storage
  * (the caller's array) and the row-major buffer upl_v<id>: in (storage to
- * buffer) or out. */
+ * buffer) or out.  A padded pointer's elements past its storage are zeros
+ * going in and left out going out. */
 static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in, FILE *out) {
   const char *T = ctype(v->elem);
+  int ind = 2 + 2 * v->rank;
   for (int d = 0; d < v->rank; d++) {
     fprintf(out, "%*sfor (long upl_r%d = 0; upl_r%d < (long)(", 2 + 2 * d, "", d, d);
     ir_expr_print(k, v->dims[d], out);
     fprintf(out, "); upl_r%d++)\n", d);
   }
-  /* row-major indices over the region and over the storage */
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 0) fprintf(out, "%*s", 2 + 2 * v->rank, "");
-    else fputs(" = ", out);
-    int store = pass == (in ? 1 : 0);
-    if (store) fprintf(out, "((%s *)%s)[", T, v->name);
-    else fprintf(out, "upl_v%d[", id);
-    for (int d = 0; d < v->rank; d++) fputc('(', out);
+  if (v->padded) { /* inside the storage in every padded dim */
+    fprintf(out, "%*sif (", ind, "");
+    int c = 0;
     for (int d = 0; d < v->rank; d++) {
-      if (d) {
-        fputs(" * (long)(", out);
-        ir_expr_print(k, store ? v->store[d] : v->dims[d], out);
-        fputs(") + ", out);
-      }
-      fprintf(out, "upl_r%d)", d);
+      if (!(v->padded & (1u << d))) continue;
+      fprintf(out, "%supl_r%d < (long)(", c++ ? " && " : "", d);
+      ir_expr_print(k, v->store[d], out);
+      fputc(')', out);
+    }
+    fputs(")\n", out);
+    ind += 2;
+  }
+  fprintf(out, "%*s", ind, "");
+  for (int pass = 0; pass < 2; pass++) { /* destination = source */
+    if (pass) fputs(" = ", out);
+    if (pass == (in ? 1 : 0)) {
+      fprintf(out, "((%s *)%s)[", T, v->name);
+      write_rowmajor(k, v->store, v->rank, out);
+    } else {
+      fprintf(out, "upl_v%d[", id);
+      write_rowmajor(k, v->dims, v->rank, out);
     }
     fputc(']', out);
   }
   fputs(";\n", out);
+  if (v->padded && in) {
+    fprintf(out, "%*selse\n%*supl_v%d[", ind - 2, "", ind, "", id);
+    write_rowmajor(k, v->dims, v->rank, out);
+    fprintf(out, "] = (%s)0;\n", T);
+  }
 }
 
 /* The sizes: checked (a negative one aborts with a message), then as longs. */

@@ -2617,6 +2617,23 @@ static int shape_const_rows(parser *p, ir_var *v, ptr_access *acs, int n, const 
   return 1;
 }
 
+/* Is e a size parameter minus a positive constant (n - 1)?  The size in
+ * *to.  A pointer's extent of that form is padded to the size: the tensor
+ * types take sizes, and the elements past the storage are never accessed,
+ * so the kernel over the padded array is the kernel (docs/frontend.md). */
+static int size_minus_const(parser *p, const aff *e, aff *to) {
+  int var = -1;
+  for (int i = 0; i < e->n; i++) {
+    if (!e->coef[i]) continue;
+    if (var >= 0 || e->coef[i] != 1 || p->vars[e->var[i]]->kind != IR_VAR_SIZE) return 0;
+    var = e->var[i];
+  }
+  if (var < 0 || e->c >= 0) return 0;
+  *to = (aff){0};
+  aff_term(to, var, 1);
+  return 1;
+}
+
 /* Give pointer parameter var a shape from its accesses acs[0..n-1]
  * (delinearization, as polyhedral compilers do for parametric sizes):
  * flat indices affine in the loops give a 1-D array of extent max + 1;
@@ -2701,6 +2718,10 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
   }
   ext_r.c += 1; /* extents: largest index + 1 */
   ext_q.c += 1;
+  /* the outer extent a size minus a constant (y[i], 1 <= i < n-1: n - 1):
+   * padded to the size, the storage n - 1 (ir_var.padded) */
+  aff *outer = stride >= 0 ? &ext_q : &ext_r, padded_to = {0};
+  int pad = size_minus_const(p, outer, &padded_to);
   if (stride >= 0) {
     aff s = {0}, d = {0};
     aff_term(&s, stride, 1);
@@ -2726,6 +2747,12 @@ static void shape_pointer(parser *p, int var, ptr_access *acs, int n) {
   } else {
     v->rank = 1;
     v->dims[0] = aff_build(p, &ext_r, v->pos);
+  }
+  if (pad) {
+    v->store[0] = v->dims[0];
+    v->dims[0] = aff_build(p, &padded_to, v->pos);
+    if (v->rank == 2 && !v->store[1]) v->store[1] = v->dims[1];
+    v->padded = 1u;
   }
   ir_free(pf);
   p->pf = NULL;

@@ -23,7 +23,8 @@
  * the kernel's last parameter.
  *
  * A view (ir_var.store: a[i*lda + j]) gets its whole storage, the region
- * copied in and out at its offsets; sizes that break the kernel's
+ * copied in and out at its offsets (a padded pointer's elements past its
+ * storage are left out, and keep their values in the tensor); sizes that break the kernel's
  * assumptions (k <= lda) are refused before the call.
  *
  * Call: the arrays are copied, in their C element types, into a MAP_SHARED
@@ -480,8 +481,10 @@ int interp_native_call(interp_native *nat, interp_env *env,
     if (var->kind != IR_VAR_ARRAY) continue;
     const ir_tensor *t = &env->vals[var->id];
     size_t n = ir_tensor_size(t), es = elem_size(var->elem);
-    for (size_t j = 0; j < n; j++)
-      store(map + offs[i] + ir_var_store_offset(var, env->sizes, j) * es, var->elem, t->data[j]);
+    for (size_t j = 0; j < n; j++) {
+      size_t o = ir_var_store_offset(var, env->sizes, j);
+      if (o != IR_NO_STORE) store(map + offs[i] + o * es, var->elem, t->data[j]);
+    }
   }
 
   fflush(stdout);
@@ -536,8 +539,10 @@ int interp_native_call(interp_native *nat, interp_env *env,
       if (var->kind != IR_VAR_ARRAY) continue;
       ir_tensor *t = &env->vals[var->id];
       size_t n = ir_tensor_size(t), es = elem_size(var->elem);
-      for (size_t j = 0; j < n; j++)
-        t->data[j] = load(map + offs[i] + ir_var_store_offset(var, env->sizes, j) * es, var->elem);
+      for (size_t j = 0; j < n; j++) { /* past a padded storage: unchanged */
+        size_t o = ir_var_store_offset(var, env->sizes, j);
+        if (o != IR_NO_STORE) t->data[j] = load(map + offs[i] + o * es, var->elem);
+      }
       memset(t->poison, 0, n ? n : 1);
     }
     rc = 0;

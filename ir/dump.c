@@ -185,13 +185,23 @@ void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out) {
   for (int i = 0; i < k->nvars; i++) {
     const ir_var *v = k->vars[i];
     if (!ir_var_is_view(v)) continue;
-    fprintf(out, "%s%s: the region ", prefix, v->name);
+    char buf[512];
+    FILE *m = fmemopen(buf, sizeof buf, "w");
+    if (!m) continue;
     for (int d = 0; d < v->rank; d++) {
-      fputc('[', out);
-      ir_expr_print(k, v->dims[d], out);
-      fputc(']', out);
+      fputc('[', m);
+      ir_expr_print(k, v->dims[d], m);
+      fputc(']', m);
     }
-    fprintf(out, " of %s", v->name);
+    fclose(m);
+    if (v->padded) { /* the region is past the storage */
+      fprintf(out, "%s%s: %s", prefix, v->name, v->name);
+      print_extents(k, v, out);
+      fprintf(out, " padded to %s (the kernel never accesses the elements past its "
+              "storage)\n", buf);
+      continue;
+    }
+    fprintf(out, "%s%s: the region %s of %s", prefix, v->name, buf, v->name);
     print_extents(k, v, out);
     fputc('\n', out);
   }

@@ -591,8 +591,10 @@ void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes) {
 
 size_t ir_var_store_size(const ir_var *v, const long *sizes) {
   size_t n = 1;
-  for (int d = 0; d < v->rank; d++)
-    n *= (size_t)ir_expr_eval_int(ir_var_is_view(v) ? v->store[d] : v->dims[d], sizes);
+  for (int d = 0; d < v->rank; d++) {
+    long e = ir_expr_eval_int(ir_var_is_view(v) ? v->store[d] : v->dims[d], sizes);
+    n *= e > 0 ? (size_t)e : 0;
+  }
   return n;
 }
 
@@ -603,8 +605,10 @@ size_t ir_var_store_offset(const ir_var *v, const long *sizes, size_t i) {
     size_t e = (size_t)ir_expr_eval_int(v->dims[d], sizes);
     size_t idx = e ? i % e : 0;
     i = e ? i / e : 0;
+    long st = ir_expr_eval_int(v->store[d], sizes);
+    if ((long)idx >= st) return IR_NO_STORE; /* past a padded storage */
     off += idx * stride;
-    stride *= (size_t)ir_expr_eval_int(v->store[d], sizes);
+    stride *= (size_t)st;
   }
   return off;
 }

@@ -358,8 +358,13 @@ typedef struct ir_var {
    * whose declared (storage) extents are store[0..rank-1], row-major, as a
    * leading dimension `a[i*lda + j]` (dims [m][k], store [m][lda]).  Every
    * later stage works on the region; the native runs and the C+BLAS writer
-   * map it into the storage.  All NULL when dims are the declared extents. */
+   * map it into the storage.  All NULL when dims are the declared extents.
+   * A padded pointer (`y[i]`, 1 <= i < n-1: storage n - 1, dims n) has a
+   * storage extent below its dim in the dims of bit mask `padded`: the
+   * region's elements past the storage are never accessed by the kernel;
+   * they are zeros going in and dropped going out. */
   struct ir_expr *store[IR_MAX_RANK];
+  unsigned padded;
   int param_index;   /* position in the C signature, -1 for locals */
   long value;        /* IR_VAR_EXTENT: the constant extent; a pinned
                         IR_VAR_SIZE: the value it has in the user's code */
@@ -558,8 +563,10 @@ int ir_kernel_extent_var(const ir_kernel *k, long c);
 void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes);
 
 /* The number of elements of v's storage at sizes (its declared extents for
- * a view, else its dims), and the storage offset of the element at
- * row-major index i of v's region (i itself when v is not a view). */
+ * a view, else its dims; an extent below 0 counts as 0), and the storage
+ * offset of the element at row-major index i of v's region (i itself when
+ * v is not a view; IR_NO_STORE past a padded pointer's storage). */
+#define IR_NO_STORE ((size_t)-1)
 size_t ir_var_store_size(const ir_var *v, const long *sizes);
 size_t ir_var_store_offset(const ir_var *v, const long *sizes, size_t i);
 

@@ -506,6 +506,27 @@ static void details_views(ir_arena *a) {
             " for (int i = 0; i < n; i++) y[i] = x[i]; }\n", a);
   CHECK("padded extents: regions [n] of [n + 8], no assumption (it always holds)",
         k && ir_var_is_view(k->vars[ir_kernel_find_var(k, "y")]) && k->nassumes == 0);
+  k = parse("void f(int n, const double *x, double *y) {\n"
+            " for (int i = 1; i < n - 1; i++) y[i] = x[i - 1] + x[i + 1]; }\n", a);
+  if (k) {
+    const ir_var *y = k->vars[ir_kernel_find_var(k, "y")];
+    const ir_var *x = k->vars[ir_kernel_find_var(k, "x")];
+    long sz[16] = {0};
+    sz[ir_kernel_find_var(k, "n")] = 5;
+    CHECK("a pointer reaching n - 1 elements is padded to [n], storage n - 1, no assumption",
+          y->padded == 1 && ir_var_is_view(y) && y->dims[0]->kind == IR_EX_VAR &&
+              k->nassumes == 0 && ir_var_store_size(y, sz) == 4 &&
+              ir_var_store_offset(y, sz, 3) == 3 && ir_var_store_offset(y, sz, 4) == IR_NO_STORE);
+    CHECK("a pointer reaching n elements is not padded", x && !x->padded && !ir_var_is_view(x));
+    sz[ir_kernel_find_var(k, "n")] = 0;
+    CHECK("at n = 0 the padded storage is empty (not n - 1 = -1)", ir_var_store_size(y, sz) == 0);
+  } else {
+    CHECK("a pointer stencil over 1 <= i < n-1 parses", 0);
+  }
+  k = parse("void f(int n, const double *x, double *y) {\n"
+            " for (int i = 0; i < n - 1; i++) y[i] = x[i + n]; }\n", a);
+  CHECK("an extent 2 * n - 1 is not padded (not a size minus a constant)",
+        k && !k->vars[ir_kernel_find_var(k, "x")]->padded);
   k = parse("void f(int n, int m, double x[n]) {\n"
             " for (int i = 0; i < m; i++) x[i] = 0; }\n", a);
   CHECK("loops to m over x[n]: the region [m] of x[n], assuming m <= n",

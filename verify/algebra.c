@@ -463,10 +463,15 @@ static int is_num_lit(vx *x, Z3_ast a) {
 
 /* real: is the term the literal 0 of the program (a constant, or a masked-
  * out element that a select with a constant predicate picked)? */
-static int is_zero_lit(vx *x, interp_term h) {
+/* Is h a real numeral (a literal, so finite)? */
+static int is_real_lit(vx *x, interp_term h) {
   vx_term *t = &x->terms[h];
-  if (t->arith || t->cn || t->ci || !is_num_lit(x, t->v)) return 0;
-  Z3_string str = Z3_get_numeral_string(x->z, t->v);
+  return !t->arith && !t->cn && !t->ci && is_num_lit(x, t->v);
+}
+
+static int is_zero_lit(vx *x, interp_term h) {
+  if (!is_real_lit(x, h)) return 0;
+  Z3_string str = Z3_get_numeral_string(x->z, x->terms[h].v);
   return str && !strcmp(str, "0");
 }
 
@@ -651,7 +656,10 @@ static interp_term a_mul(void *ctx, interp_term a, interp_term b) {
       x->terms[t].root_of = x->terms[s].root_of;
       return arith(x, '*', t, a, b); /* the class of the product y * (1/sqrt(y)) */
     }
-    if (x->cand && !x->ieee_zero && (is_zero_lit(x, a) || is_zero_lit(x, b))) { /* structural */
+    /* structural, unless the other factor is a literal too (finite: the
+     * product is exactly 0, as a slice's zero times a stencil weight) */
+    if (x->cand && !x->ieee_zero && !(is_real_lit(x, a) && is_real_lit(x, b)) &&
+        (is_zero_lit(x, a) || is_zero_lit(x, b))) {
       x->masked_zero = 1;
       return new_term(x, numeral(x, 0), ub2(x, a, b), 0, 0);
     }
