@@ -352,6 +352,10 @@ static int int_tmpl(ir_elem e) {
 static const char *elem_template(const char *kn, ir_elem e, int *arity) {
   for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0] && !ir_elem_is_float(e); i++)
     if (!strcmp(kn, int_ops[i].kn)) return *arity = int_ops[i].arity, int_ops[i].tmpl[int_tmpl(e)];
+  /* integer data converted to a floating value: C's conversion (gen_value
+   * casts an f32 value; an f64 one is cast here, so that the operations
+   * around it are not integer ones) */
+  if (!strcmp(kn, "convert")) return *arity = 1, e == IR_F64 ? "(double)(%s)" : "%s";
   for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
     if (!strcmp(kn, unary_ops[i][0])) return *arity = 1, unary_ops[i][1];
   for (size_t i = 0; i < sizeof binary_ops / sizeof binary_ops[0]; i++)

@@ -86,8 +86,9 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   memset(g, 0, sizeof *g);
   g->var = c->st->lhs->var;
   const ir_var *v = s->k->vars[g->var];
-  /* integer data: the value's own type (a promoted int inside a u8 store) */
-  g->type.elem = ir_elem_is_int(e->type) && ir_elem_is_int(v->elem) ? e->type : v->elem;
+  /* integer data: the value's own type (a promoted int inside a u8 store,
+   * a float sum converted at the store) */
+  g->type.elem = ir_elem_is_int(v->elem) && e->type != IR_I1 ? e->type : v->elem;
   g->type.rank = v->rank;
   for (int d = 0; d < v->rank; d++) g->type.dims[d] = v->dims[d]->var;
   g->stmt = c->st;
@@ -160,6 +161,38 @@ static void inner_goals(collect *c, const ir_expr *e) {
       return;
     }
   }
+}
+
+/* The goals of one term t (of nt, with its sign) of a plain update's value:
+ * the term, what is inside its conversions and shifts, a quotient's
+ * dividend and divisor, its factors and partial products. */
+static void term_goals(collect *c, ir_arena *arena, const ir_expr *t, double sign, int nt) {
+  inner_goals(c, t);
+  if (nt > 1) add_goal(c, t, sign, "term");
+  /* a quotient: its dividend and its divisor (y = (x - m) / sqrt(v)) */
+  if (t->kind == IR_EX_DIV) {
+    add_goal(c, t->args[0], 1, "dividend");
+    add_goal(c, t->args[1], 1, "divisor");
+  }
+  const ir_expr *fs[8];
+  int nf = factors(t, fs, 0, 8);
+  for (int j = 0; j < nf && nf > 1; j++) add_goal(c, fs[j], 1, "factor");
+  if (nf > 2)
+    for (int j = 1; j < nf; j++) {
+      /* the product without its first factor(s) */
+      const ir_expr *p = fs[j];
+      for (int m2 = j + 1; m2 < nf; m2++) {
+        ir_expr *m = IR_NEW(arena, ir_expr);
+        m->kind = IR_EX_MUL;
+        m->type = t->type;
+        m->nargs = 2;
+        m->args = IR_NEW_N(arena, ir_expr *, 2);
+        m->args[0] = (ir_expr *)p;
+        m->args[1] = (ir_expr *)fs[m2];
+        p = m;
+      }
+      if (j < nf - 1) add_goal(c, p, 1, "partial product");
+    }
 }
 
 typedef struct find_ctx {
@@ -244,33 +277,14 @@ static int find_stmt(const ir_stmt *st, const ir_stmt *const *loops, int depth,
     }
   } else {
     if (add) add_goal(&c, val, 1, "update");
-    for (int i = 0; i < nt; i++) {
-      inner_goals(&c, ts[i]);
-      if (nt > 1) add_goal(&c, ts[i], sg[i], "term");
-      /* a quotient: its dividend and its divisor (y = (x - m) / sqrt(v)) */
-      if (ts[i]->kind == IR_EX_DIV) {
-        add_goal(&c, ts[i]->args[0], 1, "dividend");
-        add_goal(&c, ts[i]->args[1], 1, "divisor");
-      }
-      const ir_expr *fs[8];
-      int nf = factors(ts[i], fs, 0, 8);
-      for (int j = 0; j < nf && nf > 1; j++) add_goal(&c, fs[j], 1, "factor");
-      if (nf > 2)
-        for (int j = 1; j < nf; j++) {
-          /* the product without its first factor(s) */
-          const ir_expr *p = fs[j];
-          for (int m2 = j + 1; m2 < nf; m2++) {
-            ir_expr *m = IR_NEW(f->arena, ir_expr);
-            m->kind = IR_EX_MUL;
-            m->type = ts[i]->type;
-            m->nargs = 2;
-            m->args = IR_NEW_N(f->arena, ir_expr *, 2);
-            m->args[0] = (ir_expr *)p;
-            m->args[1] = (ir_expr *)fs[m2];
-            p = m;
-          }
-          if (j < nf - 1) add_goal(&c, p, 1, "partial product");
-        }
+    for (int i = 0; i < nt; i++) term_goals(&c, f->arena, ts[i], sg[i], nt);
+    /* a converted value (`(uint8_t)(a * x + b * y)`, a float sum stored
+     * into integer data): the terms and factors inside the conversion */
+    const ir_expr *in = val;
+    while (in->kind == IR_EX_CAST && poly_cast_converts(in)) in = in->args[0];
+    if (in != val) {
+      nt = terms(in, 1, ts, sg, 0, 8);
+      for (int i = 0; i < nt; i++) term_goals(&c, f->arena, ts[i], sg[i], nt);
     }
   }
   return 1;

@@ -574,9 +574,16 @@ static void details_views(ir_arena *a) {
   CHECK("a shift of a floating value is refused",
         !parse_quiet("void f(int n, float x[n], int y[n]) {\n"
                      " for (int i = 0; i < n; i++) y[i] = x[i] >> 1; }\n", a));
-  CHECK("a floating value stored into uint8_t data is refused",
+  k = parse("#include <stdint.h>\nvoid f(int n, float s, uint8_t x[n]) {\n"
+            " for (int i = 0; i < n; i++) x[i] = s * x[i]; }\n", a);
+  CHECK("a floating value stored into uint8_t data is C's conversion at the store: "
+        "(unsigned char)(s * (float)x[i])",
+        k && k->body->body->rhs->kind == IR_EX_CAST && k->body->body->rhs->type == IR_U8 &&
+            k->body->body->rhs->args[0]->type == IR_F32 &&
+            k->body->body->rhs->args[0]->kind == IR_EX_MUL);
+  CHECK("an explicit cast of a floating value to uint8_t is refused",
         !parse_quiet("#include <stdint.h>\nvoid f(int n, float s, uint8_t x[n]) {\n"
-                     " for (int i = 0; i < n; i++) x[i] = s * x[i]; }\n", a));
+                     " for (int i = 0; i < n; i++) x[i] = (uint8_t)(s * x[i]); }\n", a));
   CHECK("'&' on integer data is refused",
         !parse_quiet("void f(int n, unsigned x[n]) {\n"
                      " for (int i = 0; i < n; i++) x[i] = x[i] & 255u; }\n", a));

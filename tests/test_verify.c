@@ -1138,6 +1138,41 @@ static void test_narrow_data(void) {
   ity_elem = IR_I32;
 }
 
+/* y = (uint8_t)((float)x * 0.5f + (float)z * 0.5f) over uint8_t x, z, y */
+static ir_expr *rhs_u8_half_sum(int x, int z, int i) {
+  ir_expr *hx = TYPED(IR_F32, BIN(IR_EX_MUL, CAST(IR_F32, TYPED(IR_U8, E1(x, V(i)))),
+                                  TYPED(IR_F32, CD(0.5))));
+  ir_expr *hz = TYPED(IR_F32, BIN(IR_EX_MUL, CAST(IR_F32, TYPED(IR_U8, E1(z, V(i)))),
+                                  TYPED(IR_F32, CD(0.5))));
+  return CAST(IR_U8, TYPED(IR_F32, BIN(IR_EX_ADD, hx, hz)));
+}
+
+/* A floating value between integer data (docs/verify.md, "Integer data"):
+ * in real mode a real, converted back by truncation, undefined out of the
+ * target's range; in fp mode outside the model. */
+static void test_float_in_int(void) {
+  kb b;
+  verify_task t = int_kernel(&b, IR_U8, rhs_u8_half_sum);
+  prog half = {6, {CONV(IN(0), IR_F32), CONV(IN(1), IR_F32), OP2("add", 0, 1), CONST(0.5),
+                   OP2("mul", 2, 3), CONV(4, IR_U8)}};
+  expect("u8 (x + z) * 0.5 through f32", VERIFY_REAL, &t, &half, VERIFY_PROVED, 0);
+  expect("u8 through f32, fp mode: not modelled", VERIFY_FP, &t, &half, VERIFY_UNKNOWN, 0);
+  /* (x + z) >> 1 in i32: the same value where the source is defined */
+  prog avg = {6, {CONV(IN(0), IR_I32), CONV(IN(1), IR_I32), OP2("add", 0, 1), CONST(1.0),
+                  OP2("shra", 2, 3), CONV(4, IR_U8)}};
+  expect("u8 (x + z) * 0.5 as (x + z) >> 1 (through i32 then)", VERIFY_REAL, &t, &avg,
+         VERIFY_UNKNOWN, 0);
+  /* without the 0.5 the value leaves u8's range where the source's does not */
+  prog sum = {4, {CONV(IN(0), IR_F32), CONV(IN(1), IR_F32), OP2("add", 0, 1), CONV(2, IR_U8)}};
+  expect("u8 mutant: (x + z) converted (out of range: undefined)", VERIFY_REAL, &t, &sum,
+         VERIFY_REFUTED, 0);
+  /* read as signed: 200 is -56 */
+  prog sext = {7, {CONV(IN(0), IR_I8), CONV(0, IR_F32), CONV(IN(1), IR_F32), OP2("add", 1, 2),
+                   CONST(0.5), OP2("mul", 3, 4), CONV(5, IR_U8)}};
+  expect("u8 mutant: x read as i8", VERIFY_REAL, &t, &sext, VERIFY_REFUTED, 0);
+  ity_elem = IR_I32;
+}
+
 int main(void) {
   ir_arena_init(&A);
   test_names();
@@ -1153,6 +1188,7 @@ int main(void) {
   test_int_data();
   test_ordinary();
   test_narrow_data();
+  test_float_in_int();
   ir_arena_free(&A);
   CHECKF(ir_mem_live() == 0, "every block freed (%ld live)", ir_mem_live());
   return TEST_REPORT();

@@ -202,24 +202,26 @@ static Z3_ast fp_lit(vx *x, double d) {
   return c;
 }
 
-/* real: the exact rational value of d. */
-static Z3_ast real_numeral(vx *x, double d) {
+/* real: the exact rational value of d, of sort srt. */
+static Z3_ast real_numeral_of(vx *x, double d, Z3_sort srt) {
   if (!isfinite(d)) { /* no real stands for it: an unknown constant */
     char name[64];
     snprintf(name, sizeof name, "nonfinite_%a", d);
-    return K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), x->num));
+    return K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), srt));
   }
   mpq_t q;
   mpq_init(q);
   mpq_set_d(q, d);
   char *s = mpq_get_str(NULL, 10, q);
-  Z3_ast r = K(Z3_mk_numeral(x->z, s, x->num));
+  Z3_ast r = K(Z3_mk_numeral(x->z, s, srt));
   void (*freefn)(void *, size_t);
   mp_get_memory_functions(NULL, NULL, &freefn);
   freefn(s, strlen(s) + 1);
   mpq_clear(q);
   return r;
 }
+
+static Z3_ast real_numeral(vx *x, double d) { return real_numeral_of(x, d, x->num); }
 
 static Z3_ast numeral(vx *x, double d) {
   if (x->kind == VX_INT) /* wrapped to the width, as a C conversion does */
@@ -309,6 +311,102 @@ interp_term vx_set_type(vx *x, interp_term h, ir_elem e) {
   return h;
 }
 
+/* --------------------------------- floating values in the int world
+ *
+ * In real mode a floating value between integer data (C's `(float)u8`,
+ * arithmetic on it, the conversion back at a store) is a Z3 real, as in
+ * the real world, with a Bool cn: the value is not finite (NaN or an
+ * infinity).  + - * and negation are exact real operations (rounding is
+ * not modelled, as in real mode), and a non-finite operand gives a
+ * non-finite result (IEEE: NaN and infinities propagate through + - *,
+ * inf - inf and inf * 0 are NaN).  A conversion from integer data is exact
+ * where the type's values fit the mantissa; a conversion to integer data
+ * truncates toward zero and is undefined, in the source and in the
+ * candidate alike, where the value is not finite or its integral part is
+ * outside the target type (C11 6.3.1.4; arith.fptoui and fptosi give
+ * poison there).  Anything else a floating value meets in this world (a
+ * division, a comparison, a select, sqrt) is outside the model. */
+static interp_term int_outside(vx *x, interp_term a);
+
+static int is_real(vx *x, interp_term h) {
+  return h != INTERP_TERM_NONE && x->terms[h].v &&
+         Z3_get_sort_kind(x->z, Z3_get_sort(x->z, x->terms[h].v)) == Z3_REAL_SORT;
+}
+
+/* int, int_reals: h as a real (its own value, or a literal's), or NULL
+ * for integer data */
+static Z3_ast real_at(vx *x, interp_term h) {
+  if (!x->int_reals) return NULL;
+  if (is_real(x, h)) return x->terms[h].v;
+  if (x->terms[h].lit) return real_numeral_of(x, x->terms[h].d, x->rsort);
+  return NULL;
+}
+
+/* int: does an operation on a and b (b may be NONE) meet a floating value? */
+static int meets_real(vx *x, interp_term a, interp_term b) {
+  return is_real(x, a) || is_real(x, b);
+}
+
+/* int: a op b (+ - * or n for -a) on floating values, as reals */
+static interp_term real_arith(vx *x, char op, interp_term a, interp_term b) {
+  Z3_ast va = real_at(x, a), vb = op == 'n' ? va : real_at(x, b);
+  if (!va || !vb || op == '/') return int_outside(x, a);
+  Z3_context z = x->z;
+  Z3_ast args[2] = {va, vb}, r;
+  switch (op) {
+  case '+': r = K(Z3_mk_add(z, 2, args)); break;
+  case '-': r = K(Z3_mk_sub(z, 2, args)); break;
+  case '*': r = K(Z3_mk_mul(z, 2, args)); break;
+  default: r = K(Z3_mk_unary_minus(z, va)); break;
+  }
+  Z3_ast ub = op == 'n' ? x->terms[a].ub : z_or(x, x->terms[a].ub, x->terms[b].ub);
+  Z3_ast cn = op == 'n' ? x->terms[a].cn : z_or(x, x->terms[a].cn, x->terms[b].cn);
+  interp_term t = new_term(x, r, ub, 0, 0);
+  x->terms[t].cn = cn;
+  x->int_reals = 2;
+  return t;
+}
+
+/* int, int_reals: integer data a of type from as a real, exact where from's
+ * values fit to's mantissa (else outside the model) */
+static interp_term int_to_real(vx *x, interp_term a, ir_elem from, ir_elem to) {
+  int mant = to == IR_F32 ? 24 : 53;
+  if (ir_elem_bits(from) - ir_elem_is_signed(from) > mant || is_real(x, a))
+    return int_outside(x, a);
+  Z3_ast v = int_at(x, a, from);
+  Z3_ast r = K(Z3_mk_int2real(x->z, K(Z3_mk_bv2int(x->z, v, ir_elem_is_signed(from)))));
+  x->int_reals = 2;
+  return new_term(x, r, x->terms[a].ub, 0, 0);
+}
+
+/* int, int_reals: C's conversion of the floating value a to integer type
+ * to: truncation toward zero, undefined where a is not finite or the
+ * truncated value is outside the type */
+static interp_term real_to_int(vx *x, interp_term a, ir_elem to) {
+  Z3_context z = x->z;
+  Z3_ast v = real_at(x, a);
+  if (!v) return int_outside(x, a);
+  Z3_sort is = Z3_mk_int_sort(z);
+  Z3_ast zero = real_numeral_of(x, 0, x->rsort);
+  Z3_ast down = K(Z3_mk_real2int(z, v));                              /* floor */
+  Z3_ast up = K(Z3_mk_unary_minus(z, K(Z3_mk_real2int(z, K(Z3_mk_unary_minus(z, v))))));
+  Z3_ast tr = K(Z3_mk_ite(z, K(Z3_mk_ge(z, v, zero)), down, up));
+  unsigned w = (unsigned)ir_elem_bits(to);
+  char lo[32], hi[32];
+  if (ir_elem_is_signed(to)) {
+    snprintf(lo, sizeof lo, "-%llu", 1ull << (w - 1));
+    snprintf(hi, sizeof hi, "%llu", (1ull << (w - 1)) - 1);
+  } else {
+    snprintf(lo, sizeof lo, "0");
+    snprintf(hi, sizeof hi, "%llu", w == 64 ? ~0ull : (1ull << w) - 1);
+  }
+  Z3_ast out[2] = {K(Z3_mk_lt(z, tr, K(Z3_mk_numeral(z, lo, is)))),
+                   K(Z3_mk_gt(z, tr, K(Z3_mk_numeral(z, hi, is))))};
+  Z3_ast ub = z_or(x, x->terms[a].ub, z_or(x, x->terms[a].cn, K(Z3_mk_or(z, 2, out))));
+  interp_term t = new_term(x, K(Z3_mk_int2bv(z, w, tr)), ub, 0, 0);
+  return vx_set_type(x, t, to);
+}
+
 /* Signed overflow is undefined in C for int and wider types; narrower
  * arithmetic only comes from a compound assignment (`u8 += x`), which C
  * computes in int and converts back: it wraps. */
@@ -317,6 +415,7 @@ static int int_ub_type(ir_elem e) { return ir_elem_is_signed(e) && ir_elem_bits(
 /* a op b (op: + - * / or n for -a) in the int world, at their type, with
  * the source's undefined behaviour. */
 static interp_term int_arith(vx *x, char op, interp_term a, interp_term b) {
+  if (meets_real(x, a, op == 'n' ? INTERP_TERM_NONE : b)) return real_arith(x, op, a, b);
   Z3_context z = x->z;
   ir_elem e = int_type(x, a, op == 'n' ? INTERP_TERM_NONE : b);
   int sg = ir_elem_is_signed(e);
@@ -353,6 +452,7 @@ static Z3_ast int_lt(vx *x, ir_elem e, Z3_ast a, Z3_ast b) {
 }
 
 static interp_term int_minmax(vx *x, interp_term a, interp_term b, int is_max) {
+  if (meets_real(x, a, b)) return int_outside(x, a);
   ir_elem e = int_type(x, a, b);
   Z3_ast va = int_at(x, a, e), vb = int_at(x, b, e);
   Z3_ast c = is_max ? int_lt(x, e, vb, va) : int_lt(x, e, va, vb);
@@ -361,6 +461,7 @@ static interp_term int_minmax(vx *x, interp_term a, interp_term b, int is_max) {
 }
 
 static interp_term int_compare(vx *x, interp_cmp dir, interp_term a, interp_term b) {
+  if (meets_real(x, a, b)) return int_outside(x, a);
   ir_elem e = int_type(x, a, b);
   Z3_ast va = int_at(x, a, e), vb = int_at(x, b, e), r = NULL;
   switch (dir) {
@@ -485,6 +586,7 @@ static interp_term a_constant(void *ctx, double v) {
     return t;
   }
   if (x->kind == VX_INT && !(isfinite(v) && v == trunc(v))) { /* a floating literal */
+    if (x->int_reals && isfinite(v)) return new_term(x, real_numeral_of(x, v, x->rsort), NULL, 0, 0);
     x->outside = 1;
     return new_term(x, numeral(x, 0), NULL, 0, 0);
   }
@@ -1404,6 +1506,7 @@ static interp_term a_select(void *ctx, interp_term p, interp_term a,
   }
   if (known != Z3_L_UNDEF && !x->terms[p].ub) /* a constant predicate */
     return known == Z3_L_TRUE ? a : b;
+  if (x->kind == VX_INT && meets_real(x, a, b)) return int_outside(x, a);
   Z3_ast va = x->terms[a].v, vb = x->terms[b].v;
   ir_elem ie = IR_I1;
   if (x->kind == VX_INT && (x->terms[a].ity || x->terms[b].ity)) { /* one width */
@@ -1475,6 +1578,10 @@ Z3_ast vx_mismatch(vx *x, interp_term sv, interp_term sp, interp_term cv,
                    interp_term cp, Z3_params som) {
   Z3_context z = x->z;
   Z3_ast a = vx_num(x, sv), b = vx_num(x, cv);
+  if (x->kind == VX_INT && meets_real(x, sv, cv)) { /* not compared here */
+    x->outside = 1;
+    return NULL;
+  }
   if (x->kind == VX_INT) { /* at one width */
     ir_elem e = int_type(x, sv, cv);
     a = int_at(x, sv, e);
@@ -1636,8 +1743,11 @@ static interp_term a_convert(void *ctx, interp_term a, ir_elem from, ir_elem to)
   vx *x = ctx;
   if (x->kind == VX_CONCRETE) {
     double d = D(x, a);
+    /* a floating value out of the integer type's range: undefined (C11 6.3.1.4) */
+    int cub = x->terms[a].cub ||
+              (ir_elem_is_float(from) && ir_elem_is_int(to) && ir_elem_wrap(to, d) != trunc(d));
     d = to == IR_F32 ? (double)(float)d : to == IR_I1 ? d != 0 : ir_elem_wrap(to, d);
-    interp_term t = new_term(x, NULL, NULL, d, x->terms[a].cub);
+    interp_term t = new_term(x, NULL, NULL, d, cub);
     return ir_elem_is_int(to) ? vx_set_type(x, t, to) : t;
   }
   if (ir_elem_is_int(to) && ir_elem_is_int(from)) {
@@ -1656,6 +1766,8 @@ static interp_term a_convert(void *ctx, interp_term a, ir_elem from, ir_elem to)
   }
   if (to == IR_F32 && from == IR_F64) return vx_round32(x, a);
   if (ir_elem_is_float(to) && ir_elem_is_float(from)) return a;
+  if (x->kind == VX_INT && x->int_reals) /* as reals (above) */
+    return ir_elem_is_int(to) ? real_to_int(x, a, to) : int_to_real(x, a, from, to);
   /* between integer and floating values: outside the int world's model */
   x->outside = 1;
   if (x->kind != VX_INT) return a;
@@ -1683,6 +1795,7 @@ static interp_term a_shift(void *ctx, int op, interp_term a, interp_term b, ir_e
     x->outside = 1;
     return a;
   }
+  if (meets_real(x, a, b)) return int_outside(x, a);
   Z3_context z = x->z;
   unsigned w = (unsigned)ir_elem_bits(e);
   Z3_ast va = int_at(x, a, e), vb = int_at(x, b, e), r;
@@ -1711,8 +1824,18 @@ static interp_term a_shift(void *ctx, int op, interp_term a, interp_term b, ir_e
 }
 
 interp_term vx_fresh_elem(vx *x, const char *name, ir_elem e) {
-  if (x->kind != VX_INT || !ir_elem_is_int(e)) return vx_fresh(x, name);
   char buf[96];
+  if (x->kind == VX_INT && x->int_reals && ir_elem_is_float(e)) {
+    /* a floating input between integer data: any real, or not finite */
+    snprintf(buf, sizeof buf, "%s!%ld", name, x->fresh++);
+    interp_term t = new_term(x, K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->rsort)),
+                             NULL, 0, 0);
+    snprintf(buf, sizeof buf, "%s!nonfinite!%ld", name, x->fresh++);
+    x->terms[t].cn = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->boolsort));
+    x->int_reals = 2;
+    return t;
+  }
+  if (x->kind != VX_INT || !ir_elem_is_int(e)) return vx_fresh(x, name);
   snprintf(buf, sizeof buf, "%s!%ld", name, x->fresh++);
   Z3_sort srt = Z3_mk_bv_sort(x->z, (unsigned)ir_elem_bits(e));
   interp_term t = new_term(x, K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), srt)),
@@ -1781,6 +1904,8 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   vx_keep(x, Z3_sort_to_ast(z, x->num));
   x->hsort = Z3_mk_bv_sort(z, 32);
   vx_keep(x, Z3_sort_to_ast(z, x->hsort));
+  x->rsort = Z3_mk_real_sort(z);
+  vx_keep(x, Z3_sort_to_ast(z, x->rsort));
   Z3_sort N = x->num, B = x->boolsort;
   x->f_add = decl(x, "fadd", 2, N, N, N);
   x->f_mul = decl(x, "fmul", 2, N, N, N);

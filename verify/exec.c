@@ -187,15 +187,18 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
     return 0;
   case IR_EX_CAST:
     if (eval_args(s, e, a, 1)) return -1;
-    if (x->kind == VX_INT && ir_elem_is_float(e->type))
+    if (x->kind == VX_INT && ir_elem_is_float(e->type) && !x->int_reals)
       x->outside = 1; /* floating arithmetic does not wrap: not modelled */
     if (ir_elem_is_int(e->type) && ir_elem_is_int(e->args[0]->type))
       out->v = g->convert(x, a[0].v, e->args[0]->type, e->type); /* C's conversion */
     else if (x->kind == VX_INT && e->args[0]->type == IR_I1 && ir_elem_is_int(e->type))
       out->v = vx_set_type(x, g->select(x, a[0].v, g->constant(x, 1), g->constant(x, 0)), e->type);
     else if (ir_elem_is_int(e->type) && ir_elem_is_float(e->args[0]->type))
-      out->v = x->kind == VX_INT ? g->convert(x, a[0].v, e->args[0]->type, e->type)
-                                 : vx_trunc(x, a[0].v);
+      out->v = x->kind == VX_INT || x->kind == VX_CONCRETE
+                   ? g->convert(x, a[0].v, e->args[0]->type, e->type) /* C's conversion */
+                   : vx_trunc(x, a[0].v);
+    else if (x->kind == VX_INT && ir_elem_is_float(e->type) && ir_elem_is_int(e->args[0]->type))
+      out->v = g->convert(x, a[0].v, e->args[0]->type, e->type); /* as a real, or outside */
     else if (e->type == IR_F32 && e->args[0]->type == IR_F64 && s->k->data_type == IR_F64)
       /* a rounding below the kernel's precision, not the identity; in a
        * float kernel it is the rounding every op of the (f32) tensor

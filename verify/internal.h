@@ -86,13 +86,18 @@ typedef struct vx {
   int outside;     /* int: a value the world cannot model (a floating
                     * expression, sqrt, exp, pow, a rounding) was made;
                     * verify.c then says unknown, never proved */
+  int int_reals;   /* int, real mode: floating values between integer
+                    * data (a u8 converted to float, scaled, converted
+                    * back) are Z3 reals with a Bool cn, "not finite";
+                    * 0: they are outside the model; 2 once one
+                    * was made */
   Z3_context z;
   vx_term *terms;
   long nterms, capterms;
   Z3_ast *pool; /* every AST made here, inc_ref'ed */
   long npool, cappool;
   unsigned width; /* fp: bits of a value */
-  Z3_sort num, hsort, boolsort;
+  Z3_sort num, hsort, boolsort, rsort; /* rsort: reals (int_reals) */
   Z3_func_decl f_add, f_mul, f_div, f_neg, f_sqrt, f_exp, f_pow, f_max,
       f_min, f_lt, f_le, f_trunc;
   Z3_func_decl f_hash[INTERP_BODY_COUNT], f_red[INTERP_BODY_COUNT];

@@ -301,6 +301,7 @@ static int query_build(query *q, vx_kind kind, unsigned width,
   vx_init(&q->x, kind, kind == VX_CONCRETE ? NULL : q->v->z, width);
   q->x.zrelax = q->zrelax;
   q->x.ity = k->data_type;
+  q->x.int_reals = kind == VX_INT && q->v->opt.mode == VERIFY_REAL;
   if (vx_exec_init(&q->e, &q->x, k, q->sizes, t->inputs, t->ninputs, values_of,
                    user)) {
     return source_error(q);
@@ -499,6 +500,12 @@ static verify_cex *cex_from_model(query *q, Z3_model m) {
         t->data[i] = d;
         continue;
       }
+      if (x->kind == VX_INT && Z3_get_sort_kind(x->z, Z3_get_sort(x->z, a)) == Z3_REAL_SORT) {
+        double d = 0; /* a floating input between integer data */
+        model_real(x->z, m, a, &d);
+        t->data[i] = model_true(x->z, m, x->terms[q->init[v][i]].cn) ? NAN : d;
+        continue;
+      }
       uint64_t bv = 0;
       model_bv(x->z, m, a, &bv);
       if (x->kind == VX_INT) { /* the bits as the variable's type reads them */
@@ -639,6 +646,11 @@ int verify_cex_confirm(const verify_task *t, const verify_candidate *cand,
           got = outs[j].data[i];
           cdef = !(outs[j].poison && outs[j].poison[i]);
         }
+        /* the concrete world's run of the candidate knows where it is
+         * undefined: a floating value out of an integer type's range at
+         * a conversion (arith.fptoui's poison), which the evaluation above
+         * gives some value */
+        if (q.couts && q.couts[j].data && x->terms[q.couts[j].data[i]].cub) cdef = 0;
       } else {
         interp_term cv = q.couts[j].data[i];
         interp_term cp = q.couts[j].poison ? q.couts[j].poison[i] : 0;
@@ -750,6 +762,49 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
   return 0;
 }
 
+/* The int world with floating values as reals (vx.int_reals), a model the
+ * concrete runs did not confirm: the solver likes values where a real
+ * product is an integer exactly, which rounding in the concrete runs moves
+ * across the truncation.  Ask again with every floating input finite and a
+ * multiple of 1/8 in [-8, 8] (binary fractions: exact in float arithmetic
+ * on small integers).  A confirmed model replaces *cex.  Returns 1 if one
+ * was confirmed. */
+static int confirm_retry_int(verify_ctx *v, Z3_solver s, query *q, verify_result *res,
+                             verify_cex **cex) {
+  Z3_context z = v->z;
+  vx *x = &q->x;
+  Z3_solver_push(z, s);
+  Z3_ast lo = vx_keep(x, Z3_mk_numeral(z, "-8", x->rsort));
+  Z3_ast hi = vx_keep(x, Z3_mk_numeral(z, "8", x->rsort));
+  Z3_ast eight = vx_keep(x, Z3_mk_numeral(z, "8", x->rsort));
+  for (int vv = 0; vv < q->t->k->nvars; vv++)
+    for (long i = 0; q->init[vv] && i < q->e.vars[vv].n; i++) {
+      const vx_term *it = &x->terms[q->init[vv][i]];
+      if (Z3_get_sort_kind(z, Z3_get_sort(z, it->v)) != Z3_REAL_SORT) continue;
+      Z3_ast m[2] = {eight, it->v};
+      if (it->cn) Z3_solver_assert(z, s, vx_keep(x, Z3_mk_not(z, it->cn)));
+      Z3_solver_assert(z, s, vx_keep(x, Z3_mk_is_int(z, vx_keep(x, Z3_mk_mul(z, 2, m)))));
+      Z3_solver_assert(z, s, vx_keep(x, Z3_mk_le(z, lo, it->v)));
+      Z3_solver_assert(z, s, vx_keep(x, Z3_mk_le(z, it->v, hi)));
+    }
+  int conf = 0;
+  if (vx_check(v, s, res) == Z3_L_TRUE) {
+    Z3_model m2 = Z3_solver_get_model(z, s);
+    Z3_model_inc_ref(z, m2);
+    verify_cex *c2 = cex_from_model(q, m2);
+    Z3_model_dec_ref(z, m2);
+    if (verify_cex_confirm(q->t, q->cand, c2) == 1) {
+      cex_free(*cex);
+      *cex = c2;
+      conf = 1;
+    } else {
+      cex_free(c2);
+    }
+  }
+  Z3_solver_pop(z, s, 1);
+  return conf;
+}
+
 /* The check without the masked-zero assumption (q->x.ieee_zero), a model
  * the concrete runs did not confirm: real mode's infinities are abstract
  * (an infinity's unspecified outcomes), so the model may be spurious,
@@ -847,8 +902,19 @@ static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind 
     int conf = verify_cex_confirm(q->t, q->cand, *cex);
     if (conf != 1 && kind == VX_REAL && q->x.ieee_zero) conf = confirm_inf_one(q->t, q->cand, cex);
     if (conf != 1 && kind == VX_REAL) conf = confirm_retry(v, s, q, res, cex);
-    if (conf == 1 || kind == VX_FP || kind == VX_INT) { /* int: an exact model */
-      out = Q_SAT;
+    if (conf != 1 && kind == VX_INT && q->x.int_reals == 2)
+      conf = confirm_retry_int(v, s, q, res, cex);
+    if (conf == 1 || kind == VX_FP ||
+        (kind == VX_INT && !q->x.outside && q->x.int_reals != 2)) {
+      out = Q_SAT; /* int: an exact model, unless a value was outside it */
+    } else if (kind == VX_INT && q->x.int_reals == 2 && !q->x.outside) {
+      snprintf(res->reason, sizeof res->reason,
+               "the solver's model does not tell source and candidate apart when run "
+               "concretely (floating values between integer data: rounding?)");
+    } else if (kind == VX_INT) {
+      snprintf(res->reason, sizeof res->reason,
+               "integer data through a floating value (sqrt, exp, pow, a conversion "
+               "or literal), which the bit-vector encoding does not model");
     } else {
       snprintf(res->reason, sizeof res->reason,
                "the solver's model does not tell source and candidate apart "
