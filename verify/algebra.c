@@ -90,6 +90,7 @@ static interp_term new_term(vx *x, Z3_ast v, Z3_ast ub, double d, int cub) {
   t->op[0] = t->op[1] = INTERP_TERM_NONE;
   t->ity = 0;
   t->lit = 0;
+  t->rbits = 0;
   return (interp_term)x->nterms++;
 }
 
@@ -316,8 +317,13 @@ interp_term vx_set_type(vx *x, interp_term h, ir_elem e) {
  * In real mode a floating value between integer data (C's `(float)u8`,
  * arithmetic on it, the conversion back at a store) is a Z3 real, as in
  * the real world, with a Bool cn: the value is not finite (NaN or an
- * infinity).  + - * and negation are exact real operations (rounding is
- * not modelled, as in real mode), and a non-finite operand gives a
+ * infinity).  + - * and negation are IEEE operations of the value's
+ * floating type, uninterpreted: the truncation at the store turns any
+ * difference of rounding into a difference of one, so real arithmetic
+ * (which would call a*x + a*y and a*(x + y) equal) is not sound here.
+ * Only the same operation of the same type on the same operands is known
+ * to give the same value; commutation is exact in IEEE, so the operands
+ * of + and * are put in one order.  A non-finite operand gives a
  * non-finite result (IEEE: NaN and infinities propagate through + - *,
  * inf - inf and inf * 0 are NaN).  A conversion from integer data is exact
  * where the type's values fit the mantissa; a conversion to integer data
@@ -347,22 +353,38 @@ static int meets_real(vx *x, interp_term a, interp_term b) {
   return is_real(x, a) || is_real(x, b);
 }
 
-/* int: a op b (+ - * or n for -a) on floating values, as reals */
+/* int: a op b (+ - * or n for -a) on floating values, as reals: the
+ * uninterpreted IEEE operation of the operands' floating type (a literal
+ * takes the other operand's; two literals, or operands of two types, are
+ * outside the model) */
 static interp_term real_arith(vx *x, char op, interp_term a, interp_term b) {
   Z3_ast va = real_at(x, a), vb = op == 'n' ? va : real_at(x, b);
   if (!va || !vb || op == '/') return int_outside(x, a);
+  int ba = x->terms[a].rbits, bb = op == 'n' ? ba : x->terms[b].rbits;
+  int bits = ba ? ba : bb;
+  if (!bits || (ba && bb && ba != bb)) return int_outside(x, a);
   Z3_context z = x->z;
-  Z3_ast args[2] = {va, vb}, r;
-  switch (op) {
-  case '+': r = K(Z3_mk_add(z, 2, args)); break;
-  case '-': r = K(Z3_mk_sub(z, 2, args)); break;
-  case '*': r = K(Z3_mk_mul(z, 2, args)); break;
-  default: r = K(Z3_mk_unary_minus(z, va)); break;
+  int k = op == '+' ? 0 : op == '*' ? 1 : op == '-' ? 2 : 3, w = bits == 64;
+  if (!x->f_rop[k][w]) {
+    static const char *const nm[4] = {"ieee_add", "ieee_mul", "ieee_sub", "ieee_neg"};
+    char name[32];
+    snprintf(name, sizeof name, "%s%d", nm[k], bits);
+    Z3_sort dom[2] = {x->rsort, x->rsort};
+    x->f_rop[k][w] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), k == 3 ? 1 : 2, dom, x->rsort);
+    vx_keep(x, Z3_func_decl_to_ast(z, x->f_rop[k][w]));
   }
+  if (k < 2 && Z3_get_ast_id(z, va) > Z3_get_ast_id(z, vb)) { /* commutation */
+    Z3_ast t = va;
+    va = vb;
+    vb = t;
+  }
+  Z3_ast args[2] = {va, vb};
+  Z3_ast r = K(Z3_mk_app(z, x->f_rop[k][w], k == 3 ? 1 : 2, args));
   Z3_ast ub = op == 'n' ? x->terms[a].ub : z_or(x, x->terms[a].ub, x->terms[b].ub);
   Z3_ast cn = op == 'n' ? x->terms[a].cn : z_or(x, x->terms[a].cn, x->terms[b].cn);
   interp_term t = new_term(x, r, ub, 0, 0);
   x->terms[t].cn = cn;
+  x->terms[t].rbits = (unsigned char)bits;
   x->int_reals = 2;
   return t;
 }
@@ -376,7 +398,9 @@ static interp_term int_to_real(vx *x, interp_term a, ir_elem from, ir_elem to) {
   Z3_ast v = int_at(x, a, from);
   Z3_ast r = K(Z3_mk_int2real(x->z, K(Z3_mk_bv2int(x->z, v, ir_elem_is_signed(from)))));
   x->int_reals = 2;
-  return new_term(x, r, x->terms[a].ub, 0, 0);
+  interp_term t = new_term(x, r, x->terms[a].ub, 0, 0);
+  x->terms[t].rbits = (unsigned char)ir_elem_bits(to);
+  return t;
 }
 
 /* int, int_reals: C's conversion of the floating value a to integer type
@@ -1765,7 +1789,15 @@ static interp_term a_convert(void *ctx, interp_term a, ir_elem from, ir_elem to)
     return vx_set_type(x, new_term(x, v, x->terms[a].ub, 0, 0), to);
   }
   if (to == IR_F32 && from == IR_F64) return vx_round32(x, a);
-  if (ir_elem_is_float(to) && ir_elem_is_float(from)) return a;
+  if (ir_elem_is_float(to) && ir_elem_is_float(from)) {
+    if (x->kind != VX_INT || !is_real(x, a) || from == to) return a;
+    /* f32 widened to f64, exactly: the same value, now of type f64 (its
+     * operations are f64's, real_arith) */
+    interp_term t = new_term(x, x->terms[a].v, x->terms[a].ub, 0, 0);
+    x->terms[t].cn = x->terms[a].cn;
+    x->terms[t].rbits = (unsigned char)ir_elem_bits(to);
+    return t;
+  }
   if (x->kind == VX_INT && x->int_reals) /* as reals (above) */
     return ir_elem_is_int(to) ? real_to_int(x, a, to) : int_to_real(x, a, from, to);
   /* between integer and floating values: outside the int world's model */
@@ -1832,6 +1864,7 @@ interp_term vx_fresh_elem(vx *x, const char *name, ir_elem e) {
                              NULL, 0, 0);
     snprintf(buf, sizeof buf, "%s!nonfinite!%ld", name, x->fresh++);
     x->terms[t].cn = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, buf), x->boolsort));
+    x->terms[t].rbits = (unsigned char)ir_elem_bits(e);
     x->int_reals = 2;
     return t;
   }

@@ -30,6 +30,8 @@ typedef enum vx_kind {
 
 typedef struct vx_term {
   Z3_ast v;           /* value (numeric sort or Bool) */
+  unsigned char rbits; /* int, int_reals: a real's floating type, 32 or
+                        * 64 bits; 0: a literal, or not a real */
   Z3_ast ub;          /* undefined-behaviour condition; NULL: never */
   double d;           /* concrete value */
   unsigned char cub;  /* concrete: undefined behaviour happened */
@@ -105,6 +107,9 @@ typedef struct vx {
    * infinity or a division by zero entered, by its real normal form;
    * fp: isnan of an abstract value, C's fmax/fmin, the rounding to f32 */
   Z3_func_decl f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
+  /* int, int_reals: IEEE + - * and negation of f32 ([0]) and f64 ([1])
+   * values, uninterpreted (algebra.c, real_arith) */
+  Z3_func_decl f_rop[4][2];
   struct vx_keys *keys; /* real: the interned outcome keys (keys.c) */
   Z3_ast *rf;           /* real: memo of recip_form, (from, to) pairs */
   long nrf, caprf;
