@@ -87,7 +87,9 @@ for f in benchmarks/kernels/*.c; do
   [ "$(cat "$tmp/$name.hlo.rc")" = 0 ] || continue
   large_sizes "$f" >"$tmp/$name.sizes"
   : >"$tmp/$name.speed.err"
-  "$UPLIFT" raise "$f" --emit c --verify none $BUDGET -o "$tmp/$name.cblas.c" 2>"$tmp/$name.emit.err" ||
+  # the C+BLAS of the proved program (under --verify none the first
+  # candidate found would be written, which may be one the verifier refutes)
+  "$UPLIFT" raise "$f" --emit c $BUDGET -o "$tmp/$name.cblas.c" 2>"$tmp/$name.emit.err" ||
     { echo "C+BLAS emission failed" >"$tmp/$name.speed.err"; continue; }
   # the raised function's name: the file's one non-static definition
   fn=$(sed -n '/^static /!s/^[a-z][a-z_0-9 ]*[ *]\([A-Za-z_][A-Za-z_0-9]*\)(.*{$/\1/p' "$tmp/$name.cblas.c" | head -1)
