@@ -33,6 +33,10 @@
  *     by a rank-0 scale), and the add is a loop root, the add's other operand
  *     is written into the add's buffer and the BLAS call accumulates into it
  *     (beta = 1, alpha = the scale): no buffer and no pass for the product.
+ *   - a masked contraction (a sum of select(mask, bx * by, 0), bx and by
+ *     broadcasts): a gemm on the masked matrix when the other operand is
+ *     all finite, checked at run time; otherwise the exact loops
+ *     (masked_dot_open, docs/emit-c.md).
  *   - everything else: plain loops from the kernel's semantics
  *     (interp/ops_kernels.inc): numpy/CHLO broadcasting for the elementwise
  *     ops (index 0 where an operand dim is the constant 1), gathers for
