@@ -211,7 +211,7 @@ for r in rows:
     for t in threads:
         tm, chk = {}, {}
         for v in ('gcc', 'polly', 'cblas'):
-            c = 'agrees' if v == 'gcc' else read(name, f'{v}.{t}.check')
+            c = 'agrees' if v == 'gcc' else (read(name, f'{v}.{t}.check') or 'not timed')
             chk[v] = c
             tm[v] = seconds(name, f'{v}.{t}') if c == 'agrees' else None
         k[f'threads_{t}'] = dict(gcc_seconds=tm['gcc'], polly_seconds=tm['polly'],
