@@ -33,6 +33,10 @@
  *     by a rank-0 scale), and the add is a loop root, the add's other operand
  *     is written into the add's buffer and the BLAS call accumulates into it
  *     (beta = 1, alpha = the scale): no buffer and no pass for the product.
+ *   - a masked contraction (a sum of select(mask, bx * by, 0), bx and by
+ *     broadcasts): a gemm on the masked matrix when the other operand is
+ *     all finite, checked at run time; otherwise the exact loops
+ *     (masked_dot_open, docs/emit-c.md).
  *   - everything else: plain loops from the kernel's semantics
  *     (interp/ops_kernels.inc): numpy/CHLO broadcasting for the elementwise
  *     ops (index 0 where an operand dim is the constant 1), gathers for
@@ -631,11 +635,154 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
 
 /* ----------------------------------------------------------------- reduce */
 
+/* Is kernel operand `slot` of n the constant 0 (a kernel constant or a
+ * splat node)? */
+static int slot_is_zero(const cg *g, const ir_tnode *n, int slot) {
+  const gram_binding *b = &ni(g, n)->b;
+  if (b->args[slot] < 0) return b->kconst[slot] == 0;
+  const ir_tnode *o = n->ops[b->args[slot]];
+  return o->kind == IR_TN_CONST && o->value == 0;
+}
+
+/* Write the matrix of node x (evaluated at the indices of the reduce's
+ * operand, dims `first` then `second` in their order, `mask` applied when
+ * not NULL: 0 outside it) as a row-major buffer `name`. */
+static void masked_matrix(cg *g, const ir_type *it, const ir_tnode *x, const ir_tnode *mask,
+                          unsigned first, unsigned second, const char *name) {
+  ir_type pt = *it;
+  int var[IR_MAX_RANK], p = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int d = 0; d < it->rank; d++)
+      if ((pass ? second : first) & (1u << d)) {
+        pt.dims[p] = it->dims[d];
+        var[d] = p++;
+      }
+  for (int d = 0; d < it->rank; d++)
+    if (!((first | second) & (1u << d))) var[d] = -1;
+  pt.rank = p;
+  ir_buf e = {0};
+  if (mask) {
+    ir_buf_printf(&e, "(");
+    gen(g, mask, var, &e);
+    ir_buf_printf(&e, ") ? ");
+  }
+  gen(g, x, var, &e);
+  if (mask) {
+    ir_buf_printf(&e, " : ");
+    literal(&e, 0, it->elem);
+  }
+  char n[STR];
+  prod_str(g, pt.dims, pt.rank, n);
+  fprintf(g->out, "  %s *%s = upl_alloc(%s * sizeof(%s));\n", ctype(it->elem), name, n,
+          ctype(it->elem));
+  emit_loop(g, &pt, name, ir_buf_str(&e));
+  ir_buf_free(&e);
+}
+
+/* A masked contraction: reduce n sums over dims R, with init 0, the
+ * operand select(mask, multiply(bx, by), 0), bx and by broadcasts of their
+ * operands whose dims (besides R) are disjoint, the kept dims of one
+ * coming before those of the other, and the mask's dims inside one of
+ * them.  Then the sum is the matrix product of bx masked (as an M x K
+ * matrix) and by (K x N) -- exactly, as long as every element of the
+ * unmasked operand is finite (0 * y is then 0, as the original's skipped
+ * term).  Emits both matrices and opens `if (finite) { gemm } else`, the
+ * caller's exact loops following; returns 1, or 0 (nothing written) if n
+ * has another shape.  *names receives the buffers to free. */
+static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names[2][64]) {
+  const gram_binding *b = &ni(g, n)->b;
+  if (!ir_elem_is_float(n->type.elem) || b->attrs[1].v[0] != 0 || b->args[0] < 0 ||
+      !slot_is_zero(g, n, 1))
+    return 0;
+  const ir_tnode *sel = n->ops[b->args[0]];
+  const ninfo *si = ni(g, sel);
+  if (sel->kind != IR_TN_OP || si->mat || si->kind != NK_ELEM ||
+      strcmp(si->b.kernel->name, "select") || si->b.nargs != 3 || si->b.args[0] < 0 ||
+      si->b.args[1] < 0 || !slot_is_zero(g, sel, 2))
+    return 0;
+  const ir_tnode *mask = sel->ops[si->b.args[0]], *mul = sel->ops[si->b.args[1]];
+  const ninfo *mi = ni(g, mul);
+  if (mask->kind != IR_TN_MASK || mul->kind != IR_TN_OP || mi->mat || mi->kind != NK_ELEM ||
+      strcmp(mi->b.kernel->name, "mul") || mi->b.nargs != 2 || mi->b.args[0] < 0 ||
+      mi->b.args[1] < 0)
+    return 0;
+  const ir_type *it = &sel->type;
+  unsigned red = 0, all = (1u << it->rank) - 1, dims[2] = {0, 0}, mdims = 0;
+  for (int i = 0; i < b->attrs[0].n; i++) red |= 1u << b->attrs[0].v[i];
+  const ir_tnode *x[2];
+  for (int s = 0; s < 2; s++) {
+    x[s] = mul->ops[mi->b.args[s]];
+    const ninfo *xi = ni(g, x[s]);
+    if (!ir_type_equal(&x[s]->type, it) || xi->kind != NK_GATHER ||
+        strcmp(xi->b.kernel->name, "broadcast_in_dim"))
+      return 0;
+    ir_type ot = slot_type(g, x[s], 0);
+    for (int j = 0; j < ot.rank && j < xi->b.attrs[0].n; j++)
+      if (ot.dims[j] != IR_DIM_ONE) dims[s] |= 1u << xi->b.attrs[0].v[j];
+  }
+  if ((dims[0] & dims[1]) != red || (dims[0] | dims[1]) != all || !red) return 0;
+  for (int c = 0; c < mask->mask->ncons; c++)
+    for (int j = 0; j < it->rank; j++)
+      if (mask->mask->cons[c].coef[j]) mdims |= 1u << j;
+  /* l: the operand whose kept dims come first (row-major result) */
+  unsigned f0 = dims[0] & ~red, f1 = dims[1] & ~red;
+  int l;
+  if (f0 && f1) {
+    unsigned hi0 = f0, hi1 = f1;
+    while (hi0 & (hi0 - 1)) hi0 &= hi0 - 1;
+    while (hi1 & (hi1 - 1)) hi1 &= hi1 - 1;
+    if (hi0 < (f1 & -f1)) l = 0;
+    else if (hi1 < (f0 & -f0)) l = 1;
+    else return 0; /* interleaved kept dims */
+  } else
+    l = f0 ? 0 : 1;
+  int r = 1 - l, mside = (mdims & ~dims[l]) == 0 ? l : (mdims & ~dims[r]) == 0 ? r : -1;
+  if (mside < 0) return 0;
+  const char *T = ctype(n->type.elem);
+  char p = n->type.elem == IR_F64 ? 'd' : 's';
+  int dm[IR_MAX_RANK], dk[IR_MAX_RANK], dn[IR_MAX_RANK], nm = 0, nk = 0, nn = 0;
+  for (int d = 0; d < it->rank; d++) {
+    if (red & (1u << d)) dk[nk++] = it->dims[d];
+    else if (dims[l] & (1u << d)) dm[nm++] = it->dims[d];
+    else dn[nn++] = it->dims[d];
+  }
+  char M[STR], K[STR], N[STR];
+  prod_str(g, dm, nm, M);
+  prod_str(g, dk, nk, K);
+  prod_str(g, dn, nn, N);
+  snprintf(names[0], 64, "upl_v%d_l", n->id);
+  snprintf(names[1], 64, "upl_v%d_r", n->id);
+  fprintf(g->out, "  /* masked contraction: BLAS when the operand meeting masked zeros is finite */\n");
+  masked_matrix(g, it, x[l], mside == l ? mask : NULL, dims[l] & ~red, red, names[0]);
+  masked_matrix(g, it, x[r], mside == r ? mask : NULL, red, dims[r] & ~red, names[1]);
+  const char *chk = names[mside == l ? 1 : 0];
+  int id = n->id;
+  fprintf(g->out,
+          "  const long upl_M%d = %s, upl_N%d = %s, upl_K%d = %s;\n"
+          "  int upl_fin%d = 1;\n"
+          "  for (long upl_q = 0; upl_q < upl_%c%d * upl_%c%d; upl_q++)\n"
+          "    if (!isfinite(%s[upl_q])) { upl_fin%d = 0; break; }\n"
+          "  if (upl_fin%d) {\n"
+          "    if (upl_M%d > 0 && upl_N%d > 0 && upl_K%d == 0)\n"
+          "      for (long upl_q = 0; upl_q < upl_M%d * upl_N%d; upl_q++) %s[upl_q] = 0;\n"
+          "    else if (upl_M%d > 0 && upl_N%d > 0)\n"
+          "      cblas_%cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)upl_M%d, (int)upl_N%d, "
+          "(int)upl_K%d, (%s)1, %s, (int)upl_K%d, %s, (int)upl_N%d, (%s)0, %s, (int)upl_N%d);\n"
+          "  } else\n",
+          id, M, id, N, id, K, id, mside == l ? 'K' : 'M', id, mside == l ? 'N' : 'K', id, chk,
+          id, id, id, id, id, id, id, dst, id, id, p, id, id, id, T, names[0], id, names[1], id,
+          T, dst, id);
+  return 1;
+}
+
 /* reduce n into dst: the operand tree is read inline, row-major over the
- * kept dims, folding the reduced dims in row-major order. */
+ * kept dims, folding the reduced dims in row-major order (a masked
+ * contraction first tries BLAS, masked_dot_open). */
 static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   const gram_binding *b = &ni(g, n)->b;
   if (b->nargs != 2) return fail(g, "reduce: %d operands", b->nargs);
+  char mnames[2][64];
+  int masked = masked_dot_open(g, n, dst, mnames);
   ir_type x = slot_type(g, n, 0);
   unsigned red = 0;
   for (int i = 0; i < b->attrs[0].n; i++) red |= 1u << b->attrs[0].v[i];
@@ -672,6 +819,7 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
                                             : body[bi],
           ir_buf_str(&acc));
   fprintf(g->out, ");\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
+  if (masked) fprintf(g->out, "  free(%s);\n  free(%s);\n", mnames[0], mnames[1]);
   ir_buf_free(&acc);
   ir_buf_free(&init);
   return 0;
