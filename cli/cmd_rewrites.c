@@ -58,23 +58,35 @@ static void print_incomplete(const rw_rules *rs, const char *comment, FILE *out)
     fprintf(out, "%s incomplete: the time or memory budget stopped the enumeration\n", comment);
 }
 
-static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
+/* One section of the text output: a counted header, then each rule as
+ * `PREFIX lhs -> rhs    [verdicts]` (with the reason when `why`). */
+static void text_section(const rw_rules *rs, const char *title, const char *prefix,
+                         const rw_rule *rules, int n, int why, FILE *out) {
   char a[512], b[512], v[1024];
+  fprintf(out, "# --- %s: %d\n", title, n);
+  for (int i = 0; i < n; i++) {
+    const rw_rule *r = &rules[i];
+    fprintf(out, "%s%s -> %s    [", prefix, ir_tp_str(r->lhs, rs->k, a, sizeof a),
+            ir_tp_str(r->rhs, rs->k, b, sizeof b));
+    if (why)
+      fprintf(out, "%s: %s%s%s]\n", verdicts(r, 0, v, sizeof v), r->why ? r->why : "",
+              r->ieee ? "; " : "", r->ieee ? r->ieee : "");
+    else
+      fprintf(out, "%s]\n", verdicts(r, 1, v, sizeof v));
+  }
+}
+
+static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
   fprintf(out, "# %d rules for dialect %s over %s (at most %d ops; %ld proposed, %ld implied, "
-          "%d not proved)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops, rs->proposed,
-          rs->implied, rs->nfailed);
+          "%d refuted, %d unknown)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops,
+          rs->proposed, rs->implied, rs->nrefuted, rs->nunknown);
   print_legend(o, "#", out);
   print_incomplete(rs, "#", out);
-  for (int i = 0; i < rs->n; i++)
-    fprintf(out, "%s -> %s    [%s]\n", ir_tp_str(rs->rules[i].lhs, rs->k, a, sizeof a),
-            ir_tp_str(rs->rules[i].rhs, rs->k, b, sizeof b),
-            verdicts(&rs->rules[i], 1, v, sizeof v));
-  for (int i = 0; i < rs->nfailed; i++)
-    fprintf(out, "# dropped, not proved: %s -> %s    [%s: %s%s%s]\n",
-            ir_tp_str(rs->failed[i].lhs, rs->k, a, sizeof a),
-            ir_tp_str(rs->failed[i].rhs, rs->k, b, sizeof b),
-            verdicts(&rs->failed[i], 0, v, sizeof v), rs->failed[i].why ? rs->failed[i].why : "",
-            rs->failed[i].ieee ? "; " : "", rs->failed[i].ieee ? rs->failed[i].ieee : "");
+  text_section(rs, "proved (the rules)", "", rs->rules, rs->n, 0, out);
+  text_section(rs, "refuted (the interpreter confirms a difference)", "# refuted: ",
+               rs->refuted, rs->nrefuted, 1, out);
+  text_section(rs, "unknown (not proved, not refuted)", "# unknown: ", rs->unknown,
+               rs->nunknown, 1, out);
 }
 
 static cJSON *rule_json(const rw_rules *rs, const rw_rule *r) {
@@ -104,8 +116,16 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   if (rs->limited) cJSON_AddStringToObject(root, "limit", enum_limit_text());
   cJSON *ra = cJSON_AddArrayToObject(root, "rules");
   for (int i = 0; i < rs->n; i++) cJSON_AddItemToArray(ra, rule_json(rs, &rs->rules[i]));
-  cJSON *fa = cJSON_AddArrayToObject(root, "not_proved");
-  for (int i = 0; i < rs->nfailed; i++) cJSON_AddItemToArray(fa, rule_json(rs, &rs->failed[i]));
+  cJSON *fa = cJSON_AddArrayToObject(root, "refuted");
+  for (int i = 0; i < rs->nrefuted; i++) cJSON_AddItemToArray(fa, rule_json(rs, &rs->refuted[i]));
+  cJSON *ua = cJSON_AddArrayToObject(root, "unknown");
+  for (int i = 0; i < rs->nunknown; i++) cJSON_AddItemToArray(ua, rule_json(rs, &rs->unknown[i]));
+  cJSON *counts = cJSON_AddObjectToObject(root, "counts");
+  cJSON_AddNumberToObject(counts, "proposed", (double)rs->proposed);
+  cJSON_AddNumberToObject(counts, "implied", (double)rs->implied);
+  cJSON_AddNumberToObject(counts, "proved", rs->n);
+  cJSON_AddNumberToObject(counts, "refuted", rs->nrefuted);
+  cJSON_AddNumberToObject(counts, "unknown", rs->nunknown);
   char *text = cJSON_Print(root);
   fprintf(out, "%s\n", text);
   cJSON_free(text);
@@ -142,7 +162,9 @@ static void help(FILE *out) {
           "Enumerate the dialect's programs over the inputs, group them by\n"
           "observational equivalence and propose `bigger -> smallest` rules; drop\n"
           "rules implied by smaller ones, verify the rest with Z3 (real mode; fp\n"
-          "mode reported too) and print the proved ones with their verdicts.\n\n"
+          "mode reported too) and print the proved ones with their verdicts, then\n"
+          "the refuted ones (the interpreter confirms a difference) and the\n"
+          "unknown ones, each section counted.\n\n"
           "  --dialect D               dialect name or file\n"
           "  --inputs SPEC             e.g. \"x:f64[n],y:f64[n],a:f64[]\"\n"
           "  --max-ops N               largest left-hand side (default 2)\n"

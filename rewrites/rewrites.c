@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rewrites/rewrites.h"
+#include "rewrites/internal.h"
 
 /* ------------------------------------------------------------ matching */
 
-#define MAXSYM 64
+#define MAXSYM RW_MAXSYM
 
 typedef struct subst {
   const ir_tnode *var[MAXSYM]; /* by arg number (var id) */
@@ -29,7 +29,7 @@ static void subst_init(subst *s) {
   for (int i = 0; i < MAXSYM; i++) s->dim[i] = -2;
 }
 
-static int match_type(subst *s, const ir_type *p, const ir_type *t) {
+int rw_match_type(int *dim, const ir_type *p, const ir_type *t) {
   if (p->elem != t->elem || p->rank != t->rank) return 0;
   for (int d = 0; d < p->rank; d++) {
     int a = p->dims[d], b = t->dims[d];
@@ -38,14 +38,14 @@ static int match_type(subst *s, const ir_type *p, const ir_type *t) {
       continue;
     }
     if (a < 0 || a >= MAXSYM) return 0;
-    if (s->dim[a] == -2) s->dim[a] = b;
-    else if (s->dim[a] != b) return 0;
+    if (dim[a] == -2) dim[a] = b;
+    else if (dim[a] != b) return 0;
   }
   return 1;
 }
 
 static int match(subst *s, const ir_tnode *p, const ir_tnode *t) {
-  if (!match_type(s, &p->type, &t->type)) return 0;
+  if (!rw_match_type(s->dim, &p->type, &t->type)) return 0;
   switch (p->kind) {
   case IR_TN_ARG:
     if (p->arg < 0 || p->arg >= MAXSYM) return 0;
@@ -64,16 +64,16 @@ static int match(subst *s, const ir_tnode *p, const ir_tnode *t) {
   return 1;
 }
 
-static ir_type map_type(const subst *s, const ir_type *t) {
+ir_type rw_map_type(const int *dim, const ir_type *t) {
   ir_type r = *t;
   for (int d = 0; d < t->rank; d++)
-    if (t->dims[d] >= 0 && t->dims[d] < MAXSYM && s->dim[t->dims[d]] != -2)
-      r.dims[d] = s->dim[t->dims[d]];
+    if (t->dims[d] >= 0 && t->dims[d] < MAXSYM && dim[t->dims[d]] != -2)
+      r.dims[d] = dim[t->dims[d]];
   return r;
 }
 
 static const ir_tnode *instantiate(ir_tp_store *st, const subst *s, const ir_tnode *n) {
-  ir_type ty = map_type(s, &n->type);
+  ir_type ty = rw_map_type(s->dim, &n->type);
   switch (n->kind) {
   case IR_TN_ARG: return n->arg < MAXSYM && s->var[n->arg] ? s->var[n->arg] : n;
   case IR_TN_CONST: return ir_tp_const(st, n->value, &ty);
@@ -325,7 +325,8 @@ static long probe_differ(const rw_rules *rs, const rw_rule *r, const ir_tensor *
 /* The IEEE probe of r: "IEEE differs: INPUTS: element E, lhs V, rhs W",
  * "IEEE agrees on all N inputs tried" or, for sides without inputs, "IEEE
  * agrees: the sides compute the same constant ..." (in arena). */
-static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *arena) {
+static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *arena,
+                              int *differs) {
   ir_buf b = {0};
   long tried = 0;
   int found = 0;
@@ -366,6 +367,7 @@ static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *ar
     ir_buf_printf(&b, "IEEE agrees on all %ld inputs tried", tried);
   const char *text = ir_arena_strdup(arena, ir_buf_str(&b));
   ir_buf_free(&b);
+  *differs = found;
   return text;
 }
 
@@ -392,7 +394,7 @@ static int verifiers(const rw_opts *o, verify_ctx **vr, verify_ctx **vf) {
 }
 
 /* Judge proposed rule `rule`: implied, vacuous, or checked with vr (and vf)
- * and added to out's accepted or failed rules. */
+ * and added to out's accepted, refuted or unknown rules. */
 static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *vr,
                   verify_ctx *vf, ir_tp_store *store, ir_arena *arena) {
   if (!vars_within(rule.lhs, rule.rhs) || /* not a rewrite of lhs alone */
@@ -403,11 +405,12 @@ static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *v
     return;
   }
   verify_result res;
+  int differs = 0;
   check(vr, out, in_vars, &rule, &res);
   rule.real = res.verdict;
   if (res.verdict != VERIFY_PROVED) {
     rule.why = ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
-    rule.ieee = ieee_probe(out, &rule, arena);
+    rule.ieee = ieee_probe(out, &rule, arena, &differs);
   }
   verify_result_free(&res);
   if (rule.real == VERIFY_PROVED && vf) {
@@ -416,12 +419,13 @@ static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *v
     if (res.verdict != VERIFY_PROVED) {
       rule.fp_why =
           ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
-      rule.ieee = ieee_probe(out, &rule, arena);
+      rule.ieee = ieee_probe(out, &rule, arena, &differs);
     }
     verify_result_free(&res);
   }
   if (rule.real == VERIFY_PROVED) push(&out->rules, &out->n, &rule);
-  else push(&out->failed, &out->nfailed, &rule);
+  else if (rule.real == VERIFY_REFUTED && differs) push(&out->refuted, &out->nrefuted, &rule);
+  else push(&out->unknown, &out->nunknown, &rule);
 }
 
 pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rules *out,
@@ -465,7 +469,13 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     if (o->on_rule) o->on_rule(o->user, i, m.n);
     judge(out, m.props[i], in_vars, vr, vf, store, arena);
   }
-  out->unjudged = m.n - i; /* the time budget ran out */
+  out->unjudged = m.n - i; /* the budget ran out: unknown, in order */
+  for (; i < m.n; i++) {
+    rw_rule r = m.props[i];
+    r.real = VERIFY_UNKNOWN;
+    r.why = "not checked: the budget of the command (--timeout or --work) ran out";
+    push(&out->unknown, &out->nunknown, &r);
+  }
   verify_free(vr);
   verify_free(vf);
   ir_free(m.props);
@@ -474,7 +484,8 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
 
 void rw_rules_free(rw_rules *r) {
   ir_free(r->rules);
-  ir_free(r->failed);
-  r->rules = r->failed = NULL;
-  r->n = r->nfailed = 0;
+  ir_free(r->refuted);
+  ir_free(r->unknown);
+  r->rules = r->refuted = r->unknown = NULL;
+  r->n = r->nrefuted = r->nunknown = 0;
 }

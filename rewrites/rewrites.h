@@ -9,7 +9,8 @@
  * first; a rule is dropped as implied when rw_normalize with the rules
  * accepted so far rewrites both sides to the same term.  The others are
  * checked with Z3 in real mode (accepted when proved) and then fp mode (its
- * verdict is reported).  The PDLL writer of the rules is emit_pdll.
+ * verdict is reported); the rest are refuted (the interpreter confirms a
+ * difference) or unknown.  The PDLL writer of the rules is emit_pdll.
  */
 #ifndef UPLIFT_REWRITES_H
 #define UPLIFT_REWRITES_H
@@ -35,12 +36,20 @@ typedef struct rw_rules {
   const gram_dialect *d;
   int n;
   rw_rule *rules; /* accepted (proved) rules, smallest first */
-  int nfailed;
-  rw_rule *failed;        /* not proved in real mode */
+  int nrefuted;
+  rw_rule *refuted;       /* refuted in real mode, and the interpreter
+                             confirms it: its IEEE run of the sides on the
+                             probe inputs differs (ieee says where) */
+  int nunknown;
+  rw_rule *unknown;       /* neither: the solver ran out of steps, its
+                             refutation is not confirmed, or the rule was
+                             not checked (the budget ran out); proposal
+                             order, so a fixed order */
   long proposed, implied; /* candidate rules; dropped as implied (or
                              vacuous: lhs divides by zero) */
   int complete;           /* the enumeration was not cut short */
-  int unjudged;           /* proposed rules not checked: the time budget ran out */
+  int unjudged;           /* proposed rules not checked: the budget ran out
+                             (also listed in unknown) */
   int limited;            /* ... by a table limit (enum_limit_text), not
                              by the time or memory budget */
 } rw_rules;
@@ -76,5 +85,6 @@ const ir_tnode *rw_normalize(ir_tp_store *store, const rw_rule *rules, int nr,
                              const ir_tnode *n);
 
 void rw_rules_free(rw_rules *r);
+
 
 #endif

@@ -81,8 +81,17 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   CHECKF(proved, "%s: every accepted rule is proved in real mode", dialect);
   CHECKF(held, "%s: every accepted rule holds on random inputs", dialect);
   CHECKF(smaller, "%s: every rule makes the program smaller", dialect);
-  for (int i = 0; i < rs.nfailed; i++)
-    CHECKF(rs.failed[i].real != VERIFY_PROVED, "%s: dropped rule %d is not proved", dialect, i);
+  int confirmed = 1, unproved = 1;
+  for (int i = 0; i < rs.nrefuted; i++)
+    confirmed &= rs.refuted[i].real == VERIFY_REFUTED && rs.refuted[i].ieee &&
+                 !strncmp(rs.refuted[i].ieee, "IEEE differs: ", 14);
+  for (int i = 0; i < rs.nunknown; i++) unproved &= rs.unknown[i].real != VERIFY_PROVED;
+  CHECKF(confirmed, "%s: every refuted rule is refuted, with the interpreter's difference",
+         dialect);
+  CHECKF(unproved, "%s: no unknown rule is proved", dialect);
+  CHECKF(rs.n + rs.nrefuted + rs.nunknown + rs.implied == rs.proposed,
+         "%s: every proposed rule is proved, refuted, unknown or implied (%d+%d+%d+%ld of %ld)",
+         dialect, rs.n, rs.nrefuted, rs.nunknown, rs.implied, rs.proposed);
   rw_rules_free(&rs);
   ir_tp_store_free(&store);
   ir_arena_free(&arena);
