@@ -82,6 +82,9 @@ static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
           rs->proposed, rs->implied, rs->nrefuted, rs->nunknown);
   print_legend(o, "#", out);
   print_incomplete(rs, "#", out);
+  if (rs->old_n >= 0)
+    fprintf(out, "# derivability: %d of the %d rules of the normal-form miner are derivable "
+            "from these %d (equality saturation)\n", rs->old_derivable, rs->old_n, rs->n);
   text_section(rs, "proved (the rules)", "", rs->rules, rs->n, 0, out);
   text_section(rs, "refuted (the interpreter confirms a difference)", "# refuted: ",
                rs->refuted, rs->nrefuted, 1, out);
@@ -126,6 +129,11 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   cJSON_AddNumberToObject(counts, "proved", rs->n);
   cJSON_AddNumberToObject(counts, "refuted", rs->nrefuted);
   cJSON_AddNumberToObject(counts, "unknown", rs->nunknown);
+  if (rs->old_n >= 0) {
+    cJSON *od = cJSON_AddObjectToObject(root, "normal_form_set");
+    cJSON_AddNumberToObject(od, "rules", rs->old_n);
+    cJSON_AddNumberToObject(od, "derivable", rs->old_derivable);
+  }
   char *text = cJSON_Print(root);
   fprintf(out, "%s\n", text);
   cJSON_free(text);
@@ -139,10 +147,17 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
   print_incomplete(rs, "//", out);
   emit_pdll_rule *pr = ir_calloc((size_t)rs->n + 1, sizeof *pr);
   char (*notes)[96] = ir_calloc((size_t)rs->n + 1, sizeof *notes);
-  for (int i = 0; i < rs->n; i++)
-    pr[i] = (emit_pdll_rule){rs->rules[i].lhs, rs->rules[i].rhs,
-                             verdicts(&rs->rules[i], 0, notes[i], sizeof notes[i])};
-  emit_pdll(rs->d, rs->k, pr, rs->n, out);
+  int np = 0;
+  for (int i = 0; i < rs->n; i++) {
+    const rw_rule *r = &rs->rules[i];
+    char a[512], b[512];
+    if (r->rhs->size >= r->lhs->size) /* an operand order: it would not terminate */
+      fprintf(out, "// equality, no pattern (a rewriter applying it would loop): %s -> %s\n",
+              ir_tp_str(r->lhs, rs->k, a, sizeof a), ir_tp_str(r->rhs, rs->k, b, sizeof b));
+    else
+      pr[np++] = (emit_pdll_rule){r->lhs, r->rhs, verdicts(r, 0, notes[np], sizeof notes[np])};
+  }
+  emit_pdll(rs->d, rs->k, pr, np, out);
   ir_free(notes);
   ir_free(pr);
 }
@@ -161,7 +176,8 @@ static void help(FILE *out) {
           "usage: uplift rewrites --dialect D --inputs SPEC [options]\n"
           "Enumerate the dialect's programs over the inputs, group them by\n"
           "observational equivalence and propose `bigger -> smallest` rules; drop\n"
-          "rules implied by smaller ones, verify the rest with Z3 (real mode; fp\n"
+          "rules derivable from accepted ones (equality saturation on an\n"
+          "e-graph), verify the rest with Z3 (real mode; fp\n"
           "mode reported too) and print the proved ones with their verdicts, then\n"
           "the refuted ones (the interpreter confirms a difference) and the\n"
           "unknown ones, each section counted.\n\n"
@@ -173,6 +189,9 @@ static void help(FILE *out) {
           "  --bound N                 verify at sizes 1..N (default 2)\n"
           "%s"
           "  --no-fp                   skip the fp-mode check\n"
+          "  --derive-old              also mine the set of the normal-form miner\n"
+          "                            (before equality saturation) and report how\n"
+          "                            many of its rules these rules derive\n"
           "  --threads N, --seed S, --timeout S, --work M, --memory MB   as for\n"
           "                            explore, but no --timeout by default: each\n"
           "                            solver query is limited by --smt-steps, so\n"
@@ -188,7 +207,7 @@ static void help(FILE *out) {
           cli_solver_budget_help());
 }
 
-enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_STEPS, OPT_NOFP };
+enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_STEPS, OPT_NOFP, OPT_OLD };
 
 int cli_cmd_rewrites(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -199,6 +218,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
       {"smt-timeout", required_argument, NULL, OPT_SMT},
       {"smt-steps", required_argument, NULL, OPT_STEPS},
       {"no-fp", no_argument, NULL, OPT_NOFP},
+      {"derive-old", no_argument, NULL, OPT_OLD},
       CLI_SEARCH_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -228,6 +248,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
       emit = optarg;
       break;
     case OPT_NOFP: o.fp = 0; break;
+    case OPT_OLD: o.derive_old = 1; break;
     case OPT_BOUND:
       if (cli_parse_long("rewrites", "--bound", optarg, 1, 8, &v)) return IR_EXIT_BAD_INPUT;
       o.bound = (int)v;
