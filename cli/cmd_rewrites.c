@@ -58,23 +58,38 @@ static void print_incomplete(const rw_rules *rs, const char *comment, FILE *out)
     fprintf(out, "%s incomplete: the time or memory budget stopped the enumeration\n", comment);
 }
 
-static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
+/* One section of the text output: a counted header, then each rule as
+ * `PREFIX lhs -> rhs    [verdicts]` (with the reason when `why`). */
+static void text_section(const rw_rules *rs, const char *title, const char *prefix,
+                         const rw_rule *rules, int n, int why, FILE *out) {
   char a[512], b[512], v[1024];
+  fprintf(out, "# --- %s: %d\n", title, n);
+  for (int i = 0; i < n; i++) {
+    const rw_rule *r = &rules[i];
+    fprintf(out, "%s%s -> %s    [", prefix, ir_tp_str(r->lhs, rs->k, a, sizeof a),
+            ir_tp_str(r->rhs, rs->k, b, sizeof b));
+    if (why)
+      fprintf(out, "%s: %s%s%s]\n", verdicts(r, 0, v, sizeof v), r->why ? r->why : "",
+              r->ieee ? "; " : "", r->ieee ? r->ieee : "");
+    else
+      fprintf(out, "%s]\n", verdicts(r, 1, v, sizeof v));
+  }
+}
+
+static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
   fprintf(out, "# %d rules for dialect %s over %s (at most %d ops; %ld proposed, %ld implied, "
-          "%d not proved)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops, rs->proposed,
-          rs->implied, rs->nfailed);
+          "%d refuted, %d unknown)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops,
+          rs->proposed, rs->implied, rs->nrefuted, rs->nunknown);
   print_legend(o, "#", out);
   print_incomplete(rs, "#", out);
-  for (int i = 0; i < rs->n; i++)
-    fprintf(out, "%s -> %s    [%s]\n", ir_tp_str(rs->rules[i].lhs, rs->k, a, sizeof a),
-            ir_tp_str(rs->rules[i].rhs, rs->k, b, sizeof b),
-            verdicts(&rs->rules[i], 1, v, sizeof v));
-  for (int i = 0; i < rs->nfailed; i++)
-    fprintf(out, "# dropped, not proved: %s -> %s    [%s: %s%s%s]\n",
-            ir_tp_str(rs->failed[i].lhs, rs->k, a, sizeof a),
-            ir_tp_str(rs->failed[i].rhs, rs->k, b, sizeof b),
-            verdicts(&rs->failed[i], 0, v, sizeof v), rs->failed[i].why ? rs->failed[i].why : "",
-            rs->failed[i].ieee ? "; " : "", rs->failed[i].ieee ? rs->failed[i].ieee : "");
+  if (rs->old_n >= 0)
+    fprintf(out, "# derivability: %d of the %d rules of the normal-form miner are derivable "
+            "from these %d (equality saturation)\n", rs->old_derivable, rs->old_n, rs->n);
+  text_section(rs, "proved (the rules)", "", rs->rules, rs->n, 0, out);
+  text_section(rs, "refuted (the interpreter confirms a difference)", "# refuted: ",
+               rs->refuted, rs->nrefuted, 1, out);
+  text_section(rs, "unknown (not proved, not refuted)", "# unknown: ", rs->unknown,
+               rs->nunknown, 1, out);
 }
 
 static cJSON *rule_json(const rw_rules *rs, const rw_rule *r) {
@@ -104,8 +119,21 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   if (rs->limited) cJSON_AddStringToObject(root, "limit", enum_limit_text());
   cJSON *ra = cJSON_AddArrayToObject(root, "rules");
   for (int i = 0; i < rs->n; i++) cJSON_AddItemToArray(ra, rule_json(rs, &rs->rules[i]));
-  cJSON *fa = cJSON_AddArrayToObject(root, "not_proved");
-  for (int i = 0; i < rs->nfailed; i++) cJSON_AddItemToArray(fa, rule_json(rs, &rs->failed[i]));
+  cJSON *fa = cJSON_AddArrayToObject(root, "refuted");
+  for (int i = 0; i < rs->nrefuted; i++) cJSON_AddItemToArray(fa, rule_json(rs, &rs->refuted[i]));
+  cJSON *ua = cJSON_AddArrayToObject(root, "unknown");
+  for (int i = 0; i < rs->nunknown; i++) cJSON_AddItemToArray(ua, rule_json(rs, &rs->unknown[i]));
+  cJSON *counts = cJSON_AddObjectToObject(root, "counts");
+  cJSON_AddNumberToObject(counts, "proposed", (double)rs->proposed);
+  cJSON_AddNumberToObject(counts, "implied", (double)rs->implied);
+  cJSON_AddNumberToObject(counts, "proved", rs->n);
+  cJSON_AddNumberToObject(counts, "refuted", rs->nrefuted);
+  cJSON_AddNumberToObject(counts, "unknown", rs->nunknown);
+  if (rs->old_n >= 0) {
+    cJSON *od = cJSON_AddObjectToObject(root, "normal_form_set");
+    cJSON_AddNumberToObject(od, "rules", rs->old_n);
+    cJSON_AddNumberToObject(od, "derivable", rs->old_derivable);
+  }
   char *text = cJSON_Print(root);
   fprintf(out, "%s\n", text);
   cJSON_free(text);
@@ -119,10 +147,17 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
   print_incomplete(rs, "//", out);
   emit_pdll_rule *pr = ir_calloc((size_t)rs->n + 1, sizeof *pr);
   char (*notes)[96] = ir_calloc((size_t)rs->n + 1, sizeof *notes);
-  for (int i = 0; i < rs->n; i++)
-    pr[i] = (emit_pdll_rule){rs->rules[i].lhs, rs->rules[i].rhs,
-                             verdicts(&rs->rules[i], 0, notes[i], sizeof notes[i])};
-  emit_pdll(rs->d, rs->k, pr, rs->n, out);
+  int np = 0;
+  for (int i = 0; i < rs->n; i++) {
+    const rw_rule *r = &rs->rules[i];
+    char a[512], b[512];
+    if (r->rhs->size >= r->lhs->size) /* an operand order: it would not terminate */
+      fprintf(out, "// equality, no pattern (a rewriter applying it would loop): %s -> %s\n",
+              ir_tp_str(r->lhs, rs->k, a, sizeof a), ir_tp_str(r->rhs, rs->k, b, sizeof b));
+    else
+      pr[np++] = (emit_pdll_rule){r->lhs, r->rhs, verdicts(r, 0, notes[np], sizeof notes[np])};
+  }
+  emit_pdll(rs->d, rs->k, pr, np, out);
   ir_free(notes);
   ir_free(pr);
 }
@@ -141,8 +176,11 @@ static void help(FILE *out) {
           "usage: uplift rewrites --dialect D --inputs SPEC [options]\n"
           "Enumerate the dialect's programs over the inputs, group them by\n"
           "observational equivalence and propose `bigger -> smallest` rules; drop\n"
-          "rules implied by smaller ones, verify the rest with Z3 (real mode; fp\n"
-          "mode reported too) and print the proved ones with their verdicts.\n\n"
+          "rules derivable from accepted ones (equality saturation on an\n"
+          "e-graph), verify the rest with Z3 (real mode; fp\n"
+          "mode reported too) and print the proved ones with their verdicts, then\n"
+          "the refuted ones (the interpreter confirms a difference) and the\n"
+          "unknown ones, each section counted.\n\n"
           "  --dialect D               dialect name or file\n"
           "  --inputs SPEC             e.g. \"x:f64[n],y:f64[n],a:f64[]\"\n"
           "  --max-ops N               largest left-hand side (default 2)\n"
@@ -151,11 +189,16 @@ static void help(FILE *out) {
           "  --bound N                 verify at sizes 1..N (default 2)\n"
           "%s"
           "  --no-fp                   skip the fp-mode check\n"
+          "  --derive-old              also mine the set of the normal-form miner\n"
+          "                            (before equality saturation) and report how\n"
+          "                            many of its rules these rules derive\n"
           "  --threads N, --seed S, --timeout S, --work M, --memory MB   as for\n"
-          "                            explore\n"
-          "                            (the budget of the whole command: out of\n"
-          "                            time, the rules not yet checked are left out\n"
-          "                            and the exit status is 1)\n"
+          "                            explore, but no --timeout by default: each\n"
+          "                            solver query is limited by --smt-steps, so\n"
+          "                            the output is the same under any load\n"
+          "                            (a budget given and run out: the rules not\n"
+          "                            yet checked are listed as unknown and the\n"
+          "                            exit status is 1)\n"
           "  -h, --help                print this help\n"
           "\n"
           "exit status: 0 done, 1 the time budget ran out before every rule was\n"
@@ -164,7 +207,7 @@ static void help(FILE *out) {
           cli_solver_budget_help());
 }
 
-enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_STEPS, OPT_NOFP };
+enum { OPT_DIALECT = 0x100, OPT_INPUTS, OPT_EMIT, OPT_BOUND, OPT_SMT, OPT_STEPS, OPT_NOFP, OPT_OLD };
 
 int cli_cmd_rewrites(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -175,12 +218,17 @@ int cli_cmd_rewrites(int argc, char **argv) {
       {"smt-timeout", required_argument, NULL, OPT_SMT},
       {"smt-steps", required_argument, NULL, OPT_STEPS},
       {"no-fp", no_argument, NULL, OPT_NOFP},
+      {"derive-old", no_argument, NULL, OPT_OLD},
       CLI_SEARCH_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   rw_opts o = {.bound = 2, .fp = 1};
   enum_default_options(&o.search);
   o.search.max_ops = 2;
+  /* No wall-clock budget unless --timeout is given: every proposed rule is
+   * judged, each solver query under its step limit (--smt-steps), so the
+   * output does not depend on the machine's speed or load. */
+  o.search.timeout = 0;
   const char *emit = "text", *outpath = NULL;
   int c;
   long v;
@@ -200,6 +248,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
       emit = optarg;
       break;
     case OPT_NOFP: o.fp = 0; break;
+    case OPT_OLD: o.derive_old = 1; break;
     case OPT_BOUND:
       if (cli_parse_long("rewrites", "--bound", optarg, 1, 8, &v)) return IR_EXIT_BAD_INPUT;
       o.bound = (int)v;

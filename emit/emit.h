@@ -61,6 +61,15 @@ typedef struct emit_run {
  * keep is not NULL the module text is also written there. */
 int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *err, FILE *keep);
 
+/* emit_mlir_run after applying PDLL patterns (text, as emit_pdll writes
+ * them) to the module: compiled with mlir-pdll-16 -x=mlir and applied by
+ * mlir-opt-16 --test-pdl-bytecode-pass (the greedy driver, which also
+ * folds).  *applied: whether the patterns changed the module (its text
+ * differs from the same pass with a pattern that matches nothing).
+ * Returns 0, or -1 with err filled (code IR_ERR_TOOL: a tool failed). */
+int emit_mlir_run_rewritten(const gram_dialect *d, emit_run *runs, int nruns, const char *pdll,
+                            int *applied, ir_error *err);
+
 /* Check MLIR text with mlir-opt-16 (allow_unregistered: pass
  * --allow-unregistered-dialect).  Returns 0 if it parses and verifies, else
  * -1 with the tool's messages in err. */

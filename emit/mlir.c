@@ -1413,23 +1413,151 @@ static int lower_and_run(const char *text, const char *libs, ir_buf *out, ir_err
   return rc;
 }
 
-int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *err, FILE *keep) {
-  const char *libs = emit_mlir_runner_libs();
-  if (!libs)
-    return ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL,
-                        "the MLIR runner libraries are missing under %s (install libmlir-16)",
-                        LLVM16_LIB);
-  char *text = build_module(d, runs, nruns, err);
-  if (!text) return -1;
-  if (keep) fputs(text, keep);
+/* The module of runs (malloc'd) and the runner's libraries in *libs, or
+ * NULL with err filled. */
+static char *runnable_module(const gram_dialect *d, emit_run *runs, int nruns,
+                             const char **libs, ir_error *err) {
+  *libs = emit_mlir_runner_libs();
+  if (!*libs) {
+    ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL,
+                 "the MLIR runner libraries are missing under %s (install libmlir-16)",
+                 LLVM16_LIB);
+    return NULL;
+  }
+  return build_module(d, runs, nruns, err);
+}
+
+/* Lower and run module text, parse the results into runs (freed again on
+ * failure); 0 or -1 with err filled. */
+static int run_module(const char *text, const char *libs, emit_run *runs, int nruns,
+                      ir_error *err) {
   ir_buf out = {0};
   int rc = lower_and_run(text, libs, &out, err);
   if (rc == 0 && !out.n) rc = ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL, "no output from mlir-cpu-runner-16");
   if (rc == 0) rc = parse_results(ir_buf_str(&out), runs, nruns, err);
   ir_buf_free(&out);
-  free(text);
   if (rc)
     for (int r = 0; r < nruns; r++)
       for (int k = 0; k < runs[r].prog->nresults; k++) emit_tensor_free(&runs[r].outputs[k]);
+  return rc;
+}
+
+/* ------------------------------------------- PDL patterns applied by MLIR
+ * emit_mlir_run_rewritten: the module of the runs goes through mlir-opt-16's
+ * --test-pdl-bytecode-pass, which takes `module @patterns` (pdl.pattern
+ * ops, here compiled from PDLL by mlir-pdll-16 -x=mlir) and applies them
+ * with the greedy driver to `module @ir`.  The same pass with a pattern
+ * that matches nothing gives the control text (the driver also folds): the
+ * patterns applied when the texts differ. */
+
+static const char never_pattern[] =
+    "  pdl.pattern @uplift_never : benefit(1) {\n"
+    "    %0 = operation \"uplift.never\"\n"
+    "    rewrite %0 {\n      erase %0\n    }\n  }\n";
+
+/* Write text to path; 0 or -1 with err filled. */
+static int write_text(const char *path, const char *text, ir_error *err) {
+  FILE *f = fopen(path, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f)) {
+    if (f) fclose(f);
+    return ir_error_set(err, (ir_pos){0}, IR_ERR_SYSTEM, "cannot write %s", path);
+  }
+  return 0;
+}
+
+/* `module { module @patterns { PATTERNS } module @ir { IR } } ALIASES`: the
+ * #loc alias lines of pdl (mlir-pdll-16's output) moved to the end. */
+static char *pdl_module(const char *pdl, const char *ir) {
+  ir_buf b = {0}, aliases = {0};
+  ir_buf_puts(&b, "module {\nmodule @patterns {\n");
+  for (const char *l = pdl; *l;) {
+    const char *e = strchr(l, '\n');
+    size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+    if (!strncmp(l, "#loc", 4)) ir_buf_add(&aliases, l, n);
+    else if (strncmp(l, "module", 6) && strncmp(l, "}", 1)) ir_buf_add(&b, l, n);
+    l += n;
+  }
+  ir_buf_printf(&b, "}\nmodule @ir {\n%s}\n}\n%s\n", ir, ir_buf_str(&aliases));
+  char *text = strdup(ir_buf_str(&b));
+  ir_buf_free(&b);
+  ir_buf_free(&aliases);
+  return text;
+}
+
+/* Run mlir-opt-16 --test-pdl-bytecode-pass on text (written to path);
+ * its output in out. */
+static int apply_pdl(const char *path, const char *text, ir_buf *out, ir_error *err) {
+  if (write_text(path, text, err)) return -1;
+  const char *argv[] = {"mlir-opt-16", "--test-pdl-bytecode-pass", path, NULL};
+  ir_run_result res;
+  int rc = run_tool(argv, &res, 0, err);
+  if (rc == 0) ir_buf_add(out, ir_buf_str(&res.out), res.out.n);
+  ir_run_result_free(&res);
+  unlink(path);
+  return rc;
+}
+
+/* The body of `module @ir { ... }` in the pass's output (malloc'd), or
+ * NULL. */
+static char *ir_body(const char *text) {
+  const char *s = strstr(text, "module @ir");
+  if (!s || !(s = strchr(s, '\n'))) return NULL;
+  s++;
+  const char *e = text + strlen(text);
+  for (int closes = 0; e > s && closes < 2; e--)
+    if (e[-1] == '}') closes++;
+  return strndup(s, (size_t)(e - s));
+}
+
+int emit_mlir_run_rewritten(const gram_dialect *d, emit_run *runs, int nruns, const char *pdll,
+                            int *applied, ir_error *err) {
+  *applied = 0;
+  const char *libs;
+  char *text = runnable_module(d, runs, nruns, &libs, err);
+  if (!text) return -1;
+  tool_dir t;
+  if (tool_dir_make(&t, pdll, err)) {
+    free(text);
+    return -1;
+  }
+  char path[96];
+  snprintf(path, sizeof path, "%s/p.mlir", t.dir);
+  const char *pdll_argv[] = {"mlir-pdll-16", t.in, "-x=mlir", NULL};
+  ir_run_result res;
+  int rc = run_tool(pdll_argv, &res, 0, err);
+  ir_buf rewritten = {0}, control = {0};
+  char *body = NULL;
+  if (rc == 0) {
+    char *m = pdl_module(ir_buf_str(&res.out), text);
+    rc = apply_pdl(path, m, &rewritten, err);
+    free(m);
+  }
+  ir_run_result_free(&res);
+  if (rc == 0) {
+    char *m = pdl_module(never_pattern, text);
+    rc = apply_pdl(path, m, &control, err);
+    free(m);
+  }
+  if (rc == 0) {
+    *applied = strcmp(ir_buf_str(&rewritten), ir_buf_str(&control)) != 0;
+    body = ir_body(ir_buf_str(&rewritten));
+    if (!body) rc = ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL, "no module @ir in the output");
+  }
+  tool_dir_remove(&t);
+  if (rc == 0) rc = run_module(body, libs, runs, nruns, err);
+  free(body);
+  free(text);
+  ir_buf_free(&rewritten);
+  ir_buf_free(&control);
+  return rc;
+}
+
+int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *err, FILE *keep) {
+  const char *libs;
+  char *text = runnable_module(d, runs, nruns, &libs, err);
+  if (!text) return -1;
+  if (keep) fputs(text, keep);
+  int rc = run_module(text, libs, runs, nruns, err);
+  free(text);
   return rc;
 }

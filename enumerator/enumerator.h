@@ -31,7 +31,7 @@
 
 typedef struct enum_options {
   int max_ops;       /* largest program size searched per goal (--max-ops) */
-  double timeout;    /* seconds for the whole raise (--timeout) */
+  double timeout;    /* seconds for the whole raise (--timeout; 0: none) */
   long memory_mb;    /* budget for stored candidate values (MiB) */
   long work;         /* work budget of the command in millions of result
                         elements computed (--work; 0: none): a count, so

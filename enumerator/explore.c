@@ -6,6 +6,7 @@
  * each kept and each dropped (observationally equal) candidate through
  * hooks.
  */
+#include <math.h>
 #include <string.h>
 
 #include "enumerator/internal.h"
@@ -102,11 +103,12 @@ int enum_explore(const ir_kernel *k, const gram_dialect *d, const ir_tnode *cons
   const gram_op **ops = ir_calloc((size_t)d->nops + 1, sizeof(gram_op *));
   for (int i = 0; i < d->nops; i++) ops[i] = d->ops[i];
   hook_fwd fw = {h};
+  double left = ir_budget_left(o->timeout); /* 0: no time budget at all */
   if (!status) {
     es_search_in in = {
         .kernel = k, .dialect = d, .ops = ops, .nops = d->nops, .ex = &ex,
         .leaves = leaves, .nleaves = nl, .goals = NULL, .ngoals = 0,
-        .max_ops = o->max_ops, .deadline = start + ir_budget_left(o->timeout),
+        .max_ops = o->max_ops, .deadline = left > 0 ? start + left : HUGE_VAL,
         .memory_bytes = o->memory_mb * 1024 * 1024, .progress = o->progress,
         .threads = o->threads, .task = 0, .store = store,
         .on_keep = fwd_keep, .on_equal = fwd_equal, .on_level = fwd_level,

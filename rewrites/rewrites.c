@@ -1,7 +1,8 @@
 /*
- * rewrites.c - rule mining (rewrites.h): the term matcher and normalizer,
- * the miner over enum_explore's equal candidates, and the Z3 check of each
- * rule with verify_rule_check.
+ * rewrites.c - rule mining (rewrites.h): the term matcher and normalizer
+ * (the normal-form set of --derive-old), the miner over enum_explore's
+ * equal candidates with derivability by equality saturation (egraph.c),
+ * and the Z3 check of each rule with verify_rule_check.
  *
  * Argument leaves are pattern variables; a variable matches any term of
  * its element type and rank, renaming the size symbols consistently.
@@ -10,14 +11,15 @@
  * division by zero) holds only vacuously and is not proposed.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rewrites/rewrites.h"
+#include "rewrites/internal.h"
 
 /* ------------------------------------------------------------ matching */
 
-#define MAXSYM 64
+#define MAXSYM RW_MAXSYM
 
 typedef struct subst {
   const ir_tnode *var[MAXSYM]; /* by arg number (var id) */
@@ -29,7 +31,7 @@ static void subst_init(subst *s) {
   for (int i = 0; i < MAXSYM; i++) s->dim[i] = -2;
 }
 
-static int match_type(subst *s, const ir_type *p, const ir_type *t) {
+int rw_match_type(int *dim, const ir_type *p, const ir_type *t) {
   if (p->elem != t->elem || p->rank != t->rank) return 0;
   for (int d = 0; d < p->rank; d++) {
     int a = p->dims[d], b = t->dims[d];
@@ -38,14 +40,14 @@ static int match_type(subst *s, const ir_type *p, const ir_type *t) {
       continue;
     }
     if (a < 0 || a >= MAXSYM) return 0;
-    if (s->dim[a] == -2) s->dim[a] = b;
-    else if (s->dim[a] != b) return 0;
+    if (dim[a] == -2) dim[a] = b;
+    else if (dim[a] != b) return 0;
   }
   return 1;
 }
 
 static int match(subst *s, const ir_tnode *p, const ir_tnode *t) {
-  if (!match_type(s, &p->type, &t->type)) return 0;
+  if (!rw_match_type(s->dim, &p->type, &t->type)) return 0;
   switch (p->kind) {
   case IR_TN_ARG:
     if (p->arg < 0 || p->arg >= MAXSYM) return 0;
@@ -64,16 +66,16 @@ static int match(subst *s, const ir_tnode *p, const ir_tnode *t) {
   return 1;
 }
 
-static ir_type map_type(const subst *s, const ir_type *t) {
+ir_type rw_map_type(const int *dim, const ir_type *t) {
   ir_type r = *t;
   for (int d = 0; d < t->rank; d++)
-    if (t->dims[d] >= 0 && t->dims[d] < MAXSYM && s->dim[t->dims[d]] != -2)
-      r.dims[d] = s->dim[t->dims[d]];
+    if (t->dims[d] >= 0 && t->dims[d] < MAXSYM && dim[t->dims[d]] != -2)
+      r.dims[d] = dim[t->dims[d]];
   return r;
 }
 
 static const ir_tnode *instantiate(ir_tp_store *st, const subst *s, const ir_tnode *n) {
-  ir_type ty = map_type(s, &n->type);
+  ir_type ty = rw_map_type(s->dim, &n->type);
   switch (n->kind) {
   case IR_TN_ARG: return n->arg < MAXSYM && s->var[n->arg] ? s->var[n->arg] : n;
   case IR_TN_CONST: return ir_tp_const(st, n->value, &ty);
@@ -135,20 +137,69 @@ static int vars_within(const ir_tnode *a, const ir_tnode *b) {
 typedef struct miner {
   rw_rule *props;
   int n, cap;
+  ir_tp_store *store;
 } miner;
 
-static void on_equal(void *u, const ir_tnode *n, int level, const ir_tnode *rep) {
-  (void)level;
-  miner *m = u;
-  if (n->size <= rep->size) return;
+static void propose(miner *m, const ir_tnode *lhs, const ir_tnode *rhs) {
   if (m->n == m->cap) {
     m->cap = m->cap ? m->cap * 2 : 256;
     m->props = ir_realloc(m->props, sizeof(rw_rule) * (size_t)m->cap);
   }
-  m->props[m->n++] = (rw_rule){n, rep, VERIFY_SKIPPED, VERIFY_SKIPPED, NULL, NULL, NULL};
+  m->props[m->n++] = (rw_rule){lhs, rhs, VERIFY_SKIPPED, VERIFY_SKIPPED, NULL, NULL, NULL};
 }
 
+/* A candidate equal to a strictly smaller stored one: `n -> rep`. */
+static void on_equal(void *u, const ir_tnode *n, int level, const ir_tnode *rep) {
+  (void)level;
+  if (n->size <= rep->size) return;
+  propose(u, n, rep);
+}
+
+/* A stored op over two distinct inputs of one type: the search tries one
+ * operand order of the ops it takes as commutative, so the other order is
+ * proposed here, `op(y, x) -> op(x, y)`, to be proved like any rule. */
+static void on_keep(void *u, const ir_tnode *n, int level) {
+  miner *m = u;
+  (void)level;
+  if (n->kind != IR_TN_OP || n->nops != 2 || n->ops[0]->kind != IR_TN_ARG ||
+      n->ops[1]->kind != IR_TN_ARG || n->ops[0] == n->ops[1] ||
+      !ir_type_equal(&n->ops[0]->type, &n->ops[1]->type))
+    return;
+  const ir_tnode *sw[2] = {n->ops[1], n->ops[0]};
+  propose(m, ir_tp_op(m->store, n->op, n->attrs, sw, 2, &n->type), n);
+}
+
+/* The constant leaves of n (each occurrence) and the argument numbers it
+ * uses (a bit set). */
+static void leaf_counts(const ir_tnode *n, int *consts, uint64_t *args) {
+  if (n->kind == IR_TN_CONST) ++*consts;
+  if (n->kind == IR_TN_ARG && n->arg >= 0 && n->arg < 64) *args |= 1ull << n->arg;
+  for (int i = 0; i < n->nops; i++) leaf_counts(n->ops[i], consts, args);
+}
+
+/* The order rules are judged in: smallest first (lhs ops, then rhs ops),
+ * then most general (fewer constants, then more distinct inputs), then
+ * creation order.  A general rule accepted first makes its instances
+ * derivable. */
 static int cmp_rule(const void *a, const void *b) {
+  const rw_rule *x = a, *y = b;
+  if (x->lhs->size != y->lhs->size) return x->lhs->size - y->lhs->size;
+  if (x->rhs->size != y->rhs->size) return x->rhs->size - y->rhs->size;
+  int cx = 0, cy = 0;
+  uint64_t vx = 0, vy = 0;
+  leaf_counts(x->lhs, &cx, &vx);
+  leaf_counts(x->rhs, &cx, &vx);
+  leaf_counts(y->lhs, &cy, &vy);
+  leaf_counts(y->rhs, &cy, &vy);
+  if (cx != cy) return cx - cy;
+  int nx = __builtin_popcountll(vx), ny = __builtin_popcountll(vy);
+  if (nx != ny) return ny - nx;
+  return x->lhs->id != y->lhs->id ? x->lhs->id - y->lhs->id : x->rhs->id - y->rhs->id;
+}
+
+/* The order of the normal-form miner before equality saturation (the
+ * "old" set of rw_rules): size, then creation order. */
+static int cmp_rule_old(const void *a, const void *b) {
   const rw_rule *x = a, *y = b;
   if (x->lhs->size != y->lhs->size) return x->lhs->size - y->lhs->size;
   if (x->rhs->size != y->rhs->size) return x->rhs->size - y->rhs->size;
@@ -325,7 +376,8 @@ static long probe_differ(const rw_rules *rs, const rw_rule *r, const ir_tensor *
 /* The IEEE probe of r: "IEEE differs: INPUTS: element E, lhs V, rhs W",
  * "IEEE agrees on all N inputs tried" or, for sides without inputs, "IEEE
  * agrees: the sides compute the same constant ..." (in arena). */
-static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *arena) {
+static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *arena,
+                              int *differs) {
   ir_buf b = {0};
   long tried = 0;
   int found = 0;
@@ -366,6 +418,7 @@ static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *ar
     ir_buf_printf(&b, "IEEE agrees on all %ld inputs tried", tried);
   const char *text = ir_arena_strdup(arena, ir_buf_str(&b));
   ir_buf_free(&b);
+  *differs = found;
   return text;
 }
 
@@ -391,23 +444,35 @@ static int verifiers(const rw_opts *o, verify_ctx **vr, verify_ctx **vf) {
   return -1;
 }
 
-/* Judge proposed rule `rule`: implied, vacuous, or checked with vr (and vf)
- * and added to out's accepted or failed rules. */
-static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *vr,
-                  verify_ctx *vf, ir_tp_store *store, ir_arena *arena) {
-  if (!vars_within(rule.lhs, rule.rhs) || /* not a rewrite of lhs alone */
-      normalize(store, out->rules, out->n, rule.lhs, 0) ==
-          normalize(store, out->rules, out->n, rule.rhs, 0) ||
-      !defined_lhs(out, rule.lhs)) { /* holds only through undefined behaviour */
+#define FATE_FILTERED (-1) /* not a rewrite of lhs alone, or vacuous */
+
+/* Is the proposal no rule at all: its rhs uses an input its lhs does not,
+ * or its lhs is undefined somewhere (it holds only vacuously)? */
+static int filtered(const rw_rules *rs, const rw_rule *rule) {
+  return !vars_within(rule->lhs, rule->rhs) || !defined_lhs(rs, rule->lhs);
+}
+
+/* Judge proposed rule `rule`: filtered, derivable from the accepted rules
+ * (equality saturation), or checked with vr (and vf) and added to out's
+ * accepted, refuted or unknown rules.  Returns FATE_FILTERED,
+ * VERIFY_SKIPPED (derivable) or the real-mode verdict. */
+static int judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *vr,
+                 verify_ctx *vf, ir_tp_store *store, ir_arena *arena) {
+  if (filtered(out, &rule)) {
     out->implied++;
-    return;
+    return FATE_FILTERED;
+  }
+  if (rw_derivable(store, out->rules, out->n, rule.lhs, rule.rhs)) {
+    out->implied++;
+    return VERIFY_SKIPPED;
   }
   verify_result res;
+  int differs = 0;
   check(vr, out, in_vars, &rule, &res);
   rule.real = res.verdict;
   if (res.verdict != VERIFY_PROVED) {
     rule.why = ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
-    rule.ieee = ieee_probe(out, &rule, arena);
+    rule.ieee = ieee_probe(out, &rule, arena, &differs);
   }
   verify_result_free(&res);
   if (rule.real == VERIFY_PROVED && vf) {
@@ -416,12 +481,47 @@ static void judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *v
     if (res.verdict != VERIFY_PROVED) {
       rule.fp_why =
           ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
-      rule.ieee = ieee_probe(out, &rule, arena);
+      rule.ieee = ieee_probe(out, &rule, arena, &differs);
     }
     verify_result_free(&res);
   }
   if (rule.real == VERIFY_PROVED) push(&out->rules, &out->n, &rule);
-  else push(&out->failed, &out->nfailed, &rule);
+  else if (rule.real == VERIFY_REFUTED && differs) push(&out->refuted, &out->nrefuted, &rule);
+  else push(&out->unknown, &out->nunknown, &rule);
+  return rule.real;
+}
+
+/* The rule set of the normal-form miner (before equality saturation):
+ * proposals in cmp_rule_old order, dropped when filtered or when
+ * rw_normalize with the rules it accepted so far gives both sides one
+ * term, accepted when proved in real mode (props[i].real: the verdict
+ * judge reached, else VERIFY_SKIPPED and it is checked here).  Sets
+ * out->old_n and out->old_derivable: how many of them end in one e-class
+ * with out's rules. */
+static void old_set(rw_rules *out, rw_rule *props, int n, const int *in_vars, verify_ctx *vr,
+                    ir_tp_store *store) {
+  qsort(props, (size_t)n, sizeof(rw_rule), cmp_rule_old);
+  rw_rule *old = NULL;
+  int nold = 0;
+  for (int i = 0; i < n && !ir_budget_expired(); i++) {
+    rw_rule r = props[i];
+    if (r.lhs->size == r.rhs->size) continue; /* it proposed none of these */
+    if (r.real == FATE_FILTERED ||
+        normalize(store, old, nold, r.lhs, 0) == normalize(store, old, nold, r.rhs, 0))
+      continue;
+    if (r.real == VERIFY_SKIPPED) {
+      verify_result res;
+      check(vr, out, in_vars, &r, &res);
+      r.real = res.verdict;
+      verify_result_free(&res);
+    }
+    if (r.real == VERIFY_PROVED) push(&old, &nold, &r);
+  }
+  out->old_n = nold;
+  out->old_derivable = 0;
+  for (int i = 0; i < nold; i++)
+    out->old_derivable += rw_derivable(store, out->rules, out->n, old[i].lhs, old[i].rhs);
+  ir_free(old);
 }
 
 pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rules *out,
@@ -439,8 +539,8 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     ir_error_set(err, nowhere, IR_ERR_INPUT, "too many inputs and dims");
     return PIPE_ERR_INPUTS;
   }
-  miner m = {NULL, 0, 0};
-  enum_explore_hooks h = {NULL, on_equal, NULL, &m};
+  miner m = {NULL, 0, 0, store};
+  enum_explore_hooks h = {on_keep, on_equal, NULL, &m};
   enum_stats st;
   int r = enum_explore(out->k, out->d, out->args, out->nargs, &o->search, &h, store, &st);
   if (r < 0) {
@@ -463,9 +563,17 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
   int i = 0;
   for (; i < m.n && !ir_budget_expired(); i++) {
     if (o->on_rule) o->on_rule(o->user, i, m.n);
-    judge(out, m.props[i], in_vars, vr, vf, store, arena);
+    m.props[i].real = judge(out, m.props[i], in_vars, vr, vf, store, arena);
   }
-  out->unjudged = m.n - i; /* the time budget ran out */
+  out->unjudged = m.n - i; /* the budget ran out: unknown, in order */
+  for (; i < m.n; i++) {
+    rw_rule r = m.props[i];
+    r.real = VERIFY_UNKNOWN;
+    r.why = "not checked: the budget of the command (--timeout or --work) ran out";
+    push(&out->unknown, &out->nunknown, &r);
+  }
+  out->old_n = out->old_derivable = -1;
+  if (o->derive_old && !out->unjudged) old_set(out, m.props, m.n, in_vars, vr, store);
   verify_free(vr);
   verify_free(vf);
   ir_free(m.props);
@@ -474,7 +582,8 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
 
 void rw_rules_free(rw_rules *r) {
   ir_free(r->rules);
-  ir_free(r->failed);
-  r->rules = r->failed = NULL;
-  r->n = r->nfailed = 0;
+  ir_free(r->refuted);
+  ir_free(r->unknown);
+  r->rules = r->refuted = r->unknown = NULL;
+  r->n = r->nrefuted = r->nunknown = 0;
 }

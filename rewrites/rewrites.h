@@ -5,11 +5,13 @@
  * rw_mine enumerates the dialect's programs over the --inputs leaves
  * (enum_explore); every candidate dropped because a stored one has the same
  * values on all examples gives a proposed rule `dropped -> stored` (kept
- * when the stored one is strictly smaller).  Rules are taken smallest
- * first; a rule is dropped as implied when rw_normalize with the rules
- * accepted so far rewrites both sides to the same term.  The others are
+ * when the stored one is strictly smaller).  Rules are taken smallest and
+ * most general first; a rule is dropped as derivable when its two sides end
+ * in one e-class of an e-graph saturated with the rules accepted so far
+ * (rw_derivable, egraph.c).  The others are
  * checked with Z3 in real mode (accepted when proved) and then fp mode (its
- * verdict is reported).  The PDLL writer of the rules is emit_pdll.
+ * verdict is reported); the rest are refuted (the interpreter confirms a
+ * difference) or unknown.  The PDLL writer of the rules is emit_pdll.
  */
 #ifndef UPLIFT_REWRITES_H
 #define UPLIFT_REWRITES_H
@@ -35,14 +37,26 @@ typedef struct rw_rules {
   const gram_dialect *d;
   int n;
   rw_rule *rules; /* accepted (proved) rules, smallest first */
-  int nfailed;
-  rw_rule *failed;        /* not proved in real mode */
+  int nrefuted;
+  rw_rule *refuted;       /* refuted in real mode, and the interpreter
+                             confirms it: its IEEE run of the sides on the
+                             probe inputs differs (ieee says where) */
+  int nunknown;
+  rw_rule *unknown;       /* neither: the solver ran out of steps, its
+                             refutation is not confirmed, or the rule was
+                             not checked (the budget ran out); proposal
+                             order, so a fixed order */
   long proposed, implied; /* candidate rules; dropped as implied (or
                              vacuous: lhs divides by zero) */
   int complete;           /* the enumeration was not cut short */
-  int unjudged;           /* proposed rules not checked: the time budget ran out */
+  int unjudged;           /* proposed rules not checked: the budget ran out
+                             (also listed in unknown) */
   int limited;            /* ... by a table limit (enum_limit_text), not
                              by the time or memory budget */
+  int old_n;              /* with rw_opts.derive_old: the rules the
+                             normal-form miner accepts (-1: not computed) */
+  int old_derivable;      /* ... and how many of them end in one e-class
+                             with these rules (rw_derivable) */
 } rw_rules;
 
 typedef struct rw_opts {
@@ -54,6 +68,8 @@ typedef struct rw_opts {
   long smt_steps;      /* Z3 steps per solver query (--smt-steps): 0 the
                         * default VERIFY_DEFAULT_STEPS, -1 no limit */
   int fp;              /* also check fp mode */
+  int derive_old;      /* also mine the normal-form set and check that
+                        * every rule of it is derivable (old_n) */
   /* optional: called before proposed rule i of n is judged (progress) */
   void (*on_rule)(void *user, int i, int n);
   void *user;
@@ -76,5 +92,43 @@ const ir_tnode *rw_normalize(ir_tp_store *store, const rw_rule *rules, int nr,
                              const ir_tnode *n);
 
 void rw_rules_free(rw_rules *r);
+
+/* ------------------------------------------------------------ e-graph
+ * An e-graph with equality saturation (egraph.c): terms of the store as
+ * e-nodes, classes in a union-find, hash-consed canonical nodes,
+ * congruence closure on rebuild, rules applied by matching their left
+ * side (argument leaves are pattern variables, as for rw_normalize).  All
+ * limits are counts (nodes, iterations), not times. */
+#define RW_EGRAPH_NODES 4096 /* node limit of one derivability check */
+#define RW_EGRAPH_ITERS 16   /* saturation iterations of one check */
+
+typedef struct rw_egraph rw_egraph;
+
+/* A new empty e-graph over store (constants of rule right sides are made
+ * there); owned by the caller, freed with rw_egraph_free.  Saturation
+ * stops once more than node_limit nodes exist. */
+rw_egraph *rw_egraph_new(ir_tp_store *store, long node_limit);
+void rw_egraph_free(rw_egraph *g);
+/* Add term t (and its subterms); returns its class. */
+int rw_egraph_add(rw_egraph *g, const ir_tnode *t);
+/* The root of class c. */
+int rw_egraph_find(rw_egraph *g, int c);
+/* Merge the classes of a and b; 1 if they were different.  Call
+ * rw_egraph_rebuild before matching or comparing further. */
+int rw_egraph_union(rw_egraph *g, int a, int b);
+/* Restore congruence (equal nodes are one node, so their classes merge);
+ * returns 1 if classes merged. */
+int rw_egraph_rebuild(rw_egraph *g);
+/* Nodes made so far. */
+long rw_egraph_size(const rw_egraph *g);
+/* Apply rules[0..nr-1] (left to right) until nothing changes, classes
+ * goal_a and goal_b meet (goal_a < 0: no goal), max_iters iterations or the
+ * node limit.  Returns 0 when saturated or the goal met, 1 at a limit. */
+int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters, int goal_a,
+                       int goal_b);
+/* Do a and b end in one class after saturating an e-graph of the two with
+ * rules[0..nr-1] (RW_EGRAPH_NODES, RW_EGRAPH_ITERS)? */
+int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnode *a,
+                 const ir_tnode *b);
 
 #endif

@@ -328,7 +328,7 @@ check "rewrites: subtract(1, 1) -> 0 refuted in fp, IEEE agrees" grep -q "^subtr
 check "rewrites: subtract(x, 0) -> x refuted in fp, IEEE agrees on the inputs" grep -q "^subtract(x, 0) -> x    \[real: proved, fp: refuted; IEEE agrees on all [0-9]* inputs tried\]$" "$TMP/rw1.txt"
 check "rewrites: an fp refutation with IEEE values" grep -q "^dot_general\[batch=(), contract=()\](a, 0) -> 0    \[real: proved, fp: refuted; IEEE differs: a = inf (n=1): element 0, lhs nan, rhs 0\]$" "$TMP/rw1.txt"
 check "rewrites: fp proved rules carry no note" grep -q "^multiply(x, 1) -> x    \[real: proved, fp: proved\]$" "$TMP/rw1.txt"
-check "rewrites: a real refutation with IEEE values (the sign of a zero)" grep -q "^# dropped, not proved: add(x, 0) -> x    \[real: refuted: .*; IEEE differs: x = \[-0\] (n=1): element 0, lhs 0, rhs -0\]$" "$TMP/rw1.txt"
+check "rewrites: a real refutation with IEEE values (the sign of a zero)" grep -q "^# refuted: add(x, 0) -> x    \[real: refuted: .*; IEEE differs: x = \[-0\] (n=1): element 0, lhs 0, rhs -0\]$" "$TMP/rw1.txt"
 expect_status 0 "rewrites --emit json" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n],a:f64[]" --max-ops 1 --emit json
 check "rewrites --json: fp_reason and ieee of an fp refutation" python3 -c "
 import json, sys
@@ -337,7 +337,11 @@ r = [r for r in d['rules'] if r['lhs'] == 'subtract(1, 1)'][0]
 assert r['fp'] == 'refuted' and r['fp_reason'] and r['ieee'].startswith('IEEE agrees'), r
 p = [r for r in d['rules'] if r['fp'] == 'proved']
 assert p and all('ieee' not in r and 'fp_reason' not in r for r in p)
-f = [r for r in d['not_proved'] if r['lhs'] == 'add(x, 0)'][0]
+f = [r for r in d['refuted'] if r['lhs'] == 'add(x, 0)'][0]
+c = d['counts']
+assert (c['proved'], c['refuted'], c['unknown']) == (len(d['rules']), len(d['refuted']), len(d['unknown'])), c
+assert all(r['ieee'].startswith('IEEE differs') for r in d['refuted'])
+assert all(r['real'] != 'proved' for r in d['unknown'])
 assert f['ieee'] == 'IEEE differs: x = [-0] (n=1): element 0, lhs 0, rhs -0', f
 "
 expect_status 0 "rewrites --no-fp" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --no-fp
