@@ -158,13 +158,13 @@ static int parse_type(parser *ps, ir_type *t) {
   const char *at = ps->p;
   if (ident(ps, name, sizeof name)) return -1;
   memset(t, 0, sizeof *t);
-  static const ir_elem elems[] = {IR_F64, IR_F32, IR_I32, IR_I64, IR_I1};
   int found = 0;
-  for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++)
-    if (!strcmp(name, ir_elem_mlir_name(elems[i]))) t->elem = elems[i], found = 1;
+  for (int e = 0; e < IR_ELEM_COUNT; e++)
+    if (!strcmp(name, ir_elem_mlir_name((ir_elem)e))) t->elem = (ir_elem)e, found = 1;
   if (!found) {
     ps->p = at;
-    fail(ps, "expected an element type (f64, f32, i32, i64, i1), not '%s'", name);
+    fail(ps, "expected an element type (f64, f32, i64, i32, i16, i8, i1, ui64, ui32, ui16, ui8), not '%s'",
+         name);
     return -1;
   }
   if (expect(ps, '[')) return -1;

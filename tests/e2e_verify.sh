@@ -114,4 +114,30 @@ edit "$TMP/miss.json" 'd["tasks"].pop()'
 expect_status 3 "a task missing from the report" "$UPLIFT" verify "$f" "$TMP/miss.json" $(opts "$f")
 edit "$TMP/null.json" 'd["tasks"][0]["program"] = None'
 expect_status 3 "a task without a program" "$UPLIFT" verify "$f" "$TMP/null.json" $(opts "$f")
+# A report over u8 data (element types i8 ... ui64 parse), re-checked
+# against its own kernel, then against a kernel that adds the two values
+# in f32 before scaling: the report's program (a*x + a*y) computes the same
+# values there only up to rounding, which the store's truncation makes a
+# difference of one, so it is not proved; nor is it refuted: at x = 255,
+# y = 207 the source's sum is 462 in f32 (not 206, wrapped at u8), out of
+# u8's range once scaled by 2, where C is undefined.
+cat >"$TMP/u8a.c" <<'K'
+#include <stdint.h>
+void kernel_u8(int n, float a, const uint8_t *x, const uint8_t *y, uint8_t *out) {
+  for (int i = 0; i < n; i++)
+    out[i] = a * x[i] + a * y[i];
+}
+K
+cat >"$TMP/u8b.c" <<'K'
+#include <stdint.h>
+void kernel_u8(int n, float a, const uint8_t *x, const uint8_t *y, uint8_t *out) {
+  for (int i = 0; i < n; i++)
+    out[i] = a * ((float)x[i] + (float)y[i]);
+}
+K
+"$UPLIFT" raise "$TMP/u8a.c" --dialect hlo --json >"$TMP/u8.json" 2>"$TMP/err"
+expect_status 0 "u8 report re-checked against its kernel" "$UPLIFT" verify "$TMP/u8a.c" "$TMP/u8.json"
+expect_status 3 "u8 report against the f32 sum: not proved" "$UPLIFT" verify "$TMP/u8b.c" "$TMP/u8.json" --json
+grep -q '"verdict":[[:space:]]*"unknown"' "$TMP/out" && PASS=$((PASS + 1)) || {
+  FAIL=$((FAIL + 1)); echo "FAIL: u8 report against the f32 sum: want unknown"; cat "$TMP/out"; }
 report

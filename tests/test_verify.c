@@ -1147,6 +1147,13 @@ static ir_expr *rhs_u8_half_sum(int x, int z, int i) {
   return CAST(IR_U8, TYPED(IR_F32, BIN(IR_EX_ADD, hx, hz)));
 }
 
+/* y = (uint8_t)(((float)x + (float)z) * 0.5f): the sum in f32, not in u8 */
+static ir_expr *rhs_u8_sum_half(int x, int z, int i) {
+  ir_expr *s = TYPED(IR_F32, BIN(IR_EX_ADD, CAST(IR_F32, TYPED(IR_U8, E1(x, V(i)))),
+                                 CAST(IR_F32, TYPED(IR_U8, E1(z, V(i))))));
+  return CAST(IR_U8, TYPED(IR_F32, BIN(IR_EX_MUL, s, TYPED(IR_F32, CD(0.5)))));
+}
+
 /* A floating value between integer data (docs/verify.md, "Integer data"):
  * in real mode a real, converted back by truncation, undefined out of the
  * target's range; in fp mode outside the model. */
@@ -1183,6 +1190,16 @@ static void test_float_in_int(void) {
   prog sext = {7, {CONV(IN(0), IR_I8), CONV(0, IR_F32), CONV(IN(1), IR_F32), OP2("add", 1, 2),
                    CONST(0.5), OP2("mul", 3, 4), CONV(5, IR_U8)}};
   expect("u8 mutant: x read as i8", VERIFY_REAL, &t, &sext, VERIFY_REFUTED, 0);
+  /* the other way round: the source adds in f32 (its concrete run must not
+   * wrap the sum at u8: x = 255, z = 207 is 231, not 103), the candidate
+   * halves first; equal in IEEE, not by a rule: unknown, never refuted */
+  kb b2;
+  verify_task t2 = int_kernel(&b2, IR_U8, rhs_u8_sum_half);
+  prog halves = {7, {CONV(IN(0), IR_F32), CONST(0.5), OP2("mul", 0, 1), CONV(IN(1), IR_F32),
+                     OP2("mul", 3, 1), OP2("add", 2, 4), CONV(5, IR_U8)}};
+  expect("u8 (x + z) * 0.5 against x * 0.5 + z * 0.5", VERIFY_REAL, &t2, &halves,
+         VERIFY_UNKNOWN, 0);
+  expect("u8 (x + z) * 0.5 against itself", VERIFY_REAL, &t2, &half, VERIFY_PROVED, 0);
   ity_elem = IR_I32;
 }
 

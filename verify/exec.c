@@ -197,8 +197,11 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
       out->v = x->kind == VX_INT || x->kind == VX_CONCRETE
                    ? g->convert(x, a[0].v, e->args[0]->type, e->type) /* C's conversion */
                    : vx_trunc(x, a[0].v);
-    else if (x->kind == VX_INT && ir_elem_is_float(e->type) && ir_elem_is_int(e->args[0]->type))
-      out->v = g->convert(x, a[0].v, e->args[0]->type, e->type); /* as a real, or outside */
+    else if ((x->kind == VX_INT || x->kind == VX_CONCRETE) && ir_elem_is_float(e->type) &&
+             ir_elem_is_int(e->args[0]->type))
+      /* as a real, or outside; concretely a floating value, whose
+       * arithmetic no longer wraps at the integer type */
+      out->v = g->convert(x, a[0].v, e->args[0]->type, e->type);
     else if (e->type == IR_F32 && e->args[0]->type == IR_F64 && s->k->data_type == IR_F64)
       /* a rounding below the kernel's precision, not the identity; in a
        * float kernel it is the rounding every op of the (f32) tensor
