@@ -422,8 +422,12 @@ static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *ar
   return text;
 }
 
+/* Appends r; the capacity is the power of two at or above *n, doubled
+ * when *n reaches it (one realloc per proposal made the list of the
+ * proposals a budget left unchecked quadratic: 5 s under the sanitizers) */
 static void push(rw_rule **arr, int *n, const rw_rule *r) {
-  *arr = ir_realloc(*arr, sizeof(rw_rule) * (size_t)(*n + 1));
+  int k = *n;
+  if ((k & (k - 1)) == 0) *arr = ir_realloc(*arr, sizeof(rw_rule) * (size_t)(k ? 2 * k : 1));
   (*arr)[(*n)++] = *r;
 }
 
