@@ -699,6 +699,25 @@ static int query_build_sized(query *q, vx_kind kind, verify_result *res) {
   return query_build(q, kind, width, NULL, NULL);
 }
 
+/* Check s (a retry's added constraints pushed); if sat and its model is
+ * confirmed by the concrete runs, it replaces *cex.  Returns 1 if so. */
+static int check_confirmed(verify_ctx *v, Z3_solver s, query *q, verify_result *res,
+                           verify_cex **cex) {
+  if (vx_check(v, s, res) != Z3_L_TRUE) return 0;
+  Z3_context z = v->z;
+  Z3_model m2 = Z3_solver_get_model(z, s);
+  Z3_model_inc_ref(z, m2);
+  verify_cex *c2 = cex_from_model(q, m2);
+  Z3_model_dec_ref(z, m2);
+  if (verify_cex_confirm(q->t, q->cand, c2) != 1) {
+    cex_free(c2);
+    return 0;
+  }
+  cex_free(*cex);
+  *cex = c2;
+  return 1;
+}
+
 /* Real mode, a model that the concrete runs did not confirm: ask again
  * with finite inputs and no special event in any expression, then with
  * finite inputs (a model that differs only in the unspecified outcome
@@ -742,20 +761,7 @@ static int confirm_retry(verify_ctx *v, Z3_solver s, query *q, verify_result *re
     }
     for (int i = 0; pass == 1 && i < q->x.nsqrt; i++)
       Z3_solver_assert(z, s, vx_keep(&q->x, Z3_mk_is_int(z, q->x.sqrt_root[i])));
-    int conf = 0;
-    if (vx_check(v, s, res) == Z3_L_TRUE) {
-      Z3_model m2 = Z3_solver_get_model(z, s);
-      Z3_model_inc_ref(z, m2);
-      verify_cex *c2 = cex_from_model(q, m2);
-      Z3_model_dec_ref(z, m2);
-      if (verify_cex_confirm(t, q->cand, c2) == 1) {
-        cex_free(*cex);
-        *cex = c2;
-        conf = 1;
-      } else {
-        cex_free(c2);
-      }
-    }
+    int conf = check_confirmed(v, s, q, res, cex);
     Z3_solver_pop(z, s, 1);
     if (conf) return 1;
   }
@@ -787,20 +793,7 @@ static int confirm_retry_int(verify_ctx *v, Z3_solver s, query *q, verify_result
       Z3_solver_assert(z, s, vx_keep(x, Z3_mk_le(z, lo, it->v)));
       Z3_solver_assert(z, s, vx_keep(x, Z3_mk_le(z, it->v, hi)));
     }
-  int conf = 0;
-  if (vx_check(v, s, res) == Z3_L_TRUE) {
-    Z3_model m2 = Z3_solver_get_model(z, s);
-    Z3_model_inc_ref(z, m2);
-    verify_cex *c2 = cex_from_model(q, m2);
-    Z3_model_dec_ref(z, m2);
-    if (verify_cex_confirm(q->t, q->cand, c2) == 1) {
-      cex_free(*cex);
-      *cex = c2;
-      conf = 1;
-    } else {
-      cex_free(c2);
-    }
-  }
+  int conf = check_confirmed(v, s, q, res, cex);
   Z3_solver_pop(z, s, 1);
   return conf;
 }
