@@ -181,7 +181,7 @@ int verify_rule_check(verify_ctx *v, const ir_kernel *k, int nin, const int *in_
     pres r = check_one(v, s, k, nin, in_vars, sizes, c, res);
     if (r == P_SAT || r == P_ERROR) {
       char msg[200];
-      snprintf(msg, sizeof msg, "%.190s", r == P_SAT ? "the solver found inputs where they differ (uninterpreted functions are not confirmed)" : res->reason);
+      snprintf(msg, sizeof msg, "%.190s", r == P_SAT ? "the solver found inputs where they differ (its model is not run here: the IEEE run that follows checks it)" : res->reason);
       size_t off = (size_t)snprintf(res->reason, sizeof res->reason, "%s at", msg);
       for (int i = 0; i < k->nvars && off < sizeof res->reason; i++)
         if (k->vars[i]->kind == IR_VAR_SIZE)
