@@ -222,13 +222,8 @@ int cli_cmd_rewrites(int argc, char **argv) {
       CLI_SEARCH_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  rw_opts o = {.bound = 2, .fp = 1};
-  enum_default_options(&o.search);
-  o.search.max_ops = 2;
-  /* No wall-clock budget unless --timeout is given: every proposed rule is
-   * judged, each solver query under its step limit (--smt-steps), so the
-   * output does not depend on the machine's speed or load. */
-  o.search.timeout = 0;
+  rw_opts o;
+  rw_default_options(&o); /* no wall-clock budget unless --timeout is given */
   const char *emit = "text", *outpath = NULL;
   int c;
   long v;

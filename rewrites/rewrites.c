@@ -528,6 +528,15 @@ static void old_set(rw_rules *out, rw_rule *props, int n, const int *in_vars, ve
   ir_free(old);
 }
 
+void rw_default_options(rw_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->bound = 2;
+  o->fp = 1;
+  enum_default_options(&o->search);
+  o->search.max_ops = 2;
+  o->search.timeout = 0;
+}
+
 pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rules *out,
                    ir_error *err) {
   const ir_pos nowhere = {0};

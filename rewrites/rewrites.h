@@ -75,6 +75,13 @@ typedef struct rw_opts {
   void *user;
 } rw_opts;
 
+/* The defaults of `uplift rewrites`: verify at sizes 1..2, fp mode too,
+ * left-hand sides of at most 2 ops, the search's defaults but no
+ * wall-clock budget (every proposed rule is judged, each solver query
+ * under its step limit, so the rules do not depend on the machine's speed
+ * or load). */
+void rw_default_options(rw_opts *o);
+
 /* Mine the rules of o.  Everything lives in arena/store, except the rule
  * arrays of out (ir_malloc'd, freed by rw_rules_free, also after an
  * error).  Returns PIPE_OK; PIPE_ERR_INPUTS or PIPE_ERR_ELEM with err

@@ -47,11 +47,13 @@ static void run(const char *dialect, const char *inputs, int max_ops) {
   ir_arena_init(&arena);
   ir_tp_store store;
   ir_tp_store_init(&store, &arena);
-  rw_opts o = {.dialect = dialect, .inputs = inputs, .bound = 2};
-  enum_default_options(&o.search);
+  rw_opts o;
+  rw_default_options(&o);
+  o.dialect = dialect;
+  o.inputs = inputs;
+  o.fp = 0;
   o.search.max_ops = max_ops;
   o.search.threads = 1;
-  o.search.timeout = 0;
   rw_rules rs;
   ir_error err;
   CHECKF(rw_mine(&o, &arena, &store, &rs, &err) == PIPE_OK, "%s %s: mined", dialect, inputs);

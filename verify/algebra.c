@@ -586,14 +586,14 @@ static int is_num_lit(vx *x, Z3_ast a) {
          Z3_get_sort_kind(x->z, Z3_get_sort(x->z, a)) != Z3_BOOL_SORT;
 }
 
-/* real: is the term the literal 0 of the program (a constant, or a masked-
- * out element that a select with a constant predicate picked)? */
 /* Is h a real numeral (a literal, so finite)? */
 static int is_real_lit(vx *x, interp_term h) {
   vx_term *t = &x->terms[h];
   return !t->arith && !t->cn && !t->ci && is_num_lit(x, t->v);
 }
 
+/* real: is the term the literal 0 of the program (a constant, or a masked-
+ * out element that a select with a constant predicate picked)? */
 static int is_zero_lit(vx *x, interp_term h) {
   if (!is_real_lit(x, h)) return 0;
   Z3_string str = Z3_get_numeral_string(x->z, x->terms[h].v);
