@@ -4,7 +4,9 @@
 #   make test         build and run every test; last line "N passed, N failed"
 #   make test EXCEPT="a b"  every test but those named
 #   make test T=name  build and run one test: a tests/test_*.c program or a
-#                     tests/e2e_*.sh script, by name (test_ir, e2e_raise)
+#                     tests/e2e_*.sh script, by name (test_ir, e2e_raise);
+#                     T="a b" runs several, in that order
+#   make test-build   build ./uplift and every test program, run nothing
 #   make test SAN=1   the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #                     (each test has a TEST_TIMEOUT limit, default 1800 s, and
 #                     its time is printed; a test that ran no check fails)
@@ -64,7 +66,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE   ?= 0
 
-.PHONY: all test run bench deps clean compdb fuzz fuzz-build install uninstall
+.PHONY: all test test-build run bench deps clean compdb fuzz fuzz-build install uninstall
 .DEFAULT_GOAL := all
 
 all: $(UPLIFT)
@@ -90,12 +92,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libuplift.a
 
 # T=name selects one test; the tools the tests need (the MLIR tools among
 # them) are checked and installed by mk/deps.sh on every run.
+# T="a b" runs those tests, in that order.
 ifneq ($(T),)
 T_NAME   := $(basename $(notdir $(T)))
-TEST_RUN := $(filter $(BUILD)/tests/$(T_NAME),$(TEST_BIN)) \
-            $(filter tests/$(T_NAME).sh,$(TEST_SH))
-ifeq ($(strip $(TEST_RUN)),)
-$(error no test named '$(T)': tests are tests/test_*.c and tests/e2e_*.sh)
+TEST_RUN := $(foreach t,$(T_NAME),$(filter $(BUILD)/tests/$(t),$(TEST_BIN)) \
+              $(filter tests/$(t).sh,$(TEST_SH)))
+ifneq ($(words $(TEST_RUN)),$(words $(T_NAME)))
+$(error no test named in '$(T)': tests are tests/test_*.c and tests/e2e_*.sh)
 endif
 else
 TEST_RUN := $(TEST_BIN) $(TEST_SH)
@@ -109,6 +112,10 @@ $(error EXCEPT names a test that does not exist: $(EXCEPT))
 endif
 TEST_RUN := $(filter-out $(EXCEPT_RUN),$(TEST_RUN))
 endif
+
+# test-build: build the driver and every test program, run nothing (CI
+# builds once before it runs tests side by side).
+test-build: $(UPLIFT) $(TEST_BIN)
 
 test: $(UPLIFT) $(filter $(BUILD)/tests/%,$(TEST_RUN))
 	@sh mk/deps.sh

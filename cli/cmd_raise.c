@@ -135,7 +135,7 @@ static void print_task(const ir_kernel *k, const enum_result *r, int t) {
     fprintf(stderr,
             "task %d %s: %d ops, %.3f s synthesis (%ld enumerated, %ld static filtered, "
             "%ld evaluated, %ld equivalence filtered); %s (%s, bound %d, %ld size cases%s%s%s%s, "
-            "%.3f s)%s%s\n"
+            "%.3f s)%s%s%s%s\n"
             "  %s\n",
             t, k->vars[eo->var]->name, eo->stats.ops, eo->stats.seconds, eo->stats.enumerated,
             eo->stats.static_filtered, eo->stats.evaluated, eo->stats.equivalence_filtered,
@@ -144,7 +144,8 @@ static void print_task(const ir_kernel *k, const enum_result *r, int t) {
             eo->verify.cases_left_out ? ", some left out" : "",
             assumes_text(eo->verify.assumes, as, sizeof as),
             eo->verify.all_sizes ? ", " VERIFY_ALL_SIZES_TEXT : "", steps, eo->verify.seconds,
-            at ? "; " : "", at ? at : "", ir_buf_str(&prog));
+            at ? "; " : "", at ? at : "", eo->verify.reason[0] ? ": " : "", eo->verify.reason,
+            ir_buf_str(&prog));
   }
   ir_buf_free(&prog);
 }
@@ -265,6 +266,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
       char alt[480];
       const char *at = alt_search_text(&eo->verify, alt, sizeof alt);
       if (at) cJSON_AddStringToObject(v, "assumption_free_search", at);
+      if (eo->verify.reason[0]) cJSON_AddStringToObject(v, "reason", eo->verify.reason);
       if (eo->verify.verdict != ENUM_SKIPPED) {
         cJSON_AddNumberToObject(v, "smt_steps", (double)eo->verify.steps);
         cJSON_AddNumberToObject(v, "steps_used", (double)eo->verify.steps_used);

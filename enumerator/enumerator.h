@@ -123,6 +123,8 @@ typedef struct enum_verify_result {
                         * no such input was found) */
   int all_sizes;       /* proved for every size assignment too */
   char all_sizes_reason[400]; /* why not (any verdict), for JSON reports */
+  char reason[320];    /* why not proved (unknown, refuted), in the
+                        * verifier's words; "" when proved */
   int has_cex;
   enum_cex cex;
 } enum_verify_result;

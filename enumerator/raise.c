@@ -1379,10 +1379,17 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
                         double deadline, enum_output *res, ir_error *err) {
   for (;;) {
     int aside = s->navoidable || s->nblocked;
-    if (++s->rounds > MAX_ROUNDS) {
+    /* a round adds at most a fresh example and a counterexample */
+    int full = t->ex.n + 2 > ES_MAX_EX;
+    if (++s->rounds > MAX_ROUNDS || full) {
       if (aside) return set_aside_answer(res, s, 0);
-      ir_error_set(err, nowhere, IR_ERR_RANGE, "too many counterexample rounds (more than %d)",
-                   MAX_ROUNDS);
+      if (full)
+        ir_error_set(err, nowhere, IR_ERR_RANGE,
+                     "every candidate found was ruled out by a fresh example or a "
+                     "counterexample, until the %d examples were full", ES_MAX_EX);
+      else
+        ir_error_set(err, nowhere, IR_ERR_RANGE,
+                     "too many counterexample rounds (more than %d)", MAX_ROUNDS);
       return 1;
     }
     const ir_tnode *found;

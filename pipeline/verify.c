@@ -374,6 +374,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   case VERIFY_SKIPPED: r->verdict = ENUM_SKIPPED; break;
   default: r->verdict = ENUM_UNKNOWN; break;
   }
+  snprintf(r->reason, sizeof r->reason, "%s", r->verdict == ENUM_PROVED ? "" : vr->reason);
   if (vr->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vr, r);
   if (ordinary && q->show_avoidable) {
     hand_out_cex(vs, q, vs->shown, r);

@@ -346,4 +346,24 @@ assert f['ieee'] == 'IEEE differs: x = [-0] (n=1): element 0, lhs 0, rhs -0', f
 "
 expect_status 0 "rewrites --no-fp" "$UPLIFT" rewrites --dialect hlo --inputs "x:f64[n]" --max-ops 1 --no-fp
 check "rewrites --no-fp: no fp legend" sh -c "! grep -q '^# fp:' '$TMP/out' && grep -q '^# real:' '$TMP/out'"
+# --- an unknown verdict says why, on the result line and in the JSON; a
+# search whose candidates use up the examples answers its unknown one
+cat >"$TMP/f2u8.c" <<'EOF'
+#include <stdint.h>
+void scale_to_u8(int n, const float *x, uint8_t *y) {
+  for (int i = 0; i < n; i++)
+    y[i] = x[i] * 2.0f;
+}
+EOF
+expect_status 3 "float data stored into u8: unknown (exit 3)" "$UPLIFT" raise "$TMP/f2u8.c"
+check "the unknown result line gives the verifier's reason" grep -q "^task 0 y: .*; unknown (.*): at n=1: a conversion between floating and integer values" "$TMP/err"
+expect_status 3 "float data stored into u8, --json" "$UPLIFT" raise --json "$TMP/f2u8.c"
+check "--json: verify.reason of an unknown verdict" python3 -c "
+import json
+v = json.load(open('$TMP/out'))['tasks'][0]['verify']
+assert v['verdict'] == 'unknown' and 'conversion between floating and integer' in v['reason'], v
+"
+expect_status 3 "float data stored into u8 in linalg: the unknown candidate, not an error" "$UPLIFT" raise --dialect linalg "$TMP/f2u8.c"
+check "linalg: no 'too many examples'" sh -c "grep -q '^task 0 y: .*; unknown (' '$TMP/err' && ! grep -q 'too many' '$TMP/err'"
+
 report

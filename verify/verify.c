@@ -908,6 +908,10 @@ static qres query_solve(verify_ctx *v, Z3_solver s, query *q, Z3_ast f, vx_kind 
       snprintf(res->reason, sizeof res->reason,
                "integer data through a floating value (sqrt, exp, pow, a conversion "
                "or literal), which the bit-vector encoding does not model");
+    } else if (q->x.outside) {
+      snprintf(res->reason, sizeof res->reason,
+               "a conversion between floating and integer values, which the "
+               "floating-point encoding does not model");
     } else {
       snprintf(res->reason, sizeof res->reason,
                "the solver's model does not tell source and candidate apart "
