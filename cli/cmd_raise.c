@@ -218,6 +218,16 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
     cJSON_AddItemToArray(jas, cJSON_CreateString(text));
     free(text);
   }
+  char *ov = NULL; /* the overlap assumptions, a line each after "assumes " */
+  size_t ovlen = 0;
+  FILE *f = open_memstream(&ov, &ovlen);
+  if (f) {
+    ir_kernel_print_overlaps(k, "", f);
+    fclose(f);
+    for (char *line = strtok(ov, "\n"); line; line = strtok(NULL, "\n"))
+      cJSON_AddItemToArray(jas, cJSON_CreateString(line + strlen("assumes ")));
+    free(ov);
+  }
   cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
   ir_buf prog = {0}; /* the program's text, whatever its length */
   /* a failed raise stops at its first output without a program: the

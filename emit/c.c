@@ -1114,6 +1114,7 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
 
 static const char prelude[] =
     "#include <math.h>\n"
+    "#include <stdint.h>\n"
     "#include <stdio.h>\n"
     "#include <stdlib.h>\n"
     "#include <string.h>\n"
@@ -1310,6 +1311,36 @@ static void write_assumes(const ir_kernel *k, FILE *out) {
   }
 }
 
+/* "(uintptr_t)v + bytes": the end of array v's storage (its declared
+ * extents: a view's store, else its dims; a padded dim's storage too). */
+static void write_storage_end(const ir_kernel *k, const ir_var *v, FILE *out) {
+  fprintf(out, "(uintptr_t)%s + sizeof(%s)", v->name, ctype(v->elem));
+  for (int d = 0; d < v->rank; d++) {
+    fputs(" * (size_t)(", out);
+    ir_expr_print(k, v->store[0] ? v->store[d] : v->dims[d], out);
+    fputc(')', out);
+  }
+}
+
+/* The overlap assumptions (ir_kernel_no_overlap): for each pair, a check
+ * that the two arrays' storage is disjoint, else abort with a message. */
+static void write_overlaps(const ir_kernel *k, FILE *out) {
+  for (int i = 0; i < k->nparams; i++)
+    for (int j = i + 1; j < k->nparams; j++) {
+      const ir_var *a = k->vars[k->params[i]], *b = k->vars[k->params[j]];
+      if (!ir_kernel_no_overlap(k, a->id, b->id)) continue;
+      fputs("  if (!(", out);
+      write_storage_end(k, a, out);
+      fprintf(out, " <= (uintptr_t)%s || ", b->name);
+      write_storage_end(k, b, out);
+      fprintf(out, " <= (uintptr_t)%s)) {\n", a->name);
+      fprintf(out,
+              "    fprintf(stderr, \"%s: %s and %s overlap in memory; this code assumes they "
+              "do not (the original allows it)\\n\");\n    abort();\n  }\n",
+              k->name, a->name, b->name);
+    }
+}
+
 /* The row-major index "((upl_r0) * (long)(E1) + upl_r1)" over extents ext. */
 static void write_rowmajor(const ir_kernel *k, struct ir_expr *const *ext, int rank, FILE *out) {
   for (int d = 0; d < rank; d++) fputc('(', out);
@@ -1493,6 +1524,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
   if (rc == 0) {
     write_head(&g, nodes, nn);
     write_sizes(k, out);
+    write_overlaps(k, out);
     rc = write_steps(&g, nodes, nn);
   }
   if (rc == 0) write_tail(&g, p, rvar, nodes, nn);

@@ -1453,8 +1453,11 @@ static int parse_dims(parser *p, int var, const fe_tok *name, int is_param) {
   while (is(p, "[")) {
     const fe_tok *open = next(p);
     while (is(p, "restrict") || is(p, "const") || is(p, "static") ||
-           is(p, "__restrict") || is(p, "__restrict__") || is(p, "volatile"))
-      next(p);
+           is(p, "__restrict") || is(p, "__restrict__") || is(p, "volatile")) {
+      const char *q = next(p)->text;
+      if (is_param && rank == 0 && (!strcmp(q, "restrict") || !strncmp(q, "__restrict", 10)))
+        v->restricted = 1;
+    }
     if (is(p, "]") || is(p, "*"))
       error_tok(p, is(p, "]") ? open : tok(p), SUP_PARAM,
                 "%s '%s' needs a size in every dimension",
@@ -2276,14 +2279,16 @@ static void parse_param(parser *p, int *dims_at) {
   parse_ctype(p, 1, &ct);
   if (ct.elem == IR_I1)
     error_tok(p, &p->t[p->i - 1], SUP_PARAM, "'void' parameters are not supported");
-  int nstar = 0;
+  int nstar = 0, restricted = 0;
   while (is(p, "*")) {
     if (++nstar > 1)
       error_tok(p, tok(p), SUP_PARAM, "pointers to pointers are not supported");
     next(p);
     while (is(p, "const") || is(p, "restrict") || is(p, "__restrict") ||
-           is(p, "__restrict__") || is(p, "volatile"))
-      next(p);
+           is(p, "__restrict__") || is(p, "volatile")) {
+      const char *q = next(p)->text;
+      restricted |= !strcmp(q, "restrict") || !strncmp(q, "__restrict", 10);
+    }
   }
   const fe_tok *name = expect_ident(p, "a parameter name");
   if (is(p, "("))
@@ -2304,6 +2309,7 @@ static void parse_param(parser *p, int *dims_at) {
   if (nstar || *dims_at >= 0) {
     v->kind = IR_VAR_ARRAY;
     v->elem = elem_type(p, &ct, ty);
+    v->restricted = restricted;
     p->ptr[var] = nstar > 0;
   } else {
     v->kind = ct.elem == IR_I32 ? IR_VAR_SIZE : IR_VAR_SCALAR;

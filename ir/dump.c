@@ -210,6 +210,23 @@ void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out) {
     ir_assume_print(k, &k->assumes[i], out);
     fputc('\n', out);
   }
+  ir_kernel_print_overlaps(k, prefix, out);
+}
+
+void ir_kernel_print_overlaps(const ir_kernel *k, const char *prefix, FILE *out) {
+  for (int i = 0; i < k->nparams; i++) {
+    int w = k->params[i], n = 0;
+    if (!ir_kernel_writes(k, w)) continue;
+    for (int j = 0; j < k->nparams; j++) {
+      int o = k->params[j];
+      /* a pair of written arrays is named at the first of them */
+      if (!ir_kernel_no_overlap(k, w, o) || (j < i && ir_kernel_writes(k, o))) continue;
+      if (!n++) fprintf(out, "%sassumes %s overlaps none of ", prefix, k->vars[w]->name);
+      else fputs(", ", out);
+      fputs(k->vars[o]->name, out);
+    }
+    if (n) fputs(" in memory (none is restrict)\n", out);
+  }
 }
 
 void ir_signature_print(const ir_kernel *k, FILE *out) {

@@ -519,6 +519,34 @@ long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
 
 /* ---------------------------------------------------- views, assumptions */
 
+static int stmts_write(const ir_stmt *s, int v) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN && s->lhs->kind == IR_EX_ELEM && s->lhs->var == v) return 1;
+    if (s->kind == IR_ST_FOR && stmts_write(s->body, v)) return 1;
+    if (s->kind == IR_ST_IF && (stmts_write(s->then_body, v) || stmts_write(s->else_body, v)))
+      return 1;
+  }
+  return 0;
+}
+
+int ir_kernel_writes(const ir_kernel *k, int v) { return stmts_write(k->body, v); }
+
+/* Is v an operand of k that a caller's pointer can reach: an array
+ * parameter or a file-scope array (not the returned value's array, a
+ * local of the emitted code)? */
+static int caller_array(const ir_kernel *k, int v) {
+  const ir_var *x = k->vars[v];
+  if (x->kind != IR_VAR_ARRAY || x->rank == 0) return 0;
+  return !(k->returns && k->params[k->nparams - 1] == v);
+}
+
+int ir_kernel_no_overlap(const ir_kernel *k, int a, int b) {
+  if (a == b || !caller_array(k, a) || !caller_array(k, b)) return 0;
+  const ir_var *x = k->vars[a], *y = k->vars[b];
+  if ((x->global && y->global) || x->restricted || y->restricted) return 0;
+  return ir_kernel_writes(k, a) || ir_kernel_writes(k, b);
+}
+
 int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, size_t n) {
   for (int i = 0; i < k->nassumes; i++) {
     const ir_assume *a = &k->assumes[i];

@@ -374,6 +374,10 @@ typedef struct ir_var {
    * verifier take it as a free size, every run of the user's code and
    * every static shape pins it (ir_kernel_pin_constants). */
   int pinned;
+  int restricted;    /* IR_VAR_ARRAY parameter declared `restrict`
+                        (`float *restrict y`, `double A[restrict n][m]`):
+                        while the kernel writes its elements, no other
+                        parameter reaches them (C11 6.7.3.1) */
   int global;        /* IR_VAR_ARRAY: a file-scope array of the user's file
                         that the kernel reads or writes, an operand of the
                         kernel (in ir_kernel.params after the C parameters)
@@ -536,8 +540,25 @@ void ir_signature_print(const ir_kernel *k, FILE *out);
 void ir_assume_print(const ir_kernel *k, const ir_assume *a, FILE *out);
 
 /* One line per view, "PREFIXa: the region [m][k] of a[m][lda]", then one
- * per assumption, "PREFIXassumes k <= lda". */
+ * per assumption, "PREFIXassumes k <= lda", then the overlap assumptions
+ * (ir_kernel_print_overlaps). */
 void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out);
+
+/* Do k's proofs assume that arrays a and b (var ids) do not overlap in
+ * memory?  So for two array operands of k (C parameters or file-scope
+ * arrays, not two file-scope ones, which are distinct objects), one of
+ * them written by k, neither declared restrict (then an overlap would be
+ * undefined behaviour): C allows such pointers to overlap, the tensor
+ * program's values cannot. */
+int ir_kernel_no_overlap(const ir_kernel *k, int a, int b);
+
+/* Print the overlap assumptions of k (ir_kernel_no_overlap), one line per
+ * written array w that has some: "PREFIXassumes w overlaps none of a, b in
+ * memory (none is restrict)"; a pair is named once, at its first array. */
+void ir_kernel_print_overlaps(const ir_kernel *k, const char *prefix, FILE *out);
+
+/* Does k write array v (an assignment to one of its elements)? */
+int ir_kernel_writes(const ir_kernel *k, int v);
 
 /* Do all of k's assumptions hold at sizes[var id]?  1 if so; else 0 with
  * the first that fails in msg: "k <= lda does not hold (k=5, lda=3)". */

@@ -196,4 +196,43 @@ if [ -n "$first" ]; then
     FAIL=$((FAIL + 1)); echo "FAIL: driver for the size check does not compile"; cat "$TMP/err"
   fi
 fi
+# The overlap assumption: a written pointer and another operand, neither
+# restrict, may overlap in C; the C+BLAS code checks at its start that they
+# do not (adjacent storage passes, one element of overlap aborts with a
+# message), and restrict removes the check.
+cat >"$TMP/ov.c" <<'EOF'
+void shift_add(int n, const double *x, double *y) {
+  for (int i = 0; i < n; i++)
+    y[i] = x[i] + 1.0;
+}
+EOF
+expect_status 0 "overlap: raised as C+BLAS" "$UPLIFT" raise -q --emit c "$TMP/ov.c" -o "$TMP/ov_c.c"
+check "overlap: the report states the assumption" sh -c "'$UPLIFT' raise '$TMP/ov.c' 2>&1 >/dev/null | grep -q '^assumes y overlaps none of x in memory (none is restrict)$'"
+cat >"$TMP/ov_main.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+void shift_add(int n, const double *x, double *y);
+int main(int argc, char **argv) {
+  static double buf[16];
+  int off = atoi(argv[1]); /* y starts off elements after x; n = 4 */
+  for (int i = 0; i < 16; i++) buf[i] = i;
+  shift_add(4, buf, buf + off);
+  printf("%g %g\n", buf[off], buf[off + 3]);
+  return 0;
+}
+EOF
+if cc -std=c11 -o "$TMP/ov" "$TMP/ov_main.c" "$TMP/ov_c.c" $BLAS -lm 2>"$TMP/err"; then
+  PASS=$((PASS + 1))
+  "$TMP/ov" 4 >"$TMP/out" 2>"$TMP/err"; st=$?
+  check "overlap: adjacent storage runs and computes (exit $st)" grep -qx "1 4" "$TMP/out"
+  "$TMP/ov" 3 >"$TMP/out" 2>"$TMP/err"; st=$?
+  if [ "$st" -ne 0 ] && grep -q "shift_add: x and y overlap in memory; this code assumes they do not" "$TMP/err"; then
+    PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); echo "FAIL: overlapping x and y not refused (exit $st)"; cat "$TMP/err"; fi
+else
+  FAIL=$((FAIL + 1)); echo "FAIL: overlap driver does not compile"; cat "$TMP/err"
+fi
+sed 's/double \*y/double *restrict y/' "$TMP/ov.c" >"$TMP/ovr.c"
+"$UPLIFT" raise -q --emit c "$TMP/ovr.c" >"$TMP/ovr_c.c" 2>"$TMP/err"
+check "overlap: restrict y: no check, no assumption" sh -c "! grep -q overlap '$TMP/ovr_c.c' && ! '$UPLIFT' raise '$TMP/ovr.c' 2>&1 | grep -q overlaps"
+
 report

@@ -725,6 +725,53 @@ static void details_size_values(ir_arena *a) {
         k && ir_kernel_find_var(k, "n_val") < 0);
 }
 
+/* Overlap assumptions: a written array and another operand, neither
+ * restrict, may overlap in C; the proofs assume they do not. */
+static void details_overlaps(ir_arena *a) {
+  static const struct {
+    const char *src;
+    int x_y, x_z, y_z; /* ir_kernel_no_overlap of each pair */
+    const char *what;
+  } cases[] = {
+      {"void f(int n, const float *x, const float *y, float *z) {\n"
+       " for (int i = 0; i < n; i++) z[i] = x[i] + y[i]; }\n",
+       0, 1, 1, "z written: z with x and with y; not the two read-only x, y"},
+      {"void f(int n, const float *x, const float *y, float *restrict z) {\n"
+       " for (int i = 0; i < n; i++) z[i] = x[i] + y[i]; }\n",
+       0, 0, 0, "z restrict: no assumption"},
+      {"void f(int n, const float *restrict x, const float *y, float *z) {\n"
+       " for (int i = 0; i < n; i++) z[i] = x[i] + y[i]; }\n",
+       0, 0, 1, "x restrict: only y with z"},
+      {"void f(int n, double x[restrict n], double y[n], double z[__restrict n]) {\n"
+       " for (int i = 0; i < n; i++) { y[i] = x[i]; z[i] = y[i]; } }\n",
+       0, 0, 0, "array parameters declared restrict in their first bracket"},
+      {"void f(int n, double x[n], double y[n], double z[n]) {\n"
+       " for (int i = 0; i < n; i++) { y[i] = x[i]; z[i] = y[i]; } }\n",
+       1, 1, 1, "two written arrays and a read one: every pair"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    ir_kernel *k = parse(cases[c].src, a);
+    int ok = k != NULL;
+    if (ok) {
+      int x = ir_kernel_find_var(k, "x"), y = ir_kernel_find_var(k, "y"),
+          z = ir_kernel_find_var(k, "z");
+      ok = ir_kernel_no_overlap(k, x, y) == cases[c].x_y &&
+           ir_kernel_no_overlap(k, x, z) == cases[c].x_z &&
+           ir_kernel_no_overlap(k, y, z) == cases[c].y_z &&
+           ir_kernel_no_overlap(k, z, y) == cases[c].y_z && !ir_kernel_no_overlap(k, z, z);
+    }
+    CHECK(cases[c].what, ok);
+  }
+  ir_kernel *k = parse("float g[64];\nvoid f(float *out) {\n"
+                       " for (int i = 0; i < 64; i++) out[i] = g[i]; }\n", a);
+  char buf[256] = "";
+  FILE *m = fmemopen(buf, sizeof buf, "w");
+  if (k && m) ir_kernel_print_overlaps(k, "// ", m);
+  if (m) fclose(m);
+  CHECK("a file-scope array and a written pointer: stated",
+        !strcmp(buf, "// assumes out overlaps none of g in memory (none is restrict)\n"));
+}
+
 static void test_details(void) {
   ir_arena a;
   ir_arena_init(&a);
@@ -735,6 +782,7 @@ static void test_details(void) {
   details_views(&a);
   details_extents(&a);
   details_size_values(&a);
+  details_overlaps(&a);
   ir_arena_free(&a);
 }
 
