@@ -496,6 +496,72 @@ static unsigned cast_elems(const ir_kernel *k) {
   return m;
 }
 
+/* Does dialect d offer C's conversion from `from` to `to`: an op of
+ * kernel convert whose result rule takes the pair (tosa has none from f32
+ * to an integer, its cast rounding where C truncates)? */
+static int dialect_converts(const gram_dialect *d, ir_elem from, ir_elem to) {
+  ir_type x = {from, 0, {0}}, r = {to, 0, {0}};
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    gram_prod ps[4];
+    if (op->nops == 1 && gram_op_needs_target(op) && op->kernel && !strcmp(op->kernel, "convert") &&
+        gram_productions(op, &x, &r, ps, 4, NULL) > 0)
+      return 1;
+  }
+  return 0;
+}
+
+typedef struct cast_find {
+  const gram_dialect *d;
+  ir_elem from, to; /* the first conversion d does not offer */
+  int found;
+} cast_find;
+
+static void expr_missing_cast(const ir_expr *e, cast_find *f) {
+  if (f->found) return;
+  if (poly_cast_converts(e) && !dialect_converts(f->d, e->args[0]->type, e->type)) {
+    f->from = e->args[0]->type, f->to = e->type, f->found = 1;
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++) expr_missing_cast(e->args[i], f);
+}
+
+static int stmt_missing_cast(const ir_stmt *s, const ir_stmt *const *loops, int depth,
+                             void *user) {
+  (void)loops, (void)depth;
+  expr_missing_cast(s->rhs, user);
+  return 0;
+}
+
+/* What the dialect lacks that may explain a failed search, as
+ * "; ..." in buf (or ""): a conversion of the kernel's that it does not
+ * offer (tosa from f32 to an integer), and for unsigned data the ops it
+ * offers for the signed type of that width only (they compare as signed:
+ * tosa's maximum on ui32). */
+static void search_failure_note(const task_ctx *t, char *buf, size_t n) {
+  const gram_dialect *d = t->d;
+  ir_elem e = t->k->data_type;
+  cast_find f = {d, IR_F64, IR_F64, 0};
+  ir_kernel_walk_assigns(t->k, stmt_missing_cast, &f);
+  size_t len = 0;
+  buf[0] = 0;
+  if (f.found)
+    len += (size_t)snprintf(buf, n, "; dialect %s has no conversion from %s to %s", d->name,
+                            ir_elem_mlir_name(f.from), ir_elem_mlir_name(f.to));
+  if (!ir_elem_is_int(e) || ir_elem_is_signed(e)) return;
+  unsigned s = 1u << ir_elem_int(ir_elem_bits(e), 1), u = 1u << e;
+  int first = 1;
+  for (int i = 0; i < d->nops && len < n; i++)
+    if ((d->ops[i]->elems & s) && !(d->ops[i]->elems & u)) {
+      len += (size_t)snprintf(buf + len, n - len, "%s%s", first ? "; signed only in " : ", ",
+                              d->ops[i]->name);
+      first = 0;
+    }
+  if (!first && len < n)
+    snprintf(buf + len, n - len, " (%s data: %s would compare or shift it as signed)",
+             ir_elem_mlir_name(e), d->name);
+}
+
 /* ------------------------------------------------------ aligned operands */
 
 /* Is e an integer expression of sizes, iterators and literals (+ - *,
@@ -1403,10 +1469,13 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
                      "no program of at most %d ops found within the search's tables (%s, left "
                      "candidates out)",
                      t->o->max_ops, enum_limit_text());
-      else
+      else {
+        char why[512];
+        search_failure_note(t, why, sizeof why);
         ir_error_set(err, nowhere, IR_ERR_RANGE,
-                     "no program of at most %d ops per sub-goal found (--max-ops)",
-                     t->o->max_ops);
+                     "no program of at most %d ops per sub-goal found (--max-ops)%s",
+                     t->o->max_ops, why);
+      }
       return 1;
     }
     const ir_tnode *prog = complete_program(t, s, found, err);
