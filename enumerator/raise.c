@@ -475,16 +475,32 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
   return 0;
 }
 
-static void expr_cast_elems(const ir_expr *e, unsigned *m) {
-  if (poly_cast_converts(e)) *m |= (1u << e->type) | (1u << e->args[0]->type);
-  for (int i = 0; i < e->nargs; i++) expr_cast_elems(e->args[i], m);
+/* Each conversion of a kernel (poly_cast_converts), from its operand's
+ * element type to its own, handed to fn. */
+typedef void (*cast_fn)(ir_elem from, ir_elem to, void *user);
+typedef struct cast_walk {
+  cast_fn fn;
+  void *user;
+} cast_walk;
+
+static void expr_casts(const ir_expr *e, const cast_walk *w) {
+  if (poly_cast_converts(e)) w->fn(e->args[0]->type, e->type, w->user);
+  for (int i = 0; i < e->nargs; i++) expr_casts(e->args[i], w);
 }
 
-static int stmt_cast_elems(const ir_stmt *s, const ir_stmt *const *loops, int depth,
-                           void *user) {
+static int stmt_casts(const ir_stmt *s, const ir_stmt *const *loops, int depth, void *user) {
   (void)loops, (void)depth;
-  expr_cast_elems(s->rhs, user);
+  expr_casts(s->rhs, user);
   return 0;
+}
+
+static void kernel_casts(const ir_kernel *k, cast_fn fn, void *user) {
+  cast_walk w = {fn, user};
+  ir_kernel_walk_assigns(k, stmt_casts, &w);
+}
+
+static void add_cast_elems(ir_elem from, ir_elem to, void *user) {
+  *(unsigned *)user |= (1u << to) | (1u << from);
 }
 
 /* The element types k's conversions involve (bit 1 << ir_elem; 0 when it
@@ -492,7 +508,7 @@ static int stmt_cast_elems(const ir_stmt *s, const ir_stmt *const *loops, int de
  * besides the data type. */
 static unsigned cast_elems(const ir_kernel *k) {
   unsigned m = 0;
-  ir_kernel_walk_assigns(k, stmt_cast_elems, &m);
+  kernel_casts(k, add_cast_elems, &m);
   return m;
 }
 
@@ -517,20 +533,9 @@ typedef struct cast_find {
   int found;
 } cast_find;
 
-static void expr_missing_cast(const ir_expr *e, cast_find *f) {
-  if (f->found) return;
-  if (poly_cast_converts(e) && !dialect_converts(f->d, e->args[0]->type, e->type)) {
-    f->from = e->args[0]->type, f->to = e->type, f->found = 1;
-    return;
-  }
-  for (int i = 0; i < e->nargs; i++) expr_missing_cast(e->args[i], f);
-}
-
-static int stmt_missing_cast(const ir_stmt *s, const ir_stmt *const *loops, int depth,
-                             void *user) {
-  (void)loops, (void)depth;
-  expr_missing_cast(s->rhs, user);
-  return 0;
+static void find_missing_cast(ir_elem from, ir_elem to, void *user) {
+  cast_find *f = user;
+  if (!f->found && !dialect_converts(f->d, from, to)) f->from = from, f->to = to, f->found = 1;
 }
 
 /* What the dialect lacks that may explain a failed search, as
@@ -542,7 +547,7 @@ static void search_failure_note(const task_ctx *t, char *buf, size_t n) {
   const gram_dialect *d = t->d;
   ir_elem e = t->k->data_type;
   cast_find f = {d, IR_F64, IR_F64, 0};
-  ir_kernel_walk_assigns(t->k, stmt_missing_cast, &f);
+  kernel_casts(t->k, find_missing_cast, &f);
   size_t len = 0;
   buf[0] = 0;
   if (f.found)
