@@ -522,6 +522,10 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       } else if (SFX("type")) put_type(c, &v->type);
       else if (SFX("elem")) ir_buf_puts(b, elem_name(c->d, v->type.elem));
       else if (SFX("zero")) ir_buf_puts(b, ir_elem_is_float(v->type.elem) ? "0.0" : "0");
+      else if (SFX("ones")) /* 2^bits - 1 of an integer type: a zero extension's mask */
+        ir_buf_printf(b, "%llu", ir_elem_bits(v->type.elem) >= 64
+                                     ? ~0ULL
+                                     : (1ULL << ir_elem_bits(v->type.elem)) - 1);
       else if (SFX("conv") && v->kind == IR_TN_OP && v->nops > 0) /* from operand 0 to v */
         ir_buf_puts(b, arith_convert(v->ops[0]->type.elem, v->type.elem));
       else if (SFX("shape")) put_shape(c, &v->type);

@@ -475,16 +475,32 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
   return 0;
 }
 
-static void expr_cast_elems(const ir_expr *e, unsigned *m) {
-  if (poly_cast_converts(e)) *m |= (1u << e->type) | (1u << e->args[0]->type);
-  for (int i = 0; i < e->nargs; i++) expr_cast_elems(e->args[i], m);
+/* Each conversion of a kernel (poly_cast_converts), from its operand's
+ * element type to its own, handed to fn. */
+typedef void (*cast_fn)(ir_elem from, ir_elem to, void *user);
+typedef struct cast_walk {
+  cast_fn fn;
+  void *user;
+} cast_walk;
+
+static void expr_casts(const ir_expr *e, const cast_walk *w) {
+  if (poly_cast_converts(e)) w->fn(e->args[0]->type, e->type, w->user);
+  for (int i = 0; i < e->nargs; i++) expr_casts(e->args[i], w);
 }
 
-static int stmt_cast_elems(const ir_stmt *s, const ir_stmt *const *loops, int depth,
-                           void *user) {
+static int stmt_casts(const ir_stmt *s, const ir_stmt *const *loops, int depth, void *user) {
   (void)loops, (void)depth;
-  expr_cast_elems(s->rhs, user);
+  expr_casts(s->rhs, user);
   return 0;
+}
+
+static void kernel_casts(const ir_kernel *k, cast_fn fn, void *user) {
+  cast_walk w = {fn, user};
+  ir_kernel_walk_assigns(k, stmt_casts, &w);
+}
+
+static void add_cast_elems(ir_elem from, ir_elem to, void *user) {
+  *(unsigned *)user |= (1u << to) | (1u << from);
 }
 
 /* The element types k's conversions involve (bit 1 << ir_elem; 0 when it
@@ -492,8 +508,63 @@ static int stmt_cast_elems(const ir_stmt *s, const ir_stmt *const *loops, int de
  * besides the data type. */
 static unsigned cast_elems(const ir_kernel *k) {
   unsigned m = 0;
-  ir_kernel_walk_assigns(k, stmt_cast_elems, &m);
+  kernel_casts(k, add_cast_elems, &m);
   return m;
+}
+
+/* Does dialect d offer C's conversion from `from` to `to`: an op of
+ * kernel convert whose result rule takes the pair (tosa has none from f32
+ * to an integer, its cast rounding where C truncates)? */
+static int dialect_converts(const gram_dialect *d, ir_elem from, ir_elem to) {
+  ir_type x = {from, 0, {0}}, r = {to, 0, {0}};
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    gram_prod ps[4];
+    if (op->nops == 1 && gram_op_needs_target(op) && op->kernel && !strcmp(op->kernel, "convert") &&
+        gram_productions(op, &x, &r, ps, 4, NULL) > 0)
+      return 1;
+  }
+  return 0;
+}
+
+typedef struct cast_find {
+  const gram_dialect *d;
+  ir_elem from, to; /* the first conversion d does not offer */
+  int found;
+} cast_find;
+
+static void find_missing_cast(ir_elem from, ir_elem to, void *user) {
+  cast_find *f = user;
+  if (!f->found && !dialect_converts(f->d, from, to)) f->from = from, f->to = to, f->found = 1;
+}
+
+/* What the dialect lacks that may explain a failed search, as
+ * "; ..." in buf (or ""): a conversion of the kernel's that it does not
+ * offer (tosa from f32 to an integer), and for unsigned data the ops it
+ * offers for the signed type of that width only (they compare as signed:
+ * tosa's maximum on ui32). */
+static void search_failure_note(const task_ctx *t, char *buf, size_t n) {
+  const gram_dialect *d = t->d;
+  ir_elem e = t->k->data_type;
+  cast_find f = {d, IR_F64, IR_F64, 0};
+  kernel_casts(t->k, find_missing_cast, &f);
+  size_t len = 0;
+  buf[0] = 0;
+  if (f.found)
+    len += (size_t)snprintf(buf, n, "; dialect %s has no conversion from %s to %s", d->name,
+                            ir_elem_mlir_name(f.from), ir_elem_mlir_name(f.to));
+  if (!ir_elem_is_int(e) || ir_elem_is_signed(e)) return;
+  unsigned s = 1u << ir_elem_int(ir_elem_bits(e), 1), u = 1u << e;
+  int first = 1;
+  for (int i = 0; i < d->nops && len < n; i++)
+    if ((d->ops[i]->elems & s) && !(d->ops[i]->elems & u)) {
+      len += (size_t)snprintf(buf + len, n - len, "%s%s", first ? "; signed only in " : ", ",
+                              d->ops[i]->name);
+      first = 0;
+    }
+  if (!first && len < n)
+    snprintf(buf + len, n - len, " (%s data: %s would compare or shift it as signed)",
+             ir_elem_mlir_name(e), d->name);
 }
 
 /* ------------------------------------------------------ aligned operands */
@@ -1410,10 +1481,13 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
                      "no program of at most %d ops found within the search's tables (%s, left "
                      "candidates out)",
                      t->o->max_ops, enum_limit_text());
-      else
+      else {
+        char why[512];
+        search_failure_note(t, why, sizeof why);
         ir_error_set(err, nowhere, IR_ERR_RANGE,
-                     "no program of at most %d ops per sub-goal found (--max-ops)",
-                     t->o->max_ops);
+                     "no program of at most %d ops per sub-goal found (--max-ops)%s",
+                     t->o->max_ops, why);
+      }
       return 1;
     }
     const ir_tnode *prog = complete_program(t, s, found, err);

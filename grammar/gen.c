@@ -172,6 +172,23 @@ static int result_type(gen *g, ir_type *r) {
   }
 }
 
+/* Whether a cast of rule `res` from `from` to `to` is C's conversion:
+ * sext(x), a signless cast extending by sign, truncating and converting
+ * to float as signed (tosa.cast), is for a signed x, and for an unsigned
+ * x narrowed (the bits kept do not depend on the sign); zext(x) widens an
+ * unsigned integer. */
+static int cast_fits(gram_res res, ir_elem from, ir_elem to) {
+  int ints = ir_elem_is_int(from) && ir_elem_is_int(to);
+  switch (res) {
+  case GRAM_RES_SEXT:
+    return (ir_elem_is_int(from) && ir_elem_is_signed(from)) ||
+           (ints && ir_elem_bits(to) <= ir_elem_bits(from));
+  case GRAM_RES_ZEXT:
+    return ints && !ir_elem_is_signed(from) && ir_elem_bits(to) > ir_elem_bits(from);
+  default: return 1;
+  }
+}
+
 /* The result when it does not depend on the attributes (or -1 on a type
  * error; -2 when it does depend on them). */
 static int pre_result(gen *g, ir_type *r) {
@@ -207,12 +224,14 @@ static int pre_result(gen *g, ir_type *r) {
     }
     return 0;
   }
-  case GRAM_RES_CONVERT: { /* x's shape in another element type */
+  case GRAM_RES_CONVERT:
+  case GRAM_RES_SEXT:
+  case GRAM_RES_ZEXT: { /* x's shape in another element type */
     const ir_type *x = &g->ops[op->res_args[0]];
     ir_type same = *g->target;
     same.elem = x->elem;
     if (!ir_type_equal(&same, x) || g->target->elem == x->elem ||
-        !(op->elems & (1u << g->target->elem)))
+        !(op->elems & (1u << g->target->elem)) || !cast_fits(op->res, x->elem, g->target->elem))
       return -1;
     *r = *g->target;
     return 0;
@@ -407,7 +426,7 @@ static void walk(gen *g, int ai) {
 
 int gram_op_needs_target(const gram_op *op) {
   return op->res == GRAM_RES_TARGET || op->res == GRAM_RES_RESHAPE ||
-         op->res == GRAM_RES_CONVERT;
+         op->res == GRAM_RES_CONVERT || op->res == GRAM_RES_SEXT || op->res == GRAM_RES_ZEXT;
 }
 
 int gram_productions(const gram_op *op, const ir_type *ops, const ir_type *target,
@@ -508,7 +527,8 @@ void gram_op_signature(const gram_op *op, FILE *out) {
   fputs(" -> ", out);
   if (op->res_pat.fixed_elem) fprintf(out, "%s ", ir_elem_mlir_name(op->res_pat.elem));
   static const char *rules[] = {"", "broadcast", "broadcast_eq", "permute", "reduce",
-                                "reduce1", "dot", "target", "reshape", "convert"};
+                                "reduce1", "dot", "target", "reshape", "convert",
+                                "sext", "zext"};
   switch (op->res) {
   case GRAM_RES_PATTERN: {
     gram_pat p = op->res_pat;

@@ -95,9 +95,15 @@ typedef enum gram_res {
   GRAM_RES_DOT,       /* dot(l, r, batch, contract): batch, l free, r free */
   GRAM_RES_TARGET,    /* target: the caller proposes the result type */
   GRAM_RES_RESHAPE,   /* reshape(x): a proposed type with x's element count */
-  GRAM_RES_CONVERT    /* convert(x): x's shape, the element type of a
+  GRAM_RES_CONVERT,   /* convert(x): x's shape, the element type of a
                          proposed type of that shape (another one of the
                          op's element types) */
+  GRAM_RES_SEXT,      /* sext(x): convert(x) where a signless cast that
+                         extends by sign (truncates, sitofp) is C's
+                         conversion: x signed, or both integers and the
+                         result no wider */
+  GRAM_RES_ZEXT       /* zext(x): convert(x) of an unsigned integer x to a
+                         wider integer (C's zero extension) */
 } gram_res;
 
 /* A kernel attribute binding: key=VALUE. */

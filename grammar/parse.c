@@ -531,7 +531,7 @@ static void parse_attr(parser *p, gram_op *op) {
 #define RESULTS_SUPPORTED \
   "[ELEM] followed by a pattern [m,n] / [*s], broadcast(a, b, ...), " \
   "broadcast_eq(a, b, ...), permute(x, ATTR), reduce(x, ATTR), " \
-  "reduce1(x, ATTR), dot(l, r, BATCH, CONTRACT), target, reshape(x), convert(x)"
+  "reduce1(x, ATTR), dot(l, r, BATCH, CONTRACT), target, reshape(x), convert(x), sext(x), zext(x)"
 
 /* result := [ELEM] ( pattern | RULE '(' args ')' | target ) */
 static void parse_result(parser *p, gram_op *op) {
@@ -563,7 +563,8 @@ static void parse_result(parser *p, gram_op *op) {
         {"broadcast", GRAM_RES_BCAST, -1, 0}, {"broadcast_eq", GRAM_RES_BCAST_EQ, -1, 0},
         {"permute", GRAM_RES_PERMUTE, 1, 1},  {"reduce", GRAM_RES_REDUCE, 1, 1},
         {"reduce1", GRAM_RES_REDUCE1, 1, 1},  {"dot", GRAM_RES_DOT, 2, 2},
-        {"reshape", GRAM_RES_RESHAPE, 1, 0}, {"convert", GRAM_RES_CONVERT, 1, 0}};
+        {"reshape", GRAM_RES_RESHAPE, 1, 0}, {"convert", GRAM_RES_CONVERT, 1, 0},
+        {"sext", GRAM_RES_SEXT, 1, 0},       {"zext", GRAM_RES_ZEXT, 1, 0}};
     int ri = -1;
     for (int i = 0; i < (int)(sizeof rules / sizeof rules[0]); i++)
       if (teq(r, rules[i].name)) ri = i;
@@ -890,7 +891,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
                                     "dyn",      "dims",         "core_type", "core_reassoc",
                                     "collapse", "expand",       "into",      "axes",
                                     "units",    "full_type",    "shape_attr",
-                                    "zero",     "conv"};
+                                    "zero",     "conv",         "ones"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);

@@ -195,6 +195,11 @@ static void pinned_check(pipe_verify_state *vs, verify_task t, const verify_cand
   if (!any || vr->verdict != VERIFY_PROVED || vr->all_sizes) return;
   verify_result at;
   t.pinned = 1;
+  /* what the signs of zeros need was asked at the sizes the verifier
+   * tries, and vr keeps that answer: the second tier's query at the
+   * constant extents, the largest of the check (correlation's 32 x 28
+   * division by a sqrt), would only be thrown away */
+  t.zero_signs_known = 1;
   verify_task_check(vs->v, &t, cand, &at);
   vr->seconds += at.seconds;
   if (at.verdict == VERIFY_PROVED ||
@@ -342,7 +347,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   for (int v = 0; v < nvars; v++)
     if (refs[v] && q->kernel->vars[v]->kind == IR_VAR_SIZE) cand_sizes[ncs++] = v;
   verify_task t = {q->kernel, q->mask, q->nin, q->in_vars, 1, &q->out_var,
-                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0, 0, 0};
+                   sc.ncases, sc.cases, sc.left_out, ncs, cand_sizes, 0, 0, 0, 0};
   pipe_cand c = {q->cand, q->in_vars, nvars};
   verify_candidate cand = {pipe_cand_eval_sym, pipe_cand_eval, &c};
   memset(r, 0, sizeof *r);

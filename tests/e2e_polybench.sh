@@ -11,7 +11,8 @@
 #   - with POLYBENCH_USE_SCALAR_LB, whose loops run to the dataset's
 #     constants (a fixed-size kernel, raised over sizes standing for the
 #     constants: docs/frontend.md, "Constant extents as sizes"), raises in
-#     hlo with every task proved (or proved for finite inputs), and
+#     hlo, linalg and tosa (as float: -D DATA_TYPE_IS_FLOAT) with every
+#     task proved (or proved for finite inputs), and
 #     `--check` runs the raised program against the native original at the
 #     constants, agreeing on more than zero elements.
 . tests/lib.sh
@@ -32,15 +33,19 @@ for f in benchmarks/kernels/*.c; do
       sed 's/^/  /' "$TMP/err" | head -n 4; fi
   done
   # shellcheck disable=SC2086
-  "$UPLIFT" raise --check --dialect hlo --timeout "$BUDGET" $PB -D POLYBENCH_USE_SCALAR_LB "$f" \
-    >"$TMP/out" 2>"$TMP/err"; got=$?
-  nt=$(grep -c '^task' "$TMP/err")
-  np=$(grep -c '^task.*; proved\( for finite inputs\)\? (' "$TMP/err")
-  if [ "$got" -eq 0 ] && [ "$nt" -gt 0 ] && [ "$nt" -eq "$np" ]; then PASS=$((PASS + 1)); else
-    FAIL=$((FAIL + 1)); echo "FAIL: $name SCALAR_LB: not raised with every task proved (exit $got, $np of $nt)"
-    grep -v '^task\|^ ' "$TMP/err" | sed 's/^/  /' | head -n 4; fi
-  check "$name SCALAR_LB: --check agrees at the dataset's constants" \
-    grep -Eq 'agrees with the natively compiled original.*: [1-9][0-9]* output elements' "$TMP/err"
+  for d in ${POLYBENCH_DIALECTS:-hlo linalg tosa}; do
+    fl=""; [ "$d" = tosa ] && fl="-D DATA_TYPE_IS_FLOAT" # MLIR 16's tosa has no f64
+    # shellcheck disable=SC2086
+    "$UPLIFT" raise --check --dialect $d $fl --timeout "$BUDGET" $PB -D POLYBENCH_USE_SCALAR_LB "$f" \
+      >"$TMP/out" 2>"$TMP/err"; got=$?
+    nt=$(grep -c '^task' "$TMP/err")
+    np=$(grep -c '^task.*; proved\( for finite inputs\)\? (' "$TMP/err")
+    if [ "$got" -eq 0 ] && [ "$nt" -gt 0 ] && [ "$nt" -eq "$np" ]; then PASS=$((PASS + 1)); else
+      FAIL=$((FAIL + 1)); echo "FAIL: $name SCALAR_LB $d: not raised with every task proved (exit $got, $np of $nt)"
+      grep -v '^task\|^ ' "$TMP/err" | sed 's/^/  /' | head -n 4; fi
+    check "$name SCALAR_LB $d: --check agrees at the dataset's constants" \
+      grep -Eq 'agrees with the natively compiled original.*: [1-9][0-9]* output elements' "$TMP/err"
+  done
 done
 check "found the benchmark kernel files" [ "$nfiles" -ge 15 ]
 report

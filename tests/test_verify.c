@@ -374,7 +374,7 @@ static void test_gemm(void) {
                                 E2(B, V(k), V(j))))));
   kb_done(&b, FOR(i, V(ni), 1, SEQ2(s0, s1)));
   int ins[] = {C, Am, B, alpha, beta}, outs[] = {C};
-  verify_task t = {b.k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {b.k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
 
   /* beta*C + alpha*dot(A, B) */
   prog p1 = {5, {OP2("mul", IN(4), IN(0)), dot(IN(1), IN(2), 1, 0),
@@ -425,7 +425,7 @@ static void test_matmul_square(void) {
                         BIN(IR_EX_MUL, E2(Am, V(i), V(k)), E2(B, V(k), V(j)))));
   kb_done(&b, FOR(i, V(n), 1, FOR(j, V(n), 1, SEQ2(s0, s1))));
   int ins[] = {Am, B}, outs[] = {C};
-  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   prog p = {1, {dot(IN(0), IN(1), 1, 0)}};
   expect("matmul (downward k loop)", VERIFY_REAL, &t, &p, VERIFY_PROVED, 0);
   expect("matmul (downward k loop)", VERIFY_FP, &t, &p, VERIFY_PROVED, 0);
@@ -456,7 +456,7 @@ static verify_task vec_kernel(vec *v, ir_expr *(*rhs)(vec *)) {
   ins[0] = v->x;
   ins[1] = v->z;
   outs[0] = v->y;
-  verify_task t = {v->b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {v->b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   return t;
 }
 
@@ -653,7 +653,7 @@ static void test_reduction_fp(void) {
                             BIN(IR_EX_MUL, E2(Am, V(i), V(j)), E1(x, V(j))))));
   kb_done(&b, FOR(i, V(n), 1, SEQ2(s0, s1)));
   int ins[] = {Am, x}, outs[] = {s};
-  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   prog mv = {1, {dot(IN(0), IN(1), 1, 0)}};
   expect("matvec, reversed order (s = s + e)", VERIFY_FP, &t, &mv, VERIFY_PROVED, 0);
   /* reduce(A * broadcast x) over dim 1 */
@@ -686,7 +686,7 @@ static void test_region(void) {
                   FOR_LE(j, V(i), ASG(E2(C, V(i), V(j)), IR_ASSIGN,
                                       BIN(IR_EX_MUL, CD(2.0), E2(C, V(i), V(j)))))));
   int ins[] = {C}, outs[] = {C};
-  verify_task t = {b.k, NULL, 1, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {b.k, NULL, 1, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   prog all = {2, {CONST(2.0), OP2("mul", 0, IN(0))}};
   expect("triangle: scaling everything", VERIFY_REAL, &t, &all, VERIFY_REFUTED, 1);
   prog tri = {6, {iota(IN(0), 0), iota(IN(0), 1), compare(INTERP_CMP_GE, 0, 1),
@@ -721,7 +721,7 @@ static int gemm_task(verify_task *t, int ins[5], int outs[1]) {
   const char *names[] = {"C", "A", "B", "alpha", "beta"};
   for (int i = 0; i < 5; i++) ins[i] = ir_kernel_find_var(k, names[i]);
   outs[0] = ins[0];
-  verify_task tk = {k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task tk = {k, NULL, 5, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   *t = tk;
   return 1;
 }
@@ -900,7 +900,7 @@ static void test_ordinary(void) {
                           SEL(BIN(IR_EX_GT, E2(Am, V(i), V(j)), E1(y, V(i))),
                               E2(Am, V(i), V(j)), E1(y, V(i)))))));
   int ins[] = {Am, y}, outs[] = {y};
-  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {b.k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   prog mx = {3, {CONST(-INFINITY), reduce(IN(0), 0, 1, INTERP_BODY_MAX), OP2("max", IN(1), 1)}};
   prog mn = mx, low = mx;
   mn.s[1].attrs[1] = interp_attr_body(INTERP_BODY_MIN); /* a mutant */
@@ -990,7 +990,7 @@ static verify_task int_kernel(kb *b, ir_elem e, ir_expr *(*rhs)(int x, int z, in
   ins[0] = x;
   ins[1] = z;
   outs[0] = y;
-  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0};
+  verify_task t = {b->k, NULL, 2, ins, 1, outs, 0, NULL, 0, 0, NULL, 0, 0, 0, 0};
   return t;
 }
 

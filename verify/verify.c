@@ -1155,7 +1155,8 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
     }
     cex_free(c2);
   }
-  if (kind != VX_REAL || out != Q_UNSAT || (res->assumes & VERIFY_ASSUMES_ZERO_SIGN))
+  if (kind != VX_REAL || out != Q_UNSAT || (res->assumes & VERIFY_ASSUMES_ZERO_SIGN) ||
+      t->zero_signs_known)
     return out;
   if (!zero_signs_hold(v, s, t, cand, sizes, res)) res->assumes |= VERIFY_ASSUMES_ZERO_SIGN;
   return out;

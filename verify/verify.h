@@ -173,6 +173,11 @@ typedef struct verify_task {
    * VERIFY_ASSUMES_FINITE): C's comparisons skip a NaN and keep the earlier
    * of two equal zeros, which no max, min or fmax op does. */
   int ordinary_inputs;
+  /* Optional: real mode without the second tier (zero_signs_hold, the
+   * check with IEEE's signs of zeros after a proof with relaxed ones):
+   * the caller keeps the VERIFY_ASSUMES_ZERO_SIGN of an earlier check of
+   * the same task (pinned_check, pipeline/verify.c). */
+  int zero_signs_known;
 } verify_task;
 
 /* ----------------------------------------------------------- candidates */
