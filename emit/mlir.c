@@ -1527,12 +1527,27 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   const ir_tprog *p = run->prog;
   const long *ts = run->dynamic ? NULL : run->sizes; /* for types */
   char ty[96];
+  /* a kept loop's bounds: the sizes that come in as index arguments */
+  emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic};
+  unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
+  if (p->loop) {
+    bound_args(p->loop->lo, &eo, seen);
+    bound_args(p->loop->hi, &eo, seen);
+  }
+  for (int v = 0; v < run->nsizes; v++)
+    if (seen[v])
+      ir_buf_printf(b, "  %%kidx%d_%d = arith.constant %ld : index\n", r, v, run->sizes[v]);
   ir_buf_printf(b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
   for (int a = 0; a < p->nargs; a++) ir_buf_printf(b, "%s%%ind%d_%d", a ? ", " : "", r, a);
+  for (int v = 0; v < run->nsizes; v++)
+    if (seen[v]) ir_buf_printf(b, ", %%kidx%d_%d", r, v);
   ir_buf_puts(b, ") : (");
   for (int a = 0; a < p->nargs; a++)
     ir_buf_printf(b, "%s%s", a ? ", " : "",
                   type_str(d, &p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
+  for (int v = 0; v < run->nsizes; v++)
+    if (seen[v]) ir_buf_puts(b, ", index");
+  ir_free(seen);
   ir_buf_puts(b, ") -> (");
   for (int k = 0; k < p->nresults; k++)
     ir_buf_printf(b, "%s%s", k ? ", " : "",
