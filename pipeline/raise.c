@@ -208,7 +208,11 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
     ir_error_set(err, nowhere, IR_ERR_INTERNAL, "internal error");
     return PIPE_ERR_INTERNAL;
   }
-  if (out->kept.outer && out->res.raised) out->res.prog.loop = &out->kept.loop;
+  if (out->kept.outer && out->res.raised) { /* in the arena: res may be copied */
+    ir_tloop *l = IR_NEW(arena, ir_tloop);
+    *l = out->kept.loop;
+    out->res.prog.loop = l;
+  }
   return PIPE_OK;
 }
 
