@@ -9,8 +9,10 @@
  * kept loop and no scalar statement, and whose body does not read its
  * iterator (a time-step loop).  Its body is then an ordinary kernel (the
  * kernel with the loop removed: the same variables, the body's statements),
- * raised and verified as any kernel; since the iterator does not occur, the
- * proof of the body is the proof of every iteration.  Anything else keeps
+ * raised and verified as any kernel (a local that carries a value from one
+ * iteration to the next would start as poison there: refused); since the
+ * iterator does not occur, the proof of the body is the proof of every
+ * iteration.  Anything else keeps
  * the analysis of the whole kernel (refused as before), with the reason in
  * pipe_kept.why_not.
  */
@@ -43,6 +45,14 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
   if (a->nscalar) return "statements stay scalar";
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
     return "statements outside the kept loop";
+  for (int i = 0; i < a->ndeps; i++) { /* the body program carries parameters only */
+    const poly_dep *d = &a->deps[i];
+    ir_var_kind vk = k->vars[d->var]->kind;
+    if (d->kind == POLY_DEP_FLOW && (vk == IR_VAR_LOCAL || vk == IR_VAR_LOCAL_ARRAY) &&
+        kl->level < 32 && ((d->levels >> kl->level) & 1u))
+      return ir_arena_printf(arena, "the local %s carries a value from one iteration to the next",
+                             k->vars[d->var]->name);
+  }
   if (stmts_read(kl->loop->body, kl->iter))
     return ir_arena_printf(arena, "the body reads the kept iterator %s",
                            k->vars[kl->iter]->name);

@@ -8,7 +8,8 @@
 # linalg and tosa, a generic stablehlo.while for hlo) and passes
 # mlir-opt-16, --emit c compiles, the saved report is proved again by
 # uplift verify and a tampered body is not.  A body that reads the kept
-# iterator (fdtd-2d's fict[t]) is refused with that reason.
+# iterator (fdtd-2d's fict[t]) or a local the loop carries is refused
+# with the reason.
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
@@ -77,4 +78,21 @@ done
 expect_status 1 "fdtd-2d: refused" "$UPLIFT" raise benchmarks/kernels/partial/fdtd-2d.c
 check "fdtd-2d: the kept loop is not raised inside, and why" \
   grep -q "not raised inside: the body reads the kept iterator t" "$TMP/err"
+# a local array that carries a value from one iteration to the next (w is
+# read before it is written in each step): the body alone would read it
+# uninitialised, so it is not raised inside (the raise would be wrong)
+cat >"$TMP/local_carry.c" <<'C'
+void kernel_lc(int steps, int n, double A[n], double B[n]) {
+  double w[n];
+  for (int t = 0; t < steps; t++) {
+    for (int i = 0; i < n; i++)
+      A[i] = 0.5 * w[i];
+    for (int i = 0; i < n; i++)
+      w[i] = A[i] + B[i];
+  }
+}
+C
+expect_status 1 "a local carried by the kept loop: refused" "$UPLIFT" raise "$TMP/local_carry.c"
+check "a local carried by the kept loop: the reason" \
+  grep -q "not raised inside: the local w carries a value from one iteration to the next" "$TMP/err"
 report
