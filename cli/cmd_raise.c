@@ -553,6 +553,43 @@ static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
   ir_buf_free(&b);
 }
 
+/* The kept loop pr raised inside (issue 14): which, why, and its tasks. */
+static void print_kept(const pipe_raised *pr) {
+  const pipe_kept *kp = &pr->kept;
+  ir_buf b = {0};
+  if (kp->outer) {
+    const poly_kept_loop *K = &kp->outer->kept[kp->kept];
+    fprintf(stderr, "kept loop %s (line %d): carries a dependence of %s that is not a reduction; "
+                    "raised inside it: tasks 0-%d, run once per iteration (its iterator does "
+                    "not occur in them, so their verdicts hold at every iteration)\n",
+            kp->outer->kernel->vars[K->iter]->name, K->loop->pos.line,
+            poly_kept_dep(kp->outer, kp->kept, &b), pr->res.ntasks - 1);
+  } else if (kp->why_not) {
+    fprintf(stderr, "uplift raise: a loop is kept, but not raised inside: %s\n", kp->why_not);
+  }
+  ir_buf_free(&b);
+}
+
+static void kept_json(const pipe_raised *pr, cJSON *root) {
+  const pipe_kept *kp = &pr->kept;
+  if (!kp->outer && !kp->why_not) return;
+  cJSON *kl = cJSON_AddArrayToObject(root, "kept_loops");
+  if (!kp->outer) {
+    cJSON_AddStringToObject(root, "kept_not_raised_inside", kp->why_not);
+    return;
+  }
+  ir_buf b = {0};
+  const poly_kept_loop *K = &kp->outer->kept[kp->kept];
+  cJSON *x = cJSON_CreateObject();
+  cJSON_AddStringToObject(x, "loop", kp->outer->kernel->vars[K->iter]->name);
+  cJSON_AddNumberToObject(x, "line", K->loop->pos.line);
+  cJSON_AddStringToObject(x, "dependence", poly_kept_dep(kp->outer, kp->kept, &b));
+  cJSON *tasks = cJSON_AddArrayToObject(x, "tasks");
+  for (int t = 0; t < pr->res.ntasks; t++) cJSON_AddItemToArray(tasks, cJSON_CreateNumber(t));
+  cJSON_AddItemToArray(kl, x);
+  ir_buf_free(&b);
+}
+
 /* Print what pr raised to out (JSON, MLIR or C) and the reports on stderr;
  * run --check.  pe is PIPE_OK or PIPE_ERR_ELEM.  Returns the exit status. */
 static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE *out,
@@ -574,12 +611,15 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
       cJSON_AddStringToObject(je, "rounding", note);
     }
     if (checked) cJSON_AddItemToObject(root, "check", check_json(pr->a->kernel, &cs, &cerr));
+    kept_json(pr, root);
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);
     cJSON_Delete(root);
   }
+  if (!o->json && !o->quiet) print_kept(pr);
   if (!pr->res.raised) {
+    if (!o->json && o->quiet && !pr->kept.outer) print_kept(pr);
     fprintf(stderr, "uplift raise: %s: not raised: %s\n", o->path, pr->res.reason);
     return pe == PIPE_ERR_ELEM ? IR_EXIT_TYPES : IR_EXIT_NOT_RAISED;
   }

@@ -1498,6 +1498,7 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
         (nodes[i]->kind == IR_TN_ARG && ir_var_is_view(g->k->vars[nodes[i]->arg])))
       fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
   }
+  if (p->loop) fputs("  }\n", out); /* the kept loop */
   if (g->k->returns)
     fprintf(out, "  return %s[0];\n", g->k->vars[g->k->params[g->k->nparams - 1]]->name);
   fprintf(out, "}\n");
@@ -1525,6 +1526,13 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
     write_head(&g, nodes, nn);
     write_sizes(k, out);
     write_overlaps(k, out);
+    if (p->loop) { /* a kept loop (issue 14): the body's steps at each iteration */
+      fputs("  for (long upl_kept = ", out);
+      ir_expr_print(k, p->loop->lo, out);
+      fputs("; upl_kept <= ", out);
+      ir_expr_print(k, p->loop->hi, out);
+      fprintf(out, "; upl_kept++) { /* the kept loop %s */\n", k->vars[p->loop->iter]->name);
+    }
     rc = write_steps(&g, nodes, nn);
   }
   if (rc == 0) write_tail(&g, p, rvar, nodes, nn);

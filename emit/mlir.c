@@ -986,8 +986,225 @@ static void prologue_dims(ectx *c, const ir_tprog *p, const char *fname) {
   ir_free(first);
 }
 
+/* ------------------------------------------------------- kept loops
+ * A program with a kept loop (ir_tprog.loop; issue 14) is two functions:
+ * @NAME_body, the raised body (one iteration), and @NAME, the loop around
+ * a call of it with the arrays the body writes carried: scf.for with
+ * iter_args, or stablehlo.while in the generic form for a dialect that says
+ * `loop while`.  A size that the bounds read and that has no static value
+ * (a time-step count is the dim of no array) is an index argument after
+ * the tensors. */
+
+/* Does the bound's size v come in as an index argument? */
+static int bound_is_arg(const emit_opts *o, int v) {
+  return o->dynamic || !o->sizes || v >= o->nsizes || o->sizes[v] <= 0;
+}
+
+static void bound_args(const ir_expr *e, const emit_opts *o, unsigned char *seen) {
+  if (e->kind == IR_EX_VAR && bound_is_arg(o, e->var)) seen[e->var] = 1;
+  for (int i = 0; i < e->nargs; i++) bound_args(e->args[i], o, seen);
+}
+
+/* Emit the index value of the affine bound e; its SSA name in nm. */
+static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const ir_expr *e,
+                        int *tmp, char *nm, size_t n) {
+  char x[48], y[48];
+  const char *op = NULL;
+  switch (e->kind) {
+  case IR_EX_CONST:
+    snprintf(nm, n, "%%kb%d", (*tmp)++);
+    ir_buf_printf(b, "  %s = arith.constant %ld : index\n", nm, (long)e->value);
+    return;
+  case IR_EX_VAR:
+    if (bound_is_arg(o, e->var)) {
+      snprintf(nm, n, "%%%s", k->vars[e->var]->name);
+    } else {
+      snprintf(nm, n, "%%kb%d", (*tmp)++);
+      ir_buf_printf(b, "  %s = arith.constant %ld : index\n", nm, o->sizes[e->var]);
+    }
+    return;
+  case IR_EX_CAST: bound_value(b, k, o, e->args[0], tmp, nm, n); return;
+  case IR_EX_NEG:
+    bound_value(b, k, o, e->args[0], tmp, x, sizeof x);
+    snprintf(nm, n, "%%kb%d", (*tmp)++);
+    ir_buf_printf(b, "  %s_0 = arith.constant 0 : index\n  %s = arith.subi %s_0, %s : index\n",
+                  nm, nm, nm, x);
+    return;
+  case IR_EX_ADD: op = "addi"; break;
+  case IR_EX_SUB: op = "subi"; break;
+  case IR_EX_MUL: op = "muli"; break;
+  case IR_EX_IMIN: op = "minsi"; break;
+  case IR_EX_IMAX: op = "maxsi"; break;
+  default: UNREACHABLE();
+  }
+  bound_value(b, k, o, e->args[0], tmp, x, sizeof x);
+  bound_value(b, k, o, e->args[1], tmp, y, sizeof y);
+  snprintf(nm, n, "%%kb%d", (*tmp)++);
+  ir_buf_printf(b, "  %s = arith.%s %s, %s : index\n", nm, op, x, y);
+}
+
+/* The argument of p that result i feeds back into (same name), or -1. */
+static int carried_arg(const ir_tprog *p, int i) {
+  for (int j = 0; j < p->nargs; j++)
+    if (p->result_names[i] && p->args[j]->name && !strcmp(p->result_names[i], p->args[j]->name))
+      return j;
+  return -1;
+}
+
+/* "A: T, B: T" of the carried values named with prefix (block arguments). */
+static void carried_list(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                         const char *prefix, int types) {
+  char ty[96];
+  for (int i = 0; i < p->nresults; i++) {
+    ir_buf_printf(b, "%s%%%s%s", i ? ", " : "", prefix, p->result_names[i]);
+    if (types)
+      ir_buf_printf(b, ": %s", type_str(d, &p->results[i]->type, o->dynamic ? NULL : o->sizes,
+                                        o->nsizes, ty, sizeof ty));
+  }
+}
+
+static void types_list(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                       int results) {
+  char ty[96];
+  int n = results ? p->nresults : p->nargs;
+  for (int i = 0; i < n; i++) {
+    const ir_type *t = results ? &p->results[i]->type : &p->args[i]->type;
+    ir_buf_printf(b, "%s%s", i ? ", " : "",
+                  type_str(d, t, o->dynamic ? NULL : o->sizes, o->nsizes, ty, sizeof ty));
+  }
+}
+
+/* The call of the body in the loop, its results %kept_body#i. */
+static void body_call(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                      const char *body, const char *prefix) {
+  char nm[64];
+  ir_buf_printf(b, "    %%kept_body:%d = func.call @%s(", p->nresults, body);
+  for (int j = 0; j < p->nargs; j++) {
+    int carried = -1;
+    for (int i = 0; i < p->nresults; i++)
+      if (carried_arg(p, i) == j) carried = i;
+    if (carried >= 0) snprintf(nm, sizeof nm, "%%%s%s", prefix, p->result_names[carried]);
+    else node_name(p->args[j], nm, sizeof nm);
+    ir_buf_printf(b, "%s%s", j ? ", " : "", nm);
+  }
+  ir_buf_puts(b, ") : (");
+  types_list(b, d, p, o, 0);
+  ir_buf_puts(b, ") -> (");
+  types_list(b, d, p, o, 1);
+  ir_buf_puts(b, ")\n");
+}
+
+static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                          FILE *out) {
+  const ir_kernel *k = p->kernel;
+  const char *fname = o->func_name ? o->func_name : "kernel";
+  if (!k) {
+    fprintf(stderr, "uplift: error: a kept loop needs its kernel\n");
+    return -1;
+  }
+  for (int i = 0; i < p->nresults; i++)
+    if (carried_arg(p, i) < 0) {
+      fprintf(stderr, "uplift: error: the kept loop's result %d is no argument\n", i);
+      return -1;
+    }
+  char body[160];
+  snprintf(body, sizeof body, "%s_body", fname);
+  ir_tprog bp = *p;
+  bp.loop = NULL;
+  emit_opts bo = *o;
+  bo.func_name = body;
+  if (emit_mlir_func(d, &bp, &bo, out)) return -1;
+  const ir_tloop *l = p->loop;
+  unsigned char *seen = ir_calloc((size_t)k->nvars + 1, 1);
+  bound_args(l->lo, o, seen);
+  bound_args(l->hi, o, seen);
+  ir_buf b = {0};
+  char nm[64], lo[48], hi[48];
+  ir_buf_printf(&b, "// the kept loop %s (issue 14): @%s is one iteration, the arrays it writes "
+                "carried\n", k->vars[l->iter]->name, body);
+  ir_buf_printf(&b, "func.func @%s(", fname);
+  for (int i = 0; i < p->nargs; i++) {
+    node_name(p->args[i], nm, sizeof nm);
+    ir_buf_printf(&b, "%s%s: ", i ? ", " : "", nm);
+    char ty[96];
+    ir_buf_puts(&b, type_str(d, &p->args[i]->type, o->dynamic ? NULL : o->sizes, o->nsizes, ty,
+                             sizeof ty));
+  }
+  for (int v = 0; v < k->nvars; v++)
+    if (seen[v]) ir_buf_printf(&b, ", %%%s: index", k->vars[v]->name);
+  ir_free(seen);
+  ir_buf_puts(&b, ") -> (");
+  types_list(&b, d, p, o, 1);
+  ir_buf_puts(&b, ") {\n");
+  int tmp = 0;
+  bound_value(&b, k, o, l->lo, &tmp, lo, sizeof lo);
+  bound_value(&b, k, o, l->hi, &tmp, hi, sizeof hi);
+  ir_buf_printf(&b, "  %%kept_one = arith.constant 1 : index\n"
+                    "  %%kept_end = arith.addi %s, %%kept_one : index\n", hi);
+  int n = p->nresults;
+  if (!d->loop_while) {
+    ir_buf_printf(&b, "  %%kept:%d = scf.for %%kept_%s = %s to %%kept_end step %%kept_one iter_args(",
+                  n, k->vars[l->iter]->name, lo);
+    for (int i = 0; i < n; i++) {
+      node_name(p->args[carried_arg(p, i)], nm, sizeof nm);
+      ir_buf_printf(&b, "%s%%kv_%s = %s", i ? ", " : "", p->result_names[i], nm);
+    }
+    ir_buf_puts(&b, ") -> (");
+    types_list(&b, d, p, o, 1);
+    ir_buf_puts(&b, ") {\n");
+    body_call(&b, d, p, o, body, "kv_");
+    ir_buf_puts(&b, "    scf.yield ");
+    for (int i = 0; i < n; i++) ir_buf_printf(&b, "%s%%kept_body#%d", i ? ", " : "", i);
+    ir_buf_puts(&b, " : ");
+    types_list(&b, d, p, o, 1);
+    ir_buf_puts(&b, "\n  }\n  return ");
+    for (int i = 0; i < n; i++) ir_buf_printf(&b, "%s%%kept#%d", i ? ", " : "", i);
+  } else {
+    ir_buf_printf(&b, "  %%kept_lo_i = arith.index_cast %s : index to i64\n"
+                      "  %%kept_t0 = tensor.from_elements %%kept_lo_i : tensor<i64>\n"
+                      "  %%kept_end_i = arith.index_cast %%kept_end : index to i64\n"
+                      "  %%kept_tend = tensor.from_elements %%kept_end_i : tensor<i64>\n", lo);
+    ir_buf_printf(&b, "  %%kept:%d = \"stablehlo.while\"(%%kept_t0", n + 1);
+    for (int i = 0; i < n; i++) {
+      node_name(p->args[carried_arg(p, i)], nm, sizeof nm);
+      ir_buf_printf(&b, ", %s", nm);
+    }
+    ir_buf_puts(&b, ") ({\n  ^bb0(%kc_t: tensor<i64>, ");
+    carried_list(&b, d, p, o, "kc_", 1);
+    ir_buf_puts(&b, "):\n    %kc_lt = \"stablehlo.compare\"(%kc_t, %kept_tend) "
+                    "{comparison_direction = #stablehlo<comparison_direction LT>} : "
+                    "(tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+                    "    \"stablehlo.return\"(%kc_lt) : (tensor<i1>) -> ()\n  }, {\n"
+                    "  ^bb0(%kept_t: tensor<i64>, ");
+    carried_list(&b, d, p, o, "kv_", 1);
+    ir_buf_puts(&b, "):\n");
+    body_call(&b, d, p, o, body, "kv_");
+    ir_buf_puts(&b, "    %kept_inc = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : "
+                    "() -> tensor<i64>\n"
+                    "    %kept_next = \"stablehlo.add\"(%kept_t, %kept_inc) : "
+                    "(tensor<i64>, tensor<i64>) -> tensor<i64>\n"
+                    "    \"stablehlo.return\"(%kept_next");
+    for (int i = 0; i < n; i++) ir_buf_printf(&b, ", %%kept_body#%d", i);
+    ir_buf_puts(&b, ") : (tensor<i64>, ");
+    types_list(&b, d, p, o, 1);
+    ir_buf_puts(&b, ") -> ()\n  }) : (tensor<i64>, ");
+    types_list(&b, d, p, o, 1);
+    ir_buf_puts(&b, ") -> (tensor<i64>, ");
+    types_list(&b, d, p, o, 1);
+    ir_buf_puts(&b, ")\n  return ");
+    for (int i = 0; i < n; i++) ir_buf_printf(&b, "%s%%kept#%d", i ? ", " : "", i + 1);
+  }
+  ir_buf_puts(&b, " : ");
+  types_list(&b, d, p, o, 1);
+  ir_buf_puts(&b, "\n}\n");
+  fputs(b.s, out);
+  ir_free(b.s);
+  return 0;
+}
+
 int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
                    FILE *out) {
+  if (p->loop) return emit_kept_func(d, p, o, out);
   const ir_tnode *nodes[4096];
   int nn = ir_tp_topo(p->results, p->nresults, nodes, 4096);
   if (nn < 0) {
@@ -1314,12 +1531,27 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   const ir_tprog *p = run->prog;
   const long *ts = run->dynamic ? NULL : run->sizes; /* for types */
   char ty[96];
+  /* a kept loop's bounds: the sizes that come in as index arguments */
+  emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic};
+  unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
+  if (p->loop) {
+    bound_args(p->loop->lo, &eo, seen);
+    bound_args(p->loop->hi, &eo, seen);
+  }
+  for (int v = 0; v < run->nsizes; v++)
+    if (seen[v])
+      ir_buf_printf(b, "  %%kidx%d_%d = arith.constant %ld : index\n", r, v, run->sizes[v]);
   ir_buf_printf(b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
   for (int a = 0; a < p->nargs; a++) ir_buf_printf(b, "%s%%ind%d_%d", a ? ", " : "", r, a);
+  for (int v = 0; v < run->nsizes; v++)
+    if (seen[v]) ir_buf_printf(b, ", %%kidx%d_%d", r, v);
   ir_buf_puts(b, ") : (");
   for (int a = 0; a < p->nargs; a++)
     ir_buf_printf(b, "%s%s", a ? ", " : "",
                   type_str(d, &p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
+  for (int v = 0; v < run->nsizes; v++)
+    if (seen[v]) ir_buf_puts(b, ", index");
+  ir_free(seen);
   ir_buf_puts(b, ") -> (");
   for (int k = 0; k < p->nresults; k++)
     ir_buf_printf(b, "%s%s", k ? ", " : "",

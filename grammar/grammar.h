@@ -195,6 +195,8 @@ typedef struct gram_dialect {
   gram_op **ops;
   gram_line constant;    /* how a constant (dense literal) is written */
   int generic;           /* `form generic`: informational */
+  int loop_while;        /* `loop while`: a kept loop is a stablehlo.while
+                            (generic form); `loop for` (default): scf.for */
   int nsplat;
   gram_line *splat;      /* `splat` lines: a splat constant of dynamic
                             shape ($value is the scalar literal), or NULL */

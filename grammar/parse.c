@@ -1023,6 +1023,8 @@ static void dialect_directive(parser *p) {
     d->summary = p->nt > 1 ? rest_after(p, 0, &col) : "";
   } else if (teq(t, "form") && p->nt == 2 && (teq(&p->t[1], "generic") || teq(&p->t[1], "custom"))) {
     d->generic = teq(&p->t[1], "generic");
+  } else if (teq(t, "loop") && p->nt == 2 && (teq(&p->t[1], "while") || teq(&p->t[1], "for"))) {
+    d->loop_while = teq(&p->t[1], "while");
   } else if (teq(t, "maxrank") && p->nt == 2) {
     long v;
     if (parse_int(p, &p->t[1], 0, IR_MAX_RANK, &v) == 0) d->maxrank = (int)v;
@@ -1039,7 +1041,7 @@ static void dialect_directive(parser *p) {
     begin_op(p);
   } else {
     error_at(p, t->col,
-             "dialect NAME, summary TEXT, form generic|custom, maxrank N, "
+             "dialect NAME, summary TEXT, form generic|custom, loop while|for, maxrank N, "
              "elem TYPES, constant TEMPLATE, splat TEMPLATE, "
              "mask.dynamic generic|iota, op NAME ... end",
              "unknown directive '%.*s'", t->len, t->s);

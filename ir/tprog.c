@@ -345,3 +345,8 @@ int ir_tp_topo(const ir_tnode *const *roots, int nroots, const ir_tnode **out,
     if (topo(roots[r], out, &count, cap)) return -1;
   return count;
 }
+
+long ir_tloop_trips(const ir_tloop *loop, const long *sizes) {
+  long n = ir_expr_eval_int(loop->hi, sizes) - ir_expr_eval_int(loop->lo, sizes) + 1;
+  return n > 0 ? n : 0;
+}

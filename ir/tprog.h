@@ -129,6 +129,19 @@ const ir_tnode *ir_tp_op(ir_tp_store *s, const ir_tp_opdesc *op,
 
 /* --------------------------------------------------------------- programs */
 
+/* A kept sequential loop around a program (docs/architecture.md section 3;
+ * issue 14): the program's results are computed once per iteration, iter
+ * running over lo..hi (both INCLUSIVE, affine in the size parameters, as in
+ * an IR_ST_FOR), and each result feeds back as the argument of the same name
+ * for the next iteration (the arrays the body writes are carried); after
+ * the last iteration the carried values are the program's results.  The
+ * body does not read iter (so one proof of the body covers every
+ * iteration). */
+typedef struct ir_tloop {
+  int iter;                 /* the kept iterator's var id in the kernel */
+  const ir_expr *lo, *hi;   /* its bounds: affine in the size parameters */
+} ir_tloop;
+
 /* A tensor program: named results over a DAG of nodes. */
 #define IR_TP_MAX_RESULTS 8
 typedef struct ir_tprog {
@@ -138,7 +151,12 @@ typedef struct ir_tprog {
   const ir_tnode *results[IR_TP_MAX_RESULTS];
   const char *result_names[IR_TP_MAX_RESULTS]; /* may be NULL */
   const ir_kernel *kernel;       /* for dim names; may be NULL */
+  const ir_tloop *loop;          /* NULL: the program runs once; else it is
+                                    the body of this kept loop */
 } ir_tprog;
+
+/* The number of iterations of loop at sizes (by var id; 0 when empty). */
+long ir_tloop_trips(const ir_tloop *loop, const long *sizes);
 
 /* Print a term compactly: add(mul(beta, C), dot_general[contract=(1,0)](A, B)).
  * Constants print as numbers, masks as mask[i0>=i1].  k (may be NULL) names

@@ -101,6 +101,26 @@ typedef struct pipe_raise_opts {
   const pipe_raise_hooks *hooks; /* NULL: none */
 } pipe_raise_opts;
 
+/* The kept loop a kernel is raised inside (pipeline/kept.c; docs/analyze.md,
+ * "Kept loops"): outer is the analysis of the whole kernel (its kept loops,
+ * their reasons), kept the index of the loop in outer->kept, loop the loop
+ * as the raised program carries it (ir_tprog.loop).  outer is NULL when the
+ * kernel has no kept loop raised inside; why_not then says why a kept loop
+ * is not (NULL: none is kept). */
+typedef struct pipe_kept {
+  const poly_analysis *outer;
+  int kept;
+  ir_tloop loop;
+  const char *why_not;
+} pipe_kept;
+
+/* Analyse k (poly_analyze).  When k is not raisable because of one kept
+ * loop that is its only statement, holds no kept loop or scalar statement
+ * and whose body does not read its iterator, the analysis returned is that
+ * of the body: k with the loop removed (same variables), and kept->outer
+ * the analysis of k.  Everything in arena. */
+poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept);
+
 /* What a raise produced: the parsed kernel (retyped when the options say
  * so), the kernel as written (the same one when not retyped; what the
  * native runs compile), the dialect, the analysis (its kernel is the
@@ -112,6 +132,7 @@ typedef struct pipe_raised {
   const gram_dialect *d;
   poly_analysis *a;
   enum_result res;
+  pipe_kept kept;  /* the kept loop around a (kept.outer NULL: none) */
 } pipe_raised;
 
 /* Parse path (taking its floating types as o->elem when o->retype), load

@@ -197,7 +197,7 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
     elem_refusal(out->d, out->k, arena, err, &out->res);
     return PIPE_ERR_ELEM;
   }
-  out->a = poly_analyze(out->k, arena);
+  out->a = pipe_analyze(out->k, arena, &out->kept);
   pipe_verify_state vs;
   pipe_verify_state_open(&vs, &o->verify); /* no Z3: the tasks' verdicts say so */
   int r = o->hooks ? raise_watched(o, &vs, store, arena, out)
@@ -207,6 +207,11 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
   if (r < 0) {
     ir_error_set(err, nowhere, IR_ERR_INTERNAL, "internal error");
     return PIPE_ERR_INTERNAL;
+  }
+  if (out->kept.outer && out->res.raised) { /* in the arena: res may be copied */
+    ir_tloop *l = IR_NEW(arena, ir_tloop);
+    *l = out->kept.loop;
+    out->res.prog.loop = l;
   }
   return PIPE_OK;
 }
@@ -246,35 +251,73 @@ static double check_rtol(const ir_kernel *k) {
   return interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
 }
 
+/* Evaluate every result of r on args into got[0..nresults-1] (ir_malloc'd;
+ * interp_tensor_free).  With a kept loop (r->prog.loop), the results are
+ * evaluated once per iteration and each fed back into args (by variable);
+ * got then holds the carried values after the last iteration.  Returns 0,
+ * or -1 with err filled (got freed). */
+static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *args,
+                        const long *sizes, ir_tensor *got, ir_error *err) {
+  const ir_tloop *loop = r->prog.loop;
+  long trips = loop ? ir_tloop_trips(loop, sizes) : 1;
+  int n = r->prog.nresults;
+  for (int i = 0; i < n; i++) { /* no iteration: the carried values as given */
+    const ir_tensor *a = &args[r->result_vars[i]];
+    size_t m = ir_tensor_size(a);
+    got[i] = *a;
+    got[i].data = ir_malloc((m ? m : 1) * sizeof(double));
+    memcpy(got[i].data, a->data, m * sizeof(double));
+    got[i].poison = NULL;
+  }
+  for (long t = 0; t < trips; t++) {
+    for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
+    for (int i = 0; i < n; i++) {
+      interp_err ierr;
+      if (enum_eval_node(r->prog.results[i], args, k->nvars, sizes, &got[i], &ierr)) {
+        for (int j = 0; j < i; j++) interp_tensor_free(&got[j]);
+        return ir_error_set(err, nowhere, ierr.code, "evaluating %s: %s",
+                            k->vars[r->result_vars[i]]->name, ierr.msg);
+      }
+    }
+    if (!loop) break;
+    for (int i = 0; i < n; i++) { /* carried into the next iteration */
+      ir_tensor *a = &args[r->result_vars[i]];
+      size_t m = ir_tensor_size(&got[i]);
+      ir_free(a->data);
+      *a = got[i];
+      a->data = ir_malloc((m ? m : 1) * sizeof(double));
+      memcpy(a->data, got[i].data, m * sizeof(double));
+      a->poison = NULL;
+    }
+  }
+  return 0;
+}
+
 /* Compare every result of r, evaluated on args, with the native outputs in
  * env; *elements counts the elements compared.  Returns 0, or -1 with the
  * first difference in err. */
 static int compare_results(const ir_kernel *k, const enum_result *r, const interp_env *env,
-                           const ir_tensor *args, const long *sizes, long *elements,
+                           ir_tensor *args, const long *sizes, long *elements,
                            ir_error *err) {
   double rtol = check_rtol(k);
+  ir_tensor got[IR_TP_MAX_RESULTS];
+  if (eval_results(k, r, args, sizes, got, err)) return -1;
+  int bad = 0;
   for (int i = 0; i < r->prog.nresults; i++) {
-    ir_tensor got;
-    interp_err ierr;
-    int v = r->result_vars[i], bad = 0;
-    if (enum_eval_node(r->prog.results[i], args, k->nvars, sizes, &got, &ierr)) {
-      return ir_error_set(err, nowhere, ierr.code, "evaluating %s: %s", k->vars[v]->name,
-                          ierr.msg);
-    }
-    size_t n = ir_tensor_size(&got);
+    int v = r->result_vars[i];
+    size_t n = ir_tensor_size(&got[i]);
     *elements += (long)n;
     for (size_t j = 0; j < n && !bad; j++) {
-      if (!interp_values_agree(env->vals[v].data[j], got.data[j], rtol) ||
-          (got.poison && got.poison[j])) {
+      if (!interp_values_agree(env->vals[v].data[j], got[i].data[j], rtol) ||
+          (got[i].poison && got[i].poison[j])) {
         ir_error_set(err, nowhere, IR_ERR_RANGE, "%s element %zu: native %.17g, raised %.17g",
-                     k->vars[v]->name, j, env->vals[v].data[j], got.data[j]);
+                     k->vars[v]->name, j, env->vals[v].data[j], got[i].data[j]);
         bad = 1;
       }
     }
-    interp_tensor_free(&got);
-    if (bad) return -1;
   }
-  return 0;
+  for (int i = 0; i < r->prog.nresults; i++) interp_tensor_free(&got[i]);
+  return bad ? -1 : 0;
 }
 
 /* One --check run at sizes: native original (kernel as written) against

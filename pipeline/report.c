@@ -121,7 +121,8 @@ pipe_error pipe_report_load(const char *path, const char *rpath, const fe_option
   pipe_error pe = load_json(r, path, rpath, k, arena, err);
   if (pe) return pe;
   pipe_generalize(k, arena); /* as raise does */
-  r->a = poly_analyze(k, arena);
+  pipe_kept kept; /* a kept loop: its body is what the report raised */
+  r->a = pipe_analyze(k, arena, &kept);
   if (r->a->error)
     return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);
   if ((pe = read_entries(r, arena, err))) return pe;

@@ -262,8 +262,9 @@ typedef struct poly_body_item {
 
 /* A loop that must stay a sequential loop (docs/analyze.md, "Kept loops"):
  * it carries a flow dependence that no reduction explains, and no kept loop
- * around it carries that instance.  Raising inside kept loops is not built
- * yet: the analysis only says which loops would stay and what would be
+ * around it carries that instance.  pipeline/kept.c raises inside one kind
+ * (a time-step loop: the kernel's only statement, no kept loop inside, its
+ * iterator unread); the analysis says which loops stay and what would be
  * raised inside them. */
 typedef struct poly_kept_loop {
   const ir_stmt *loop; /* the loop, in poly_analysis.kernel */
@@ -339,6 +340,9 @@ int poly_accesses_in_range(const ir_kernel *k);
 
 /* Print the analysis for people (uplift analyze). */
 void poly_print(const poly_analysis *a, FILE *out);
+/* "S0 on S1 (flow through A, distance 1)": the dependence that keeps kept
+ * loop k of a, into b (reset first); returns b's text. */
+const char *poly_kept_dep(const poly_analysis *a, int k, ir_buf *b);
 
 /* The analysis as a JSON document (format: docs/analyze.md).  Returns an
  * ir_malloc'd NUL-terminated string owned by the caller (ir_free). */

@@ -115,8 +115,8 @@ static void in_flags(const poly_analysis *a, const poly_input *in, ir_buf *b) {
 
 /* ------------------------------------------------------------ for people */
 
-/* "S0 on S1 (flow through A, distance 1)": kept loop K's dependence. */
-static const char *kept_dep(const poly_analysis *a, const poly_kept_loop *K, ir_buf *b) {
+const char *poly_kept_dep(const poly_analysis *a, int k, ir_buf *b) {
+  const poly_kept_loop *K = &a->kept[k];
   ir_buf_reset(b);
   ir_buf_printf(b, "S%d on S%d (%s through %s", K->dst, K->src, dep_kind(K->kind),
                 vn(a, K->var));
@@ -130,14 +130,15 @@ static const char *kept_dep(const poly_analysis *a, const poly_kept_loop *K, ir_
 static void print_kept(const poly_analysis *a, FILE *out) {
   if (!a->nkept) return;
   ir_buf b = {0};
-  fprintf(out, "\nkept loops (%d; raising inside kept loops is not built yet):\n", a->nkept);
+  fprintf(out, "\nkept loops (%d; uplift raise raises inside a time-step loop, docs/analyze.md):\n",
+          a->nkept);
   for (int k = 0; k < a->nkept; k++) {
     const poly_kept_loop *K = &a->kept[k];
     fprintf(out, "  keeps loop %s (line %d)", vn(a, K->iter), K->loop->pos.line);
     if (K->parent >= 0)
       fprintf(out, " inside loop %s", vn(a, a->kept[K->parent].iter));
     fprintf(out, ": carries a dependence of %s that is not a reduction\n",
-            kept_dep(a, K, &b));
+            poly_kept_dep(a, k, &b));
     fprintf(out, "    parameters of its body:");
     for (int i = 0; i < K->nparams; i++) fprintf(out, " %s", vn(a, K->params[i]));
     fprintf(out, "\n");

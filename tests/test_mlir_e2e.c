@@ -3,7 +3,9 @@
  * For every kernel file found by glob (benchmarks/kernels/ *.c,
  * benchmarks/kernels/c99/ *.c, the int-data kernels
  * tests/kernels/int/ *.c and the aligned-operand kernels
- * tests/kernels/slice/ *.c; a first line `// uplift: OPTIONS` gives
+ * tests/kernels/slice/ *.c, and the kernels raised inside a kept
+ * time-step loop, benchmarks/kernels/partial/jacobi-*.c and
+ * tests/kernels/kept/ *.c; a first line `// uplift: OPTIONS` gives
  * front-end options) and each of the dialects linalg and tosa (tosa reads
  * Polybench-style files with -D DATA_TYPE_IS_FLOAT: MLIR 16's tosa has no
  * f64), the kernel is raised (no verification; the search is bounded by
@@ -108,6 +110,11 @@ static const struct {
     {"tests/kernels/slice/laplace_flat.c", {RAISES, RAISES, RAISES}},
     /* Polybench style: one Jacobi time step, two sweeps (two tasks) */
     {"tests/kernels/slice/jacobi2d_sweep.c", {RAISES, RAISES, RAISES}},
+    /* raised inside a kept time-step loop (issue 14): scf.for (linalg,
+     * tosa) or stablehlo.while (hlo) around the raised body */
+    {"benchmarks/kernels/partial/jacobi-1d.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/partial/jacobi-2d.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/kept/smooth_steps.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
@@ -379,6 +386,8 @@ int main(void) {
   glob("benchmarks/kernels/c99/*.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/int/*.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/slice/*.c", GLOB_APPEND, NULL, &g);
+  glob("benchmarks/kernels/partial/jacobi-*.c", GLOB_APPEND, NULL, &g);
+  glob("tests/kernels/kept/*.c", GLOB_APPEND, NULL, &g);
   CHECK("kernel files found", g.gl_pathc > 0);
   for (int i = 0; i < NEXPECTED; i++) {
     int found = 0;
