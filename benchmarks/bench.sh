@@ -22,11 +22,23 @@ UPLIFT=${UPLIFT:-./uplift}
 # raises does not depend on the machine's load; --timeout is a hang guard
 # and the seconds are measured, not capped
 BUDGET="--work 3000 --timeout 900"
-out=benchmarks/results
+# KERNELS="a b" runs those kernels of benchmarks/kernels only and DIALECTS
+# ("hlo linalg tosa") those dialects (the speed part needs hlo); a subset's
+# table goes to OUT (default: a fresh folder under /tmp, printed at the end),
+# so it never replaces the full table benchmarks/results.md
+KERNELS=${KERNELS:-}
+DIALECTS=${DIALECTS:-hlo linalg tosa}
+if [ -n "$KERNELS" ]; then
+  files=""; for k in $KERNELS; do files="$files benchmarks/kernels/$k.c"; done
+  out=${OUT:-$(mktemp -d)/results}
+else
+  files=$(ls benchmarks/kernels/*.c); out=${OUT:-benchmarks/results}
+fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for f in benchmarks/kernels/*.c; do
+for f in $files; do
+  [ -f "$f" ] || { echo "bench.sh: no kernel $f" >&2; exit 2; }
   name=$(basename "$f" .c)
-  for d in hlo linalg tosa; do
+  for d in $DIALECTS; do
     start=$(date +%s.%N)
     # tosa (MLIR 16) has no f64: the kernels are raised as float there
     fl=""; [ "$d" = tosa ] && fl="-D DATA_TYPE_IS_FLOAT"
@@ -82,9 +94,9 @@ time_prog() {
   done
   sort -g "$tmp/$name.$2.times" | head -1 >"$tmp/$name.$2.time"
 }
-for f in benchmarks/kernels/*.c; do
+for f in $files; do
   name=$(basename "$f" .c)
-  [ "$(cat "$tmp/$name.hlo.rc")" = 0 ] || continue
+  [ "$(cat "$tmp/$name.hlo.rc" 2>/dev/null)" = 0 ] || continue
   large_sizes "$f" >"$tmp/$name.sizes"
   : >"$tmp/$name.speed.err"
   # the C+BLAS of the proved program (under --verify none the first

@@ -21,21 +21,25 @@
  * not fusible (dot_general with contraction, reduce, reshape), or read
  * twice, or read by a loop that would evaluate it more often than it has
  * elements (a vector broadcast over a matrix).  "Free" nodes (constants,
- * masks, iota, and gathers of a buffer: index arithmetic and one load) are
+ * masks, iota, gathers of a buffer and selects on a mask between such:
+ * index arithmetic and at most one load) are
  * inlined into every reader whatever the count.  The result: one loop nest
  * per maximal elementwise tree, reading the materialised leaves; a reduce
  * also reads its operand tree inline.
  *   - dot_general with contraction: cblas_?gemm / ?gemv / ?dot (d for f64,
  *     s for f32) over the flattened (batch, free, contracting) dims, batches
- *     as a loop; an operand whose dims are not in a BLAS-compatible order is
- *     first copied into (batch, free, contract) order.  When its only reader
+ *     as a loop; an operand is read in place (transpose flag, leading
+ *     dimension, increment, batch stride: dot_operand) unless its dims are
+ *     interleaved, then copied into (batch, free, contract) order; the same
+ *     operand on both sides, not accumulated, is a syrk, mirrored.  When its only reader
  *     is an elementwise add of the same type (directly or through a multiply
  *     by a rank-0 scale), and the add is a loop root, the add's other operand
  *     is written into the add's buffer and the BLAS call accumulates into it
  *     (beta = 1, alpha = the scale): no buffer and no pass for the product.
  *   - a masked contraction (a sum of select(mask, bx * by, 0), bx and by
- *     broadcasts): a gemm on the masked matrix when the other operand is
- *     all finite, checked at run time; otherwise the exact loops
+ *     broadcasts): a gemm on the masked matrix when the other operand (read
+ *     in place when it can be) is all finite, checked at run time;
+ *     otherwise the exact loops
  *     (masked_dot_open, docs/emit-c.md).
  *   - everything else: plain loops from the kernel's semantics
  *     (interp/ops_kernels.inc): numpy/CHLO broadcasting for the elementwise
@@ -467,37 +471,75 @@ static void gen(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
 
 /* ------------------------------------------------------------ dot_general */
 
-/* Does order[0..n-1] list 0..n-1 in sequence? */
-static int is_identity(const int *order, int n) {
-  for (int i = 0; i < n; i++)
-    if (order[i] != i) return 0;
+/* Is the group dims[0..n-1] of type t laid out as one flattened index?
+ * Its dims other than the constant 1, in the group's order, must be
+ * consecutive dims of t (only dims of extent 1 between them).  Writes the
+ * flattened index's stride to s ("1L" when the group ends at t's last
+ * dim other than 1), or "" when every dim of the group is 1 (any stride). */
+static int group_stride(const cg *g, const ir_type *t, const int *dims, int n, char *s) {
+  int last = -1;
+  s[0] = 0;
+  for (int i = 0; i < n; i++) {
+    if (t->dims[dims[i]] == IR_DIM_ONE) continue;
+    if (last >= 0) {
+      if (dims[i] <= last) return 0;
+      for (int d = last + 1; d < dims[i]; d++)
+        if (t->dims[d] != IR_DIM_ONE) return 0;
+    }
+    last = dims[i];
+  }
+  if (last >= 0) stride_str(g, t, last, s);
   return 1;
 }
 
-/* Make operand `name` (type t) available with its dims in order nt (then
- * *trans = 0) or tr (then *trans = 1, only if tr != NULL); otherwise copy it
- * into order nt in a new buffer `copy`.  Writes the buffer to use to use. */
-static void dot_operand(cg *g, const char *name, const ir_type *t, const int *nt,
-                        const int *tr, const char *copy, int *trans, char *use,
-                        int *copied) {
-  *trans = 0;
-  *copied = 0;
-  use[0] = 0;
-  if (is_identity(nt, t->rank)) {
-    cat(use, "%s", name);
-    return;
-  }
-  if (tr && is_identity(tr, t->rank)) {
-    *trans = 1;
-    cat(use, "%s", name);
-    return;
+/* How a BLAS call reads one operand of a contraction. */
+typedef struct dot_arg {
+  char use[STR]; /* the buffer */
+  char bs[STR];  /* the stride from one batch to the next */
+  char ld[STR];  /* leading dimension (a matrix) or increment (a vector) */
+  int trans;     /* a matrix stored (cols, rows) */
+  int copied;    /* use is a copy, to free */
+} dot_arg;
+
+/* Operand `name` (type t) of a contraction, as batch dims bd[0..nb-1],
+ * then a rows x cols matrix (rows dims rd[0..nr-1], cols cd[0..nc-1]; a
+ * vector when nr == 0): read in place when each group is one flattened
+ * index of the operand's layout and the matrix has a unit stride along
+ * its rows (lda = the row stride) or its columns (transposed); otherwise
+ * copied into (batch, rows, cols) order in a new buffer `copy`. */
+static void dot_operand(cg *g, const char *name, const ir_type *t, const int *bd, int nb,
+                        const int *rd, int nr, const int *cd, int nc, const char *copy,
+                        dot_arg *a) {
+  char sb[STR], sr[STR], sc[STR], pr[STR], pc[STR];
+  int rdims[IR_MAX_RANK], cdims[IR_MAX_RANK];
+  for (int i = 0; i < nr; i++) rdims[i] = t->dims[rd[i]];
+  for (int i = 0; i < nc; i++) cdims[i] = t->dims[cd[i]];
+  prod_str(g, rdims, nr, pr);
+  prod_str(g, cdims, nc, pc);
+  memset(a, 0, sizeof *a);
+  if (group_stride(g, t, bd, nb, sb) && group_stride(g, t, rd, nr, sr) &&
+      group_stride(g, t, cd, nc, sc)) {
+    int cunit = !sc[0] || !strcmp(sc, "1L"), runit = !sr[0] || !strcmp(sr, "1L");
+    if (nr == 0 || cunit || runit) {
+      cat(a->use, "%s", name);
+      cat(a->bs, "%s", sb[0] ? sb : "0L");
+      if (nr == 0) /* a vector: its increment */
+        cat(a->ld, "%s", sc[0] ? sc : "1L");
+      else if (cunit) /* rows x cols, row stride lda */
+        cat(a->ld, "%s", sr[0] ? sr : pc);
+      else { /* stored cols x rows */
+        a->trans = 1;
+        cat(a->ld, "%s", sc[0] ? sc : pr);
+      }
+      return;
+    }
   }
   ir_type pt = *t;
-  int var[IR_MAX_RANK];
-  for (int i = 0; i < t->rank; i++) {
-    pt.dims[i] = t->dims[nt[i]];
-    var[nt[i]] = i;
-  }
+  int var[IR_MAX_RANK], q = 0;
+  for (int i = 0; i < t->rank; i++) var[i] = -1;
+  for (int i = 0; i < nb; i++) var[bd[i]] = q, pt.dims[q++] = t->dims[bd[i]];
+  for (int i = 0; i < nr; i++) var[rd[i]] = q, pt.dims[q++] = t->dims[rd[i]];
+  for (int i = 0; i < nc; i++) var[cd[i]] = q, pt.dims[q++] = t->dims[cd[i]];
   char n[STR], off[STR], expr[STR] = "";
   prod_str(g, pt.dims, pt.rank, n);
   offset_str(g, t, var, off);
@@ -505,8 +547,24 @@ static void dot_operand(cg *g, const char *name, const ir_type *t, const int *nt
   fprintf(g->out, "  %s *%s = upl_alloc(%s * sizeof(%s));\n", ctype(t->elem), copy, n,
           ctype(t->elem));
   emit_loop(g, &pt, copy, expr);
-  cat(use, "%s", copy);
-  *copied = 1;
+  cat(a->use, "%s", copy);
+  cat(a->bs, "%s*%s", pr, pc);
+  cat(a->ld, "%s", nr ? pc : "1L");
+  a->copied = 1;
+}
+
+/* Is contraction n, with nlf and nrf free dims, a symmetric product: the
+ * same operand on both sides with the same batch and contracting dims (so
+ * the same free dims, and result[b,i,j] == result[b,j,i])? */
+static int sym_product(const cg *g, const ir_tnode *n, int nlf, int nrf) {
+  const gram_binding *b = &ni(g, n)->b;
+  if (!nlf || nlf != nrf || n->ops[b->args[0]] != n->ops[b->args[1]]) return 0;
+  for (int a = 0; a < 4; a += 2) {
+    if (b->attrs[a].n != b->attrs[a + 1].n) return 0;
+    for (int i = 0; i < b->attrs[a].n; i++)
+      if (b->attrs[a].v[i] != b->attrs[a + 1].v[i]) return 0;
+  }
+  return 1;
 }
 
 /* dot_general n (operands in buffers upl_v<id>) into dst: dst = alpha *
@@ -525,8 +583,7 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
                 ir_elem_mlir_name(lt->elem), ir_elem_mlir_name(rt->elem));
   char p = lt->elem == IR_F64 ? 'd' : 's';
   int nb = lb->n, nc = lc->n;
-  /* lhs: batch, free, contract (NoTrans) or batch, contract, free (Trans) */
-  int lf[IR_MAX_RANK], nlf = 0, rf[IR_MAX_RANK], nrf = 0;
+  int lf[IR_MAX_RANK] = {0}, nlf = 0, rf[IR_MAX_RANK] = {0}, nrf = 0;
   unsigned lused = 0, rused = 0;
   for (int i = 0; i < nb; i++) lused |= 1u << lb->v[i], rused |= 1u << rb->v[i];
   for (int i = 0; i < nc; i++) lused |= 1u << lc->v[i], rused |= 1u << rc->v[i];
@@ -534,26 +591,8 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
     if (!(lused & (1u << d))) lf[nlf++] = d;
   for (int d = 0; d < rt->rank; d++)
     if (!(rused & (1u << d))) rf[nrf++] = d;
-  int lnt[IR_MAX_RANK], ltr[IR_MAX_RANK], rnt[IR_MAX_RANK], rtr[IR_MAX_RANK], q;
-  q = 0;
-  for (int i = 0; i < nb; i++) lnt[q++] = lb->v[i];
-  for (int i = 0; i < nlf; i++) lnt[q++] = lf[i];
-  for (int i = 0; i < nc; i++) lnt[q++] = lc->v[i];
-  q = 0;
-  for (int i = 0; i < nb; i++) ltr[q++] = lb->v[i];
-  for (int i = 0; i < nc; i++) ltr[q++] = lc->v[i];
-  for (int i = 0; i < nlf; i++) ltr[q++] = lf[i];
-  /* rhs: batch, contract, free (NoTrans) or batch, free, contract (Trans) */
-  q = 0;
-  for (int i = 0; i < nb; i++) rnt[q++] = rb->v[i];
-  for (int i = 0; i < nc; i++) rnt[q++] = rc->v[i];
-  for (int i = 0; i < nrf; i++) rnt[q++] = rf[i];
-  q = 0;
-  for (int i = 0; i < nb; i++) rtr[q++] = rb->v[i];
-  for (int i = 0; i < nrf; i++) rtr[q++] = rf[i];
-  for (int i = 0; i < nc; i++) rtr[q++] = rc->v[i];
-
-  int bd[IR_MAX_RANK], md[IR_MAX_RANK], kd[IR_MAX_RANK], nd[IR_MAX_RANK];
+  int bd[IR_MAX_RANK] = {0}, md[IR_MAX_RANK] = {0}, kd[IR_MAX_RANK] = {0},
+      nd[IR_MAX_RANK] = {0};
   for (int i = 0; i < nb; i++) bd[i] = lt->dims[lb->v[i]];
   for (int i = 0; i < nlf; i++) md[i] = lt->dims[lf[i]];
   for (int i = 0; i < nc; i++) kd[i] = lt->dims[lc->v[i]];
@@ -564,12 +603,21 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   prod_str(g, kd, nc, K);
   prod_str(g, nd, nrf, N);
 
-  char lname[64], rname[64], luse[STR], ruse[STR];
+  char lname[64], rname[64];
   snprintf(lname, sizeof lname, "upl_v%d_l", n->id);
   snprintf(rname, sizeof rname, "upl_v%d_r", n->id);
-  int ta, tb, lcopy, rcopy;
-  dot_operand(g, opn[0], lt, lnt, nlf ? ltr : NULL, lname, &ta, luse, &lcopy);
-  dot_operand(g, opn[1], rt, rnt, nrf ? rtr : NULL, rname, &tb, ruse, &rcopy);
+  /* lhs: batch, then M x K (a vector of K without free dims); rhs: batch,
+   * then K x N (a vector of K without free dims) */
+  dot_arg la, ra;
+  dot_operand(g, opn[0], lt, lb->v, nb, lf, nlf, lc->v, nc, lname, &la);
+  int sym = !acc && ir_elem_is_float(n->type.elem) && sym_product(g, n, nlf, nrf);
+  if (sym) /* syrk reads the lhs only */
+    ra = la, ra.copied = 0;
+  else if (nrf)
+    dot_operand(g, opn[1], rt, rb->v, nb, rc->v, nc, rf, nrf, rname, &ra);
+  else
+    dot_operand(g, opn[1], rt, rb->v, nb, NULL, 0, rc->v, nc, rname, &ra);
+  int ta = la.trans || !nlf, tb = ra.trans; /* a vector: element k at k * inc */
 
   const char *T = ctype(n->type.elem);
   const char *U = ir_elem_bits(n->type.elem) == 64 ? "unsigned long" : "unsigned"; /* ints wrap */
@@ -577,13 +625,14 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   fprintf(g->out,
           "  {\n"
           "    const long upl_B = %s, upl_M = %s, upl_N = %s, upl_K = %s;\n"
+          "    const long upl_lda = %s, upl_ldb = %s;\n"
           "    const %s upl_alpha = %s;\n"
           "    for (long upl_b = 0; upl_b < upl_B; upl_b++) {\n"
-          "      const %s *upl_l = %s + upl_b * upl_M * upl_K;\n"
-          "      const %s *upl_r = %s + upl_b * upl_K * upl_N;\n"
+          "      const %s *upl_l = %s + upl_b * %s;\n"
+          "      const %s *upl_r = %s + upl_b * %s;\n"
           "      %s *upl_c = %s + upl_b * upl_M * upl_N;\n"
           "      if (upl_M == 0 || upl_N == 0) continue;\n",
-          B, M, N, K, T, alpha, T, luse, T, ruse, T, dst);
+          B, M, N, K, la.ld, ra.ld, T, alpha, T, la.use, la.bs, T, ra.use, ra.bs, T, dst);
   if (acc)
     fprintf(g->out, "      if (upl_K == 0) continue;\n");
   else
@@ -601,35 +650,46 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
             "            upl_s += (%s)upl_l[%s] * (%s)upl_r[%s];\n"
             "          upl_c[upl_m * upl_N + upl_n] = (%s)(%s%s%s(%s)upl_alpha * upl_s);\n"
             "        }\n",
-            U, U, ta ? "upl_k * upl_M + upl_m" : "upl_m * upl_K + upl_k", U,
-            tb ? "upl_n * upl_K + upl_k" : "upl_k * upl_N + upl_n", T, acc ? "(" : "",
+            U, U, ta ? "upl_k * upl_lda + upl_m" : "upl_m * upl_lda + upl_k", U,
+            tb ? "upl_n * upl_ldb + upl_k" : "upl_k * upl_ldb + upl_n", T, acc ? "(" : "",
             acc ? U : "", acc ? ")upl_c[upl_m * upl_N + upl_n] + " : "", U);
+  else if (sym)
+    /* A A^T (A^T A): the upper triangle, mirrored (half the work of gemm) */
+    fprintf(g->out,
+            "      (void)upl_r, (void)upl_ldb;\n"
+            "      cblas_%csyrk(CblasRowMajor, CblasUpper, %s, (int)upl_M, (int)upl_K, upl_alpha, "
+            "upl_l, (int)upl_lda, 0, upl_c, (int)upl_N);\n"
+            "      for (long upl_m = 1; upl_m < upl_M; upl_m++)\n"
+            "        for (long upl_n = 0; upl_n < upl_m; upl_n++)\n"
+            "          upl_c[upl_m * upl_N + upl_n] = upl_c[upl_n * upl_N + upl_m];\n",
+            p, ta ? "CblasTrans" : "CblasNoTrans");
   else if (!nlf && !nrf)
-    fprintf(g->out, "      upl_c[0] %s upl_alpha * cblas_%cdot((int)upl_K, upl_l, 1, upl_r, 1);\n",
+    fprintf(g->out,
+            "      upl_c[0] %s upl_alpha * cblas_%cdot((int)upl_K, upl_l, (int)upl_lda, upl_r, "
+            "(int)upl_ldb);\n",
             acc ? "+=" : "=", p);
   else if (!nrf)
     fprintf(g->out,
             ta ? "      cblas_%cgemv(CblasRowMajor, CblasTrans, (int)upl_K, (int)upl_M, upl_alpha, "
-                 "upl_l, (int)upl_M, upl_r, 1, %s, upl_c, 1);\n"
+                 "upl_l, (int)upl_lda, upl_r, (int)upl_ldb, %s, upl_c, 1);\n"
                : "      cblas_%cgemv(CblasRowMajor, CblasNoTrans, (int)upl_M, (int)upl_K, upl_alpha, "
-                 "upl_l, (int)upl_K, upl_r, 1, %s, upl_c, 1);\n",
+                 "upl_l, (int)upl_lda, upl_r, (int)upl_ldb, %s, upl_c, 1);\n",
             p, beta);
   else if (!nlf)
     fprintf(g->out,
             tb ? "      cblas_%cgemv(CblasRowMajor, CblasNoTrans, (int)upl_N, (int)upl_K, upl_alpha, "
-                 "upl_r, (int)upl_K, upl_l, 1, %s, upl_c, 1);\n"
+                 "upl_r, (int)upl_ldb, upl_l, (int)upl_lda, %s, upl_c, 1);\n"
                : "      cblas_%cgemv(CblasRowMajor, CblasTrans, (int)upl_K, (int)upl_N, upl_alpha, "
-                 "upl_r, (int)upl_N, upl_l, 1, %s, upl_c, 1);\n",
+                 "upl_r, (int)upl_ldb, upl_l, (int)upl_lda, %s, upl_c, 1);\n",
             p, beta);
   else
     fprintf(g->out,
             "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M, (int)upl_N, (int)upl_K, "
-            "upl_alpha, upl_l, (int)%s, upl_r, (int)%s, %s, upl_c, (int)upl_N);\n",
-            p, ta ? "CblasTrans" : "CblasNoTrans", tb ? "CblasTrans" : "CblasNoTrans",
-            ta ? "upl_M" : "upl_K", tb ? "upl_K" : "upl_N", beta);
+            "upl_alpha, upl_l, (int)upl_lda, upl_r, (int)upl_ldb, %s, upl_c, (int)upl_N);\n",
+            p, ta ? "CblasTrans" : "CblasNoTrans", tb ? "CblasTrans" : "CblasNoTrans", beta);
   fprintf(g->out, "    }\n  }\n");
-  if (lcopy) fprintf(g->out, "  free(%s);\n", lname);
-  if (rcopy) fprintf(g->out, "  free(%s);\n", rname);
+  if (la.copied) fprintf(g->out, "  free(%s);\n", lname);
+  if (ra.copied) fprintf(g->out, "  free(%s);\n", rname);
   return 0;
 }
 
@@ -753,25 +813,62 @@ static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names
   snprintf(names[0], 64, "upl_v%d_l", n->id);
   snprintf(names[1], 64, "upl_v%d_r", n->id);
   fprintf(g->out, "  /* masked contraction: BLAS when the operand meeting masked zeros is finite */\n");
-  masked_matrix(g, it, x[l], mside == l ? mask : NULL, dims[l] & ~red, red, names[0]);
-  masked_matrix(g, it, x[r], mside == r ? mask : NULL, red, dims[r] & ~red, names[1]);
-  const char *chk = names[mside == l ? 1 : 0];
+  /* the matrices: l is M x K, r is K x N; the masked one is written, the
+   * other is read in place when it broadcasts a materialised value laid
+   * out as that matrix (dot_operand: else copied) */
+  dot_arg a[2];
+  for (int s = 0; s < 2; s++) {
+    int side = s ? r : l;
+    unsigned first = s ? red : dims[l] & ~red, second = s ? dims[r] & ~red : red;
+    const ir_tnode *o = NULL;
+    const ninfo *xi = ni(g, x[side]);
+    if (side != mside && xi->b.args[0] >= 0 && ni(g, x[side]->ops[xi->b.args[0]])->mat)
+      o = x[side]->ops[xi->b.args[0]];
+    if (o) { /* the broadcast's operand dims of each group, in the group's order */
+      int rd[IR_MAX_RANK], cd[IR_MAX_RANK], nr = 0, nc = 0;
+      const interp_attr *bd = &xi->b.attrs[0];
+      for (int d = 0; d < it->rank; d++)
+        for (int j = 0; j < o->type.rank && j < bd->n; j++)
+          if (bd->v[j] == d && o->type.dims[j] != IR_DIM_ONE) {
+            if (first & (1u << d)) rd[nr++] = j;
+            if (second & (1u << d)) cd[nc++] = j;
+          }
+      char on[64];
+      snprintf(on, sizeof on, "upl_v%d", o->id);
+      dot_operand(g, on, &o->type, NULL, 0, rd, nr, cd, nc, names[s], &a[s]);
+      if (nr == 0) /* a vector of K (M == 1): a 1 x K matrix stored K x 1, lda = inc */
+        a[s].trans = 1;
+    } else {
+      masked_matrix(g, it, x[side], side == mside ? mask : NULL, first, second, names[s]);
+      memset(&a[s], 0, sizeof a[s]);
+      cat(a[s].use, "%s", names[s]);
+      cat(a[s].ld, "%s", s ? N : K);
+      a[s].copied = 1;
+    }
+    if (!a[s].copied) names[s][0] = 0; /* nothing to free */
+  }
+  int c = mside == l ? 1 : 0; /* the side checked for finiteness */
   int id = n->id;
+  char at[2 * STR] = "";
+  cat(at, a[c].trans ? "upl_q * (%s) + upl_p" : "upl_p * (%s) + upl_q", a[c].ld);
   fprintf(g->out,
           "  const long upl_M%d = %s, upl_N%d = %s, upl_K%d = %s;\n"
           "  int upl_fin%d = 1;\n"
-          "  for (long upl_q = 0; upl_q < upl_%c%d * upl_%c%d; upl_q++)\n"
-          "    if (!isfinite(%s[upl_q])) { upl_fin%d = 0; break; }\n"
+          "  for (long upl_p = 0; upl_p < upl_%c%d && upl_fin%d; upl_p++)\n"
+          "    for (long upl_q = 0; upl_q < upl_%c%d; upl_q++)\n"
+          "      if (!isfinite(%s[%s])) { upl_fin%d = 0; break; }\n"
           "  if (upl_fin%d) {\n"
           "    if (upl_M%d > 0 && upl_N%d > 0 && upl_K%d == 0)\n"
           "      for (long upl_q = 0; upl_q < upl_M%d * upl_N%d; upl_q++) %s[upl_q] = 0;\n"
           "    else if (upl_M%d > 0 && upl_N%d > 0)\n"
-          "      cblas_%cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)upl_M%d, (int)upl_N%d, "
-          "(int)upl_K%d, (%s)1, %s, (int)upl_K%d, %s, (int)upl_N%d, (%s)0, %s, (int)upl_N%d);\n"
+          "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M%d, (int)upl_N%d, "
+          "(int)upl_K%d, (%s)1, %s, (int)(%s), %s, (int)(%s), (%s)0, %s, (int)upl_N%d);\n"
           "  } else\n",
-          id, M, id, N, id, K, id, mside == l ? 'K' : 'M', id, mside == l ? 'N' : 'K', id, chk,
-          id, id, id, id, id, id, id, dst, id, id, p, id, id, id, T, names[0], id, names[1], id,
-          T, dst, id);
+          id, M, id, N, id, K, id, c ? 'K' : 'M', id, id, c ? 'N' : 'K', id, a[c].use, at, id, id,
+          id, id, id, id,
+          id, dst, id, id, p, a[0].trans ? "CblasTrans" : "CblasNoTrans",
+          a[1].trans ? "CblasTrans" : "CblasNoTrans", id, id, id, T, a[0].use, a[0].ld, a[1].use,
+          a[1].ld, T, dst, id);
   return 1;
 }
 
@@ -819,7 +916,8 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
                                             : body[bi],
           ir_buf_str(&acc));
   fprintf(g->out, ");\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
-  if (masked) fprintf(g->out, "  free(%s);\n  free(%s);\n", mnames[0], mnames[1]);
+  for (int i = 0; masked && i < 2; i++)
+    if (mnames[i][0]) fprintf(g->out, "  free(%s);\n", mnames[i]);
   ir_buf_free(&acc);
   ir_buf_free(&init);
   return 0;
@@ -904,6 +1002,18 @@ static int same_elems(const ir_type *a, const ir_type *b) {
   return 1;
 }
 
+/* Are n's kernel operands from slot `from` on constants, free or
+ * materialised (read by index arithmetic and at most one load)? */
+static int operands_cheap(cg *g, const ir_tnode *n, int from) {
+  const gram_binding *b = &ni(g, n)->b;
+  for (int i = from; i < b->nargs; i++)
+    if (b->args[i] >= 0) {
+      const ninfo *o = ni(g, n->ops[b->args[i]]);
+      if (!o->mat && !o->free_) return 0;
+    }
+  return 1;
+}
+
 /* Decide free_ and mat of n (operands decided already: topological order). */
 static void decide(cg *g, const ir_tnode *n) {
   ninfo *in = ni(g, n);
@@ -913,12 +1023,15 @@ static void decide(cg *g, const ir_tnode *n) {
     break;
   case NK_CHEAP:
   case NK_GATHER:
-    in->free_ = 1;
-    for (int i = 0; i < in->b.nargs; i++)
-      if (in->b.args[i] >= 0) {
-        const ninfo *o = ni(g, n->ops[in->b.args[i]]);
-        if (!o->mat && !o->free_) in->free_ = 0;
-      }
+    in->free_ = operands_cheap(g, n, 0);
+    break;
+  case NK_ELEM:
+    /* select on a mask between free or materialised values: the C
+     * conditional evaluates one branch, so index arithmetic and at most one
+     * load as well */
+    if (!strcmp(in->b.kernel->name, "select") && in->b.nargs == 3 && in->b.args[0] >= 0 &&
+        ni(g, n->ops[in->b.args[0]])->kind == NK_VALUE)
+      in->free_ = operands_cheap(g, n, 1);
     break;
   default:
     break;
