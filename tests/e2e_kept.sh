@@ -6,7 +6,8 @@
 # natively compiled original (the interpreter runs the loop), the report
 # names the kept loop (text and --json), the MLIR has the loop (scf.for for
 # linalg and tosa, a generic stablehlo.while for hlo) and passes
-# mlir-opt-16, --emit c compiles, the saved report is proved again by
+# mlir-opt-16, --emit c compiles and agrees with the interpreter at two
+# size sets, the saved report is proved again by
 # uplift verify and a tampered body is not.  A body that reads the kept
 # iterator (fdtd-2d's fict[t]) or a local the loop carries is refused
 # with the reason.
@@ -72,6 +73,13 @@ sys.exit(n != 1)' "$TMP/$name.json" "$TMP/$name.bad.json"
   check "$name: the C has the kept loop" grep -q "/\* the kept loop " "$TMP/$name.out.c"
   # shellcheck disable=SC2046
   check "$name: the C compiles" cc -c -o "$TMP/$name.o" "$TMP/$name.out.c" $(pkg-config --cflags openblas)
+  # ... and computes what the original does (the loop runs tsteps times)
+  for set in 9 14; do
+    # shellcheck disable=SC2046
+    expect_status 0 "$name: the C+BLAS agrees with the interpreter (size-set $set)" \
+      "$UPLIFT" run "$f" $(opts "$f") --size-set "$set" --native --native-source "$TMP/$name.out.c" \
+      --native-cflags "$(pkg-config --cflags --libs openblas)"
+  done
 done
 
 # a body that reads the kept iterator: refused, with the reason
