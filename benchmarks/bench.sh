@@ -22,21 +22,43 @@ UPLIFT=${UPLIFT:-./uplift}
 # raises does not depend on the machine's load; --timeout is a hang guard
 # and the seconds are measured, not capped
 BUDGET="--work 3000 --timeout 900"
-# KERNELS="a b" runs those kernels of benchmarks/kernels only and DIALECTS
-# ("hlo linalg tosa") those dialects (the speed part needs hlo); a subset's
-# table goes to OUT (default: a fresh folder under /tmp, printed at the end),
-# so it never replaces the full table benchmarks/results.md
-KERNELS=${KERNELS:-}
+# the kernels of the coverage and speed parts (default: every benchmark
+# kernel), in the dialects DIALECTS (the speed part needs hlo), and the
+# normalization and softmax kernels timed with their CPU time and peak
+# memory (issue 18: each under 5 s within 1 GB); a subset and another
+# output for a quick run, e.g.
+#   KERNELS=benchmarks/kernels/gemm.c NORMS=tests/realc/inf_softmax_rows.c \
+#   DIALECTS=hlo sh benchmarks/bench.sh
+# A subset's table goes to OUT (default: a fresh folder under /tmp, printed
+# at the end), so it never replaces the full table benchmarks/results.md.
 DIALECTS=${DIALECTS:-hlo linalg tosa}
-if [ -n "$KERNELS" ]; then
-  files=""; for k in $KERNELS; do files="$files benchmarks/kernels/$k.c"; done
-  out=${OUT:-$(mktemp -d)/results}
-else
-  files=$(ls benchmarks/kernels/*.c); out=${OUT:-benchmarks/results}
-fi
+if [ -n "${KERNELS:-}${NORMS:-}" ]; then out=${OUT:-$(mktemp -d)/results}; else out=${OUT:-benchmarks/results}; fi
+KERNELS=${KERNELS:-$(ls benchmarks/kernels/*.c)}
+NORMS=${NORMS:-"tests/realc/inf_layernorm.c tests/realc/inf_layernorm3d.c tests/realc/inf_softmax_rows.c"}
+for f in $KERNELS $NORMS; do
+  [ -f "$f" ] || { echo "bench.sh: no kernel file $f" >&2; exit 2; }
+done
+# what they are held to: the memory budget of the target (the search stops
+# at it; the peak is measured)
+NORM_BUDGET="$BUDGET --memory 1024"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for f in $files; do
-  [ -f "$f" ] || { echo "bench.sh: no kernel $f" >&2; exit 2; }
+# measure OUT CMD...: run CMD, its stdout to OUT.json and stderr to
+# OUT.err; OUT.res gets "exit wall_s cpu_s peak_MB" (CPU: user + system of
+# the process and its threads; peak: its maximum resident set)
+measure() {
+  python3 - "$@" <<'M'
+import os, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+t = time.monotonic()
+with open(out + '.json', 'w') as o, open(out + '.err', 'w') as e:
+    p = subprocess.Popen(cmd, stdout=o, stderr=e)
+    _, st, ru = os.wait4(p.pid, 0)
+w = time.monotonic() - t
+open(out + '.res', 'w').write(f"{os.waitstatus_to_exitcode(st)} {w:.3f} "
+                              f"{ru.ru_utime + ru.ru_stime:.3f} {ru.ru_maxrss / 1024:.1f}\n")
+M
+}
+for f in $KERNELS; do
   name=$(basename "$f" .c)
   for d in $DIALECTS; do
     start=$(date +%s.%N)
@@ -54,6 +76,16 @@ for f in $files; do
       echo "$vs $ve" >"$tmp/$name.$d.vtime"
     fi
     printf '%-12s %-7s exit %s\n' "$name" "$d" "$(cat "$tmp/$name.$d.rc")" >&2
+  done
+done
+# normalization and softmax: each raised to every dialect (float: tosa
+# takes them as they are), wall and CPU seconds and peak memory
+mkdir "$tmp/norm"
+for f in $NORMS; do
+  name=$(basename "$f" .c)
+  for d in hlo linalg tosa; do
+    measure "$tmp/norm/$name.$d" "$UPLIFT" raise "$f" --dialect "$d" --json $NORM_BUDGET
+    printf '%-18s %-7s exit/wall/CPU/MB %s\n' "$name" "$d" "$(cat "$tmp/norm/$name.$d.res")" >&2
   done
 done
 # speed: every kernel raised to hlo, built as a user builds it: the whole
@@ -94,7 +126,7 @@ time_prog() {
   done
   sort -g "$tmp/$name.$2.times" | head -1 >"$tmp/$name.$2.time"
 }
-for f in $files; do
+for f in $KERNELS; do
   name=$(basename "$f" .c)
   [ "$(cat "$tmp/$name.hlo.rc" 2>/dev/null)" = 0 ] || continue
   large_sizes "$f" >"$tmp/$name.sizes"
@@ -196,6 +228,27 @@ for fn in sorted(os.listdir(tmp)):
         wall_seconds=round(t1 - t0, 2),
         recheck_seconds=recheck(name, d),
         reason=rep.get('reason') or (err[-1] if err and not rep.get('raised') else None)))
+# the normalization and softmax kernels: the raise's report and the
+# measured wall, CPU and peak memory; within = under 5 s and 1 GB
+norms = []
+ndir = os.path.join(tmp, 'norm')
+for fn in sorted(os.listdir(ndir)):
+    if not fn.endswith('.res'): continue
+    name, d, _ = fn.rsplit('.', 2)
+    rc, wall, cpu, peak = open(os.path.join(ndir, fn)).read().split()
+    try: rep = json.load(open(os.path.join(ndir, f'{name}.{d}.json')))
+    except Exception: rep = {}
+    tasks = rep.get('tasks', [])
+    err = open(os.path.join(ndir, f'{name}.{d}.err')).read().strip().splitlines()
+    wall, cpu, peak = float(wall), float(cpu), float(peak)
+    norms.append(dict(kernel=name, dialect=d, exit=int(rc), raised=bool(rep.get('raised')),
+        ops=sum(t.get('ops', 0) for t in tasks),
+        enumerated=sum(t.get('stats', {}).get('enumerated', 0) for t in tasks),
+        synth_seconds=round(sum(t.get('synth_seconds', 0) for t in tasks), 3),
+        verify=sorted({t.get('verify', {}).get('verdict', '-') for t in tasks}),
+        wall_seconds=wall, cpu_seconds=cpu, peak_mb=peak,
+        within=bool(rep.get('raised')) and wall < 5 and peak < 1024,
+        reason=rep.get('reason') or (err[-1] if err and not rep.get('raised') else None)))
 # the mlirSynth paper's (PACT 2023) Table II synthesis seconds, heuristic
 # mode, on HLO (6-core Intel i7, an op list and op limit tuned per kernel;
 # no row for gemver or trmm); /work/shared/anchors.md
@@ -242,7 +295,7 @@ for t in threads:
         geomean_polly_over_gcc=geomean([k['polly_over_gcc'] for k in ks]),
         timed=sum(1 for k in ks if k['cblas_over_gcc'] and k['cblas_over_polly']),
         cblas_at_least_polly=sum(1 for k in ks if k['cblas_over_polly'] and k['cblas_over_polly'] >= 1))
-json.dump(dict(rows=rows, speed=dict(kernels=speed, summary=summary, runs=runs,
+json.dump(dict(rows=rows, norms=norms, speed=dict(kernels=speed, summary=summary, runs=runs,
                                      all_cores=nc, sizes='as the file gives them (LARGE)',
                                      builds=dict(gcc='gcc -O3 -march=native (serial; its all-cores time is the same run)',
                                                  polly='clang-16 -O3 -march=native -mllvm -polly (all cores: -mllvm -polly-parallel -fopenmp=libgomp)',
@@ -267,6 +320,16 @@ with open(out + '.md', 'w') as f:
         if not r['raised']: f.write(f"- {r['kernel']} ({r['dialect']}): {r['reason']}\n")
     f.write('\nmlirSynth s: the paper\'s Table II (heuristic mode, HLO, a hand-tuned op list '
             'and op limit per kernel, 6-core Intel i7; no row for gemver or trmm).\n')
+    f.write('\n## Normalization and softmax\n\nEach raised to every dialect with the same search budget and '
+            '`--memory 1024`; wall and CPU seconds (user + system, every thread) and peak resident memory of '
+            'the whole `uplift raise`; within: raised in under 5 s wall and 1 GB (issue 18\'s target).\n\n'
+            '| kernel | dialect | raised | ops | enumerated | synth s | verify | wall s | CPU s | peak MB | within |\n'
+            '|---|---|---|---|---|---|---|---|---|---|---|\n')
+    for r in norms:
+        f.write(f"| {r['kernel']} | {r['dialect']} | {'yes' if r['raised'] else 'no'} | {r['ops']} | "
+                f"{r['enumerated']} | {r['synth_seconds']} | {','.join(r['verify'])} | {r['wall_seconds']} | "
+                f"{r['cpu_seconds']} | {r['peak_mb']} | {'yes' if r['within'] else 'no'} |"
+                + (f" {r['reason']}" if r['reason'] else '') + "\n")
     f.write(f"\n## Speed of the raised C+BLAS code\n\nWhole programs at the file's own (LARGE) sizes, each "
             f"with its own `main` and harness, best of {runs} runs (the harness times the kernel call): "
             f"gcc = the original, `gcc -O3 -march=native`; Polly = the original, `clang-16 -O3 -march=native "

@@ -650,6 +650,36 @@ static int write_file(const char *path, const char *text, size_t n) {
   return 0;
 }
 
+/* --json at a hard stop of the budget (ir_budget_on_stop): the report of
+ * a raise that ran out, with what is known on the watch thread (the
+ * file, the dialect, the phase that did not stop, the seconds and the
+ * work so far); on stdout, or the -o file. */
+static void stop_report(void *user, const char *what, const char *phase, double seconds) {
+  const raise_cli *o = user;
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddNullToObject(root, "kernel");
+  cJSON_AddStringToObject(root, "file", o->path);
+  cJSON_AddStringToObject(root, "dialect", o->po.dialect);
+  cJSON_AddBoolToObject(root, "raised", 0);
+  char reason[400];
+  snprintf(reason, sizeof reason, "stopped: %s%s%s", what, phase ? " in the " : "",
+           phase ? phase : "");
+  cJSON_AddStringToObject(root, "reason", reason);
+  if (phase) cJSON_AddStringToObject(root, "phase", phase);
+  cJSON_AddNumberToObject(root, "seconds", seconds);
+  cJSON_AddArrayToObject(root, "assumptions");
+  cJSON_AddArrayToObject(root, "tasks");
+  cJSON_AddNumberToObject(root, "work", (double)ir_work_done() / 1e6);
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (!text) return;
+  if (o->outpath)
+    write_file(o->outpath, text, strlen(text));
+  else
+    printf("%s\n", text);
+  free(text);
+}
+
 int cli_cmd_raise(int argc, char **argv) {
   raise_cli o;
   memset(&o, 0, sizeof o);
@@ -667,6 +697,7 @@ int cli_cmd_raise(int argc, char **argv) {
   pipe_raise_hooks hooks = {live_task_done, live_searching, live_verifying, &live};
   o.po.hooks = &hooks;
   o.po.search.progress = live.p.tty;
+  if (o.json) ir_budget_on_stop(stop_report, &o);
   cli_search_budget_start("raise", &o.po.search, IR_EXIT_NOT_RAISED);
   ir_arena arena;
   ir_arena_init(&arena);

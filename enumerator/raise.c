@@ -784,6 +784,7 @@ _Static_assert(SG_MAX < ES_MAX_GOALS, "every sub-goal has room in a search");
 static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
                                enum_output *res, const ir_tnode **found, int *newsub) {
   const ir_kernel *k = t->k;
+  ir_budget_phase("search");
   int nleaves;
   es_leaf *leaves = round_leaves(t, s, &nleaves);
   es_goal *goals = ir_calloc(ES_MAX_GOALS, sizeof(es_goal));
@@ -1681,6 +1682,7 @@ static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, doubl
   const ir_kernel *k = t->k;
   if (task_init(t, ti, tr, err)) return 1;
   sg_init(&t->subgoals, t->a, t->pt, t->arena);
+  ir_budget_phase("examples");
   int status = task_examples(t, ti, err);
   for (int oi = 0; oi < t->pt->noutputs && !status; oi++) {
     const poly_output *po = &t->pt->outputs[oi];

@@ -12,6 +12,7 @@
  * compared with the goals of its type.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -140,13 +141,27 @@ static void populate_pool(es_state *st, size_t end) {
 #endif
 }
 
+/* The pool in its own mapping, grown by mremap: the kernel moves the
+ * pages instead of copying them (realloc copied the whole pool at every
+ * doubling once malloc's mmap threshold had risen past it: a fifth of a
+ * large search), and the pages it had keep theirs (populate_pool). */
+static double *grow_pool(double *p, size_t old, size_t cap) {
+  size_t ob = old * sizeof(double), nb = cap * sizeof(double);
+  void *q = p ? mremap(p, ob, nb, MREMAP_MAYMOVE)
+              : mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (q == MAP_FAILED) {
+    fprintf(stderr, "uplift: out of memory (allocating %zu bytes)\n", nb);
+    exit(IR_EXIT_NOT_RAISED);
+  }
+  return q;
+}
+
 static void reserve_pool(es_state *st, size_t n) {
   if (st->npool + n > st->cappool) {
     size_t cap = st->cappool ? st->cappool : 1 << 16;
     while (cap < st->npool + n) cap *= 2;
-    st->pool = ir_realloc(st->pool, cap * sizeof(double));
+    st->pool = grow_pool(st->pool, st->cappool, cap);
     st->cappool = cap;
-    st->populated = st->npool;
   }
   populate_pool(st, st->npool + n);
   if (n > st->capscratch) {
@@ -801,7 +816,7 @@ done:
   ir_free(st.batch->poison);
   ir_free(st.batch);
   ir_free(st.cands);
-  ir_free(st.pool);
+  if (st.pool) munmap(st.pool, st.cappool * sizeof(double));
   ir_free(st.ppool);
   ir_free(st.scratch_poison);
   ir_free(st.oe);

@@ -13,7 +13,9 @@
  * - A command still running IR_BUDGET_GRACE seconds after the deadline is
  *   in a phase that does not look at the flag (the polyhedral analysis, a
  *   native run, a solver call): the thread prints what ran out and ends
- *   the process with the command's "out of budget" exit status.
+ *   the process with the command's "out of budget" exit status, after
+ *   the command's last words (ir_budget_on_stop: raise --json prints its
+ *   report there).  The message names the phase running (ir_budget_phase).
  * - Memory: the resident memory grown since ir_budget_start past the
  *   budget plus a quarter plus 256 MB ends the process the same way at
  *   once.  The enumerator counts its stored values against the budget
@@ -44,7 +46,20 @@ static struct {
   int status;
   atomic_int expired;
   int started;
+  _Atomic(const char *) phase; /* ir_budget_phase; NULL: not named */
+  ir_budget_stop_fn on_stop;   /* ir_budget_on_stop */
+  void *on_stop_user;
+  double started_at;
 } B;
+
+void ir_budget_phase(const char *phase) { atomic_store(&B.phase, phase); }
+
+const char *ir_budget_phase_name(void) { return atomic_load(&B.phase); }
+
+void ir_budget_on_stop(ir_budget_stop_fn fn, void *user) {
+  B.on_stop_user = user;
+  B.on_stop = fn;
+}
 
 double ir_monotonic_seconds(void) {
   struct timespec ts;
@@ -64,7 +79,10 @@ long ir_resident_kb(void) {
 }
 
 static void stop(const char *what) {
-  fprintf(stderr, "uplift %s: stopped: %s\n", B.cmd, what);
+  const char *phase = ir_budget_phase_name();
+  fprintf(stderr, "uplift %s: stopped: %s%s%s\n", B.cmd, what, phase ? " in the " : "",
+          phase ? phase : "");
+  if (B.on_stop) B.on_stop(B.on_stop_user, what, phase, mono() - B.started_at);
   fflush(NULL);
   _exit(B.status);
 }
@@ -103,7 +121,8 @@ int ir_budget_start(const char *cmd, double seconds, long memory_mb, int status)
   if (B.started) return 0;
   B.cmd = cmd;
   B.seconds = seconds;
-  B.deadline = seconds > 0 ? mono() + seconds : 0;
+  B.started_at = mono();
+  B.deadline = seconds > 0 ? B.started_at + seconds : 0;
   B.memory_mb = memory_mb;
   B.base_kb = ir_resident_kb();
   B.limit_kb = memory_mb > 0 ? (memory_mb + memory_mb / 4 + 256) * 1024 : 0;

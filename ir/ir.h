@@ -154,6 +154,17 @@ int ir_budget_expired(void);
  * of the time budget, at least 1 ms (so never 0, which means "no limit",
  * while a budget runs); want when there is no time budget. */
 double ir_budget_left(double want);
+/* The phase running ("analysis", "search", ...; a literal, borrowed):
+ * named in the message of a hard stop.  NULL: none named. */
+void ir_budget_phase(const char *phase);
+const char *ir_budget_phase_name(void);
+/* A command's last words at a hard stop, called on the watch thread just
+ * before the process ends: what ran out (the message's text), the phase
+ * (or NULL) and the seconds since ir_budget_start.  It must only write
+ * its report (the main thread is still running).  fn NULL: none. */
+typedef void (*ir_budget_stop_fn)(void *user, const char *what, const char *phase,
+                                  double seconds);
+void ir_budget_on_stop(ir_budget_stop_fn fn, void *user);
 /* The process's resident memory in KB (0 if it cannot be read). */
 long ir_resident_kb(void);
 /* A command's work budget (--work): a count, not a clock, so whether a

@@ -335,6 +335,8 @@ static int ordinary_check(pipe_verify_state *vs, const enum_query *q, verify_tas
 
 void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   pipe_verify_state *vs = user;
+  const char *was = ir_budget_phase_name();
+  ir_budget_phase("verification");
   if (vs->last) verify_result_free(vs->last);
   else vs->last = ir_calloc(1, sizeof *vs->last);
   if (!vs->cex_inputs) vs->cex_inputs = ir_calloc(MAX_CEX_INPUTS, sizeof(ir_tensor));
@@ -391,6 +393,7 @@ void pipe_verify_cb(void *user, const enum_query *q, enum_verify_result *r) {
   poly_size_cases_free(&sc);
   ir_free(refs);
   ir_free(cand_sizes);
+  ir_budget_phase(was);
 }
 
 int pipe_task_setup_make(const poly_analysis *a, int task, ir_tp_store *store, ir_arena *arena,

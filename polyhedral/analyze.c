@@ -1980,8 +1980,8 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
   return 0;
 }
 
-poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
-  if (!k) return NULL;
+/* One analysis of k, with the local expansion it asks for. */
+static poly_analysis *analyze(const ir_kernel *k, ir_arena *arena) {
   poly_analysis *a = IR_NEW(arena, poly_analysis);
   a->kernel = k;
   poly_expansion *want = NULL;
@@ -1996,6 +1996,15 @@ poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
     run(x, arena, a, 0, NULL, NULL);
   }
   if (a->error) a->raisable = 0;
+  return a;
+}
+
+poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena) {
+  if (!k) return NULL;
+  const char *was = ir_budget_phase_name();
+  ir_budget_phase("analysis");
+  poly_analysis *a = analyze(k, arena);
+  ir_budget_phase(was);
   return a;
 }
 

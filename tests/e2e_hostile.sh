@@ -92,6 +92,29 @@ stopped "analyze --memory" 1 "uplift analyze: stopped: its memory use ([0-9]* MB
   timeout 600 "$UPLIFT" analyze "$TMP/many.c" --memory 16 --timeout 3600
 stopped "raise --timeout (in the analysis)" 1 "uplift raise: stopped: the time budget (--timeout 2 s) ran out" \
   timeout 60 "$UPLIFT" raise "$TMP/many.c" --timeout 2
+# a hard stop (a phase that does not look at the budget's flag) still
+# gives the --json report: not raised, the phase named, the work so far
+stopped "raise --json --timeout (in the analysis)" 1 "uplift raise: stopped: the time budget (--timeout 2 s) ran out.* in the analysis" \
+  timeout 60 "$UPLIFT" raise "$TMP/many.c" --timeout 2 --json
+python3 - "$TMP/out" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --json at a hard stop: no report"; head -c 300 "$TMP/out"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["raised"] is False and r["phase"] == "analysis", r
+assert "--timeout 2 s" in r["reason"] and r["tasks"] == [] and r["work"] == 0, r
+PY
+# the search stops at the deadline itself (no hard stop): the corpus's
+# scan (a recurrence no op expresses) searches until a budget ends it; at
+# --timeout 1 that is a clean not raised, its --json report with the
+# search's statistics so far
+stopped "raise --json --timeout 1 (in the search)" 1 "" \
+  timeout 60 "$UPLIFT" raise tests/realc/dsp_cumsum.c --timeout 1 --json
+python3 - "$TMP/out" "$TMP/err" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --timeout 1: no graceful report"; head -c 300 "$TMP/out"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["raised"] is False and "time budget exhausted (--timeout)" in r["reason"], r
+assert sum(t["stats"]["enumerated"] for t in r["tasks"]) > 0, r
+assert "stopped:" not in open(sys.argv[2]).read()  # not the watch's hard stop
+PY
 stopped "verify --timeout (in the analysis)" 3 "uplift verify: stopped: the time budget (--timeout 2 s) ran out" \
   timeout 60 "$UPLIFT" verify "$TMP/many_gemm.c" "$TMP/g.json" --timeout 2
 # the search stops on its own at the budget: the command's own result
