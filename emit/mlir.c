@@ -1509,8 +1509,16 @@ static char *ir_body(const char *text) {
   return strndup(s, (size_t)(e - s));
 }
 
+/* Does the module body text hold an op named name? */
+static int has_op(const char *text, const char *name) {
+  size_t n = strlen(name);
+  for (const char *s = strstr(text, name); s; s = strstr(s + 1, name))
+    if ((s == text || s[-1] == '"' || s[-1] == ' ') && strchr("\" (", s[n])) return 1;
+  return 0;
+}
+
 int emit_mlir_run_rewritten(const gram_dialect *d, emit_run *runs, int nruns, const char *pdll,
-                            int *applied, ir_error *err) {
+                            const char *root, int *applied, ir_error *err) {
   *applied = 0;
   const char *libs;
   char *text = runnable_module(d, runs, nruns, &libs, err);
@@ -1540,6 +1548,9 @@ int emit_mlir_run_rewritten(const gram_dialect *d, emit_run *runs, int nruns, co
   }
   if (rc == 0) {
     *applied = strcmp(ir_buf_str(&rewritten), ir_buf_str(&control)) != 0;
+    body = ir_body(ir_buf_str(&control));
+    if (!*applied && root && body && !has_op(body, root)) *applied = -1;
+    free(body);
     body = ir_body(ir_buf_str(&rewritten));
     if (!body) rc = ir_error_set(err, (ir_pos){0}, IR_ERR_TOOL, "no module @ir in the output");
   }
