@@ -66,11 +66,11 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *er
  * mlir-opt-16 --test-pdl-bytecode-pass (the greedy driver, which also
  * folds).  *applied: 1 if the patterns changed the module (its text
  * differs from the same pass with a pattern that matches nothing), -1 if
- * not but that pass alone left no op named root (the driver's folders
- * removed the left side before a pattern saw it; root may be NULL), else 0.
+ * not but that pass alone left fewer ops than the module has (the
+ * driver's folders rewrote the program before a pattern saw it), else 0.
  * Returns 0, or -1 with err filled (code IR_ERR_TOOL: a tool failed). */
 int emit_mlir_run_rewritten(const gram_dialect *d, emit_run *runs, int nruns, const char *pdll,
-                            const char *root, int *applied, ir_error *err);
+                            int *applied, ir_error *err);
 
 /* Check MLIR text with mlir-opt-16 (allow_unregistered: pass
  * --allow-unregistered-dialect).  Returns 0 if it parses and verifies, else
