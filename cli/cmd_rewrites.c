@@ -142,7 +142,8 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
 
 static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
   fprintf(out, "// uplift rewrites --dialect %s --inputs \"%s\" --max-ops %d\n"
-          "// %d verified rules (Z3, sizes 1..%d); attribute values as MLIR arrays/strings.\n",
+          "// %d verified rules (Z3, sizes 1..%d); ops as the dialect file writes them (name, "
+          "operands, attribute dictionary).\n",
           rs->d->name, o->inputs, o->search.max_ops, rs->n, o->bound > 0 ? o->bound : 2);
   print_incomplete(rs, "//", out);
   emit_pdll_rule *pr = ir_calloc((size_t)rs->n + 1, sizeof *pr);
@@ -157,7 +158,13 @@ static void print_pdll(const rw_rules *rs, const rw_opts *o, FILE *out) {
     else
       pr[np++] = (emit_pdll_rule){r->lhs, r->rhs, verdicts(r, 0, notes[np], sizeof notes[np])};
   }
-  emit_pdll(rs->d, rs->k, pr, np, out);
+  if (!rs->d->upstream)
+    fprintf(out, "// dialect %s is not in upstream MLIR 16 (mlir-opt-16 has no %s ops): these "
+            "patterns compile with mlir-pdll-16 but are not applicable there\n", rs->d->name,
+            rs->d->name);
+  int written = emit_pdll(rs->d, rs->k, pr, np, out);
+  fprintf(out, "\n// %d patterns; %d rules are no PDL pattern (comments above say why); %d "
+          "equalities\n", written, np - written, rs->n - np);
   ir_free(notes);
   ir_free(pr);
 }

@@ -64,8 +64,10 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *er
 /* emit_mlir_run after applying PDLL patterns (text, as emit_pdll writes
  * them) to the module: compiled with mlir-pdll-16 -x=mlir and applied by
  * mlir-opt-16 --test-pdl-bytecode-pass (the greedy driver, which also
- * folds).  *applied: whether the patterns changed the module (its text
- * differs from the same pass with a pattern that matches nothing).
+ * folds).  *applied: 1 if the patterns changed the module (its text
+ * differs from the same pass with a pattern that matches nothing), -1 if
+ * not but that pass alone left fewer ops than the module has (the
+ * driver's folders rewrote the program before a pattern saw it), else 0.
  * Returns 0, or -1 with err filled (code IR_ERR_TOOL: a tool failed). */
 int emit_mlir_run_rewritten(const gram_dialect *d, emit_run *runs, int nruns, const char *pdll,
                             int *applied, ir_error *err);
@@ -109,8 +111,15 @@ typedef struct emit_pdll_rule {
 
 /* Write rules[0..n-1] (terms of kernel k, ops of dialect d) as PDLL
  * patterns for mlir-pdll-16, one `Pattern RuleI with benefit(lhs ops)` each
- * (emit/pdll.c).  Borrows everything. */
-void emit_pdll(const gram_dialect *d, const ir_kernel *k, const emit_pdll_rule *rules, int n,
-               FILE *out);
+ * (emit/pdll.c), ops written as the dialect file's emit lines write them
+ * (name, operands, attribute dictionary); a rule that cannot be a PDL
+ * pattern is a `// not a PDL pattern (why): ...` comment.  Returns the
+ * number of patterns written.  Borrows everything. */
+int emit_pdll(const gram_dialect *d, const ir_kernel *k, const emit_pdll_rule *rules, int n,
+              FILE *out);
+
+/* Why rule r cannot be a PDL pattern (an op with a body region, a helper
+ * op the rewrite would build, ...), or NULL if emit_pdll writes it as one. */
+const char *emit_pdll_why(const emit_pdll_rule *r);
 
 #endif

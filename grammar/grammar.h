@@ -201,6 +201,8 @@ typedef struct gram_dialect {
   gram_line *splat;      /* `splat` lines: a splat constant of dynamic
                             shape ($value is the scalar literal), or NULL */
   gram_dynmask dynmask;  /* `mask.dynamic` */
+  int upstream;          /* `upstream`: upstream mlir-opt-16 registers the
+                            dialect's ops (rewrite patterns can apply) */
   int signless;          /* `signless`: element types are written without
                             their signedness (ui8 as i8), as MLIR's builtin
                             integers of arith, linalg and tosa */

@@ -1019,6 +1019,8 @@ static void dialect_directive(parser *p) {
     d->name = tstr(p, &p->t[1]);
   } else if (teq(t, "signless") && p->nt == 1) {
     d->signless = 1;
+  } else if (teq(t, "upstream") && p->nt == 1) {
+    d->upstream = 1;
   } else if (teq(t, "summary")) {
     d->summary = p->nt > 1 ? rest_after(p, 0, &col) : "";
   } else if (teq(t, "form") && p->nt == 2 && (teq(&p->t[1], "generic") || teq(&p->t[1], "custom"))) {
