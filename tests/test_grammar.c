@@ -54,8 +54,11 @@ static void test_parse(ir_arena *a) {
   CHECK("matmul spelling", !strcmp(mm->mlir, "linalg.matmul"));
   CHECK("matmul kernel", !strcmp(mm->kernel, "dot_general"));
   CHECK("matmul has two operands", mm->nops == 2);
-  CHECK("tosa's add is f32 and i32",
-        gram_find_op(tosa, "add")->elems == ((1u << IR_F32) | (1u << IR_I32)));
+  CHECK("tosa's add is f32, i32 and ui32 (wrapping: the sign does not matter)",
+        gram_find_op(tosa, "add")->elems ==
+            ((1u << IR_F32) | (1u << IR_I32) | (1u << IR_U32)));
+  CHECK("tosa's maximum is not ui32 (it compares as signed)",
+        !(gram_find_op(tosa, "maximum")->elems & (1u << IR_U32)));
   CHECK("tosa's matmul is f32 only (TOSA's integer matmul takes i8/i16)",
         gram_find_op(tosa, "matmul")->elems == (1u << IR_F32));
   CHECK("no such op", gram_find_op(hlo, "matmul") == NULL);
