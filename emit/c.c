@@ -1387,14 +1387,6 @@ static void write_head(cg *g, const ir_tnode **nodes, int nn) {
   }
 }
 
-/* Does e read variable v? */
-static int expr_reads(const ir_expr *e, int v) {
-  if (e->kind == IR_EX_VAR && e->var == v) return 1;
-  for (int i = 0; i < e->nargs; i++)
-    if (expr_reads(e->args[i], v)) return 1;
-  return 0;
-}
-
 /* The kernel's assumptions (its views are regions of their storage only
  * under them, k <= lda): each checked, a failing one aborts with a message
  * naming it and the sizes it reads. */
@@ -1411,13 +1403,13 @@ static void write_assumes(const ir_kernel *k, FILE *out) {
     int n = 0;
     for (int j = 0; j < k->nparams; j++) {
       const ir_var *v = k->vars[k->params[j]];
-      if (v->kind == IR_VAR_SIZE && (expr_reads(a->lo, v->id) || expr_reads(a->hi, v->id)))
+      if (v->kind == IR_VAR_SIZE && (ir_expr_reads(a->lo, v->id) || ir_expr_reads(a->hi, v->id)))
         fprintf(out, "%s%s=%%ld", n++ ? ", " : "", v->name);
     }
     fputs("), under which this code is the original kernel\\n\"", out);
     for (int j = 0; j < k->nparams; j++) {
       const ir_var *v = k->vars[k->params[j]];
-      if (v->kind == IR_VAR_SIZE && (expr_reads(a->lo, v->id) || expr_reads(a->hi, v->id)))
+      if (v->kind == IR_VAR_SIZE && (ir_expr_reads(a->lo, v->id) || ir_expr_reads(a->hi, v->id)))
         fprintf(out, ", (long)%s", v->name);
     }
     fputs(");\n    abort();\n  }\n", out);

@@ -509,11 +509,9 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
     }
     /* a value: res or an operand */
     const ir_tnode *v = NULL;
+    int oi = op ? gram_op_operand(op, name, base) : -1;
     if (base == 3 && !strncmp(name, "res", 3)) v = n;
-    else if (op)
-      for (int i = 0; i < op->nops; i++)
-        if ((int)strlen(op->opnames[i]) == base && !strncmp(name, op->opnames[i], (size_t)base))
-          v = n->ops[i];
+    else if (oi >= 0) v = n->ops[oi];
     if (v == c->from) v = c->to;
     if (v) {
       if (!dot) {
@@ -562,11 +560,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       }
       continue;
     }
-    int ai = -1;
-    if (op)
-      for (int i = 0; i < op->nattrs; i++)
-        if ((int)strlen(op->attrs[i].name) == base && !strncmp(name, op->attrs[i].name, (size_t)base))
-          ai = i;
+    int ai = op ? gram_op_attr(op, name, base) : -1;
     if (ai < 0) {
       fprintf(stderr, "%s:%d:%d: error: template placeholder '$%.*s' has no value here\n",
               line->pos.file, line->pos.line, line->pos.col, len, name);

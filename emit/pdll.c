@@ -83,21 +83,6 @@ static const char *res_line(const char *t) {
   return t;
 }
 
-/* The operand index of placeholder name[0..len) of n's op, or -1. */
-static int opnd_index(const gram_op *g, const char *name, int len) {
-  for (int i = 0; i < g->nops; i++)
-    if ((int)strlen(g->opnames[i]) == len && !strncmp(g->opnames[i], name, (size_t)len)) return i;
-  return -1;
-}
-
-/* The attribute index of placeholder name[0..len), or -1. */
-static int attr_index(const gram_op *g, const char *name, int len) {
-  for (int i = 0; i < g->nattrs; i++)
-    if ((int)strlen(g->attrs[i].name) == len && !strncmp(g->attrs[i].name, name, (size_t)len))
-      return i;
-  return -1;
-}
-
 /* Which op does the helper line defining $%local[0..len) create ("" if
  * none)? */
 static void helper_op(const gram_line *lines, int nl, const char *local, int len, char *buf,
@@ -146,7 +131,7 @@ static const char *attr_value(const ir_tnode *n, const char *s, size_t len, char
     }
     i += (size_t)skip;
     const char *dot = memchr(name, '.', (size_t)nlen);
-    int ai = attr_index(g, name, dot ? (int)(dot - name) : nlen);
+    int ai = gram_op_attr(g, name, dot ? (int)(dot - name) : nlen);
     if (ai < 0) return "an attribute that depends on the shape";
     const gram_attr *a = &g->attrs[ai];
     const ir_attr *av = &n->attrs[ai];
@@ -279,7 +264,7 @@ static const char *op_form_of(const ir_tnode *n, int rhs, op_form *f) {
       if (f->nopnd < (int)(sizeof f->opnd / sizeof f->opnd[0])) f->opnd[f->nopnd++] = -1;
       continue;
     }
-    int oi = opnd_index(g, name, len);
+    int oi = gram_op_operand(g, name, len);
     if (oi >= 0) {
       if (f->nopnd < (int)(sizeof f->opnd / sizeof f->opnd[0])) f->opnd[f->nopnd++] = oi;
       continue;

@@ -231,6 +231,11 @@ void gram_dialect_list_free(char **names, int n);
 /* Find an op by name; NULL if none. */
 const gram_op *gram_find_op(const gram_dialect *d, const char *name);
 
+/* The index of op's operand (gram_op.opnames) or attribute (attrs[].name)
+ * named name[0..len), as a template placeholder names it; -1 if none. */
+int gram_op_operand(const gram_op *op, const char *name, int len);
+int gram_op_attr(const gram_op *op, const char *name, int len);
+
 /* ------------------------------------------------------------ generator */
 
 /* One production: an op, its attribute values and its result type. */

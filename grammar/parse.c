@@ -169,9 +169,16 @@ static int find_operand(const gram_op *op, const tok *t) {
   return -2;
 }
 
-static int find_attr(const gram_op *op, const char *s, int len) {
+int gram_op_operand(const gram_op *op, const char *name, int len) {
+  for (int i = 0; i < op->nops; i++)
+    if ((int)strlen(op->opnames[i]) == len && !strncmp(op->opnames[i], name, (size_t)len))
+      return i;
+  return -1;
+}
+
+int gram_op_attr(const gram_op *op, const char *name, int len) {
   for (int i = 0; i < op->nattrs; i++)
-    if ((int)strlen(op->attrs[i].name) == len && !strncmp(op->attrs[i].name, s, (size_t)len))
+    if ((int)strlen(op->attrs[i].name) == len && !strncmp(op->attrs[i].name, name, (size_t)len))
       return i;
   return -1;
 }
@@ -455,7 +462,7 @@ static void parse_attr(parser *p, gram_op *op) {
     return;
   }
   const tok *n = &p->t[1];
-  if (find_attr(op, n->s, n->len) >= 0) {
+  if (gram_op_attr(op, n->s, n->len) >= 0) {
     error_at(p, n->col, NULL, "duplicate attribute '%.*s'", n->len, n->s);
     return;
   }
@@ -597,7 +604,7 @@ static void parse_result(parser *p, gram_op *op) {
         if (o < 0) return;
         op->res_args[n] = o;
       } else {
-        int a = find_attr(op, x->s, x->len);
+        int a = gram_op_attr(op, x->s, x->len);
         if (a < 0) {
           error_at(p, x->col, NULL, "'%.*s' is not an attribute of '%s' (declare attrs before the result)",
                    x->len, x->s, op->name);
@@ -638,7 +645,7 @@ static int kernel_name(parser *p, gram_op *op, int *k) {
       return -1;
     }
     const tok *x = &p->t[*k + 1];
-    int a = find_attr(op, x->s, x->len);
+    int a = gram_op_attr(op, x->s, x->len);
     if (a < 0 || op->attrs[a].dom != GRAM_DOM_ENUM) {
       error_at(p, x->col, KERNEL_SUPPORTED, "'%.*s' is not an enum attribute of '%s'",
                x->len, x->s, op->name);
@@ -722,7 +729,7 @@ static int kernel_value(parser *p, gram_op *op, gram_kattr *ka, int *k) {
     const tok *x = &p->t[*k + 1];
     const char *dot = memchr(x->s, '.', (size_t)x->len);
     int len = dot ? (int)(dot - x->s) : x->len;
-    int a = find_attr(op, x->s, len);
+    int a = gram_op_attr(op, x->s, len);
     if (a < 0) {
       error_at(p, x->col, KERNEL_SUPPORTED, "'%.*s' is not an attribute of '%s'", len,
                x->s, op->name);
@@ -882,10 +889,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
       }
     } else {
-      int is_val = base == 3 && !strncmp(name, "res", 3);
-      for (int i = 0; i < op->nops; i++)
-        if ((int)strlen(op->opnames[i]) == base && !strncmp(name, op->opnames[i], (size_t)base))
-          is_val = 1;
+      int is_val = (base == 3 && !strncmp(name, "res", 3)) || gram_op_operand(op, name, base) >= 0;
       if (is_val) {
         static const char *sfx[] = {"type",     "elem",         "shape",    "rank",
                                     "dyn",      "dims",         "core_type", "core_reassoc",
@@ -895,7 +899,7 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);
-      } else if ((ai = find_attr(op, name, base)) >= 0) {
+      } else if ((ai = gram_op_attr(op, name, base)) >= 0) {
         static const char *sfx[] = {"n", "lhs", "rhs", "added", "init", "name"};
         /* a window attribute's (emit/mlir.c, put_window) */
         static const char *wsfx[] = {"n", "offsets", "sizes", "limits", "low", "high",

@@ -519,6 +519,23 @@ long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
 
 /* ---------------------------------------------------- views, assumptions */
 
+int ir_expr_reads(const ir_expr *e, int v) {
+  if (!e) return 0;
+  if ((e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && e->var == v) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (ir_expr_reads(e->args[i], v)) return 1;
+  return 0;
+}
+
+int ir_stmts_read(const ir_stmt *s, int v) {
+  for (; s; s = s->next)
+    if (ir_expr_reads(s->lo, v) || ir_expr_reads(s->hi, v) || ir_expr_reads(s->cond, v) ||
+        ir_expr_reads(s->lhs, v) || ir_expr_reads(s->rhs, v) || ir_stmts_read(s->body, v) ||
+        ir_stmts_read(s->then_body, v) || ir_stmts_read(s->else_body, v))
+      return 1;
+  return 0;
+}
+
 static int stmts_write(const ir_stmt *s, int v) {
   for (; s; s = s->next) {
     if (s->kind == IR_ST_ASSIGN && s->lhs->kind == IR_EX_ELEM && s->lhs->var == v) return 1;

@@ -568,6 +568,12 @@ int ir_kernel_no_overlap(const ir_kernel *k, int a, int b);
  * memory (none is restrict)"; a pair is named once, at its first array. */
 void ir_kernel_print_overlaps(const ir_kernel *k, const char *prefix, FILE *out);
 
+/* Does expression e (NULL: no) read variable v (as a scalar or an
+ * element)?  Do statements s (and the blocks after and inside them: bounds,
+ * conditions, both sides) read it? */
+int ir_expr_reads(const ir_expr *e, int v);
+int ir_stmts_read(const ir_stmt *s, int v);
+
 /* Does k write array v (an assignment to one of its elements)? */
 int ir_kernel_writes(const ir_kernel *k, int v);
 

@@ -20,23 +20,6 @@
 
 #include "pipeline/pipeline.h"
 
-static int expr_reads(const ir_expr *e, int v) {
-  if (!e) return 0;
-  if ((e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && e->var == v) return 1;
-  for (int i = 0; i < e->nargs; i++)
-    if (expr_reads(e->args[i], v)) return 1;
-  return 0;
-}
-
-static int stmts_read(const ir_stmt *s, int v) {
-  for (; s; s = s->next)
-    if (expr_reads(s->lo, v) || expr_reads(s->hi, v) || expr_reads(s->cond, v) ||
-        expr_reads(s->lhs, v) || expr_reads(s->rhs, v) || stmts_read(s->body, v) ||
-        stmts_read(s->then_body, v) || stmts_read(s->else_body, v))
-      return 1;
-  return 0;
-}
-
 /* Why a's kept loops are not raised inside (NULL: they are). */
 static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
   const poly_kept_loop *kl = &a->kept[0];
@@ -53,7 +36,7 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
       return ir_arena_printf(arena, "the local %s carries a value from one iteration to the next",
                              k->vars[d->var]->name);
   }
-  if (stmts_read(kl->loop->body, kl->iter))
+  if (ir_stmts_read(kl->loop->body, kl->iter))
     return ir_arena_printf(arena, "the body reads the kept iterator %s",
                            k->vars[kl->iter]->name);
   return NULL;
