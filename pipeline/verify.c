@@ -195,16 +195,20 @@ static void pinned_check(pipe_verify_state *vs, verify_task t, const verify_cand
   if (!any || vr->verdict != VERIFY_PROVED || vr->all_sizes) return;
   verify_result at;
   t.pinned = 1;
-  /* what the signs of zeros need was asked at the sizes the verifier
-   * tries, and vr keeps that answer: the second tier's query at the
-   * constant extents, the largest of the check (correlation's 32 x 28
-   * division by a sqrt), would only be thrown away */
-  t.zero_signs_known = 1;
+  /* when the proof at the sizes the verifier tries already relies on the
+   * sign of a zero, asking it again at the constant extents (the largest
+   * query of the check: correlation's 32 x 28 division by a sqrt) would
+   * only be thrown away; otherwise it is asked there too, since the signs
+   * of zeros at the user's sizes need not behave as at the small ones */
+  t.zero_signs_known = (vr->assumes & VERIFY_ASSUMES_ZERO_SIGN) != 0;
   verify_task_check(vs->v, &t, cand, &at);
   vr->seconds += at.seconds;
   if (at.verdict == VERIFY_PROVED ||
       (at.verdict == VERIFY_UNKNOWN && at.size_cases == 0 && at.cases_left_out > 0)) {
-    if (at.verdict == VERIFY_PROVED) vr->size_cases += at.size_cases;
+    if (at.verdict == VERIFY_PROVED) {
+      vr->size_cases += at.size_cases;
+      vr->assumes |= at.assumes; /* what the proof at the user's sizes relied on */
+    }
     else {
       size_t n = strlen(vr->all_sizes_reason);
       snprintf(vr->all_sizes_reason + n, sizeof vr->all_sizes_reason - n,

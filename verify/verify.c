@@ -125,6 +125,18 @@ vx_watch *vx_ctx_watch(const verify_ctx *v) { return v->watch; }
 
 /* ---------------------------------------------------- solver budgets */
 
+/* The solver steps (Z3's rlimit, 0: none) of s's checks from now on; Z3
+ * counts the limit from the count at the start of each check. */
+static void solver_set_steps(const verify_ctx *v, Z3_solver s, unsigned long steps) {
+  Z3_context z = v->z;
+  Z3_params p = Z3_mk_params(z);
+  Z3_params_inc_ref(z, p);
+  Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
+                     (unsigned)(steps < VERIFY_MAX_STEPS ? steps : VERIFY_MAX_STEPS));
+  Z3_solver_set_params(z, s, p);
+  Z3_params_dec_ref(z, p);
+}
+
 Z3_solver vx_solver_new(const verify_ctx *v) {
   Z3_context z = v->z;
   Z3_solver s = Z3_mk_solver(z);
@@ -134,13 +146,9 @@ Z3_solver vx_solver_new(const verify_ctx *v) {
   double ms = v->opt.timeout * 1000.0;
   Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
                      ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
-  /* Z3 counts the limit from the count at the start of each check */
-  if (v->opt.steps)
-    Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
-                       (unsigned)(v->opt.steps < VERIFY_MAX_STEPS ? v->opt.steps
-                                                                  : VERIFY_MAX_STEPS));
   Z3_solver_set_params(z, s, p);
   Z3_params_dec_ref(z, p);
+  solver_set_steps(v, s, v->opt.steps);
   return s;
 }
 
@@ -1094,9 +1102,12 @@ static qres check_once(verify_ctx *v, Z3_solver s, const verify_task *t,
 /* Real mode: does the query at these sizes hold with IEEE's signs of
  * zeros (the first tier)?  1 if the solver says unsat; 0 otherwise (a
  * model, unknown or an error: the proof then relies on the assumption). */
+/* The least solver steps of the second tier at the pinned sizes. */
+#define ZERO_SIGN_PINNED_MIN 200000ul
+
 static int zero_signs_hold(verify_ctx *v, Z3_solver s, const verify_task *t,
                            const verify_candidate *cand, const long *sizes,
-                           verify_result *res) {
+                           verify_result *res, unsigned long proof_steps) {
   Z3_context z = v->z;
   query q;
   query_start(&q, v, t, cand, sizes, 0);
@@ -1117,7 +1128,21 @@ static int zero_signs_hold(verify_ctx *v, Z3_solver s, const verify_task *t,
     assert_ordinary(&q, s);
     char keep[sizeof res->reason]; /* this check's unknown is no verdict */
     memcpy(keep, res->reason, sizeof keep);
+    /* at the constant extents the query with IEEE's signs can be far
+     * larger than the one that proved at these sizes (correlation's
+     * 32 x 28 division: more than 50 M steps against the proof's 7.7 M):
+     * it gets as many steps as that proof took (proof_steps; 0 when the
+     * simplifier settled it), at least ZERO_SIGN_PINNED_MIN, and past them
+     * the proof is taken to rely on the signs, as for any unknown here */
+    unsigned long steps = v->opt.steps;
+    if (t->pinned) {
+      unsigned long cap = proof_steps;
+      if (cap < ZERO_SIGN_PINNED_MIN) cap = ZERO_SIGN_PINNED_MIN;
+      if (!steps || cap < steps) steps = cap;
+      solver_set_steps(v, s, steps);
+    }
     ok = vx_check(v, s, res) == Z3_L_FALSE;
+    if (steps != v->opt.steps) solver_set_steps(v, s, v->opt.steps);
     memcpy(res->reason, keep, sizeof keep);
     Z3_solver_pop(z, s, 1);
   }
@@ -1137,7 +1162,11 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   int zused = 0;
   if (kind == VX_REAL && t->ieee_masked_zero) /* a search for a difference in value */
     return check_once(v, s, t, cand, sizes, res, cex, kind, 2, &zused);
+  unsigned long most = res->steps_used; /* the steps of this first tier alone */
+  res->steps_used = 0;
   qres out = check_once(v, s, t, cand, sizes, res, cex, kind, 1, &zused);
+  unsigned long proof_steps = res->steps_used;
+  if (most > res->steps_used) res->steps_used = most;
   if (kind == VX_REAL && out == Q_UNKNOWN && zused) {
     /* a model the concrete runs did not confirm: look for a difference
      * in value, with the signs of zeros set aside */
@@ -1158,7 +1187,7 @@ static qres check_sizes_run(verify_ctx *v, Z3_solver s, const verify_task *t,
   if (kind != VX_REAL || out != Q_UNSAT || (res->assumes & VERIFY_ASSUMES_ZERO_SIGN) ||
       t->zero_signs_known)
     return out;
-  if (!zero_signs_hold(v, s, t, cand, sizes, res)) res->assumes |= VERIFY_ASSUMES_ZERO_SIGN;
+  if (!zero_signs_hold(v, s, t, cand, sizes, res, proof_steps)) res->assumes |= VERIFY_ASSUMES_ZERO_SIGN;
   return out;
 }
 
