@@ -9,6 +9,10 @@
 # and at all cores, best of RUNS (3); their outputs must agree first.
 # Writes benchmarks/results.json, benchmarks/results.md and the chart
 # benchmarks/synthesis.svg (ours beside the mlirSynth paper's Table II).
+# The other PolyBench kernels (benchmarks/kernels/partial: stencils and
+# solvers with a loop that carries a dependence, issue 14) get their own
+# tables: raised (inside kept loops) or not and why, and the same speed
+# comparison for those raised to hlo.
 # "verify s" sums the seconds of each task's final check inside the raise
 # (the JSON report's verify.seconds); "recheck s" is the wall time of
 # `uplift verify` re-checking the saved report from scratch (parse, analysis,
@@ -31,17 +35,27 @@ BUDGET="--work 3000 --timeout 900"
 #   DIALECTS=hlo sh benchmarks/bench.sh
 # A subset's table goes to OUT (default: a fresh folder under /tmp, printed
 # at the end), so it never replaces the full table benchmarks/results.md.
+# PARTIAL names the partial-raising kernels (a subset run takes none unless
+# it names them).
 DIALECTS=${DIALECTS:-hlo linalg tosa}
-if [ -n "${KERNELS:-}${NORMS:-}" ]; then out=${OUT:-$(mktemp -d)/results}; else out=${OUT:-benchmarks/results}; fi
+if [ -n "${KERNELS:-}${NORMS:-}${PARTIAL:-}" ]; then
+  out=${OUT:-$(mktemp -d)/results}
+  PARTIAL=${PARTIAL:-}
+else
+  out=${OUT:-benchmarks/results}
+  PARTIAL=$(ls benchmarks/kernels/partial/*.c)
+fi
+mkdir -p "$(dirname "$out")"
 KERNELS=${KERNELS:-$(ls benchmarks/kernels/*.c)}
 NORMS=${NORMS:-"tests/realc/inf_layernorm.c tests/realc/inf_layernorm3d.c tests/realc/inf_softmax_rows.c"}
-for f in $KERNELS $NORMS; do
+for f in $KERNELS $NORMS $PARTIAL; do
   [ -f "$f" ] || { echo "bench.sh: no kernel file $f" >&2; exit 2; }
 done
 # what they are held to: the memory budget of the target (the search stops
 # at it; the peak is measured)
 NORM_BUDGET="$BUDGET --memory 1024"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for f in $PARTIAL; do basename "$f" .c; done >"$tmp/partial.list"
 # measure OUT CMD...: run CMD, its stdout to OUT.json and stderr to
 # OUT.err; OUT.res gets "exit wall_s cpu_s peak_MB" (CPU: user + system of
 # the process and its threads; peak: its maximum resident set)
@@ -58,7 +72,7 @@ open(out + '.res', 'w').write(f"{os.waitstatus_to_exitcode(st)} {w:.3f} "
                               f"{ru.ru_utime + ru.ru_stime:.3f} {ru.ru_maxrss / 1024:.1f}\n")
 M
 }
-for f in $KERNELS; do
+for f in $KERNELS $PARTIAL; do
   name=$(basename "$f" .c)
   for d in $DIALECTS; do
     start=$(date +%s.%N)
@@ -126,7 +140,7 @@ time_prog() {
   done
   sort -g "$tmp/$name.$2.times" | head -1 >"$tmp/$name.$2.time"
 }
-for f in $KERNELS; do
+for f in $KERNELS $PARTIAL; do
   name=$(basename "$f" .c)
   [ "$(cat "$tmp/$name.hlo.rc" 2>/dev/null)" = 0 ] || continue
   large_sizes "$f" >"$tmp/$name.sizes"
@@ -201,6 +215,7 @@ def seconds(name, what):
     try: return float(read(name, what + '.time'))
     except (TypeError, ValueError): return None
 rows = []
+partial = set(open(os.path.join(tmp, 'partial.list')).read().split())
 def recheck(name, d):
     # wall time of `uplift verify` on the saved report, if all proved
     try:
@@ -227,6 +242,8 @@ for fn in sorted(os.listdir(tmp)):
         verify_seconds=round(sum(t.get('verify', {}).get('seconds', 0) for t in tasks), 3),
         wall_seconds=round(t1 - t0, 2),
         recheck_seconds=recheck(name, d),
+        kept_loops=[k.get('loop') for k in rep.get('kept_loops', [])],
+        partial=name in partial,
         reason=rep.get('reason') or (err[-1] if err and not rep.get('raised') else None)))
 # the normalization and softmax kernels: the raise's report and the
 # measured wall, CPU and peak memory; within = under 5 s and 1 GB
@@ -271,7 +288,7 @@ threads = [1] if nc == 1 else [1, nc]
 for r in rows:
     if r['dialect'] != 'hlo' or not r['raised']: continue
     name = r['kernel']
-    k = dict(kernel=name, sizes=read(name, 'sizes') or '',
+    k = dict(kernel=name, sizes=read(name, 'sizes') or '', partial=name in partial,
              error=(read(name, 'speed.err') or None))
     for t in threads:
         tm, chk = {}, {}
@@ -286,8 +303,9 @@ for r in rows:
             polly_over_gcc=ratio(tm['gcc'], tm['polly']))
     speed.append(k)
     r['large_sizes'] = k['sizes']
-summary = {}
-for t in threads:
+def summarize(speed):
+  summary = {}
+  for t in threads:
     ks = [k[f'threads_{t}'] for k in speed]
     summary[f'threads_{t}'] = dict(
         geomean_cblas_over_gcc=geomean([k['cblas_over_gcc'] for k in ks]),
@@ -295,29 +313,54 @@ for t in threads:
         geomean_polly_over_gcc=geomean([k['polly_over_gcc'] for k in ks]),
         timed=sum(1 for k in ks if k['cblas_over_gcc'] and k['cblas_over_polly']),
         cblas_at_least_polly=sum(1 for k in ks if k['cblas_over_polly'] and k['cblas_over_polly'] >= 1))
-json.dump(dict(rows=rows, norms=norms, speed=dict(kernels=speed, summary=summary, runs=runs,
+  return summary
+full_speed = [k for k in speed if not k['partial']]
+partial_speed = [k for k in speed if k['partial']]
+summary, partial_summary = summarize(full_speed), summarize(partial_speed)
+json.dump(dict(rows=rows, norms=norms, speed=dict(kernels=speed, summary=summary,
+                                     partial_summary=partial_summary, runs=runs,
                                      all_cores=nc, sizes='as the file gives them (LARGE)',
                                      builds=dict(gcc='gcc -O3 -march=native (serial; its all-cores time is the same run)',
                                                  polly='clang-16 -O3 -march=native -mllvm -polly (all cores: -mllvm -polly-parallel -fopenmp=libgomp)',
                                                  cblas='uplift raise --emit c in the same harness, gcc -O3 -march=native, OpenBLAS (OPENBLAS_NUM_THREADS = threads)'))),
           open(out + '.json', 'w'), indent=1)
+def speed_tables(f, speed, summary, h):
+    fmt = lambda x: '-' if x is None else f'{x:.4f}'
+    rx = lambda x: '-' if x is None else f'{x}x'
+    for t in threads:
+        f.write(f"\n{h} {t} thread{'s' if t > 1 else ''}\n\n")
+        f.write('| kernel | sizes | gcc s | Polly s | C+BLAS s | C+BLAS over gcc | C+BLAS over Polly | Polly over gcc |\n'
+                '|---|---|---|---|---|---|---|---|\n')
+        for k in speed:
+            e = k[f'threads_{t}']
+            bad = [f"{v}: {c}" for v, c in e['checks'].items() if c != 'agrees']
+            f.write(f"| {k['kernel']} | {k['sizes']} | {fmt(e['gcc_seconds'])} | {fmt(e['polly_seconds'])} | "
+                    f"{fmt(e['cblas_seconds'])} | {rx(e['cblas_over_gcc'])} | {rx(e['cblas_over_polly'])} | "
+                    f"{rx(e['polly_over_gcc'])} |" + (f" {'; '.join(bad)}" if bad else '') + "\n")
+        m = summary[f'threads_{t}']
+        f.write(f"\nGeometric means over {m['timed']} kernels: C+BLAS over gcc {rx(m['geomean_cblas_over_gcc'])}, "
+                f"C+BLAS over Polly {rx(m['geomean_cblas_over_polly'])}, Polly over gcc {rx(m['geomean_polly_over_gcc'])}; "
+                f"C+BLAS at least as fast as Polly on {m['cblas_at_least_polly']} of {len(speed)}.\n")
+    for k in speed:
+        if k['error']: f.write(f"\n- {k['kernel']}: {k['error']}\n")
 with open(out + '.md', 'w') as f:
     f.write('| kernel | dialect | raised | ops | enumerated | static filtered | evaluated | equiv. filtered | synth s | cand./s | mlirSynth s | verify | verify s | recheck s | wall s |\n')
     f.write('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n')
     for r in rows:
+        if r['partial']: continue
         ms = r.get('mlirsynth_seconds')
         ms = '-' if ms is None else ms
         f.write(f"| {r['kernel']} | {r['dialect']} | {'yes' if r['raised'] else 'no'} | {r['ops']} | {r['enumerated']} | {r['static_filtered']} | {r['evaluated']} | {r['equivalence_filtered']} | {r['synth_seconds']} | {r['candidates_per_second'] or '-'} | {ms} | {','.join(r['verify'])} | {r['verify_seconds']} | {r['recheck_seconds'] if r['recheck_seconds'] is not None else '-'} | {r['wall_seconds']} |\n")
     for d in ('hlo', 'linalg', 'tosa'):
-        rs = [r for r in rows if r['dialect'] == d]
+        rs = [r for r in rows if r['dialect'] == d and not r['partial']]
         ok = [r for r in rs if r['raised']]
         med = round(statistics.median([r["wall_seconds"] for r in ok]), 2) if ok else 0
         f.write(f"\n{d}: {len(ok)} of {len(rs)} raised; median wall time of the raised: {med} s")
     f.write('\n')
-    if any(not r['raised'] for r in rows):  # the heading only over a list
+    if any(not r['raised'] and not r['partial'] for r in rows):  # the heading only over a list
         f.write('\nNot raised, and why:\n\n')
     for r in rows:
-        if not r['raised']: f.write(f"- {r['kernel']} ({r['dialect']}): {r['reason']}\n")
+        if not r['raised'] and not r['partial']: f.write(f"- {r['kernel']} ({r['dialect']}): {r['reason']}\n")
     f.write('\nmlirSynth s: the paper\'s Table II (heuristic mode, HLO, a hand-tuned op list '
             'and op limit per kernel, 6-core Intel i7; no row for gemver or trmm).\n')
     f.write('\n## Normalization and softmax\n\nEach raised to every dialect with the same search budget and '
@@ -339,29 +382,32 @@ with open(out + '.md', 'w') as f:
             f"OPENBLAS_NUM_THREADS and OMP_NUM_THREADS = {nc}. Every build's output (the arrays dumped at "
             f"17 digits) agrees with gcc's serial one within 1e-6 relative, or its time is not counted. "
             f"Ratios are speedups (time of the other / time of the named one).\n")
-    fmt = lambda x: '-' if x is None else f'{x:.4f}'
-    rx = lambda x: '-' if x is None else f'{x}x'
-    for t in threads:
-        f.write(f"\n### {t} thread{'s' if t > 1 else ''}\n\n")
-        f.write('| kernel | sizes | gcc s | Polly s | C+BLAS s | C+BLAS over gcc | C+BLAS over Polly | Polly over gcc |\n'
-                '|---|---|---|---|---|---|---|---|\n')
-        for k in speed:
-            e = k[f'threads_{t}']
-            bad = [f"{v}: {c}" for v, c in e['checks'].items() if c != 'agrees']
-            f.write(f"| {k['kernel']} | {k['sizes']} | {fmt(e['gcc_seconds'])} | {fmt(e['polly_seconds'])} | "
-                    f"{fmt(e['cblas_seconds'])} | {rx(e['cblas_over_gcc'])} | {rx(e['cblas_over_polly'])} | "
-                    f"{rx(e['polly_over_gcc'])} |" + (f" {'; '.join(bad)}" if bad else '') + "\n")
-        m = summary[f'threads_{t}']
-        f.write(f"\nGeometric means over {m['timed']} kernels: C+BLAS over gcc {rx(m['geomean_cblas_over_gcc'])}, "
-                f"C+BLAS over Polly {rx(m['geomean_cblas_over_polly'])}, Polly over gcc {rx(m['geomean_polly_over_gcc'])}; "
-                f"C+BLAS at least as fast as Polly on {m['cblas_at_least_polly']} of {len(speed)}.\n")
-    for k in speed:
-        if k['error']: f.write(f"\n- {k['kernel']}: {k['error']}\n")
+    speed_tables(f, full_speed, summary, '###')
+    if partial:
+        pr = [r for r in rows if r['partial']]
+        f.write(f"\n## Partial raising: the other PolyBench kernels\n\nThe kernels of benchmarks/kernels/partial "
+                f"(stencils and solvers whose loop carries a dependence that is no reduction), raised with the same "
+                f"budget: a kernel raised inside a kept loop has that loop in `kept`; the others say why not.\n\n"
+                f"| kernel | dialect | raised | kept | ops | synth s | verify | wall s |\n|---|---|---|---|---|---|---|---|\n")
+        for r in pr:
+            f.write(f"| {r['kernel']} | {r['dialect']} | {'yes' if r['raised'] else 'no'} | "
+                    f"{','.join(r['kept_loops']) or '-'} | {r['ops']} | {r['synth_seconds']} | "
+                    f"{','.join(r['verify'])} | {r['wall_seconds']} |\n")
+        names = sorted({r['kernel'] for r in pr})
+        raised = sorted({r['kernel'] for r in pr if r['raised']})
+        f.write(f"\n{len(raised)} of these {len(names)} kernels raised in at least one dialect "
+                f"({', '.join(raised) or 'none'}).\n\nNot raised, and why:\n\n")
+        for r in pr:
+            if not r['raised']: f.write(f"- {r['kernel']} ({r['dialect']}): {r['reason']}\n")
+        if partial_speed:
+            f.write("\n### Speed of the partially raised kernels\n\nAs above: whole programs at LARGE sizes, "
+                    "the kept loops as C loops around the raised bodies.\n")
+            speed_tables(f, partial_speed, partial_summary, '####')
     f.write('\n![synthesis time per kernel](synthesis.svg)\n')
 # chart: synthesis seconds per kernel (hlo) on a log scale, ours beside the
 # mlirSynth paper's Table II
 import math
-hlo = [r for r in rows if r['dialect'] == 'hlo']
+hlo = [r for r in rows if r['dialect'] == 'hlo' and not r['partial']]
 W, bar, left, top = 760, 30, 110, 70
 H = top + bar * len(hlo) + 50
 lo, hi = 1e-3, 1e4
