@@ -288,6 +288,7 @@ int cli_cmd_rewrites(int argc, char **argv) {
     enum_set_observer(&ob);
   }
   pipe_error pe = rw_mine(&o, &arena, &store, &rs, &err);
+  ir_budget_finish(); /* what follows writes the answer */
   enum_set_observer(NULL);
   cli_progress_end(&live);
   int status = pipe_exit_status(pe);

@@ -28,8 +28,14 @@
  *   stop as at the deadline.  It is the budget whose end does not depend on
  *   the machine's speed or load (the tests use it).
  *
+ * - A command whose answer is known (ir_budget_finish) is only writing it:
+ *   the time watch ends there, so that a long list printed after the
+ *   deadline (the unchecked proposals of `rewrites`) is not cut off by the
+ *   hard stop on a loaded machine.  The memory watch stays.
+ *
  * So no command runs on past its budget by more than IR_BUDGET_GRACE
- * seconds (plus one sampling step), whatever its input.
+ * seconds (plus one sampling step) before its answer is known, whatever
+ * its input.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -45,6 +51,7 @@ static struct {
   long memory_mb, base_kb, limit_kb; /* limit_kb 0: none */
   int status;
   atomic_int expired;
+  atomic_int finished; /* ir_budget_finish: no hard stop for time */
   int started;
   _Atomic(const char *) phase; /* ir_budget_phase; NULL: not named */
   ir_budget_stop_fn on_stop;   /* ir_budget_on_stop */
@@ -53,6 +60,8 @@ static struct {
 } B;
 
 void ir_budget_phase(const char *phase) { atomic_store(&B.phase, phase); }
+
+void ir_budget_finish(void) { atomic_store(&B.finished, 1); }
 
 const char *ir_budget_phase_name(void) { return atomic_load(&B.phase); }
 
@@ -102,7 +111,7 @@ static void *budget_main(void *arg) {
         stop(msg);
       }
     }
-    if (B.deadline > 0) {
+    if (B.deadline > 0 && !atomic_load(&B.finished)) {
       double now = mono();
       if (now >= B.deadline) atomic_store(&B.expired, 1);
       if (now >= B.deadline + IR_BUDGET_GRACE) {

@@ -158,6 +158,10 @@ double ir_budget_left(double want);
  * named in the message of a hard stop.  NULL: none named. */
 void ir_budget_phase(const char *phase);
 const char *ir_budget_phase_name(void);
+/* The command's answer is known and is being written: no hard stop for
+ * time from now on (the memory watch stays).  ir_budget_expired still
+ * says whether the budget ran out. */
+void ir_budget_finish(void);
 /* A command's last words at a hard stop, called on the watch thread just
  * before the process ends: what ran out (the message's text), the phase
  * (or NULL) and the seconds since ir_budget_start.  It must only write
