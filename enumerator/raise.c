@@ -642,11 +642,14 @@ typedef struct align_ctx {
 } align_ctx;
 
 /* The slice of input array x read by the element reference e, aligned
- * with the write: result dim k reads x's dim whose subscript has the
- * write's iterator of dim k, at the difference of their constants; x's
- * dims with a constant subscript, or one counted from the dim's end
- * (x[i][m - 1] of x[n][m]), are dropped.  Appended to the leaves when
- * every output dim is read in order and it is not x itself. */
+ * with the write: each dim of x whose subscript has one of the write's
+ * iterators plus a constant is kept, at the difference of the constants,
+ * as the output dim of that iterator; x's dims with a constant subscript,
+ * or one counted from the dim's end (x[i][m - 1] of x[n][m]), are
+ * dropped.  The result has the output's dims that x's kept dims read, in
+ * the output's order (all of them: the output's shape; fewer, as s[0] in
+ * A[i] -= s[0] or w[i + 1] in B[i][j] = w[i + 1]: a tensor the search
+ * broadcasts).  Appended to the leaves unless it is x itself. */
 static void align_ref(align_ctx *a, const ir_expr *e) {
   task_ctx *t = a->t;
   const ir_kernel *k = t->k;
@@ -658,14 +661,19 @@ static void align_ref(align_ctx *a, const ir_expr *e) {
   memset(given, 0, sizeof given);
   ir_attr *w = &given[a->wattr];
   w->n = (int8_t)(2 * e->nargs);
-  int next = 0, moved = 0;
+  int next = 0, moved = 0, rank = 0;
+  ir_type rt = *a->otype;
+  rt.elem = x->type.elem;
   for (int d = 0; d < e->nargs; d++) {
     int var, keep = 0;
     long c;
     if (var_offset(k, e->args[d], &var, &c)) return;
     long start = c;
     if (var >= 0 && k->vars[var]->kind == IR_VAR_ITER) {
-      if (next >= a->otype->rank || a->witer[next] != var) return;
+      /* the write's dim of this iterator, after the ones kept so far */
+      while (next < a->otype->rank && a->witer[next] != var) next++;
+      if (next >= a->otype->rank) return;
+      rt.dims[rank++] = a->otype->dims[next];
       start = c - a->wc[next++];
       keep = 1;
     } else if (var >= 0) { /* a size: counted from the end of its dim */
@@ -677,9 +685,7 @@ static void align_ref(align_ctx *a, const ir_expr *e) {
     w->v[2 * d + 1] = (int8_t)keep;
     moved |= start != 0 || keep != 1;
   }
-  if (next != a->otype->rank) return;
-  ir_type rt = *a->otype;
-  rt.elem = x->type.elem;
+  rt.rank = rank;
   if (!moved && ir_type_equal(&rt, &x->type)) return;
   gram_prod prods[4];
   int np = gram_productions_given(a->op, &x->type, given, &rt, prods, 4, NULL);
