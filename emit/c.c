@@ -21,8 +21,9 @@
  * not fusible (dot_general with contraction, reduce, reshape), or read
  * twice, or read by a loop that would evaluate it more often than it has
  * elements (a vector broadcast over a matrix).  "Free" nodes (constants,
- * masks, iota, gathers of a buffer and selects on a mask between such:
- * index arithmetic and at most one load) are
+ * masks, iota, gathers of a buffer, slices (a guarded load of their
+ * operand's buffer at shifted indices: a stencil's neighbours) and selects
+ * on a mask between such: index arithmetic and at most one load) are
  * inlined into every reader whatever the count.  The result: one loop nest
  * per maximal elementwise tree, reading the materialised leaves; a reduce
  * also reads its operand tree inline.
@@ -81,6 +82,7 @@ typedef enum nkind {
   NK_OUTER,  /* dot_general without contracting dims: l * r */
   NK_CHEAP,  /* constant, fill, iota, empty, fill_scalar */
   NK_REDUCE, /* a loop root that reads its operand tree inline */
+  NK_SLICE,  /* slice: one guarded load of its operand's buffer */
   NK_OTHER   /* needs its operands in memory: BLAS dot_general, reshape */
 } nkind;
 
@@ -92,7 +94,7 @@ typedef struct ninfo {
   int users;                 /* operand edges that read the node */
   const struct ir_tnode *user; /* the reader, if users == 1 */
   int slot;                  /* ... and the kernel operand slot it reads */
-  int blocked;               /* read by an NK_OTHER consumer */
+  int blocked;               /* read by an NK_OTHER or NK_SLICE consumer */
   int result;                /* a program result */
   int free_;                 /* cheap enough to inline into every reader */
   int mat;                   /* materialised: has a buffer upl_v<id> */
@@ -373,6 +375,32 @@ static const char *elem_template(const char *kn, ir_elem e, int *arity) {
   return NULL;
 }
 
+/* A slice (docs/ops.md) at index var: its operand's element at start +
+ * the index in a kept dim, start in a dropped one (counted from the dim's
+ * end for keep 2), or 0 where that falls outside the operand (whose buffer
+ * exists: a slice blocks its operand). */
+static void slice_expr(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
+  const ninfo *in = ni(g, n);
+  const ir_tnode *x = n->ops[in->b.args[0]];
+  const interp_attr *st = &in->b.attrs[0], *keep = &in->b.attrs[1];
+  char cond[STR] = "", off[STR] = "";
+  for (int d = 0, k = 0; d < x->type.rank; d++) {
+    char j[STR] = "", dim[STR], stride[STR];
+    dim_str(g, x->type.dims[d], dim);
+    if (keep->v[d] == 1) {
+      if (var[k] >= 0) cat(j, "(upl_i%d + %dL)", var[k], st->v[d]);
+      else cat(j, "%dL", st->v[d]); /* a dim of extent 1: index 0 */
+      k++;
+    } else if (keep->v[d] == 2) cat(j, "(%s + %dL)", dim, st->v[d]);
+    else cat(j, "%dL", st->v[d]);
+    stride_str(g, &x->type, d, stride);
+    cat(cond, "%s%s >= 0 && %s < %s", cond[0] ? " && " : "", j, j, dim);
+    cat(off, "%s%s*%s", off[0] ? " + " : "", j, stride);
+  }
+  ir_buf_printf(s, "(%s) ? upl_v%d[%s] : ", cond[0] ? cond : "1", x->id, off[0] ? off : "0");
+  literal(s, 0, n->type.elem);
+}
+
 /* Append the value of node n at index var, computed (not read from n's
  * buffer): the loop body of a root, or an inlined subterm. */
 static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
@@ -443,6 +471,8 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
     ir_buf_free(&r);
   } else if (in->kind == NK_GATHER || !strcmp(kn, "fill_scalar")) {
     operand_expr(g, n, 0, var, s);
+  } else if (in->kind == NK_SLICE) {
+    slice_expr(g, n, var, s);
   } else if (!strcmp(kn, "iota")) {
     int d = b->attrs[0].v[0];
     if (d >= 0 && d < t->rank && var[d] >= 0)
@@ -974,7 +1004,7 @@ static int classify(cg *g, const ir_tnode *n) {
     in->kind = NK_REDUCE;
   } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice")) {
     if (b->nargs < 1 || b->args[0] < 0) return fail(g, "%s of a constant", kn);
-    in->kind = NK_OTHER;
+    in->kind = kn[0] == 's' ? NK_SLICE : NK_OTHER;
   } else if (!strcmp(kn, "iota") || !strcmp(kn, "constant") || !strcmp(kn, "fill") ||
              !strcmp(kn, "empty") || !strcmp(kn, "fill_scalar")) {
     if (!strcmp(kn, "fill_scalar") && b->nargs < 1) return fail(g, "fill_scalar: no operand");
@@ -1024,6 +1054,9 @@ static void decide(cg *g, const ir_tnode *n) {
   case NK_CHEAP:
   case NK_GATHER:
     in->free_ = operands_cheap(g, n, 0);
+    break;
+  case NK_SLICE: /* its operand is in memory (blocked): one guarded load */
+    in->free_ = 1;
     break;
   case NK_ELEM:
     /* select on a mask between free or materialised values: the C
@@ -1117,7 +1150,8 @@ static void note_reads(cg *g, const ir_tnode *n, const int *var, const ir_tnode 
     const ir_tnode *o = n->ops[in->b.args[s]];
     int ovar[IR_MAX_RANK];
     operand_vars(g, n, s, var, &o->type, ovar);
-    note_reads(g, o, ovar, root, aligned_ok);
+    /* a slice reads its operand at other indices than the root writes */
+    note_reads(g, o, ovar, root, aligned_ok && in->kind != NK_SLICE);
   }
 }
 
@@ -1144,35 +1178,6 @@ static void root_reads(cg *g, const ir_tnode *n) {
 /* ------------------------------------------------------------- roots */
 
 /* Emit the code of materialised node n (not an argument) into dst. */
-/* A slice (docs/ops.md): loops over the result, each element read from
- * the operand at start + the result index in a kept dim, start in a
- * dropped one, or 0 where that falls outside the operand. */
-static int emit_slice(cg *g, const ir_tnode *n, const char *dst) {
-  const ninfo *in = ni(g, n);
-  const ir_tnode *x = n->ops[in->b.args[0]];
-  const interp_attr *st = &in->b.attrs[0], *keep = &in->b.attrs[1];
-  char cond[STR] = "", off[STR] = "", zero[64];
-  for (int d = 0, k = 0; d < x->type.rank; d++) {
-    char j[STR] = "", dim[STR], stride[STR];
-    dim_str(g, x->type.dims[d], dim);
-    if (keep->v[d] == 1) cat(j, "(upl_i%d + %dL)", k++, st->v[d]);
-    else if (keep->v[d] == 2) cat(j, "(%s + %dL)", dim, st->v[d]);
-    else cat(j, "%dL", st->v[d]);
-    stride_str(g, &x->type, d, stride);
-    cat(cond, "%s%s >= 0 && %s < %s", cond[0] ? " && " : "", j, j, dim);
-    cat(off, "%s%s*%s", off[0] ? " + " : "", j, stride);
-  }
-  ir_buf z = {0};
-  literal(&z, 0, n->type.elem);
-  snprintf(zero, sizeof zero, "%s", ir_buf_str(&z));
-  ir_buf_free(&z);
-  char expr[4 * STR];
-  snprintf(expr, sizeof expr, "(%s) ? upl_v%d[%s] : %s", cond[0] ? cond : "1", x->id,
-           off[0] ? off : "0", zero);
-  emit_loop(g, &n->type, dst, expr);
-  return 0;
-}
-
 static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
   ninfo *in = ni(g, n);
   int var[IR_MAX_RANK];
@@ -1205,7 +1210,6 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
     return emit_reduce(g, n, dst);
   case NK_OTHER:
     if (!strcmp(in->b.kernel->name, "dot_general")) return emit_dot(g, n, dst, "1", 0);
-    if (!strcmp(in->b.kernel->name, "slice")) return emit_slice(g, n, dst);
     {
       char cnt[STR];
       prod_str(g, n->type.dims, n->type.rank, cnt);
@@ -1283,7 +1287,7 @@ static int plan(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode **node
       o->users++;
       o->user = n;
       o->slot = s;
-      if (in->kind == NK_OTHER) o->blocked = 1;
+      if (in->kind == NK_OTHER || in->kind == NK_SLICE) o->blocked = 1;
     }
   }
   for (int i = 0; i < p->nresults; i++) ni(g, p->results[i])->result = 1;

@@ -107,6 +107,8 @@ static const struct {
      * 3-tap smoothing, a 5-point Laplacian on a flat image */
     {"tests/kernels/slice/diff_ptr.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/smooth_ptr.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/slice/bias_first.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/slice/row_pivot.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/laplace_flat.c", {RAISES, RAISES, RAISES}},
     /* Polybench style: one Jacobi time step, two sweeps (two tasks) */
     {"tests/kernels/slice/jacobi2d_sweep.c", {RAISES, RAISES, RAISES}},
