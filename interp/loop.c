@@ -554,36 +554,60 @@ static double call(ir_fn fn, ir_elem type, double a, double b) {
   return 0;
 }
 
+/* a OP b (+ - * /, or 'n': -a) in integer type `type` as C computes it:
+ * unsigned (and narrow) arithmetic wraps; a signed overflow of int or a
+ * wider type is undefined behaviour in C, so it has no value: NaN (poison
+ * where it lands).  Exact on 64-bit integers; NaN in, NaN out. */
+static double int_arith(ir_elem type, int op, double a, double b) {
+  if (a != a || b != b) return NAN;
+  if (op == '/') {
+    if (ir_elem_is_signed(type)) {
+      int64_t x = (int64_t)a, y = (int64_t)b;
+      if (y == -1) return int_arith(type, 'n', a, 0); /* INT_MIN / -1 overflows */
+      return ir_int_value(type, (uint64_t)(x / y));
+    }
+    return ir_int_value(type, (uint64_t)a / (uint64_t)b);
+  }
+  if (ir_elem_is_signed(type) && ir_elem_bits(type) >= 32) {
+    int64_t x = (int64_t)a, y = (int64_t)b, r;
+    int ovf = op == '+'   ? __builtin_add_overflow(x, y, &r)
+              : op == '-' ? __builtin_sub_overflow(x, y, &r)
+              : op == '*' ? __builtin_mul_overflow(x, y, &r)
+                          : __builtin_sub_overflow((int64_t)0, x, &r);
+    if (ovf || (ir_elem_bits(type) == 32 && (r < INT32_MIN || r > INT32_MAX))) return NAN;
+  }
+  return ir_int_arith(type, op, a, b);
+}
+
 /* a OP b computed in `type` as C does. */
 static double arith(run *c, ir_expr_kind op, ir_elem type, double a, double b) {
   double r;
-  if (ir_elem_is_int(type) && op != IR_EX_DIV) /* wraps as the machine does */
-    return ir_int_arith(type, op == IR_EX_ADD ? '+' : op == IR_EX_SUB ? '-' : '*', a, b);
+  if (ir_elem_is_int(type)) {
+    if (op == IR_EX_DIV && b == 0) {
+      if (!c->failed) {
+        c->failed = 1;
+        ir_error_set(c->err, here(c), IR_ERR_RANGE, "integer division by zero in statement S%d",
+                     c->cur ? c->cur->id : -1);
+      }
+      return 0;
+    }
+    return int_arith(type, op == IR_EX_ADD ? '+' : op == IR_EX_SUB ? '-' : op == IR_EX_MUL ? '*' : '/',
+                     a, b);
+  }
   switch (op) {
   case IR_EX_ADD: r = a + b; break;
   case IR_EX_SUB: r = a - b; break;
   case IR_EX_MUL: r = a * b; break;
-  case IR_EX_DIV:
-    if (!ir_elem_is_float(type)) {
-      if (b == 0) {
-        if (!c->failed) {
-          c->failed = 1;
-          ir_error_set(c->err, here(c), IR_ERR_RANGE, "integer division by zero in statement S%d",
-                       c->cur ? c->cur->id : -1);
-        }
-        return 0;
-      }
-      r = trunc(a / b);
-    } else {
-      r = a / b;
-    }
-    break;
+  case IR_EX_DIV: r = a / b; break;
   default: r = 0; break;
   }
   return type == IR_F32 ? (double)(float)r : r;
 }
 
-static double ev(run *c, int n, int *p) {
+static double ev(run *c, int n, int *p);
+
+/* The value of node n (ev without the integer NaN check). */
+static double ev_node(run *c, int n, int *p) {
   const node *x = &c->P->nodes[n];
   switch (x->kind) {
   case IR_EX_CONST: return conv(x->type, x->value);
@@ -606,7 +630,7 @@ static double ev(run *c, int n, int *p) {
   }
   case IR_EX_NEG: {
     double a = ev(c, x->a[0], p);
-    if (ir_elem_is_int(x->type)) return ir_int_arith(x->type, 'n', a, 0);
+    if (ir_elem_is_int(x->type)) return int_arith(x->type, 'n', a, 0);
     return x->type == IR_F32 ? (double)(float)-a : -a;
   }
   case IR_EX_SHL:
@@ -614,6 +638,13 @@ static double ev(run *c, int n, int *p) {
     double a = ev(c, x->a[0], p);
     double b = ev(c, x->a[1], p);
     int op = x->kind == IR_EX_SHL ? 'l' : ir_elem_is_signed(x->type) ? 'a' : 'r';
+    /* undefined in C: a count outside 0..bits-1, a signed left shift of
+     * a negative value or one whose result does not fit (C11 6.5.7) */
+    int w = ir_elem_bits(x->type);
+    if (b < 0 || b >= w) return NAN;
+    if (op == 'l' && ir_elem_is_signed(x->type) &&
+        (a < 0 || ldexp(a, (int)b) >= ldexp(1, w - 1)))
+      return NAN;
     return ir_int_arith(x->type, op, a, b);
   }
   case IR_EX_NOT: return ev(c, x->a[0], p) == 0;
@@ -669,6 +700,15 @@ static double ev(run *c, int n, int *p) {
   return 0;
 }
 
+/* The value of node n and its poison bit (*p set, never cleared): an
+ * integer value that is NaN (not known exactly, or undefined in C: see
+ * ir_elem_wrap) is poison. */
+static double ev(run *c, int n, int *p) {
+  double r = ev_node(c, n, p);
+  if (r != r && ir_elem_is_int(c->P->nodes[n].type)) *p = 1;
+  return r;
+}
+
 static void assign(run *c, const cstmt *s) {
   int p = c->poisoned > 0;
   double r = ev(c, s->rhs, &p);
@@ -684,6 +724,7 @@ static void assign(run *c, const cstmt *s) {
               conv(s->calc, r));
   }
   t->data[off] = conv(t->elem, r);
+  if (t->data[off] != t->data[off] && ir_elem_is_int(t->elem)) p = 1;
   t->poison[off] = (unsigned char)p;
 }
 

@@ -270,7 +270,7 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
   static chosen all[MAX_FUNCS];
   static ir_tprog progs[MAX_FUNCS];
   for (int i = 0; i < d->nops; i++) {
-    chosen cs[6 * PER_OP]; /* the float choice and the integer ones below */
+    chosen cs[7 * PER_OP]; /* the float choice and the integer ones below */
     /* a window attribute is the caller's (the enumerator's aligned
      * operands), never enumerated: slice runs end to end through
      * tests/kernels/slice in test_mlir_e2e */
@@ -280,12 +280,12 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
     int n = choose(d->ops[i], fe, fe, cs);
     /* and on integer data where the op takes it: i32 operands (shifts,
      * arithmetic); conversions from ui8 to i32 (a zero extension), from
-     * i16 to i32 (by sign) and from i32 to ui8 (a truncation).  Not ui32
-     * operands yet: their values here (-4 is 4294967292) make products
-     * past 2^53, where the concrete kernels, which compute in double and
-     * wrap at the end, are not exact (linalg.matmul on ui32 disagrees) */
+     * i16 to i32 (by sign) and from i32 to ui8 (a truncation), and ui32
+     * operands, whose values here (-4 is 4294967292) make products past
+     * 2^53: the concrete kernels compute integer sums and products exactly
+     * on 64-bit integers (a dot product of ui32 too) */
     static const ir_elem ints[][2] = {
-        {IR_I32, IR_I32}, {IR_U8, IR_I32}, {IR_I16, IR_I32}, {IR_I32, IR_U8}};
+        {IR_I32, IR_I32}, {IR_U8, IR_I32}, {IR_I16, IR_I32}, {IR_I32, IR_U8}, {IR_U32, IR_U32}};
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
       n += choose(d->ops[i], ints[k][0], ints[k][1], cs + n);
     CHECKF(n > 0, "%s.%s: the pool yields productions", name, d->ops[i]->name);
