@@ -13,10 +13,13 @@
  * Values are doubles.  An f32 node rounds its result to float after every
  * operation (as C does with FLT_EVAL_METHOD 0: double rounding is harmless
  * for + - * / sqrt since 53 >= 2*24+2), i32 values are exact integers, i1
- * values are 0/1.  Each evaluation also yields a poison bit: reading a
- * poison element or scalar gives poison, every operation on poison gives
- * poison, a poison condition of ?: gives poison, and a poison condition of
- * an `if` runs both branches with every write poisoned.
+ * values are 0/1; integer values are exact, or NaN where C gives none
+ * (signed overflow, an undefined shift) or no double holds the value (an
+ * i64 or ui64 past 2^53).  Each evaluation also yields poison bits: reading
+ * a poison element or scalar gives its poison, every operation on poison
+ * gives poison, a poison condition of ?: gives poison, and a poison
+ * condition of an `if` runs both branches with every write poisoned (1:
+ * uninitialized); an integer NaN is poison INTERP_POISON_UNDEF.
  *
  * Runtime errors (out-of-range subscripts) set a flag that stops the run at
  * once; the error names the statement position, the index and the shape.
@@ -615,7 +618,7 @@ static double ev_node(run *c, int n, int *p) {
     ir_var_kind vk = c->k->vars[x->var]->kind;
     if (vk == IR_VAR_SIZE || vk == IR_VAR_ITER) return (double)c->ivals[x->var];
     const ir_tensor *t = &c->vals[x->var];
-    if (t->poison[0]) *p = 1;
+    *p |= t->poison[0];
     return t->data[0];
   }
   case IR_EX_ELEM: {
@@ -625,7 +628,7 @@ static double ev_node(run *c, int n, int *p) {
       return 0;
     }
     const ir_tensor *t = &c->vals[x->var];
-    if (t->poison[off]) *p = 1;
+    *p |= t->poison[off];
     return t->data[off];
   }
   case IR_EX_NEG: {
@@ -667,7 +670,7 @@ static double ev_node(run *c, int n, int *p) {
     int pa = 0;
     double a = ev(c, x->a[0], &pa);
     if (pa) {
-      *p = 1;
+      *p |= pa;
       return 0;
     }
     if (x->kind == IR_EX_AND ? a == 0 : a != 0) return x->kind == IR_EX_OR;
@@ -677,7 +680,7 @@ static double ev_node(run *c, int n, int *p) {
     int pc = 0;
     double cond = ev(c, x->a[0], &pc);
     if (pc) {
-      *p = 1;
+      *p |= pc;
       return 0;
     }
     return conv(x->type, ev(c, x->a[cond != 0 ? 1 : 2], p));
@@ -700,12 +703,12 @@ static double ev_node(run *c, int n, int *p) {
   return 0;
 }
 
-/* The value of node n and its poison bit (*p set, never cleared): an
- * integer value that is NaN (not known exactly, or undefined in C: see
- * ir_elem_wrap) is poison. */
+/* The value of node n and its poison bits (*p or'ed, never cleared): an
+ * integer value that is NaN (undefined in C, or one no double holds: see
+ * ir_elem_wrap) is poison INTERP_POISON_UNDEF. */
 static double ev(run *c, int n, int *p) {
   double r = ev_node(c, n, p);
-  if (r != r && ir_elem_is_int(c->P->nodes[n].type)) *p = 1;
+  if (r != r && ir_elem_is_int(c->P->nodes[n].type)) *p |= INTERP_POISON_UNDEF;
   return r;
 }
 
@@ -719,12 +722,12 @@ static void assign(run *c, const cstmt *s) {
     static const ir_expr_kind ops[] = {
         [IR_ASSIGN_ADD] = IR_EX_ADD, [IR_ASSIGN_SUB] = IR_EX_SUB,
         [IR_ASSIGN_MUL] = IR_EX_MUL, [IR_ASSIGN_DIV] = IR_EX_DIV};
-    if (t->poison[off]) p = 1;
+    p |= t->poison[off];
     r = arith(c, ops[s->op], s->calc, conv(s->calc, t->data[off]),
               conv(s->calc, r));
   }
   t->data[off] = conv(t->elem, r);
-  if (t->data[off] != t->data[off] && ir_elem_is_int(t->elem)) p = 1;
+  if (t->data[off] != t->data[off] && ir_elem_is_int(t->elem)) p |= INTERP_POISON_UNDEF;
   t->poison[off] = (unsigned char)p;
 }
 
