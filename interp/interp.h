@@ -103,8 +103,9 @@ void interp_fill_random(interp_env *env, uint64_t seed);
 typedef double (*interp_draw_fn)(interp_rng *r, const ir_var *var, void *user);
 /* Fill every scalar and array PARAMETER with draw's values (r seeded with
  * seed; in signature order, row-major; converted to the element type as C
- * converts them) and clear their poison: interp_fill_random with another
- * distribution. */
+ * converts them, but a negative value whose conversion no double holds,
+ * -4 into uint64_t, is converted without its sign) and clear their poison:
+ * interp_fill_random with another distribution. */
 void interp_fill_params(interp_env *env, uint64_t seed, interp_draw_fn draw, void *user);
 
 /* Fill variable `var` (a parameter or a local) with caller-given values

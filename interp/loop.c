@@ -432,7 +432,12 @@ void interp_fill_params(interp_env *env, uint64_t seed, interp_draw_fn draw, voi
     if (var->kind != IR_VAR_SCALAR && var->kind != IR_VAR_ARRAY) continue;
     ir_tensor *t = &env->vals[v];
     size_t n = ir_tensor_size(t);
-    for (size_t i = 0; i < n; i++) t->data[i] = conv(t->elem, draw(&r, var, user));
+    for (size_t i = 0; i < n; i++) {
+      double v = draw(&r, var, user), x = conv(t->elem, v);
+      /* an input is a value a double holds: -4 as a uint64_t (2^64 - 4)
+       * is none, 4 is drawn instead */
+      t->data[i] = x == x || !ir_elem_is_int(t->elem) ? x : conv(t->elem, fabs(v));
+    }
     memset(t->poison, 0, n ? n : 1);
   }
 }
