@@ -1633,10 +1633,10 @@ static ir_expr *parse_lvalue(parser *p) {
     unknown_ident(p, t);
   }
   if (p->syms[s].alias)
-    error_tok(p, t, "int locals initialized once with an index expression (int idx = i*n;)",
-              "assignment to the int local '%s' after its initialization: int "
-              "locals that change (accumulators, counters) are integer data, and "
-              "integer element data is not yet supported", t->text);
+    error_tok(p, t, "a while loop's counter updated as the last statement of its body",
+              "assignment to the int local '%s', a loop counter (it is named in a "
+              "while loop's condition or a for header), other than its update as "
+              "the loop body's last statement", t->text);
   if (p->syms[s].pending)
     error_tok(p, t, "int locals only as loop iterators (for (i = ...))",
               "assignment to the integer local '%s': integer locals that are "
