@@ -525,6 +525,7 @@ static cJSON *check_json(const ir_kernel *k, const pipe_check_summary *cs, const
     cJSON_AddItemToArray(runs, js);
   }
   cJSON_AddNumberToObject(jc, "elements", (double)cs->elements);
+  cJSON_AddNumberToObject(jc, "left_out", (double)cs->left_out);
   cJSON_AddNumberToObject(jc, "rtol", cs->rtol);
   if (!cs->agree) cJSON_AddStringToObject(jc, "error", err->msg);
   return jc;
@@ -546,10 +547,16 @@ static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
   }
   char tol[64] = "exactly";
   if (cs->rtol > 0) snprintf(tol, sizeof tol, "within relative tolerance %g", cs->rtol);
+  char left[192] = "";
+  if (cs->left_out)
+    snprintf(left, sizeof left,
+             "; %ld left out: no value in C (a signed overflow of the original) or an "
+             "integer no double holds (past 2^53)",
+             cs->left_out);
   fprintf(stderr,
           "uplift raise: --check: the raised program agrees with the natively compiled "
-          "original %s: %ld output elements at %d size assignment%s (%s)\n",
-          tol, cs->elements, cs->nruns, cs->nruns == 1 ? "" : "s", ir_buf_str(&b));
+          "original %s: %ld output elements at %d size assignment%s (%s)%s\n",
+          tol, cs->elements, cs->nruns, cs->nruns == 1 ? "" : "s", ir_buf_str(&b), left);
   ir_buf_free(&b);
 }
 

@@ -124,10 +124,22 @@ typedef struct run_opts {
 
 /* With --against-native: the outputs' poison elements are not compared. */
 static void print_poison_note(const pipe_run_result *r) {
-  fprintf(stderr,
-          "uplift run: note: %zu output elements depend on uninitialized "
-          "values and are not compared\n",
-          r->poisoned);
+  if (r->poisoned > r->undefined)
+    fprintf(stderr,
+            "uplift run: note: %zu output elements depend on uninitialized "
+            "values and are not compared\n",
+            r->poisoned - r->undefined);
+}
+
+/* The outputs' elements with no value in C or none a double holds: never
+ * compared. */
+static void print_undef_note(const pipe_run_result *r) {
+  if (r->undefined)
+    fprintf(stderr,
+            "uplift run: note: %zu output elements have no value in C (a signed "
+            "overflow, an undefined shift) or none a double holds (an integer past "
+            "2^53) and are not compared\n",
+            r->undefined);
 }
 
 /* The report of a run: the header and a checksum line per output, with a
@@ -146,11 +158,12 @@ static void print_report(const run_opts *o, const ir_kernel *k, const long *size
     int v = k->params[p];
     if (!r->written[v]) continue;
     const ir_tensor *t = &r->env.vals[v];
-    size_t np = r->poison[v];
+    size_t nu = r->undef[v], np = r->poison[v] - nu;
     printf("%s ", k->vars[v]->name);
     print_shape(stdout, t);
     printf(" sum=%.17g hash=%016" PRIx64, interp_tensor_sum(t), interp_tensor_hash(t));
     if (np) printf(" poison=%zu", np);
+    if (nu) printf(" undefined=%zu", nu);
     printf("\n");
     if (np)
       fprintf(stderr,
@@ -214,7 +227,7 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pip
     fprintf(stderr,
             "uplift run: error: %zu output elements depend on uninitialized "
             "values, so the native run cannot be compared with them\n",
-            r.poisoned);
+            r.poisoned - r.undefined);
     rc = IR_EXIT_MISMATCH;
     break;
   case PIPE_RUN_DONE:
@@ -223,6 +236,7 @@ static int run_one(const run_opts *o, const ir_kernel *k, const long *sizes, pip
     print_report(o, k, sizes, s, &r);
     if (r.outcome == PIPE_RUN_DONE) break;
     if (r.poisoned && o->against_native) print_poison_note(&r);
+    print_undef_note(&r);
     print_native(o, k, &r);
     if (r.diffs) rc = IR_EXIT_MISMATCH;
     break;

@@ -302,10 +302,12 @@ static ir_type slot_type(const cg *g, const ir_tnode *n, int slot) {
 /* Append kernel operand `slot` of n read at ovar (its own indices). */
 static void slot_expr(cg *g, const ir_tnode *n, int slot, const int *ovar, ir_buf *s) {
   const gram_binding *b = &ni(g, n)->b;
-  if (b->args[slot] >= 0)
+  if (b->args[slot] >= 0) {
     gen(g, n->ops[b->args[slot]], ovar, s);
-  else
-    literal(s, b->kconst[slot], slot_type(g, n, slot).elem);
+  } else {
+    ir_elem e = slot_type(g, n, slot).elem;
+    literal(s, gram_binding_kconst(b, slot, e), e);
+  }
 }
 
 /* Append kernel operand `slot` of n as read when n is evaluated at var. */

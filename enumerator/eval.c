@@ -143,7 +143,7 @@ static int eval_sym_rec(const ir_tnode *n, const int *in_vars,
       if (b.args[i] >= 0) {
         kargs[i] = ops[b.args[i]];
       } else {
-        kc[i] = alg->constant(alg->ctx, b.kconst[i]);
+        kc[i] = alg->constant(alg->ctx, gram_binding_kconst(&b, i, celem));
         memset(&kargs[i], 0, sizeof kargs[i]);
         kargs[i].elem = celem;
         kargs[i].data = &kc[i];

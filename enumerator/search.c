@@ -186,13 +186,15 @@ static uint64_t hash_values(int type, const double *v, long n,
   return h;
 }
 
+/* Equal values (NaN equal to NaN, but in integer data, where NaN is a
+ * value not known exactly: ir_elem_wrap; -0 not +0) and poison? */
 static int same_values(const double *a, const unsigned char *pa,
-                       const double *b, const unsigned char *pb, long n) {
+                       const double *b, const unsigned char *pb, long n, int is_int) {
   for (long i = 0; i < n; i++) {
     int qa = pa && pa[i], qb = pb && pb[i];
     if (qa != qb) return 0;
     if (qa) continue;
-    if (a[i] != b[i] && !(a[i] != a[i] && b[i] != b[i])) return 0;
+    if (a[i] != b[i] && (is_int || !(a[i] != a[i] && b[i] != b[i]))) return 0;
     if (a[i] == 0 && !signbit(a[i]) != !signbit(b[i])) return 0;
   }
   return 1;
@@ -224,7 +226,7 @@ static int oe_find(es_state *st, int type, uint64_t h, const double *v,
     const es_cand *o = &st->cands[c - 1];
     if (o->hash == h && o->type == type &&
         same_values(st->pool + o->voff, o->poff >= 0 ? st->ppool + o->poff : NULL,
-                    v, p, n))
+                    v, p, n, ir_elem_is_int(st->types[type].t.elem)))
       return c;
   }
 }

@@ -1507,33 +1507,53 @@ static ir_stmt *parse_stmt(parser *p);
 static int counter_update(parser *p);
 static ir_elem elem_type(parser *p, const ctype *ct, const fe_tok *t);
 
-/* Check that init, the initializer of the int local at name, is an index
- * expression: integer constants, size parameters and iterators under + - *.
- * Anything else makes the local integer data. */
-static void need_index_expr(parser *p, const ir_expr *init, const fe_tok *name) {
+/* Is init, the initializer of an int local, an index expression: integer
+ * constants, size parameters and iterators under + - *?  Anything else
+ * makes the local integer data. */
+static int is_index_expr(parser *p, const ir_expr *init) {
   switch (init->kind) {
-  case IR_EX_CONST:
-    if (init->type == IR_I32) return;
-    break;
+  case IR_EX_CONST: return init->type == IR_I32;
   case IR_EX_VAR: {
     ir_var_kind k = p->vars[init->var]->kind;
-    if (k == IR_VAR_SIZE || k == IR_VAR_ITER) return;
-    break;
+    return k == IR_VAR_SIZE || k == IR_VAR_ITER;
   }
   case IR_EX_NEG:
   case IR_EX_ADD:
   case IR_EX_SUB:
   case IR_EX_MUL:
-    for (int i = 0; i < init->nargs; i++) need_index_expr(p, init->args[i], name);
-    if (init->type == IR_I32) return;
-    break;
-  default:
-    break;
+    for (int i = 0; i < init->nargs; i++)
+      if (!is_index_expr(p, init->args[i])) return 0;
+    return init->type == IR_I32;
+  default: return 0;
   }
-  error_pos(p, init->pos, "int locals initialized with an index expression of "
-            "iterators and sizes (int idx = i*n;)",
-            "the int local '%s' holds integer data ('%s'): integer element data is "
-            "not yet supported", name->text, expr_str(p, init));
+}
+
+/* Is the int local `name`, declared just before the cursor, assigned in the
+ * rest of its block (name = e, name += e, name++, --name, ...), so that it
+ * holds integer data, an accumulator or a count?  Not when it is a loop
+ * counter: named in a while loop's condition or assigned by a for header
+ * (`int i = 0; while (i < n) { ...; i++; }`, `for (i = 0; ...)`), which the
+ * loop parser takes as an iterator. */
+static int local_is_assigned(parser *p, const fe_tok *name) {
+  int assigned = 0;
+  for (int i = p->i, depth = 0; p->t[i].kind != FE_TK_EOF; i++) {
+    const fe_tok *t = &p->t[i];
+    if (tok_is(t, "{")) depth++;
+    if (tok_is(t, "}") && --depth < 0) break;
+    if (tok_is(t, "while") && tok_is(&p->t[i + 1], "(")) {
+      for (int j = i + 2, d = 1; d > 0 && p->t[j].kind != FE_TK_EOF; j++) {
+        d += tok_is(&p->t[j], "(") - tok_is(&p->t[j], ")");
+        if (p->t[j].kind == FE_TK_IDENT && !strcmp(p->t[j].text, name->text)) return 0;
+      }
+    }
+    if (t->kind != FE_TK_IDENT || strcmp(t->text, name->text)) continue;
+    const fe_tok *before = i > 0 ? &p->t[i - 1] : NULL, *after = &p->t[i + 1];
+    if (before && tok_is(before, "(") && i > 1 && tok_is(&p->t[i - 2], "for")) return 0;
+    if (is_assign_op(after) || tok_is(after, "++") || tok_is(after, "--") ||
+        (before && (tok_is(before, "++") || tok_is(before, "--"))))
+      assigned = 1;
+  }
+  return assigned;
 }
 
 /* local-decl: type init-declarator (',' init-declarator)* ';'
@@ -1556,16 +1576,28 @@ static ir_stmt *parse_decl(parser *p) {
       if (is(p, "="))
         error_tok(p, tok(p), "local arrays without initializer",
                   "initializers of local arrays are not supported");
-    } else if (elem == IR_I32) {
+    } else if (elem == IR_I32 && !local_is_assigned(p, name)) {
+      /* an index expression, used in its place (int row = i*n;), or
+       * integer data when its initializer is not one (int c = A[i];) */
       ir_expr *init = NULL;
-      if (accept(p, "=")) {
+      const fe_tok *eq = NULL;
+      if (is(p, "=")) {
+        eq = next(p);
         init = parse_cond(p);
-        need_index_expr(p, init, name);
       }
-      declare(p, name, -1);
-      p->syms[p->nsyms - 1].alias = init;
+      if (init && !is_index_expr(p, init)) {
+        int var = new_var(p, IR_VAR_LOCAL, name, elem_type(p, &ct, ty));
+        declare(p, name, var);
+        out = append(out, mk_assign(p, tpos(p, eq), mk_var(p, var, tpos(p, name)),
+                                    IR_ASSIGN, init));
+      } else {
+        declare(p, name, -1);
+        p->syms[p->nsyms - 1].alias = init;
+      }
     } else {
-      int var = new_var(p, IR_VAR_LOCAL, name, elem);
+      /* a floating local, or an int local that is assigned again: integer
+       * data (an accumulator, a count) */
+      int var = new_var(p, IR_VAR_LOCAL, name, elem == IR_I32 ? elem_type(p, &ct, ty) : elem);
       declare(p, name, var);
       if (is(p, "=")) {
         const fe_tok *eq = next(p);
@@ -1601,10 +1633,10 @@ static ir_expr *parse_lvalue(parser *p) {
     unknown_ident(p, t);
   }
   if (p->syms[s].alias)
-    error_tok(p, t, "int locals initialized once with an index expression (int idx = i*n;)",
-              "assignment to the int local '%s' after its initialization: int "
-              "locals that change (accumulators, counters) are integer data, and "
-              "integer element data is not yet supported", t->text);
+    error_tok(p, t, "a while loop's counter updated as the last statement of its body",
+              "assignment to the int local '%s', a loop counter (it is named in a "
+              "while loop's condition or a for header), other than its update as "
+              "the loop body's last statement", t->text);
   if (p->syms[s].pending)
     error_tok(p, t, "int locals only as loop iterators (for (i = ...))",
               "assignment to the integer local '%s': integer locals that are "

@@ -8,6 +8,7 @@
  * kernel's operands are assembled (the op's operands, or the `kernel
  * NAME(x, 0)` list with rank-0 constants), and interp_op_eval runs it.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,6 +115,18 @@ ir_elem gram_binding_const_elem(const gram_binding *b, const ir_elem *op_elems,
   return result;
 }
 
+double gram_binding_kconst(const gram_binding *b, int i, ir_elem elem) {
+  double v = b->kconst[i];
+  if (!ir_elem_is_int(elem) || isnan(v)) return v;
+  int w = ir_elem_bits(elem), s = ir_elem_is_signed(elem);
+  /* the type's extremes as doubles (below 2^w, for 64 bits the largest
+   * double under it) */
+  double hi = ldexp(1, s ? w - 1 : w), lo = s ? -hi : 0;
+  hi = w - s < 53 ? hi - 1 : nextafter(hi, 0);
+  v = trunc(v);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
 void gram_binding_args(const gram_binding *b, const ir_tensor *ops, int nops, ir_elem result,
                        ir_tensor *kargs, double *kc) {
   ir_elem elems[IR_TP_MAX_OPERANDS];
@@ -123,7 +136,7 @@ void gram_binding_args(const gram_binding *b, const ir_tensor *ops, int nops, ir
     if (b->args[i] >= 0) {
       kargs[i] = ops[b->args[i]];
     } else {
-      kc[i] = b->kconst[i];
+      kc[i] = gram_binding_kconst(b, i, celem);
       memset(&kargs[i], 0, sizeof kargs[i]);
       kargs[i].elem = celem;
       kargs[i].data = &kc[i];

@@ -311,6 +311,13 @@ int gram_bind(const gram_op *op, const ir_attr *attrs, gram_binding *b, ir_error
 ir_elem gram_binding_const_elem(const gram_binding *b, const ir_elem *op_elems,
                                 ir_elem result);
 
+/* Kernel constant i of binding b as a value of elem: a floating type
+ * keeps it; an integer type takes the nearest of its values (truncated
+ * toward zero and clamped to the type's range), so the -FLT_MAX that tosa's
+ * float reduce_max starts from is INT_MIN in i32, where MLIR 16 starts the
+ * integer reduction.  Every reader of kconst goes through it. */
+double gram_binding_kconst(const gram_binding *b, int i, ir_elem elem);
+
 /* The kernel operands of binding b over the op's nops operands ops (data
  * borrowed): kargs[i] = ops[b->args[i]], or a rank-0 tensor over kc[i]
  * holding the constant, of gram_binding_const_elem's type (result: the

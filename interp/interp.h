@@ -103,8 +103,9 @@ void interp_fill_random(interp_env *env, uint64_t seed);
 typedef double (*interp_draw_fn)(interp_rng *r, const ir_var *var, void *user);
 /* Fill every scalar and array PARAMETER with draw's values (r seeded with
  * seed; in signature order, row-major; converted to the element type as C
- * converts them) and clear their poison: interp_fill_random with another
- * distribution. */
+ * converts them, but a negative value whose conversion no double holds,
+ * -4 into uint64_t, is converted without its sign) and clear their poison:
+ * interp_fill_random with another distribution. */
 void interp_fill_params(interp_env *env, uint64_t seed, interp_draw_fn draw, void *user);
 
 /* Fill variable `var` (a parameter or a local) with caller-given values
@@ -140,8 +141,19 @@ int interp_run(interp_env *env, const unsigned char *mask, interp_error *err);
 void interp_written_vars(const ir_kernel *k, const unsigned char *mask,
                          unsigned char *written);
 
+/* The poison of an element the loop interpreter computed is a set of
+ * bits: INTERP_POISON_UNINIT where it depends on uninitialized values,
+ * INTERP_POISON_UNDEF where it has no value in C (a signed overflow of int
+ * or a wider type, INT_MIN / -1, a shift past the width or into the sign
+ * bit) or its integer value is one no double holds (an i64 or ui64 past
+ * 2^53; its value is NaN: ir_elem_wrap).  Either way it is not compared. */
+#define INTERP_POISON_UNINIT 1
+#define INTERP_POISON_UNDEF 2
+
 /* Number of poison elements of t (0 when t->poison is NULL). */
 size_t interp_poison_count(const ir_tensor *t);
+/* Number of elements of t whose poison is INTERP_POISON_UNDEF alone. */
+size_t interp_undef_count(const ir_tensor *t);
 
 /* A fixed-format checksum of t: the sum of its non-poison elements and a
  * 64-bit FNV-1a hash of the element values (as doubles, -0 as 0, all NaNs

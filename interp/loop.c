@@ -13,10 +13,13 @@
  * Values are doubles.  An f32 node rounds its result to float after every
  * operation (as C does with FLT_EVAL_METHOD 0: double rounding is harmless
  * for + - * / sqrt since 53 >= 2*24+2), i32 values are exact integers, i1
- * values are 0/1.  Each evaluation also yields a poison bit: reading a
- * poison element or scalar gives poison, every operation on poison gives
- * poison, a poison condition of ?: gives poison, and a poison condition of
- * an `if` runs both branches with every write poisoned.
+ * values are 0/1; integer values are exact, or NaN where C gives none
+ * (signed overflow, an undefined shift) or no double holds the value (an
+ * i64 or ui64 past 2^53).  Each evaluation also yields poison bits: reading
+ * a poison element or scalar gives its poison, every operation on poison
+ * gives poison, a poison condition of ?: gives poison, and a poison
+ * condition of an `if` runs both branches with every write poisoned (1:
+ * uninitialized); an integer NaN is poison INTERP_POISON_UNDEF.
  *
  * Runtime errors (out-of-range subscripts) set a flag that stops the run at
  * once; the error names the statement position, the index and the shape.
@@ -429,7 +432,12 @@ void interp_fill_params(interp_env *env, uint64_t seed, interp_draw_fn draw, voi
     if (var->kind != IR_VAR_SCALAR && var->kind != IR_VAR_ARRAY) continue;
     ir_tensor *t = &env->vals[v];
     size_t n = ir_tensor_size(t);
-    for (size_t i = 0; i < n; i++) t->data[i] = conv(t->elem, draw(&r, var, user));
+    for (size_t i = 0; i < n; i++) {
+      double v = draw(&r, var, user), x = conv(t->elem, v);
+      /* an input is a value a double holds: -4 as a uint64_t (2^64 - 4)
+       * is none, 4 is drawn instead */
+      t->data[i] = x == x || !ir_elem_is_int(t->elem) ? x : conv(t->elem, fabs(v));
+    }
     memset(t->poison, 0, n ? n : 1);
   }
 }
@@ -554,36 +562,60 @@ static double call(ir_fn fn, ir_elem type, double a, double b) {
   return 0;
 }
 
+/* a OP b (+ - * /, or 'n': -a) in integer type `type` as C computes it:
+ * unsigned (and narrow) arithmetic wraps; a signed overflow of int or a
+ * wider type is undefined behaviour in C, so it has no value: NaN (poison
+ * where it lands).  Exact on 64-bit integers; NaN in, NaN out. */
+static double int_arith(ir_elem type, int op, double a, double b) {
+  if (a != a || b != b) return NAN;
+  if (op == '/') {
+    if (ir_elem_is_signed(type)) {
+      int64_t x = (int64_t)a, y = (int64_t)b;
+      if (y == -1) return int_arith(type, 'n', a, 0); /* INT_MIN / -1 overflows */
+      return ir_int_value(type, (uint64_t)(x / y));
+    }
+    return ir_int_value(type, (uint64_t)a / (uint64_t)b);
+  }
+  if (ir_elem_is_signed(type) && ir_elem_bits(type) >= 32) {
+    int64_t x = (int64_t)a, y = (int64_t)b, r;
+    int ovf = op == '+'   ? __builtin_add_overflow(x, y, &r)
+              : op == '-' ? __builtin_sub_overflow(x, y, &r)
+              : op == '*' ? __builtin_mul_overflow(x, y, &r)
+                          : __builtin_sub_overflow((int64_t)0, x, &r);
+    if (ovf || (ir_elem_bits(type) == 32 && (r < INT32_MIN || r > INT32_MAX))) return NAN;
+  }
+  return ir_int_arith(type, op, a, b);
+}
+
 /* a OP b computed in `type` as C does. */
 static double arith(run *c, ir_expr_kind op, ir_elem type, double a, double b) {
   double r;
-  if (ir_elem_is_int(type) && op != IR_EX_DIV) /* wraps as the machine does */
-    return ir_int_arith(type, op == IR_EX_ADD ? '+' : op == IR_EX_SUB ? '-' : '*', a, b);
+  if (ir_elem_is_int(type)) {
+    if (op == IR_EX_DIV && b == 0) {
+      if (!c->failed) {
+        c->failed = 1;
+        ir_error_set(c->err, here(c), IR_ERR_RANGE, "integer division by zero in statement S%d",
+                     c->cur ? c->cur->id : -1);
+      }
+      return 0;
+    }
+    return int_arith(type, op == IR_EX_ADD ? '+' : op == IR_EX_SUB ? '-' : op == IR_EX_MUL ? '*' : '/',
+                     a, b);
+  }
   switch (op) {
   case IR_EX_ADD: r = a + b; break;
   case IR_EX_SUB: r = a - b; break;
   case IR_EX_MUL: r = a * b; break;
-  case IR_EX_DIV:
-    if (!ir_elem_is_float(type)) {
-      if (b == 0) {
-        if (!c->failed) {
-          c->failed = 1;
-          ir_error_set(c->err, here(c), IR_ERR_RANGE, "integer division by zero in statement S%d",
-                       c->cur ? c->cur->id : -1);
-        }
-        return 0;
-      }
-      r = trunc(a / b);
-    } else {
-      r = a / b;
-    }
-    break;
+  case IR_EX_DIV: r = a / b; break;
   default: r = 0; break;
   }
   return type == IR_F32 ? (double)(float)r : r;
 }
 
-static double ev(run *c, int n, int *p) {
+static double ev(run *c, int n, int *p);
+
+/* The value of node n (ev without the integer NaN check). */
+static double ev_node(run *c, int n, int *p) {
   const node *x = &c->P->nodes[n];
   switch (x->kind) {
   case IR_EX_CONST: return conv(x->type, x->value);
@@ -591,7 +623,7 @@ static double ev(run *c, int n, int *p) {
     ir_var_kind vk = c->k->vars[x->var]->kind;
     if (vk == IR_VAR_SIZE || vk == IR_VAR_ITER) return (double)c->ivals[x->var];
     const ir_tensor *t = &c->vals[x->var];
-    if (t->poison[0]) *p = 1;
+    *p |= t->poison[0];
     return t->data[0];
   }
   case IR_EX_ELEM: {
@@ -601,12 +633,12 @@ static double ev(run *c, int n, int *p) {
       return 0;
     }
     const ir_tensor *t = &c->vals[x->var];
-    if (t->poison[off]) *p = 1;
+    *p |= t->poison[off];
     return t->data[off];
   }
   case IR_EX_NEG: {
     double a = ev(c, x->a[0], p);
-    if (ir_elem_is_int(x->type)) return ir_int_arith(x->type, 'n', a, 0);
+    if (ir_elem_is_int(x->type)) return int_arith(x->type, 'n', a, 0);
     return x->type == IR_F32 ? (double)(float)-a : -a;
   }
   case IR_EX_SHL:
@@ -614,6 +646,13 @@ static double ev(run *c, int n, int *p) {
     double a = ev(c, x->a[0], p);
     double b = ev(c, x->a[1], p);
     int op = x->kind == IR_EX_SHL ? 'l' : ir_elem_is_signed(x->type) ? 'a' : 'r';
+    /* undefined in C: a count outside 0..bits-1, a signed left shift of
+     * a negative value or one whose result does not fit (C11 6.5.7) */
+    int w = ir_elem_bits(x->type);
+    if (b < 0 || b >= w) return NAN;
+    if (op == 'l' && ir_elem_is_signed(x->type) &&
+        (a < 0 || ldexp(a, (int)b) >= ldexp(1, w - 1)))
+      return NAN;
     return ir_int_arith(x->type, op, a, b);
   }
   case IR_EX_NOT: return ev(c, x->a[0], p) == 0;
@@ -636,7 +675,7 @@ static double ev(run *c, int n, int *p) {
     int pa = 0;
     double a = ev(c, x->a[0], &pa);
     if (pa) {
-      *p = 1;
+      *p |= pa;
       return 0;
     }
     if (x->kind == IR_EX_AND ? a == 0 : a != 0) return x->kind == IR_EX_OR;
@@ -646,7 +685,7 @@ static double ev(run *c, int n, int *p) {
     int pc = 0;
     double cond = ev(c, x->a[0], &pc);
     if (pc) {
-      *p = 1;
+      *p |= pc;
       return 0;
     }
     return conv(x->type, ev(c, x->a[cond != 0 ? 1 : 2], p));
@@ -669,6 +708,15 @@ static double ev(run *c, int n, int *p) {
   return 0;
 }
 
+/* The value of node n and its poison bits (*p or'ed, never cleared): an
+ * integer value that is NaN (undefined in C, or one no double holds: see
+ * ir_elem_wrap) is poison INTERP_POISON_UNDEF. */
+static double ev(run *c, int n, int *p) {
+  double r = ev_node(c, n, p);
+  if (r != r && ir_elem_is_int(c->P->nodes[n].type)) *p |= INTERP_POISON_UNDEF;
+  return r;
+}
+
 static void assign(run *c, const cstmt *s) {
   int p = c->poisoned > 0;
   double r = ev(c, s->rhs, &p);
@@ -679,11 +727,12 @@ static void assign(run *c, const cstmt *s) {
     static const ir_expr_kind ops[] = {
         [IR_ASSIGN_ADD] = IR_EX_ADD, [IR_ASSIGN_SUB] = IR_EX_SUB,
         [IR_ASSIGN_MUL] = IR_EX_MUL, [IR_ASSIGN_DIV] = IR_EX_DIV};
-    if (t->poison[off]) p = 1;
+    p |= t->poison[off];
     r = arith(c, ops[s->op], s->calc, conv(s->calc, t->data[off]),
               conv(s->calc, r));
   }
   t->data[off] = conv(t->elem, r);
+  if (t->data[off] != t->data[off] && ir_elem_is_int(t->elem)) p |= INTERP_POISON_UNDEF;
   t->poison[off] = (unsigned char)p;
 }
 

@@ -332,6 +332,7 @@ typedef union arg_value {
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 static void store(void *dst, ir_elem e, double v) {
+  if (v != v && ir_elem_is_int(e)) v = 0; /* no value (ir_elem_wrap): any */
   switch (e) {
   case IR_F64: *(double *)dst = v; break;
   case IR_F32: *(float *)dst = (float)v; break;
@@ -353,13 +354,13 @@ static double load(const void *src, ir_elem e) {
   case IR_F32: return *(const float *)src;
   case IR_I32: return *(const int *)src;
   case IR_I1: return *(const _Bool *)src;
-  case IR_I64: return (double)*(const long *)src;
+  case IR_I64: return ir_int_value(e, (uint64_t)*(const long *)src); /* NaN past 2^53 */
   case IR_I8: return *(const int8_t *)src;
   case IR_U8: return *(const uint8_t *)src;
   case IR_I16: return *(const int16_t *)src;
   case IR_U16: return *(const uint16_t *)src;
   case IR_U32: return *(const uint32_t *)src;
-  case IR_U64: return (double)*(const uint64_t *)src;
+  case IR_U64: return ir_int_value(e, *(const uint64_t *)src);
   }
   return 0;
 }

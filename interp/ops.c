@@ -572,6 +572,18 @@ static double conv_c(double a, ir_elem to) {
   return ir_elem_wrap(to, a);
 }
 
+/* A reduction step of the concrete instance in type e: integer sums and
+ * products exactly on 64-bit integers, wrapped to e (a sum of u32
+ * products is past a double's 53 bits), as the binary ops compute. */
+static inline double red_step_c(ir_elem e, int body, double acc, double x) {
+  switch (body) {
+  case INTERP_BODY_ADD: return ir_elem_is_int(e) ? ir_int_arith(e, '+', acc, x) : acc + x;
+  case INTERP_BODY_MUL: return ir_elem_is_int(e) ? ir_int_arith(e, '*', acc, x) : acc * x;
+  case INTERP_BODY_MAX: return max_c(acc, x);
+  default: return min_c(acc, x);
+  }
+}
+
 #define SFX(name) name##_c
 #define TENSOR ir_tensor
 #define T double
@@ -598,7 +610,8 @@ static double conv_c(double a, ir_elem to) {
 #define P_SEL(c, pc, pa, pb) ((P)((pc) | ((c) != 0.0 ? (pa) : (pb))))
 #define RED_VARS(n)
 #define RED_INIT(acc, init) ((acc) = (init))
-#define RED_STEP(acc, body, x) ((acc) = body_op_c((body), (acc), (x)))
+#define RED_STEP(acc, body, x) ((acc) = red_step_c(out->elem, (body), (acc), (x)))
+#define E_MUL_IN(a, b, elem) (ir_elem_is_int(elem) ? ir_int_arith((elem), '*', (a), (b)) : (a) * (b))
 #define RED_FINISH(acc, body, init) ((void)0)
 #define RED_FREE() ((void)0)
 #define E_CONV(a, from, to) conv_c((a), (to))
@@ -634,6 +647,7 @@ static double conv_c(double a, ir_elem to) {
 #undef E_SEL
 #undef E_CONV
 #undef E_SHIFT
+#undef E_MUL_IN
 #undef P_NONE
 #undef P_TRUE
 #undef P_SET
@@ -708,6 +722,7 @@ static inline interp_term sym_psel(const interp_sym_algebra *alg,
 #define RED_FREE() ir_free(red_xs_)
 #define E_CONV(a, from, to) alg->convert(alg->ctx, (a), (from), (to))
 #define E_SHIFT(op, a, b, elem) alg->shift(alg->ctx, (op), (a), (b), (elem))
+#define E_MUL_IN(a, b, elem) E_MUL((a), (b))
 #define ROUND_OUT(out, n) ((void)(out), (void)(n))
 #include "interp/ops_kernels.inc"
 

@@ -95,6 +95,13 @@ size_t interp_poison_count(const ir_tensor *t) {
   return c;
 }
 
+size_t interp_undef_count(const ir_tensor *t) {
+  if (!t->poison || !t->data) return 0;
+  size_t n = ir_tensor_size(t), c = 0;
+  for (size_t i = 0; i < n; i++) c += t->poison[i] == INTERP_POISON_UNDEF;
+  return c;
+}
+
 double interp_tensor_sum(const ir_tensor *t) {
   if (!t->data) return 0;
   size_t n = ir_tensor_size(t);

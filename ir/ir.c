@@ -346,31 +346,40 @@ ir_elem ir_elem_common(ir_elem a, ir_elem b) {
   return s;
 }
 
+double ir_int_value(ir_elem e, uint64_t u) {
+  if (ir_elem_is_signed(e)) {
+    int64_t v = (int64_t)u;
+    double d = (double)v;
+    /* 2^63 is the only double that rounds out of int64's range */
+    return d < 9223372036854775808.0 && (int64_t)d == v ? d : NAN;
+  }
+  double d = (double)u;
+  return d < 18446744073709551616.0 && (uint64_t)d == u ? d : NAN;
+}
+
+/* The bits of finite v truncated toward 0, modulo 2^64. */
+static uint64_t bits64(double v) {
+  v = trunc(v);
+  if (v >= 0)
+    return v >= 18446744073709551616.0 ? (uint64_t)fmod(v, 18446744073709551616.0) : (uint64_t)v;
+  return (uint64_t)0 - (uint64_t)fmod(-v, 18446744073709551616.0);
+}
+
 double ir_elem_wrap(ir_elem e, double v) {
   if (!ir_elem_is_int(e)) return v;
-  if (!isfinite(v)) return 0;
-  v = trunc(v);
+  if (!isfinite(v)) return NAN;
   int w = ir_elem_bits(e);
-  uint64_t u;
-  if (v >= 0)
-    u = v >= 18446744073709551616.0 ? (uint64_t)fmod(v, 18446744073709551616.0) : (uint64_t)v;
-  else {
-    double m = fmod(-v, 18446744073709551616.0);
-    u = (uint64_t)0 - (uint64_t)m;
-  }
+  uint64_t u = bits64(v);
   if (w < 64) u &= ((uint64_t)1 << w) - 1;
-  if (ir_elem_is_signed(e)) {
-    if (w < 64 && (u >> (w - 1)) & 1) u |= ~(uint64_t)0 << w;
-    return (double)(int64_t)u;
-  }
-  return (double)u;
+  if (ir_elem_is_signed(e) && w < 64 && (u >> (w - 1)) & 1) u |= ~(uint64_t)0 << w;
+  return ir_int_value(e, u);
 }
 
 double ir_int_arith(ir_elem e, int op, double a, double b) {
+  if (a != a || b != b) return NAN;
   int w = ir_elem_bits(e);
-  /* the operands' bits modulo 2^64 (ir_elem_wrap to i64 reduces any value) */
-  uint64_t ua = (uint64_t)(int64_t)ir_elem_wrap(IR_I64, a);
-  uint64_t ub = (uint64_t)(int64_t)ir_elem_wrap(IR_I64, b), r = 0;
+  if (!isfinite(a) || !isfinite(b)) return NAN;
+  uint64_t ua = bits64(a), ub = bits64(b), r = 0; /* modulo 2^64 */
   uint64_t mask = w < 64 ? ((uint64_t)1 << w) - 1 : ~(uint64_t)0;
   int out = b < 0 || b >= w; /* a shift count out of range */
   switch (op) {
@@ -381,15 +390,15 @@ double ir_int_arith(ir_elem e, int op, double a, double b) {
   case 'l': r = out ? 0 : ua << ub; break;
   case 'r': r = out ? 0 : (ua & mask) >> ub; break;
   default: { /* 'a': the value sign-extended from e's width, shifted */
-    int64_t sa = (int64_t)ir_elem_wrap(ir_elem_int(w, 1), (double)(int64_t)ua);
+    uint64_t sb = (uint64_t)1 << (w - 1);
+    int64_t sa = (int64_t)(((ua & mask) ^ sb) - sb);
     r = (uint64_t)(out ? (sa < 0 ? -1 : 0) : sa >> ub);
     break;
   }
   }
   r &= mask;
-  if (!ir_elem_is_signed(e)) return (double)r;
-  if (w < 64 && (r >> (w - 1)) & 1) r |= ~mask;
-  return (double)(int64_t)r;
+  if (ir_elem_is_signed(e) && w < 64 && (r >> (w - 1)) & 1) r |= ~mask;
+  return ir_int_value(e, r);
 }
 
 const char *ir_fn_name(ir_fn f) {

@@ -333,16 +333,30 @@ ir_elem ir_elem_promote(ir_elem e);
 /* C's usual arithmetic conversions of two promoted integer types, or of a
  * floating type and any: the common type of a binary operation. */
 ir_elem ir_elem_common(ir_elem a, ir_elem b);
+/* Integer data in doubles (docs/run.md, "Integer data"): a double holding
+ * a value of an integer type is that value exactly, or NaN, which stands
+ * for a value not known exactly: one that a double cannot hold (an i64 or
+ * ui64 value past 2^53 that is not a multiple of its power of two), or
+ * none at all (C's undefined behaviour, in the loop interpreter).  Every
+ * integer operation below maps NaN to NaN, so the marker reaches the
+ * result, where the interpreters make it poison (never compared) and the
+ * search never merges two candidates over it. */
+
 /* The value of v (an integer, or a double truncated toward 0 first)
  * converted to integer type e as C converts: modulo 2^bits into e's range
- * (gcc and clang's implementation-defined rule for signed targets). */
+ * (gcc and clang's implementation-defined rule for signed targets).  NaN,
+ * an infinity (undefined in C) and a result no double holds give NaN. */
 double ir_elem_wrap(ir_elem e, double v);
 /* a OP b in integer type e, exactly on 64-bit integers and wrapped to e
  * (e's values are exact doubles): op '+', '-', '*', 'n' (-a), 'l' (a << b),
  * 'a' (a >> b, arithmetic: the sign fills), 'r' (a >> b, logical on e's
  * bits).  A shift count outside 0..bits-1 gives 0 ('l', 'r') or the sign
- * fill ('a'), as StableHLO's shifts do (in C it is undefined). */
+ * fill ('a'), as StableHLO's shifts do (in C it is undefined).  A NaN
+ * operand or a result no double holds (64-bit types only) gives NaN. */
 double ir_int_arith(ir_elem e, int op, double a, double b);
+/* The 64-bit value u (the bits of a value of integer type e, sign-extended
+ * or zero-extended) as a double, or NaN when no double holds it exactly. */
+double ir_int_value(ir_elem e, uint64_t u);
 
 /* ------------------------------------------------------- loop program */
 

@@ -162,6 +162,9 @@ typedef struct pipe_check_summary {
   int nruns, nvars;
   long *sizes;
   long elements;
+  long left_out; /* output elements not compared: no value in C (a signed
+                    overflow in the original) or an integer value no double
+                    holds (past 2^53) */
   double rtol;
   int agree;
 } pipe_check_summary;
@@ -609,6 +612,10 @@ typedef struct pipe_run_result {
   unsigned char *written;   /* pipe_run_outputs (NULL before the run) */
   size_t *poison;           /* per output var: its poison elements */
   size_t poisoned;          /* over every output */
+  size_t *undef;            /* per output var: those of them that are
+                               INTERP_POISON_UNDEF alone (no value in C, or
+                               none a double holds), never compared */
+  size_t undefined;         /* over every output */
   interp_native_result nres; /* PIPE_RUN_NATIVE_FAILED: why */
   double tol;               /* the comparison's (pipe_run_tolerance) */
   long diffs, compared;

@@ -218,16 +218,21 @@ pipe_run_outcome pipe_run_one(const ir_kernel *k, const long *sizes, const pipe_
   }
   r->written = ir_calloc((size_t)k->nvars + 1, 1);
   r->poison = ir_calloc((size_t)k->nvars + 1, sizeof *r->poison);
+  r->undef = ir_calloc((size_t)k->nvars + 1, sizeof *r->undef);
   pipe_run_outputs(k, r->written);
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
-    if (r->written[v]) r->poisoned += r->poison[v] = interp_poison_count(&r->env.vals[v]);
+    if (!r->written[v]) continue;
+    r->poisoned += r->poison[v] = interp_poison_count(&r->env.vals[v]);
+    r->undefined += r->undef[v] = interp_undef_count(&r->env.vals[v]);
   }
   r->outcome = PIPE_RUN_DONE;
   /* elements that depend on uninitialized values are undefined in C (any
    * value refines them): against the native original they are left out of
-   * the comparison, against the interpreter nothing can be compared */
-  if (native && r->poisoned && !against) r->outcome = PIPE_RUN_POISONED;
+   * the comparison, against the interpreter nothing can be compared; those
+   * with no value in C (a signed overflow) or none a double holds are left
+   * out of either (the interpreter knows where they are) */
+  if (native && r->poisoned > r->undefined && !against) r->outcome = PIPE_RUN_POISONED;
   else if (native) run_native(k, o, nv, &nenv, &oenv, r);
 done:
   if (native) interp_env_free(&nenv);
@@ -239,6 +244,7 @@ void pipe_run_result_free(pipe_run_result *r) {
   if (r->have_env) interp_env_free(&r->env);
   ir_free(r->written);
   ir_free(r->poison);
+  ir_free(r->undef);
   ir_free(r->times);
   memset(r, 0, sizeof *r);
 }

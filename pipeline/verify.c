@@ -149,7 +149,7 @@ int pipe_all_sizes_bind(void *user, const ir_tnode *n, poly_binding *out) {
   memcpy(out->attrs, b.attrs, sizeof out->attrs);
   out->nargs = b.nargs;
   memcpy(out->args, b.args, sizeof out->args);
-  memcpy(out->kconst, b.kconst, sizeof out->kconst);
+  for (int i = 0; i < b.nargs; i++) out->kconst[i] = gram_binding_kconst(&b, i, n->type.elem);
   return 0;
 }
 

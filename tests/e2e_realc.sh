@@ -244,6 +244,26 @@ printf 'void floor_f(const float *x, float *y, float lo, int n) {\n  for (int i 
 check "fmax: y = fmaxf(x, lo) is raised and proved in hlo" grep -q '^task 0 y: .*; proved' "$TMP/err"
 check "fmax: with a select, not maximum alone" grep -q 'stablehlo.select' "$TMP/out"
 
+# Integer data (docs/run.md, "Integer data"): a uint64_t value past 2^53,
+# which no double holds, and an int product that overflows (undefined in
+# C) are never compared: --check leaves them out and says so (it agreed on
+# every element before, comparing rounded values and the wrapped results
+# of undefined behaviour); run --native counts them apart and agrees
+printf '#include <stdint.h>\nvoid mix(uint64_t *y, const uint64_t *x, int n) {\n  for (int i = 0; i < n; i++) y[i] = x[i] * 4503599627370497UL + 1;\n}\n' >"$TMP/u64mix.c"
+printf 'void poly(int *y, const int *x, int n) {\n  for (int i = 0; i < n; i++) y[i] = x[i] * 1000000 * x[i] * 1000;\n}\n' >"$TMP/i32ovf.c"
+for f in u64mix i32ovf; do
+  "$UPLIFT" raise --check $BUDGET "$TMP/$f.c" >"$TMP/out" 2>"$TMP/err"; got=$?
+  check "integers: $f raises, proved, --check agrees (exit $got)" [ "$got" -eq 0 ]
+  check "integers: $f: every task proved" [ "$(grep -c '^task' "$TMP/err")" -eq "$(grep -c '^task.*; proved (' "$TMP/err")" ]
+  check "integers: $f: --check compares some elements and leaves out the others" \
+    grep -Eq 'exactly: [1-9][0-9]* output elements at .*; [1-9][0-9]* left out: no value in C' "$TMP/err"
+done
+printf 'void isq(int *y, const int *x, int n) {\n  for (int i = 0; i < n; i++) y[i] = x[i] * x[i];\n}\n' >"$TMP/isq.c"
+expect_status 0 "integers: an int square on the real set (46341^2 overflows) agrees natively" \
+  "$UPLIFT" run --native --values real --sizes n=40 "$TMP/isq.c"
+check "integers: the overflowed elements are counted apart" grep -Eq '^y i32\[40\] .* undefined=[1-9]' "$TMP/out"
+check "integers: and not compared" grep -q 'have no value in C (a signed overflow' "$TMP/err"
+
 check "at least 40 kernels in tests/realc" [ "$nfiles" -ge 40 ]
 echo "realc: $nproved of $nraisable raisable rows raised and proved as written, $ncond of them for inputs without NaN or -0 ($nrows rows, $nfiles kernels)"
 check "every raisable row raised and proved" [ "$nproved" -eq "$nraisable" ]

@@ -590,9 +590,38 @@ static void details_views(ir_arena *a) {
   CHECK("integer division of long data is refused",
         !parse_quiet("void f(int n, long x[n]) {\n"
                      " for (int i = 0; i < n; i++) x[i] = x[i] / 2; }\n", a));
-  CHECK("an int accumulator is refused",
-        !parse_quiet("void f(int n, double *x) { int t = 0;\n"
-                     " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", a));
+  /* int locals that change or hold data are integer data: local scalars of
+   * their type; a counter of a while loop and an index expression stay
+   * what they were */
+  static const struct {
+    const char *text, *name;
+    ir_elem elem;
+  } ilocals[] = {
+      {"void f(int n, double *x) { int t = 0;\n"
+       " for (int i = 0; i < n; i++) { x[i] = 0; t += 1; } }\n", "t", IR_I32},
+      {"#include <stdint.h>\nvoid f(uint32_t *out, const uint32_t *a, const uint32_t *b, int n) {\n"
+       " uint32_t s = 0;\n for (int i = 0; i < n; i++) s += a[i] * b[i];\n out[0] = s; }\n", "s", IR_U32},
+      {"void f(int n, int A[n], double B[n]) {\n"
+       " for (int i = 0; i < n; i++) { int c = A[i]; B[i] = c; } }\n", "c", IR_I32},
+      {"void f(int n, long *y, const long *x) { long c;\n"
+       " c = 0; for (int i = 0; i < n; i++) { c++; y[i] = x[i] * c; } }\n", "c", IR_I64},
+  };
+  for (size_t t = 0; t < sizeof ilocals / sizeof ilocals[0]; t++) {
+    k = parse(ilocals[t].text, a);
+    int found = 0;
+    for (int v = 0; k && v < k->nvars; v++)
+      found |= k->vars[v]->kind == IR_VAR_LOCAL && !strcmp(k->vars[v]->name, ilocals[t].name) &&
+               k->vars[v]->elem == ilocals[t].elem;
+    CHECKF(found, "int local %zu: '%s' is a local scalar of type %s", t, ilocals[t].name,
+           ir_elem_mlir_name(ilocals[t].elem));
+  }
+  k = parse("void f(int n, double *x) { int k = 0;\n"
+            " while (k < n) { x[k] = 1; k++; } }\n", a);
+  CHECK("an int local counting a while loop stays its iterator",
+        k && k->body && k->body->kind == IR_ST_FOR);
+  CHECK("an int data local in a subscript is refused",
+        !parse_quiet("void f(int n, int *A, double *B) {\n"
+                     " for (int i = 0; i < n; i++) { int c = A[i]; B[c] = 1; } }\n", a));
   k = parse("double f(int n, double *x) { double ret = 0;\n"
             " for (int i = 0; i < n; i++) ret += x[i]; return ret * 2; }\n", a);
   CHECK("a returned value parses", k != NULL);

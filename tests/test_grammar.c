@@ -59,6 +59,11 @@ static void test_parse(ir_arena *a) {
             ((1u << IR_F32) | (1u << IR_I32) | (1u << IR_U32)));
   CHECK("tosa's maximum is not ui32 (it compares as signed)",
         !(gram_find_op(tosa, "maximum")->elems & (1u << IR_U32)));
+  for (int m = 0; m < 2; m++)
+    CHECKF(gram_find_op(tosa, m ? "reduce_min" : "reduce_max")->elems ==
+               ((1u << IR_F32) | (1u << IR_I32)),
+           "tosa's %s is f32 and i32 (signed, as MLIR 16 lowers it: not ui32)",
+           m ? "reduce_min" : "reduce_max");
   CHECK("tosa's matmul is f32 only (TOSA's integer matmul takes i8/i16)",
         gram_find_op(tosa, "matmul")->elems == (1u << IR_F32));
   CHECK("no such op", gram_find_op(hlo, "matmul") == NULL);

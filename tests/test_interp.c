@@ -325,6 +325,90 @@ static void test_poison(void) {
   interp_env_free(&E);
 }
 
+/* One elementwise kernel y[i] = f(x[i]) over integer data: run at the
+ * values xs (n of them, set as C converts them) into y. */
+static void int_run(ir_elem e, ir_expr *(*f)(int x, int i), const double *xs, int nx, int *y_var) {
+  begin("kernel_int");
+  int n = var(IR_VAR_SIZE, "n", IR_I32, 0, NULL, NULL);
+  int x = var(IR_VAR_ARRAY, "x", e, 1, vr(n), NULL);
+  int y = var(IR_VAR_ARRAY, "y", e, 1, vr(n), NULL);
+  int i = var(IR_VAR_ITER, "i", IR_I32, 0, NULL, NULL);
+  K->body = loop(i, ci(0), bin(IR_EX_SUB, vr(n), ci(1)), 1,
+                 asg(el(y, vr(i), NULL), IR_ASSIGN, f(x, i)));
+  CHECK("env init", setup(nx) == 0);
+  interp_set_values(&E, x, xs);
+  CHECK("integer run", interp_run(&E, NULL, &ERR) == 0);
+  *y_var = y;
+}
+static ir_elem int_e;
+static ir_expr *plus_1(int x, int i) { return bin(IR_EX_ADD, el(x, vr(i), NULL), cst(1, int_e)); }
+static ir_expr *plus_1024(int x, int i) { return bin(IR_EX_ADD, el(x, vr(i), NULL), cst(1024, int_e)); }
+static ir_expr *minus_1(int x, int i) { return bin(IR_EX_SUB, el(x, vr(i), NULL), cst(1, int_e)); }
+static ir_expr *twice(int x, int i) { return bin(IR_EX_MUL, el(x, vr(i), NULL), cst(2, int_e)); }
+static ir_expr *square(int x, int i) { return bin(IR_EX_MUL, el(x, vr(i), NULL), el(x, vr(i), NULL)); }
+static ir_expr *by_m1(int x, int i) { return bin(IR_EX_DIV, el(x, vr(i), NULL), cst(-1, int_e)); }
+static ir_expr *shl(int x, int i) { return ex(IR_EX_SHL, int_e, 2, cst(1, int_e), el(x, vr(i), NULL), NULL); }
+
+/* Is y[i] the value v, not poison? Poison (no value, or none a double
+ * holds) when v is NaN. */
+static int int_is(int y, int i, double v) {
+  if (v != v) return E.vals[y].poison[i] != 0;
+  return !E.vals[y].poison[i] && data(y)[i] == v;
+}
+
+static void test_int_exact(void) {
+  const double p62 = ldexp(1, 62), p63 = ldexp(1, 63), p53 = ldexp(1, 53);
+  int y;
+  /* int64_t: y = x + 1 near 2^62 is no double (poison, never the rounded
+   * 2^62); x + 1024 there is one, exactly; signed overflow is undefined */
+  int_e = IR_I64;
+  int_run(IR_I64, plus_1, (double[]){p62, p53 - 2, -p63, 5}, 4, &y);
+  CHECK("i64: 2^62 + 1 is no double: poison, not 2^62", int_is(y, 0, NAN));
+  CHECK("i64: 2^53 - 2 + 1 exact", int_is(y, 1, p53 - 1));
+  CHECK("i64: -2^63 + 1 is no double: poison", int_is(y, 2, NAN));
+  CHECK("i64: 5 + 1", int_is(y, 3, 6));
+  interp_env_free(&E);
+  int_run(IR_I64, plus_1024, (double[]){p62, p63 - 1024, -p63}, 3, &y);
+  CHECK("i64: 2^62 + 1024 exact", int_is(y, 0, p62 + 1024));
+  CHECK("i64: 2^63 - 1024 + 1024 overflows (undefined in C): poison", int_is(y, 1, NAN));
+  CHECK("i64: -2^63 + 1024 exact", int_is(y, 2, -p63 + 1024));
+  interp_env_free(&E);
+  /* uint64_t wraps: 0 - 1 is 2^64 - 1 (no double: poison), 2^63 * 2 is 0 */
+  int_e = IR_U64;
+  int_run(IR_U64, minus_1, (double[]){0, 7, p63}, 3, &y);
+  CHECK("u64: 0 - 1 = 2^64 - 1 is no double: poison", int_is(y, 0, NAN));
+  CHECK("u64: 7 - 1", int_is(y, 1, 6));
+  CHECK("u64: 2^63 - 1 is no double: poison", int_is(y, 2, NAN));
+  interp_env_free(&E);
+  int_run(IR_U64, twice, (double[]){p63, p62 + 2048}, 2, &y);
+  CHECK("u64: 2^63 * 2 wraps to 0", int_is(y, 0, 0));
+  CHECK("u64: (2^62 + 2048) * 2 exact", int_is(y, 1, p63 + 4096));
+  interp_env_free(&E);
+  /* uint32_t wraps exactly: (2^32 - 4)^2 is 16 modulo 2^32 */
+  int_e = IR_U32;
+  int_run(IR_U32, square, (double[]){4294967292.0, 65536}, 2, &y);
+  CHECK("u32: (2^32 - 4)^2 wraps to 16", int_is(y, 0, 16));
+  CHECK("u32: 65536^2 wraps to 0", int_is(y, 1, 0));
+  interp_env_free(&E);
+  /* int: signed overflow and INT_MIN / -1 have no value; shifts past the
+   * width or into the sign bit are undefined */
+  int_e = IR_I32;
+  int_run(IR_I32, square, (double[]){46341, 46340, -46340}, 3, &y);
+  CHECK("int: 46341^2 overflows (undefined): poison, not the wrapped value", int_is(y, 0, NAN));
+  CHECK("int: 46340^2", int_is(y, 1, 2147395600));
+  CHECK("int: (-46340)^2", int_is(y, 2, 2147395600));
+  interp_env_free(&E);
+  int_run(IR_I32, by_m1, (double[]){-2147483648.0, 7}, 2, &y);
+  CHECK("int: INT_MIN / -1 overflows: poison", int_is(y, 0, NAN));
+  CHECK("int: 7 / -1", int_is(y, 1, -7));
+  interp_env_free(&E);
+  int_run(IR_I32, shl, (double[]){30, 31, 32, -1}, 4, &y);
+  CHECK("int: 1 << 30", int_is(y, 0, 1073741824));
+  CHECK("int: 1 << 31 is past INT_MAX: poison", int_is(y, 1, NAN));
+  CHECK("int: 1 << 32 and 1 << -1: poison", int_is(y, 2, NAN) && int_is(y, 3, NAN));
+  interp_env_free(&E);
+}
+
 static void test_range_error(void) {
   /* void f(int n, int m, double A[n][m]): for i < n, j < m: A[i][j+1] = 0 */
   begin("kernel_oob");
@@ -546,16 +630,66 @@ static void test_native(void) {
   rmdir(dir);
 }
 
+/* int64_t natively: a result no double holds is not compared (it would
+ * round to the interpreter's value: a false agreement), the others are,
+ * exactly; a wrong native value past 2^53 is a mismatch. */
+static void test_native_int64(void) {
+  char dir[] = "/tmp/uplift-test-XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK("mkdtemp", 0);
+    return;
+  }
+  const double p62 = ldexp(1, 62);
+  int y;
+  int_e = IR_I64;
+  for (int wrong = 0; wrong < 2; wrong++) {
+    int_run(IR_I64, plus_1024, (double[]){p62, p62 + 4096, 3}, 3, &y);
+    const char *p = write_file(dir, "i64.c", wrong ? "void kernel_int(int n, long *x, long *y) {\n"
+                                                     "  for (int i = 0; i < n; i++) y[i] = x[i] + 1025;\n}\n"
+                                                   : "void kernel_int(int n, long *x, long *y) {\n"
+                                                     "  for (int i = 0; i < n; i++) y[i] = x[i] + 1024;\n}\n");
+    interp_native_result res;
+    interp_native *nat = interp_native_compile(K, p, NULL, &res);
+    CHECKF(nat != NULL, "native compile: %s", res.msg);
+    if (!nat) {
+      interp_env_free(&E);
+      continue;
+    }
+    interp_env ne;
+    long sizes[8] = {0};
+    sizes[0] = 3;
+    interp_env_init(&ne, K, sizes, &ERR);
+    interp_set_values(&ne, 1, (double[]){p62, p62 + 4096, 3});
+    CHECKF(interp_native_call(nat, &ne, NULL, &res) == 0, "native call: %s", res.msg);
+    unsigned char w[8] = {0};
+    interp_written_vars(K, NULL, w);
+    interp_mismatch mm;
+    long cmp = 0, bad = interp_compare(&E, &ne, w, 0, &mm, &cmp);
+    if (!wrong)
+      CHECKF(bad == 0 && cmp == 3, "i64 natively: 2^62 + 1024 agrees exactly (%ld of %ld differ)", bad, cmp);
+    else
+      CHECKF(bad == 3 && cmp == 3 && mm.index[0] == 0, "i64 natively: one more past 2^62 (no double) is a mismatch, "
+             "never a rounded agreement (%ld of %ld differ)", bad, cmp);
+    interp_env_free(&ne);
+    interp_native_free(nat);
+    interp_env_free(&E);
+  }
+  unlink(write_file(dir, "i64.c", ""));
+  rmdir(dir);
+}
+
 int main(void) {
   ir_arena_init(&A);
   test_loops();
   test_compound_and_select();
   test_f32();
   test_poison();
+  test_int_exact();
   test_range_error();
   test_masks();
   test_rng();
   test_native();
+  test_native_int64();
   ir_arena_free(&A);
   CHECKF(ir_mem_live() == 0, "no leaks (%ld blocks live)", ir_mem_live());
   return TEST_REPORT();

@@ -186,6 +186,77 @@ static void test_undefined(const gram_dialect *d, ir_tp_store *s, const chosen *
   free(text);
 }
 
+/* A reduction over an empty dim gives the kernel's start value: every
+ * production of a reduce kernel over a vector [M] of each element type the
+ * op takes, run with M = 0 through mlir-cpu-runner-16 and compared with our
+ * kernel (the float start, -FLT_MAX in tosa, and the integer one, INT_MIN:
+ * the pool's sizes never empty a dim).  The ops whose start is an operand
+ * (linalg's, hlo's) have none: returns the number of productions run. */
+static int test_empty_reductions(const gram_dialect *d, ir_tp_store *s) {
+  static const long empty[NSYMS] = {0, 4, 5, 2};
+  static const ir_elem elems[] = {IR_F64, IR_F32, IR_I32, IR_U32, IR_I64};
+  static chosen cs[64];
+  static ir_tprog progs[64];
+  int n = 0;
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->nops != 1) continue;
+    for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+      ir_type x = pool_type(1, elems[e]); /* [M] */
+      gram_prod ps[8];
+      int np = gram_productions(op, &x, NULL, ps, 8, NULL);
+      for (int k = 0; k < np && k < 8 && n < 64; k++) {
+        const char *kn = gram_prod_kernel(op, ps[k].attrs);
+        if (!kn || strcmp(kn, "reduce")) continue;
+        cs[n].prod = ps[k];
+        cs[n].ops[0] = x;
+        progs[n] = one_op(s, &cs[n]);
+        n++;
+      }
+    }
+  }
+  if (n == 0) return 0;
+  emit_run runs[64];
+  ir_tensor ins[64];
+  memset(runs, 0, sizeof runs);
+  memset(ins, 0, sizeof ins);
+  static double none[1];
+  for (int r = 0; r < n; r++) {
+    ins[r].elem = cs[r].ops[0].elem;
+    ins[r].rank = 1;
+    ins[r].data = none;
+    runs[r].prog = &progs[r];
+    runs[r].sizes = empty;
+    runs[r].nsizes = NSYMS;
+    runs[r].inputs = &ins[r];
+  }
+  ir_error err = {0};
+  int rc = emit_mlir_run(d, runs, n, &err, NULL);
+  CHECKF(rc == 0, "%s: %d reductions over an empty vector lower and run: %s", d->name, n, err.msg);
+  for (int r = 0; r < n && rc == 0; r++) {
+    const gram_op *op = cs[r].prod.op;
+    ir_tensor want = {0};
+    want.elem = cs[r].prod.result.elem;
+    want.rank = cs[r].prod.result.rank;
+    for (int i = 0; i < want.rank; i++) want.dims[i] = cs[r].prod.result.dims[i] == O ? 1 : 0;
+    ir_error kerr = {0};
+    int krc = gram_prod_eval(op, cs[r].prod.attrs, &ins[r], &want, &kerr);
+    const ir_tensor *got = &runs[r].outputs[0];
+    size_t sz = krc ? 0 : ir_tensor_size(&want);
+    CHECKF(krc == 0 && sz == ir_tensor_size(got) && (sz == 0 || got->data[0] == want.data[0]),
+           "%s.%s over an empty %s vector: MLIR and our kernel start from one value (mlir %.17g, "
+           "kernel %.17g) %s",
+           d->name, op->name, ir_elem_mlir_name(ins[r].elem), sz ? got->data[0] : 0,
+           sz ? want.data[0] : 0, kerr.msg);
+    ir_free(want.data);
+    ir_free(want.poison);
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  return n;
+}
+
+static int nempty; /* reductions run over an empty vector, all dialects */
+
 static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena *a) {
   gram_dialect *d = gram_load(name, a);
   CHECKF(d != NULL, "%s loads", name);
@@ -199,7 +270,7 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
   static chosen all[MAX_FUNCS];
   static ir_tprog progs[MAX_FUNCS];
   for (int i = 0; i < d->nops; i++) {
-    chosen cs[6 * PER_OP]; /* the float choice and the integer ones below */
+    chosen cs[7 * PER_OP]; /* the float choice and the integer ones below */
     /* a window attribute is the caller's (the enumerator's aligned
      * operands), never enumerated: slice runs end to end through
      * tests/kernels/slice in test_mlir_e2e */
@@ -209,12 +280,12 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
     int n = choose(d->ops[i], fe, fe, cs);
     /* and on integer data where the op takes it: i32 operands (shifts,
      * arithmetic); conversions from ui8 to i32 (a zero extension), from
-     * i16 to i32 (by sign) and from i32 to ui8 (a truncation).  Not ui32
-     * operands yet: their values here (-4 is 4294967292) make products
-     * past 2^53, where the concrete kernels, which compute in double and
-     * wrap at the end, are not exact (linalg.matmul on ui32 disagrees) */
+     * i16 to i32 (by sign) and from i32 to ui8 (a truncation), and ui32
+     * operands, whose values here (-4 is 4294967292) make products past
+     * 2^53: the concrete kernels compute integer sums and products exactly
+     * on 64-bit integers (a dot product of ui32 too) */
     static const ir_elem ints[][2] = {
-        {IR_I32, IR_I32}, {IR_U8, IR_I32}, {IR_I16, IR_I32}, {IR_I32, IR_U8}};
+        {IR_I32, IR_I32}, {IR_U8, IR_I32}, {IR_I16, IR_I32}, {IR_I32, IR_U8}, {IR_U32, IR_U32}};
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
       n += choose(d->ops[i], ints[k][0], ints[k][1], cs + n);
     CHECKF(n > 0, "%s.%s: the pool yields productions", name, d->ops[i]->name);
@@ -243,7 +314,10 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
   free(text);
   if (registered && rc == 0) {
     CHECKF(emit_mlir_tools_available(), "%s: mlir-cpu-runner-16 and its libraries are installed (mk/deps.sh)", name);
-    if (emit_mlir_tools_available()) compare_runs(d, all, progs, nfuncs);
+    if (emit_mlir_tools_available()) {
+      compare_runs(d, all, progs, nfuncs);
+      nempty += test_empty_reductions(d, &s);
+    }
   }
   ir_tp_store_free(&s);
 }
@@ -256,6 +330,7 @@ int main(void) {
   test_dialect("hlo", IR_F64, 0, &a);
   test_dialect("linalg", IR_F64, 1, &a);
   test_dialect("tosa", IR_F32, 1, &a);
+  CHECKF(nempty > 0, "%d reductions start from a kernel constant (tosa's)", nempty);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

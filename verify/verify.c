@@ -1277,8 +1277,9 @@ static int sweep_one(sweep *w, const long *sizes) {
                where, k->vars[cex->out_var]->name, cex->expected, cex->got);
     else if (!ir_elem_is_float(k->data_type))
       snprintf(res->reason, sizeof res->reason,
-               "differs at %s with %d-bit wrap-around (the concrete runs, which do "
-               "not wrap, do not show it)", where, ir_elem_bits(k->data_type));
+               "differs at %s with %d-bit integers (the concrete runs, whose "
+               "values are doubles, do not show it: a value past 2^53)", where,
+               ir_elem_bits(k->data_type));
     else
       snprintf(res->reason, sizeof res->reason,
                "differs at %s under some floating-point semantics that may "

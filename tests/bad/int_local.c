@@ -1,8 +1,8 @@
-// expect: 6:5 int locals that change (accumulators, counters) are integer data
-void kernel_il(int n, double A[n]) {
+// expect: 6:7 non-affine subscript
+void kernel_il(int n, int A[n], double B[n]) {
   int t = 0;
   for (int i = 0; i < n; i++) {
-    A[i] = 0;
-    t += 1;
+    t += A[i];
+    B[t] = 0;
   }
 }

@@ -1,7 +1,6 @@
-// expect: 4:13 the int local 'c' holds integer data
+// expect: 4:23 non-affine loop bound
 void kernel_ild(int n, int A[n], double B[n]) {
-  for (int i = 0; i < n; i++) {
-    int c = A[i];
+  int c = A[0];
+  for (int i = 0; i < c; i++)
     B[i] = c;
-  }
 }
