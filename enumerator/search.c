@@ -598,18 +598,25 @@ void enum_set_observer(const enum_observer *ob) {
     memset(&observer, 0, sizeof observer);
 }
 
-static int over_budget(es_state *st, es_outcome *why) {
-  double now = es_now();
-  if (now > st->in->deadline) {
+/* Has the command's time or work budget run out?  Checked before a
+ * search starts too, so no search starts once the budget is gone. */
+static int budget_gone(const es_search_in *in, double now, es_outcome *why) {
+  if (now > in->deadline) {
     *why = ES_TIMEOUT;
-    return 1;
-  }
-  if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
-    *why = ES_LIMIT;
     return 1;
   }
   if (ir_work_over()) {
     *why = ES_WORK;
+    return 1;
+  }
+  return 0;
+}
+
+static int over_budget(es_state *st, es_outcome *why) {
+  double now = es_now();
+  if (budget_gone(st->in, now, why)) return 1;
+  if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
+    *why = ES_LIMIT;
     return 1;
   }
   if ((long)((st->cappool * sizeof(double)) + st->capppool) > st->in->memory_bytes) {
@@ -758,12 +765,14 @@ static int run_splits(level_ctx *lc, int slot, int left, es_outcome *why) {
 }
 
 es_outcome es_search(const es_search_in *in, enum_stats *stats) {
+  if (observer.search_begins) observer.search_begins(observer.user, in->task);
+  es_outcome gone;
+  if (budget_gone(in, es_now(), &gone)) return gone;
   es_state st;
   memset(&st, 0, sizeof st);
   st.in = in;
   st.stats = stats;
   st.last_progress = es_now();
-  if (observer.search_begins) observer.search_begins(observer.user, in->task);
   st.buckets = ir_calloc((size_t)(in->max_ops + 1) * ES_MAX_TYPES, sizeof(es_vec));
   es_pool workers;
   pool_start(&workers, in->threads);

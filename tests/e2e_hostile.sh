@@ -115,6 +115,24 @@ assert r["raised"] is False and "time budget exhausted (--timeout)" in r["reason
 assert sum(t["stats"]["enumerated"] for t in r["tasks"]) > 0, r
 assert "stopped:" not in open(sys.argv[2]).read()  # not the watch's hard stop
 PY
+# no search starts once the budget is gone: 3mm's tasks 1, 3 and 5 each
+# search (about 1.9, 0.5 and 0.9 million elements in hlo); at --work 1 the
+# first of them runs past the budget, and the raise ends there, not raised,
+# with that task's statistics and no later task in the report (each later
+# search used to start and finish within a level, so the raise succeeded
+# at 3.4 million); a count, so this holds on any machine
+stopped "raise --json --work 1 (no search after the budget)" 1 "work budget exhausted (--work)" \
+  timeout 600 "$UPLIFT" raise benchmarks/kernels/3mm.c --work 1 --json
+python3 - "$TMP/out" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --work 1: a search started after the budget"; head -c 600 "$TMP/out"; }
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+assert r["raised"] is False and "work budget exhausted (--work)" in r["reason"], r
+ts = r["tasks"]
+assert ts and ts[-1]["stats"]["enumerated"] > 0, r  # the statistics so far
+done = sum(t["stats"]["elements"] for t in ts[:-1])
+assert done / 1e6 < 1 <= r["work"], r  # the last task is the one that ran out (millions)
+assert re.match(r"task %d\b" % ts[-1]["task"], r["reason"]), r
+PY
 stopped "verify --timeout (in the analysis)" 3 "uplift verify: stopped: the time budget (--timeout 2 s) ran out" \
   timeout 60 "$UPLIFT" verify "$TMP/many_gemm.c" "$TMP/g.json" --timeout 2
 # the search stops on its own at the budget: the command's own result
