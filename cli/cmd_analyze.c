@@ -87,6 +87,7 @@ int cli_cmd_analyze(int argc, char **argv) {
     poly_analysis *a = poly_analyze(k, &arena);
     if (a->error) {
       fprintf(stderr, "uplift analyze: %s: %s\n", path, a->error);
+      if (ir_budget_expired()) status = IR_EXIT_NOT_RAISED; /* stopped at --timeout */
     } else if (json) {
       char *text = poly_to_json(a);
       fputs(text, stdout);

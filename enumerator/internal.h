@@ -52,6 +52,9 @@ typedef struct es_search_in {
   es_goal *goals;
   int ngoals;
   int max_ops;
+  /* unit-dim reshapes cost no level (view_pass in search.c): max_ops and
+   * the levels count the other ops */
+  int free_views;
   double deadline;       /* absolute time (es_now) */
   long memory_bytes;
   long max_elements;     /* stop (ES_LIMIT) once stats->elements passes it

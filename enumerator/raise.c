@@ -810,7 +810,7 @@ static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
       .kernel = k, .dialect = t->d, .ops = s->ops, .nops = s->nops, .ex = &t->ex,
       .leaves = leaves, .nleaves = nleaves, .goals = goals, .ngoals = ngoals,
       .max_ops = s->navoidable && s->bound < t->o->max_ops ? s->bound : t->o->max_ops,
-      .deadline = deadline,
+      .free_views = 1, .deadline = deadline,
       .memory_bytes = t->o->memory_mb * 1024 * 1024, .progress = t->o->progress,
       .max_elements = s->navoidable ? s->alt_cap : 0,
       .threads = t->o->threads,
@@ -1451,6 +1451,18 @@ static const ir_tnode *try_derived(task_ctx *t, out_search *s, enum_verify_fn vf
   return NULL;
 }
 
+/* The time or work budget's end (oc ES_TIMEOUT or ES_WORK) into err:
+ * returns 1, or 0 for another outcome. */
+static int budget_error(es_outcome oc, ir_error *err) {
+  if (oc == ES_TIMEOUT)
+    ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "time budget exhausted (--timeout)");
+  else if (oc == ES_WORK)
+    ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "work budget exhausted (--work)");
+  else
+    return 0;
+  return 1;
+}
+
 /* The rounds of one output's search: search, complete, check on a fresh
  * example, verify; until a program is accepted or a budget ends it. */
 static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vuser,
@@ -1477,10 +1489,8 @@ static int solve_rounds(task_ctx *t, out_search *s, enum_verify_fn vf, void *vus
     if (!found && aside) return set_aside_answer(res, s, oc == ES_EXHAUSTED);
     if (!found) {
       res->stats.seconds += es_now() - s->start;
-      if (oc == ES_TIMEOUT)
-        ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "time budget exhausted (--timeout)");
-      else if (oc == ES_WORK)
-        ir_error_set(err, nowhere, IR_ERR_TIMEOUT, "work budget exhausted (--work)");
+      if (budget_error(oc, err))
+        ;
       else if (oc == ES_MEMORY)
         ir_error_set(err, nowhere, IR_ERR_RANGE, "memory budget exhausted");
       else if (oc == ES_LIMIT)
@@ -1687,6 +1697,13 @@ static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, doubl
                       enum_task_result *tr, ir_error *err) {
   const ir_kernel *k = t->k;
   if (task_init(t, ti, tr, err)) return 1;
+  /* no task starts once the budget is gone (nor does a search: es_search) */
+  ir_error why;
+  if (budget_error(es_now() > deadline ? ES_TIMEOUT : ir_work_over() ? ES_WORK : ES_EXHAUSTED,
+                   &why)) {
+    wrap(err, &why, "task %d: ", ti);
+    return 1;
+  }
   sg_init(&t->subgoals, t->a, t->pt, t->arena);
   ir_budget_phase("examples");
   int status = task_examples(t, ti, err);
@@ -1694,7 +1711,6 @@ static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, doubl
     const poly_output *po = &t->pt->outputs[oi];
     enum_output *eo = &tr->outputs[oi];
     eo->var = po->var;
-    ir_error why;
     /* a refuted or unknown verdict is kept: the caller reports it */
     if (solve_output(t, po, vf, vuser, deadline, eo, &why)) {
       wrap(err, &why, "task %d (output %s): ", ti, k->vars[po->var]->name);

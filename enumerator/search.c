@@ -600,18 +600,25 @@ void enum_set_observer(const enum_observer *ob) {
     memset(&observer, 0, sizeof observer);
 }
 
-static int over_budget(es_state *st, es_outcome *why) {
-  double now = es_now();
-  if (now > st->in->deadline) {
+/* Has the command's time or work budget run out?  Checked before a
+ * search starts too, so no search starts once the budget is gone. */
+static int budget_gone(const es_search_in *in, double now, es_outcome *why) {
+  if (now > in->deadline) {
     *why = ES_TIMEOUT;
-    return 1;
-  }
-  if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
-    *why = ES_LIMIT;
     return 1;
   }
   if (ir_work_over()) {
     *why = ES_WORK;
+    return 1;
+  }
+  return 0;
+}
+
+static int over_budget(es_state *st, es_outcome *why) {
+  double now = es_now();
+  if (budget_gone(st->in, now, why)) return 1;
+  if (st->in->max_elements && st->stats->elements > st->in->max_elements) {
+    *why = ES_LIMIT;
     return 1;
   }
   if ((long)((st->cappool * sizeof(double)) + st->capppool) > st->in->memory_bytes) {
@@ -634,15 +641,16 @@ static int over_budget(es_state *st, es_outcome *why) {
 
 /* Has a goal been solved that ends the search?  The main goal (the first
  * solution stays), or a sub-goal: the round that takes it as a leaf is
- * smaller than the rest of this level.  Checked after each batch, so the
+ * smaller than the rest of this level; not at level 0 (the leaves and
+ * their views), which is done whole.  Checked after each batch, so the
  * point where the search stops does not depend on the thread count. */
-static int solved_stop(es_state *st, es_outcome *why) {
+static int solved_stop(es_state *st, int level, es_outcome *why) {
   for (int g = 0; g < st->in->ngoals; g++)
     if (st->in->goals[g].is_main && st->in->goals[g].solution) {
       *why = ES_FOUND_MAIN;
       return 1;
     }
-  if (st->new_sub) {
+  if (st->new_sub && level > 0) {
     *why = ES_FOUND_SUB;
     return 1;
   }
@@ -655,7 +663,31 @@ typedef struct level_ctx {
   int level;
   int parts[IR_TP_MAX_OPERANDS];
   int comm;
+  /* the view pass (view_pass): only unit-dim views, of the candidates
+   * stored before it (index < below), not of the views it adds */
+  int views, below;
 } level_ctx;
+
+/* Do types x and r hold the same values in the same order: the same
+ * element type and the same dims once the dims of size 1 are left out? */
+static int same_core(const ir_type *x, const ir_type *r) {
+  if (x->elem != r->elem) return 0;
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < x->rank && x->dims[i] == IR_DIM_ONE) i++;
+    while (j < r->rank && r->dims[j] == IR_DIM_ONE) j++;
+    if (i == x->rank || j == r->rank) return i == x->rank && j == r->rank;
+    if (x->dims[i++] != r->dims[j++]) return 0;
+  }
+}
+
+/* Is production p of an operand of type x a unit-dim view: a reshape
+ * (result rule reshape(x)) that only adds or drops dims of size 1, so
+ * that its values are x's, in x's order?  With es_search_in.free_views it
+ * costs no level (view_pass). */
+static int unit_view(const gram_prod *p, const ir_type *x) {
+  return p->op->res == GRAM_RES_RESHAPE && p->op->nops == 1 && same_core(x, &p->result);
+}
 
 /* All operand-candidate tuples for production prod with operand types tys. */
 static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
@@ -667,9 +699,13 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
   if (restype < 0) return 0;
   int n = prod->op->nops;
   es_vec *vs[IR_TP_MAX_OPERANDS];
-  for (int i = 0; i < n; i++) vs[i] = bucket(st, lc->parts[i], tys[i]);
-  for (int i = 0; i < n; i++)
-    if (!vs[i]->n) return 0;
+  int lim[IR_TP_MAX_OPERANDS]; /* the candidates taken from each bucket */
+  for (int i = 0; i < n; i++) {
+    vs[i] = bucket(st, lc->parts[i], tys[i]);
+    lim[i] = vs[i]->n;
+    while (lc->views && lim[i] > 0 && vs[i]->v[lim[i] - 1] >= lc->below) lim[i]--;
+    if (!lim[i]) return 0;
+  }
   es_batch *bt = st->batch;
   size_t need = (size_t)ES_BATCH * (size_t)st->types[restype].total;
   if (need > bt->cap) {
@@ -689,15 +725,15 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
       for (int i = 0; i < n; i++) bt->ops[bt->n][i] = vs[i]->v[idx[i]];
       if (++bt->n == ES_BATCH) {
         flush_batch(st, bt, prod, lc->level);
-        if (solved_stop(st, why) || over_budget(st, why)) return 1;
+        if (solved_stop(st, lc->level, why) || over_budget(st, why)) return 1;
       }
     }
     int i = n - 1;
-    while (i >= 0 && ++idx[i] == vs[i]->n) idx[i--] = 0;
+    while (i >= 0 && ++idx[i] == lim[i]) idx[i--] = 0;
     if (i < 0) break;
   }
   flush_batch(st, bt, prod, lc->level);
-  return solved_stop(st, why);
+  return solved_stop(st, lc->level, why);
 }
 
 /* Every operand type tuple for the current split of the level. */
@@ -722,8 +758,11 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
         np = ES_MAX_PRODS;
         st->limited = 1;
       }
-      for (int p = 0; p < np; p++)
+      for (int p = 0; p < np; p++) {
+        /* with free views, a unit-dim view belongs to the view pass only */
+        if (st->in->free_views && lc->views != unit_view(&prods[p], &opt[0])) continue;
         if (run_tuples(lc, &prods[p], tys, why)) return 1;
+      }
     }
     return 0;
   }
@@ -759,13 +798,38 @@ static int run_splits(level_ctx *lc, int slot, int left, es_outcome *why) {
   return 0;
 }
 
+/* The unit-dim views of the candidates of `level` (es_search_in.free_views),
+ * stored at that level: a reshape that only adds or drops dims of size 1
+ * costs no level, so a program is as deep as its other ops.  Views of
+ * views are not made (one view reaches every target type). */
+static int view_pass(es_state *st, int level, es_outcome *why) {
+  const es_search_in *in = st->in;
+  if (!in->free_views) return 0;
+  int below = st->ncands;
+  for (int o = 0; o < in->nops; o++) {
+    if (in->ops[o]->res != GRAM_RES_RESHAPE || in->ops[o]->nops != 1) continue;
+    level_ctx lc = {st, in->ops[o], level, {level}, 0, 1, below};
+    int tys[IR_TP_MAX_OPERANDS];
+    if (run_types(&lc, 0, tys, why)) return 1;
+  }
+  return 0;
+}
+
+static int main_solved(const es_search_in *in) {
+  for (int g = 0; g < in->ngoals; g++)
+    if (in->goals[g].is_main && in->goals[g].solution) return 1;
+  return 0;
+}
+
 es_outcome es_search(const es_search_in *in, enum_stats *stats) {
+  if (observer.search_begins) observer.search_begins(observer.user, in->task);
+  es_outcome gone;
+  if (budget_gone(in, es_now(), &gone)) return gone;
   es_state st;
   memset(&st, 0, sizeof st);
   st.in = in;
   st.stats = stats;
   st.last_progress = es_now();
-  if (observer.search_begins) observer.search_begins(observer.user, in->task);
   st.buckets = ir_calloc((size_t)(in->max_ops + 1) * ES_MAX_TYPES, sizeof(es_vec));
   es_pool workers;
   pool_start(&workers, in->threads);
@@ -779,27 +843,31 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
     }
   for (int l = 0; l < in->nleaves; l++) add_leaf(&st, &in->leaves[l]);
   st.ntargets = targets(&st, st.targets, ES_MAX_TYPES);
+  if (view_pass(&st, 0, &why)) goto done;
   if (in->on_level) in->on_level(in->hook_user, 0, stats);
-  for (int g = 0; g < in->ngoals; g++)
-    if (in->goals[g].is_main && in->goals[g].solution) {
-      why = ES_FOUND_MAIN;
-      goto done;
-    }
+  if (main_solved(in)) {
+    why = ES_FOUND_MAIN;
+    goto done;
+  }
   st.new_sub = 0;
   for (int level = 1; level <= in->max_ops; level++) {
     for (int o = 0; o < in->nops; o++) {
-      level_ctx lc = {&st, in->ops[o], level, {0}, 0};
+      level_ctx lc = {&st, in->ops[o], level, {0}, 0, 0, 0};
       gram_binding b;
       ir_attr none[IR_TP_MAX_ATTRS];
       memset(none, 0, sizeof none);
       lc.comm = in->ops[o]->kernel && !gram_bind(in->ops[o], none, &b, NULL) &&
                 commutative(b.kernel);
       if (run_splits(&lc, 0, level - 1, &why)) goto done;
-      for (int g = 0; g < in->ngoals; g++)
-        if (in->goals[g].is_main && in->goals[g].solution) {
-          why = ES_FOUND_MAIN;
-          goto done;
-        }
+      if (main_solved(in)) {
+        why = ES_FOUND_MAIN;
+        goto done;
+      }
+    }
+    if (view_pass(&st, level, &why)) goto done;
+    if (main_solved(in)) {
+      why = ES_FOUND_MAIN;
+      goto done;
     }
     if (in->on_level) in->on_level(in->hook_user, level, stats);
     if (over_budget(&st, &why)) goto done;

@@ -10,9 +10,13 @@
  *   search, the verifier (tasks not decided become unknown), the rule
  *   checks of `rewrites`.  That is the graceful stop, with the command's
  *   own result and exit status.
+ *   A phase inside a library call registers a hook (ir_budget_on_expire)
+ *   that the thread calls at the deadline: the polyhedral analysis aborts
+ *   its isl context there (isl_ctx_abort), so isl's operations fail and
+ *   the analysis ends with the reason.
  * - A command still running IR_BUDGET_GRACE seconds after the deadline is
- *   in a phase that does not look at the flag (the polyhedral analysis, a
- *   native run, a solver call): the thread prints what ran out and ends
+ *   in a phase that does not look at the flag (a native run, a solver
+ *   call): the thread prints what ran out and ends
  *   the process with the command's "out of budget" exit status, after
  *   the command's last words (ir_budget_on_stop: raise --json prints its
  *   report there).  The message names the phase running (ir_budget_phase).
@@ -57,7 +61,10 @@ static struct {
   ir_budget_stop_fn on_stop;   /* ir_budget_on_stop */
   void *on_stop_user;
   double started_at;
-} B;
+  pthread_mutex_t expire_lock; /* guards on_expire */
+  ir_budget_expire_fn on_expire; /* ir_budget_on_expire */
+  void *on_expire_user;
+} B = {.expire_lock = PTHREAD_MUTEX_INITIALIZER};
 
 void ir_budget_phase(const char *phase) { atomic_store(&B.phase, phase); }
 
@@ -68,6 +75,22 @@ const char *ir_budget_phase_name(void) { return atomic_load(&B.phase); }
 void ir_budget_on_stop(ir_budget_stop_fn fn, void *user) {
   B.on_stop_user = user;
   B.on_stop = fn;
+}
+
+/* Call the expiry hook (under its lock, so that it is never called after
+ * ir_budget_on_expire(NULL) returned). */
+static void call_expire(void) {
+  pthread_mutex_lock(&B.expire_lock);
+  if (B.on_expire) B.on_expire(B.on_expire_user);
+  pthread_mutex_unlock(&B.expire_lock);
+}
+
+void ir_budget_on_expire(ir_budget_expire_fn fn, void *user) {
+  pthread_mutex_lock(&B.expire_lock);
+  B.on_expire = fn;
+  B.on_expire_user = user;
+  pthread_mutex_unlock(&B.expire_lock);
+  if (fn && B.deadline > 0 && ir_monotonic_seconds() >= B.deadline) call_expire();
 }
 
 double ir_monotonic_seconds(void) {
@@ -113,7 +136,10 @@ static void *budget_main(void *arg) {
     }
     if (B.deadline > 0 && !atomic_load(&B.finished)) {
       double now = mono();
-      if (now >= B.deadline) atomic_store(&B.expired, 1);
+      if (now >= B.deadline) {
+        atomic_store(&B.expired, 1);
+        call_expire();
+      }
       if (now >= B.deadline + IR_BUDGET_GRACE) {
         snprintf(msg, sizeof msg,
                  "the time budget (--timeout %g s) ran out and the phase running "

@@ -169,6 +169,13 @@ void ir_budget_finish(void);
 typedef void (*ir_budget_stop_fn)(void *user, const char *what, const char *phase,
                                   double seconds);
 void ir_budget_on_stop(ir_budget_stop_fn fn, void *user);
+/* A hook the watch thread calls (on its thread) at the deadline, every
+ * sampling step from then on until it is removed; at once when the budget
+ * has already run out.  For a phase inside a library call that has its
+ * own way to be stopped (isl_ctx_abort).  fn NULL removes it: after that
+ * returns, fn is not running and is not called again.  One at a time. */
+typedef void (*ir_budget_expire_fn)(void *user);
+void ir_budget_on_expire(ir_budget_expire_fn fn, void *user);
 /* The process's resident memory in KB (0 if it cannot be read). */
 long ir_resident_kb(void);
 /* A command's work budget (--work): a count, not a clock, so whether a

@@ -1277,7 +1277,11 @@ static void pass_free(pass *p) {
   ir_free(p->madj);
   ir_free(p->fcomp);
   ir_free(p->mcomp);
-  if (p->ctx) isl_ctx_free(p->ctx);
+  if (p->ctx) {
+    ir_budget_on_expire(NULL, NULL);
+    isl_ctx_free(p->ctx);
+    p->ctx = NULL;
+  }
 }
 
 static const char *pos_str(pass *p, const ir_stmt *s) {
@@ -1516,6 +1520,10 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
 
 /* ---------------------------------------------------- the pass's phases */
 
+/* The time budget's hook (ir_budget_on_expire): isl stops at its next
+ * operation. */
+static void abort_isl(void *ctx) { isl_ctx_abort(ctx); }
+
 /* Set-up: the isl context, the statements' domains and accesses (the
  * walk), the flow and memory dependences.  Returns 0, or -1 with p->err
  * set. */
@@ -1523,6 +1531,8 @@ static int pass_build(pass *p) {
   const ir_kernel *k = p->k;
   p->ctx = isl_ctx_alloc();
   isl_options_set_on_error(p->ctx, ISL_ON_ERROR_CONTINUE);
+  /* at the deadline isl's operations fail (run: budget_out) */
+  ir_budget_on_expire(abort_isl, p->ctx);
   p->sts = ir_calloc((size_t)p->n, sizeof(st));
   sb_add(&p->params, "[");
   int np = 0;
@@ -1940,6 +1950,16 @@ static void task_io(pass *p, poly_analysis *a) {
   }
 }
 
+/* Did the time budget run out during pass p (isl aborted at the deadline,
+ * abort_isl)?  Then a says so, p is freed and 1 is returned: whatever isl
+ * answered after the abort is not looked at. */
+static int budget_out(pass *p, poly_analysis *a) {
+  if (!p->ctx || !isl_ctx_aborted(p->ctx)) return 0;
+  a->error = "time budget exhausted (--timeout)";
+  pass_free(p);
+  return 1;
+}
+
 /* One analysis of kernel k into a.  With allow_expand, stops after the flow
  * graph if a local must be expanded and returns 1 with *want filled. */
 static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_expand,
@@ -1954,13 +1974,16 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
     a->error = "the kernel has no assignment statements";
     return 0;
   }
-  if (pass_build(p)) {
+  int failed = pass_build(p);
+  if (budget_out(p, a)) return 0;
+  if (failed) {
     char buf[640];
     a->error = ir_arena_strdup(arena, ir_error_str(&p->err, buf, sizeof buf));
     pass_free(p);
     return 0;
   }
   pass_graphs(p);
+  if (budget_out(p, a)) return 0;
   if (allow_expand && (*nwant = plan_expansion(p, p->fcomp, want)) != 0) {
     pass_free(p);
     return 1;
@@ -1975,6 +1998,7 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
   order_tasks(p, a);
   task_io(p, a);
   value_spaces(p, a);
+  if (budget_out(p, a)) return 0;
   pass_free(p);
   poly_keep_loops(a, arena);
   return 0;
