@@ -26,6 +26,8 @@
  * iteration's own writes).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipeline/pipeline.h"
@@ -266,4 +268,23 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   kept->loop.lo = kl->loop->lo;
   kept->loop.hi = kl->loop->hi;
   return ba;
+}
+
+char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *arena) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return NULL;
+  const ir_var *src = k->vars[s->src];
+  fputs(src->name, f);
+  for (int d = 0; d < src->rank; d++) {
+    fputc('[', f);
+    if (s->at[d]) ir_expr_print(k, s->at[d], f);
+    else fputc(':', f);
+    fputc(']', f);
+  }
+  fclose(f);
+  char *r = ir_arena_strdup(arena, text);
+  free(text);
+  return r;
 }
