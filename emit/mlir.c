@@ -1116,7 +1116,8 @@ static const ir_tnode *arg_of_var(const ir_tprog *p, int v) {
 
 /* Inside the kept loop, before the body's call: each slice of the loop cut
  * from its array at the iterator (%kept_ITER, an index), named as the
- * body's argument.  tensor.extract_slice (rank-reducing) in general;
+ * body's argument.  tensor.extract_slice (rank-reducing) and a copy in
+ * general;
  * StableHLO's dynamic_slice and a reshape dropping the unit dims where the
  * dialect says `loop while` (real_dynamic_slice with dynamic shapes).
  * Returns 0, or -1 when a slice's array is no argument. */
@@ -1159,14 +1160,17 @@ static int emit_slices(ir_buf *b, const gram_dialect *d, const ir_tprog *p, cons
                       size[dd], dd, size[dd], snm, size[dd], sty);
       }
     }
-    if (!d->loop_while) {
-      ir_buf_printf(b, "    %s = tensor.extract_slice %s[", dnm, snm);
+    if (!d->loop_while) { /* copied: one-shot bufferization would pass the
+                           * strided view to the body's identity-layout
+                           * argument with its offset lost (MLIR 16) */
+      ir_buf_printf(b, "    %s_view = tensor.extract_slice %s[", dnm, snm);
       for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%s", dd ? ", " : "", off[dd]);
       ir_buf_puts(b, "] [");
       for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%s", dd ? ", " : "", size[dd]);
       ir_buf_puts(b, "] [");
       for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s1", dd ? ", " : "");
       ir_buf_printf(b, "] : %s to %s\n", sty, dty);
+      ir_buf_printf(b, "    %s = bufferization.alloc_tensor() copy(%s_view) : %s\n", dnm, dnm, dty);
       continue;
     }
     int stat = 1; /* every size static: dynamic_slice */

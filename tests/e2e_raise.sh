@@ -65,10 +65,9 @@ partial_reason() {
     cholesky) echo "depend on each other through A, carried by loop i" ;;
     deriche) echo "a recurrence carried by loop j through ym1" ;;
     durbin) echo "through y, alpha, beta, z, sum, carried by loop k" ;;
-    fdtd-2d) echo "through hz, ex, ey, carried by loop t" ;;
     floyd-warshall) echo "reads path values that it wrote itself in earlier iterations of loop k" ;;
     gramschmidt) echo "through R, A, nrm, Q, carried by loop k" ;;
-    heat-3d|jacobi-1d|jacobi-2d) echo KEPT ;;
+    fdtd-2d|heat-3d|jacobi-1d|jacobi-2d) echo KEPT ;;
     lu) echo "through A, carried by loop j, i" ;;
     ludcmp) echo "through y, w, carried by loop i" ;;
     nussinov) echo "reads table values that it wrote itself in earlier iterations of loop i" ;;
