@@ -113,7 +113,7 @@ for i, t in enumerate(r["tasks"]):
 done
 
 # fdtd-2d: the slice is named in the report and the JSON
-"$UPLIFT" raise -q benchmarks/kernels/partial/fdtd-2d.c -o /dev/null --check 2>"$TMP/err"
+"$UPLIFT" raise benchmarks/kernels/partial/fdtd-2d.c -o /dev/null 2>"$TMP/err"
 check "fdtd-2d: the report names the slice" grep -q "the body reads fict\[t\] as fict_t, cut at each iteration" "$TMP/err"
 check "fdtd-2d: --json names the slice" python3 -c 'import json, sys
 k = json.load(open(sys.argv[1]))["kept_loops"][0]
