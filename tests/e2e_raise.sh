@@ -58,7 +58,7 @@ done
 # The PolyBench kernels of benchmarks/kernels/partial/ (docs/kernels.md):
 # refused today, each with the dependence that stops it, but for those
 # raised inside their kept time-step loop (KEPT: tests/e2e_kept.sh raises
-# them; heat-3d's body search runs past the budget, so it is not run here).
+# them, heat-3d in one dialect: its body's search is the longest).
 partial_reason() {
   case $(basename "$1" .c) in
     adi) echo "reads p values that it wrote itself in earlier iterations of loop j" ;;
