@@ -23,7 +23,8 @@
  * in pipe_kept.why_not): t in a data expression, a condition or a loop
  * bound; a subscript that reads t and another iterator; a write at an index
  * in t; a slice of an array the body writes (its read would have to see the
- * iteration's own writes).  Anything else keeps the analysis of the whole
+ * iteration's own writes) or of a padded pointer (the copy would read past
+ * its storage).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
  */
 #include <stdio.h>
@@ -137,6 +138,12 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
     if (lhs) {
       c->why = ir_arena_printf(c->arena, "the body writes %s at an index in the kept iterator %s "
                                "(line %d)", sv->name, iter_name(c), e->pos.line);
+      return e;
+    }
+    if (sv->padded) { /* its region reaches past its storage */
+      c->why = ir_arena_printf(c->arena, "the body reads the padded pointer %s at an index in "
+                               "the kept iterator %s (line %d)", sv->name, iter_name(c),
+                               e->pos.line);
       return e;
     }
     if (ir_kernel_writes(c->body, e->var)) {
