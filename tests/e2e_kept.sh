@@ -126,7 +126,8 @@ case " ${RAISE_DIALECTS:-hlo linalg tosa} " in
     "$UPLIFT" raise "$f" --dialect linalg --check --timeout 900 -o "$TMP/heat-3d.mlir"
   check "heat-3d: both tasks proved" test "$(grep -c '^task [01] [AB]: .*; proved (' "$TMP/err")" -eq 2
   check "heat-3d: output verifies with mlir-opt-16" mlir-opt-16 "$TMP/heat-3d.mlir"
-  expect_status 0 "heat-3d: --emit c" "$UPLIFT" raise -q "$f" --timeout 900 --emit c -o "$TMP/heat-3d.out.c"
+  expect_status 0 "heat-3d: --emit c" "$UPLIFT" raise -q "$f" --dialect linalg --timeout 900 --emit c \
+    -o "$TMP/heat-3d.out.c"
   expect_status 0 "heat-3d: the C+BLAS agrees with the interpreter (size-set 9)" \
     "$UPLIFT" run "$f" --size-set 9 --native --native-source "$TMP/heat-3d.out.c" \
     --native-cflags "$(pkg-config --cflags --libs openblas)"
