@@ -54,16 +54,14 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
 
 /* ------------------------------------------------------------ slices */
 
-#define MAX_SLICES 8
-
 typedef struct cutter {
   ir_arena *arena;
   ir_kernel *body;   /* the body kernel being built (its vars grow) */
   const ir_kernel *k;
   int iter;
   int nvars, cap;    /* body->vars: nvars used of cap */
-  ir_tslice slices[MAX_SLICES];
-  int nslices;
+  ir_tslice *slices; /* in the arena: nslices used of capslices */
+  int nslices, capslices;
   const char *why;   /* the first reason the body cannot be cut, or NULL */
 } cutter;
 
@@ -76,8 +74,8 @@ static int reads_other_iter(const cutter *c, const ir_expr *e) {
   return 0;
 }
 
-/* The slice var of src cut at at[] (new or the same as an earlier access's),
- * or -1 with c->why set. */
+/* The slice var of src cut at at[] (new or the same as an earlier
+ * access's). */
 static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
   const ir_var *sv = c->k->vars[src];
   for (int i = 0; i < c->nslices; i++) {
@@ -87,10 +85,11 @@ static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
       same = (!s->at[d] && !at[d]) || (s->at[d] && at[d] && ir_expr_equal(s->at[d], at[d]));
     if (same) return s->var;
   }
-  if (c->nslices == MAX_SLICES) {
-    c->why = ir_arena_printf(c->arena, "the body reads more than %d slices at the kept iterator %s",
-                             MAX_SLICES, iter_name(c));
-    return -1;
+  if (c->nslices == c->capslices) {
+    c->capslices = c->capslices ? 2 * c->capslices : 4;
+    ir_tslice *sl = IR_NEW_N(c->arena, ir_tslice, c->capslices);
+    if (c->nslices) memcpy(sl, c->slices, sizeof *sl * (size_t)c->nslices);
+    c->slices = sl;
   }
   if (c->nvars == c->cap) {
     ir_var **vars = IR_NEW_N(c->arena, ir_var *, 2 * c->cap);
@@ -166,7 +165,6 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
       at[d] = e->args[d];
     }
     int v = slice_var(c, e->var, at, e->pos);
-    if (v < 0) return e;
     ir_expr *x = IR_NEW(c->arena, ir_expr);
     *x = *e;
     x->kind = nrest ? IR_EX_ELEM : IR_EX_VAR;
@@ -229,7 +227,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   *body = *k;
   body->body = kl->loop->body;
   if (!ir_stmts_read(kl->loop->body, kl->iter)) return body;
-  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + MAX_SLICES, {{0}}, 0, NULL};
+  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL};
   body->vars = IR_NEW_N(arena, ir_var *, c.cap);
   memcpy(body->vars, k->vars, sizeof *k->vars * (size_t)k->nvars);
   body->body = cut_stmts(&c, kl->loop->body);
@@ -246,9 +244,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   if (k->returns) body->params[before + c.nslices] = k->params[k->nparams - 1];
   body->nparams = k->nparams + c.nslices;
   body->nslices = c.nslices;
-  ir_tslice *sl = IR_NEW_N(arena, ir_tslice, c.nslices);
-  memcpy(sl, c.slices, sizeof *sl * (size_t)c.nslices);
-  loop->slices = sl;
+  loop->slices = c.slices;
   loop->nslices = c.nslices;
   return body;
 }
