@@ -561,23 +561,30 @@ static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
 }
 
 /* The kept loop pr raised inside (issue 14): which, why, and its tasks. */
-static void print_kept(const pipe_raised *pr) {
+static void print_kept(const pipe_raised *pr, ir_arena *arena) {
   const pipe_kept *kp = &pr->kept;
-  ir_buf b = {0};
+  ir_buf b = {0}, sl = {0};
   if (kp->outer) {
     const poly_kept_loop *K = &kp->outer->kept[kp->kept];
+    for (int i = 0; i < kp->loop.nslices; i++) {
+      const ir_tslice *s = &kp->loop.slices[i];
+      ir_buf_printf(&sl, "%s%s as %s", i ? ", " : ": the body reads ",
+                    pipe_kept_slice_str(pr->a->kernel, s, arena), pr->a->kernel->vars[s->var]->name);
+    }
+    if (kp->loop.nslices) ir_buf_puts(&sl, ", cut at each iteration");
     fprintf(stderr, "kept loop %s (line %d): carries a dependence of %s that is not a reduction; "
                     "raised inside it: tasks 0-%d, run once per iteration (its iterator does "
-                    "not occur in them, so their verdicts hold at every iteration)\n",
+                    "not occur in them%s, so their verdicts hold at every iteration)\n",
             kp->outer->kernel->vars[K->iter]->name, K->loop->pos.line,
-            poly_kept_dep(kp->outer, kp->kept, &b), pr->res.ntasks - 1);
+            poly_kept_dep(kp->outer, kp->kept, &b), pr->res.ntasks - 1, ir_buf_str(&sl));
   } else if (kp->why_not) {
     fprintf(stderr, "uplift raise: a loop is kept, but not raised inside: %s\n", kp->why_not);
   }
   ir_buf_free(&b);
+  ir_buf_free(&sl);
 }
 
-static void kept_json(const pipe_raised *pr, cJSON *root) {
+static void kept_json(const pipe_raised *pr, cJSON *root, ir_arena *arena) {
   const pipe_kept *kp = &pr->kept;
   if (!kp->outer && !kp->why_not) return;
   cJSON *kl = cJSON_AddArrayToObject(root, "kept_loops");
@@ -593,6 +600,15 @@ static void kept_json(const pipe_raised *pr, cJSON *root) {
   cJSON_AddStringToObject(x, "dependence", poly_kept_dep(kp->outer, kp->kept, &b));
   cJSON *tasks = cJSON_AddArrayToObject(x, "tasks");
   for (int t = 0; t < pr->res.ntasks; t++) cJSON_AddItemToArray(tasks, cJSON_CreateNumber(t));
+  cJSON *slices = cJSON_AddArrayToObject(x, "slices");
+  for (int i = 0; i < kp->loop.nslices; i++) {
+    const ir_tslice *s = &kp->loop.slices[i];
+    cJSON *y = cJSON_CreateObject();
+    cJSON_AddStringToObject(y, "operand", pr->a->kernel->vars[s->var]->name);
+    cJSON_AddStringToObject(y, "array", pr->a->kernel->vars[s->src]->name);
+    cJSON_AddStringToObject(y, "reads", pipe_kept_slice_str(pr->a->kernel, s, arena));
+    cJSON_AddItemToArray(slices, y);
+  }
   cJSON_AddItemToArray(kl, x);
   ir_buf_free(&b);
 }
@@ -618,15 +634,15 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
       cJSON_AddStringToObject(je, "rounding", note);
     }
     if (checked) cJSON_AddItemToObject(root, "check", check_json(pr->a->kernel, &cs, &cerr));
-    kept_json(pr, root);
+    kept_json(pr, root, arena);
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);
     cJSON_Delete(root);
   }
-  if (!o->json && !o->quiet) print_kept(pr);
+  if (!o->json && !o->quiet) print_kept(pr, arena);
   if (!pr->res.raised) {
-    if (!o->json && o->quiet && !pr->kept.outer) print_kept(pr);
+    if (!o->json && o->quiet && !pr->kept.outer) print_kept(pr, arena);
     fprintf(stderr, "uplift raise: %s: not raised: %s\n", o->path, pr->res.reason);
     return pe == PIPE_ERR_ELEM ? IR_EXIT_TYPES : IR_EXIT_NOT_RAISED;
   }

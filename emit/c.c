@@ -121,6 +121,7 @@ typedef struct cg {
   size_t hcap;
   aread *reads; /* the argument reads of every root */
   int nreads, capreads;
+  const ir_tloop *loop; /* the kept loop around the program, or NULL */
 } cg;
 
 /* The ninfo of node n (inserted on first use). */
@@ -1337,7 +1338,7 @@ static int check_signature(cg *g, const ir_tprog *p, const ir_tnode **nodes, int
     if (n->kind != IR_TN_ARG) continue;
     if (n->arg < 0 || n->arg >= k->nvars) return fail(g, "argument %d out of range", n->arg);
     const ir_var *v = k->vars[n->arg];
-    if ((v->param_index < 0 && !v->size_value) ||
+    if ((v->param_index < 0 && !v->size_value && !ir_tloop_slice(g->loop, n->arg)) ||
         (v->kind != IR_VAR_ARRAY && v->kind != IR_VAR_SCALAR))
       return fail(g, "argument %s is not a parameter of %s", v->name, k->name);
     if (v->elem != n->type.elem)
@@ -1509,6 +1510,39 @@ static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in,
   }
 }
 
+/* Copy slice s of a kept loop (ir_tslice) from its array at the iterator's
+ * value into the row-major buffer upl_v<id>. */
+static void write_slice_copy(const ir_kernel *k, const ir_tslice *s, int id, FILE *out) {
+  const ir_var *v = k->vars[s->var], *src = k->vars[s->src];
+  const char *T = ctype(v->elem);
+  for (int d = 0; d < v->rank; d++) {
+    fprintf(out, "%*sfor (long upl_r%d = 0; upl_r%d < (long)(", 2 + 2 * d, "", d, d);
+    ir_expr_print(k, v->dims[d], out);
+    fprintf(out, "); upl_r%d++)\n", d);
+  }
+  fprintf(out, "%*supl_v%d[", 2 + 2 * v->rank, "", id);
+  if (v->rank) write_rowmajor(k, v->dims, v->rank, out);
+  else fputc('0', out);
+  fprintf(out, "] = ((%s *)%s)[", T, src->name);
+  struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
+  for (int d = 0; d < src->rank; d++) fputc('(', out);
+  for (int d = 0, r = 0; d < src->rank; d++) {
+    if (d) {
+      fputs(" * (long)(", out);
+      ir_expr_print(k, ext[d], out);
+      fputs(") + ", out);
+    }
+    if (s->at[d]) {
+      fputs("(long)(", out);
+      ir_expr_print(k, s->at[d], out);
+      fputs("))", out);
+    } else {
+      fprintf(out, "upl_r%d)", r++);
+    }
+  }
+  fputs("];\n", out);
+}
+
 /* The sizes: checked (a negative one aborts with a message), then as longs. */
 static void write_sizes(const ir_kernel *k, FILE *out) {
   for (int i = 0; i < k->nvars; i++) /* constant extents (float w[3]) */
@@ -1562,6 +1596,15 @@ static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
       write_view_copy(k, k->vars[n->arg], n->id, 1, out);
       continue;
     }
+    const ir_tslice *sl = n->kind == IR_TN_ARG ? ir_tloop_slice(g->loop, n->arg) : NULL;
+    if (sl) { /* a kept loop's slice: cut at this iteration */
+      char cnt[STR];
+      prod_str(g, t->dims, t->rank, cnt);
+      fprintf(out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s)); /* %s, cut from %s */\n", T,
+              n->id, cnt, T, k->vars[n->arg]->name, k->vars[sl->src]->name);
+      write_slice_copy(k, sl, n->id, out);
+      continue;
+    }
     if (n->kind == IR_TN_ARG) {
       const ir_var *v = k->vars[n->arg];
       fprintf(out, "  %s *upl_v%d = (%s *)%s%s;\n  (void)upl_v%d;\n", T, n->id, T,
@@ -1606,7 +1649,8 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
   for (int i = 0; i < nn; i++) {
     const ninfo *in = ni(g, nodes[i]);
     if ((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
-        (nodes[i]->kind == IR_TN_ARG && ir_var_is_view(g->k->vars[nodes[i]->arg])))
+        (nodes[i]->kind == IR_TN_ARG && (ir_var_is_view(g->k->vars[nodes[i]->arg]) ||
+                                          ir_tloop_slice(g->loop, nodes[i]->arg))))
       fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
   }
   if (p->loop) fputs("  }\n", out); /* the kept loop */
@@ -1618,7 +1662,7 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
 int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FILE *out,
                 ir_error *err) {
   (void)d;
-  cg g = {out, k, err, NULL, NULL, 0, NULL, 0, 0};
+  cg g = {out, k, err, NULL, NULL, 0, NULL, 0, 0, p->loop};
   ir_error_clear(err);
   int cap = 4096;
   const ir_tnode **nodes = ir_malloc((size_t)cap * sizeof *nodes);
@@ -1643,6 +1687,8 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
       fputs("; upl_kept <= ", out);
       ir_expr_print(k, p->loop->hi, out);
       fprintf(out, "; upl_kept++) { /* the kept loop %s */\n", k->vars[p->loop->iter]->name);
+      if (p->loop->nslices) /* the slices' indices read it */
+        fprintf(out, "  const long %s = upl_kept;\n", k->vars[p->loop->iter]->name);
     }
     rc = write_steps(&g, nodes, nn);
   }

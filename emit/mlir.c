@@ -999,6 +999,23 @@ static void bound_args(const ir_expr *e, const emit_opts *o, unsigned char *seen
   for (int i = 0; i < e->nargs; i++) bound_args(e->args[i], o, seen);
 }
 
+/* The sizes that loop's bounds and slice indices read (the iterator aside)
+ * into seen. */
+static void kept_bound_args(const ir_tloop *l, const emit_opts *o, unsigned char *seen) {
+  bound_args(l->lo, o, seen);
+  bound_args(l->hi, o, seen);
+  for (int i = 0; i < l->nslices; i++)
+    for (int d = 0; d < IR_MAX_RANK; d++)
+      if (l->slices[i].at[d]) bound_args(l->slices[i].at[d], o, seen);
+  seen[l->iter] = 0;
+}
+
+/* Is argument i of p an argument of the function around the kept loop (not
+ * a slice cut inside it)? */
+static int outer_arg(const ir_tprog *p, int i) {
+  return !ir_tloop_slice(p->loop, p->args[i]->arg);
+}
+
 /* Emit the index value of the affine bound e; its SSA name in nm. */
 static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const ir_expr *e,
                         int *tmp, char *nm, size_t n) {
@@ -1010,7 +1027,9 @@ static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const
     ir_buf_printf(b, "  %s = arith.constant %ld : index\n", nm, (long)e->value);
     return;
   case IR_EX_VAR:
-    if (bound_is_arg(o, e->var)) {
+    if (k->vars[e->var]->kind == IR_VAR_ITER) { /* the kept loop's */
+      snprintf(nm, n, "%%kept_%s", k->vars[e->var]->name);
+    } else if (bound_is_arg(o, e->var)) {
       snprintf(nm, n, "%%%s", k->vars[e->var]->name);
     } else {
       snprintf(nm, n, "%%kb%d", (*tmp)++);
@@ -1088,6 +1107,129 @@ static void body_call(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const
   ir_buf_puts(b, ")\n");
 }
 
+/* The argument of p for var v, or NULL. */
+static const ir_tnode *arg_of_var(const ir_tprog *p, int v) {
+  for (int j = 0; j < p->nargs; j++)
+    if (p->args[j]->arg == v) return p->args[j];
+  return NULL;
+}
+
+/* Inside the kept loop, before the body's call: each slice of the loop cut
+ * from its array at the iterator (%kept_ITER, an index), named as the
+ * body's argument.  tensor.extract_slice (rank-reducing) and a copy in
+ * general;
+ * StableHLO's dynamic_slice and a reshape dropping the unit dims where the
+ * dialect says `loop while` (real_dynamic_slice with dynamic shapes).
+ * Returns 0, or -1 when a slice's array is no argument. */
+static int emit_slices(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                       int *tmp) {
+  const ir_kernel *k = p->kernel;
+  const ir_tloop *l = p->loop;
+  const long *ts = o->dynamic ? NULL : o->sizes;
+  for (int i = 0; i < l->nslices; i++) {
+    const ir_tslice *sl = &l->slices[i];
+    const ir_tnode *src = arg_of_var(p, sl->src), *dst = arg_of_var(p, sl->var);
+    if (!src || !dst) {
+      fprintf(stderr, "uplift: error: the kept loop's slice %s is no argument\n",
+              k->vars[sl->var]->name);
+      return -1;
+    }
+    int rank = src->type.rank;
+    char snm[64], dnm[64], sty[96], dty[96], uty[96], off[IR_MAX_RANK][48], size[IR_MAX_RANK][48];
+    node_name(src, snm, sizeof snm);
+    node_name(dst, dnm, sizeof dnm);
+    type_str(d, &src->type, ts, o->nsizes, sty, sizeof sty);
+    type_str(d, &dst->type, ts, o->nsizes, dty, sizeof dty);
+    ir_type unit = src->type; /* the slice with its cut dims kept as 1 */
+    for (int dd = 0; dd < rank; dd++)
+      if (sl->at[dd]) unit.dims[dd] = IR_DIM_ONE;
+    type_str(d, &unit, ts, o->nsizes, uty, sizeof uty);
+    for (int dd = 0; dd < rank; dd++) { /* offsets and sizes as index values */
+      if (sl->at[dd]) {
+        bound_value(b, k, o, sl->at[dd], tmp, off[dd], sizeof off[dd]);
+        snprintf(size[dd], sizeof size[dd], "1");
+        continue;
+      }
+      snprintf(off[dd], sizeof off[dd], "0");
+      long n = dim_size(src->type.dims[dd], ts, o->nsizes);
+      if (n >= 0) {
+        snprintf(size[dd], sizeof size[dd], "%ld", n);
+      } else {
+        snprintf(size[dd], sizeof size[dd], "%%kb%d", (*tmp)++);
+        ir_buf_printf(b, "    %s_c = arith.constant %d : index\n    %s = tensor.dim %s, %s_c : %s\n",
+                      size[dd], dd, size[dd], snm, size[dd], sty);
+      }
+    }
+    if (!d->loop_while) { /* copied: one-shot bufferization would pass the
+                           * strided view to the body's identity-layout
+                           * argument with its offset lost (MLIR 16) */
+      ir_buf_printf(b, "    %s_view = tensor.extract_slice %s[", dnm, snm);
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%s", dd ? ", " : "", off[dd]);
+      ir_buf_puts(b, "] [");
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%s", dd ? ", " : "", size[dd]);
+      ir_buf_puts(b, "] [");
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s1", dd ? ", " : "");
+      ir_buf_printf(b, "] : %s to %s\n", sty, dty);
+      ir_buf_printf(b, "    %s = bufferization.alloc_tensor() copy(%s_view) : %s\n", dnm, dnm, dty);
+      continue;
+    }
+    int stat = 1; /* every size static: dynamic_slice */
+    for (int dd = 0; dd < rank; dd++) stat &= size[dd][0] != '%';
+    int t0 = (*tmp)++;
+    if (stat) {
+      for (int dd = 0; dd < rank; dd++) {
+        if (sl->at[dd])
+          ir_buf_printf(b, "    %%ks%d_%d = arith.index_cast %s : index to i64\n"
+                           "    %%ks%d_t%d = tensor.from_elements %%ks%d_%d : tensor<i64>\n",
+                        t0, dd, off[dd], t0, dd, t0, dd);
+        else
+          ir_buf_printf(b, "    %%ks%d_t%d = \"stablehlo.constant\"() {value = dense<0> : "
+                           "tensor<i64>} : () -> tensor<i64>\n", t0, dd);
+      }
+      ir_buf_printf(b, "    %%ks%d = \"stablehlo.dynamic_slice\"(%s", t0, snm);
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, ", %%ks%d_t%d", t0, dd);
+      ir_buf_puts(b, ") {slice_sizes = dense<[");
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%s", dd ? ", " : "", size[dd]);
+      ir_buf_printf(b, "]> : tensor<%dxi64>} : (%s", rank, sty);
+      for (int dd = 0; dd < rank; dd++) ir_buf_puts(b, ", tensor<i64>");
+      ir_buf_printf(b, ") -> %s\n", uty);
+    } else { /* start, limit and strides as index tensors */
+      ir_buf_printf(b, "    %%ks%d_zero = arith.constant 0 : index\n"
+                       "    %%ks%d_one = arith.constant 1 : index\n", t0, t0);
+      char zero[32], one[32];
+      snprintf(zero, sizeof zero, "%%ks%d_zero", t0);
+      snprintf(one, sizeof one, "%%ks%d_one", t0);
+      for (int dd = 0; dd < rank; dd++) /* a static size here is 1 */
+        ir_buf_printf(b, "    %%ks%d_e%d = arith.addi %s, %s : index\n", t0, dd,
+                      sl->at[dd] ? off[dd] : zero, size[dd][0] == '%' ? size[dd] : one);
+      ir_buf_printf(b, "    %%ks%d_lo = tensor.from_elements ", t0);
+      for (int dd = 0; dd < rank; dd++) {
+        if (sl->at[dd]) ir_buf_printf(b, "%s%s", dd ? ", " : "", off[dd]);
+        else ir_buf_printf(b, "%s%%ks%d_zero", dd ? ", " : "", t0);
+      }
+      ir_buf_printf(b, " : tensor<%dxindex>\n    %%ks%d_hi = tensor.from_elements ", rank, t0);
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%%ks%d_e%d", dd ? ", " : "", t0, dd);
+      ir_buf_printf(b, " : tensor<%dxindex>\n    %%ks%d_st = tensor.from_elements ", rank, t0);
+      for (int dd = 0; dd < rank; dd++) ir_buf_printf(b, "%s%%ks%d_one", dd ? ", " : "", t0);
+      ir_buf_printf(b, " : tensor<%dxindex>\n", rank);
+      ir_buf_printf(b, "    %%ks%d = \"stablehlo.real_dynamic_slice\"(%s, %%ks%d_lo, %%ks%d_hi, "
+                       "%%ks%d_st) : (%s, tensor<%dxindex>, tensor<%dxindex>, tensor<%dxindex>) -> "
+                       "%s\n", t0, snm, t0, t0, t0, sty, rank, rank, rank, uty);
+      /* the cut dims dropped: a dynamic_reshape to the remaining sizes */
+      int nfree = 0;
+      ir_buf_printf(b, "    %%ks%d_shape = tensor.from_elements ", t0);
+      for (int dd = 0; dd < rank; dd++)
+        if (!sl->at[dd]) ir_buf_printf(b, "%s%s", nfree++ ? ", " : "", size[dd]);
+      ir_buf_printf(b, " : tensor<%dxindex>\n", nfree);
+      ir_buf_printf(b, "    %s = \"stablehlo.dynamic_reshape\"(%%ks%d, %%ks%d_shape) : (%s, "
+                       "tensor<%dxindex>) -> %s\n", dnm, t0, t0, uty, nfree, dty);
+      continue;
+    }
+    ir_buf_printf(b, "    %s = \"stablehlo.reshape\"(%%ks%d) : (%s) -> %s\n", dnm, t0, uty, dty);
+  }
+  return 0;
+}
+
 static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
                           FILE *out) {
   const ir_kernel *k = p->kernel;
@@ -1110,16 +1252,17 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   if (emit_mlir_func(d, &bp, &bo, out)) return -1;
   const ir_tloop *l = p->loop;
   unsigned char *seen = ir_calloc((size_t)k->nvars + 1, 1);
-  bound_args(l->lo, o, seen);
-  bound_args(l->hi, o, seen);
+  kept_bound_args(l, o, seen);
   ir_buf b = {0};
   char nm[64], lo[48], hi[48];
   ir_buf_printf(&b, "// the kept loop %s (issue 14): @%s is one iteration, the arrays it writes "
                 "carried\n", k->vars[l->iter]->name, body);
   ir_buf_printf(&b, "func.func @%s(", fname);
-  for (int i = 0; i < p->nargs; i++) {
+  for (int i = 0, first = 1; i < p->nargs; i++) {
+    if (!outer_arg(p, i)) continue; /* a slice: cut in the loop */
     node_name(p->args[i], nm, sizeof nm);
-    ir_buf_printf(&b, "%s%s: ", i ? ", " : "", nm);
+    ir_buf_printf(&b, "%s%s: ", first ? "" : ", ", nm);
+    first = 0;
     char ty[96];
     ir_buf_puts(&b, type_str(d, &p->args[i]->type, o->dynamic ? NULL : o->sizes, o->nsizes, ty,
                              sizeof ty));
@@ -1146,6 +1289,7 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
     ir_buf_puts(&b, ") -> (");
     types_list(&b, d, p, o, 1);
     ir_buf_puts(&b, ") {\n");
+    if (emit_slices(&b, d, p, o, &tmp)) goto fail;
     body_call(&b, d, p, o, body, "kv_");
     ir_buf_puts(&b, "    scf.yield ");
     for (int i = 0; i < n; i++) ir_buf_printf(&b, "%s%%kept_body#%d", i ? ", " : "", i);
@@ -1169,13 +1313,18 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
                     "{comparison_direction = #stablehlo<comparison_direction LT>} : "
                     "(tensor<i64>, tensor<i64>) -> tensor<i1>\n"
                     "    \"stablehlo.return\"(%kc_lt) : (tensor<i1>) -> ()\n  }, {\n"
-                    "  ^bb0(%kept_t: tensor<i64>, ");
+                    "  ^bb0(%kept.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kv_", 1);
     ir_buf_puts(&b, "):\n");
+    if (l->nslices) /* the iterator as an index, for the slices */
+      ir_buf_printf(&b, "    %%kept.ti = tensor.extract %%kept.t[] : tensor<i64>\n"
+                        "    %%kept_%s = arith.index_cast %%kept.ti : i64 to index\n",
+                    k->vars[l->iter]->name);
+    if (emit_slices(&b, d, p, o, &tmp)) goto fail;
     body_call(&b, d, p, o, body, "kv_");
     ir_buf_puts(&b, "    %kept_inc = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : "
                     "() -> tensor<i64>\n"
-                    "    %kept_next = \"stablehlo.add\"(%kept_t, %kept_inc) : "
+                    "    %kept_next = \"stablehlo.add\"(%kept.t, %kept_inc) : "
                     "(tensor<i64>, tensor<i64>) -> tensor<i64>\n"
                     "    \"stablehlo.return\"(%kept_next");
     for (int i = 0; i < n; i++) ir_buf_printf(&b, ", %%kept_body#%d", i);
@@ -1194,6 +1343,9 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   fputs(b.s, out);
   ir_free(b.s);
   return 0;
+fail:
+  ir_free(b.s);
+  return -1;
 }
 
 int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
@@ -1498,6 +1650,7 @@ static void main_inputs(const gram_dialect *d, ir_buf *b, const emit_run *run, i
   const ir_tprog *p = run->prog;
   char ty[96];
   for (int a = 0; a < p->nargs; a++) {
+    if (!outer_arg(p, a)) continue; /* a kept loop's slice: cut inside */
     /* the input at its own dims */
     const ir_tensor *in = &run->inputs[a];
     ir_type st = p->args[a]->type;
@@ -1528,21 +1681,20 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   /* a kept loop's bounds: the sizes that come in as index arguments */
   emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic};
   unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
-  if (p->loop) {
-    bound_args(p->loop->lo, &eo, seen);
-    bound_args(p->loop->hi, &eo, seen);
-  }
+  if (p->loop) kept_bound_args(p->loop, &eo, seen);
   for (int v = 0; v < run->nsizes; v++)
     if (seen[v])
       ir_buf_printf(b, "  %%kidx%d_%d = arith.constant %ld : index\n", r, v, run->sizes[v]);
   ir_buf_printf(b, "  %%r%d:%d = call @f%d(", r, p->nresults, r);
-  for (int a = 0; a < p->nargs; a++) ir_buf_printf(b, "%s%%ind%d_%d", a ? ", " : "", r, a);
+  for (int a = 0, n = 0; a < p->nargs; a++) /* a kept loop's slices are cut inside */
+    if (outer_arg(p, a)) ir_buf_printf(b, "%s%%ind%d_%d", n++ ? ", " : "", r, a);
   for (int v = 0; v < run->nsizes; v++)
     if (seen[v]) ir_buf_printf(b, ", %%kidx%d_%d", r, v);
   ir_buf_puts(b, ") : (");
-  for (int a = 0; a < p->nargs; a++)
-    ir_buf_printf(b, "%s%s", a ? ", " : "",
-                  type_str(d, &p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
+  for (int a = 0, n = 0; a < p->nargs; a++)
+    if (outer_arg(p, a))
+      ir_buf_printf(b, "%s%s", n++ ? ", " : "",
+                    type_str(d, &p->args[a]->type, ts, run->nsizes, ty, sizeof ty));
   for (int v = 0; v < run->nsizes; v++)
     if (seen[v]) ir_buf_puts(b, ", index");
   ir_free(seen);

@@ -563,6 +563,7 @@ int ir_kernel_writes(const ir_kernel *k, int v) { return stmts_write(k->body, v)
 static int caller_array(const ir_kernel *k, int v) {
   const ir_var *x = k->vars[v];
   if (x->kind != IR_VAR_ARRAY || x->rank == 0) return 0;
+  if (x->param_index < 0 && !x->global) return 0; /* a kept loop's slice: a copy */
   return !(k->returns && k->params[k->nparams - 1] == v);
 }
 

@@ -540,6 +540,10 @@ typedef struct ir_kernel {
                          `ret[1]` that is not a C parameter (docs/frontend.md) */
   int nglobals;       /* file-scope arrays among the parameters (ir_var.global),
                          after the C ones and before the returned value's */
+  int nslices;        /* operands of a kept loop's body cut from an array at
+                         its iterator (ir_tslice, pipeline/kept.c): among the
+                         parameters after the file-scope arrays, not C
+                         parameters */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
   ir_assume *assumes; /* the size relations its views need */
@@ -550,9 +554,10 @@ typedef struct ir_kernel {
 static inline int ir_var_is_view(const ir_var *v) { return v->rank > 0 && v->store[0]; }
 
 /* The number of C parameters of k: its parameters without the file-scope
- * arrays (k->nglobals) and the returned value's array (k->returns). */
+ * arrays (k->nglobals), a kept loop body's slices (k->nslices) and the
+ * returned value's array (k->returns). */
 static inline int ir_kernel_nargs(const ir_kernel *k) {
-  return k->nparams - k->nglobals - (k->returns != 0);
+  return k->nparams - k->nglobals - k->nslices - (k->returns != 0);
 }
 
 /* Are a and b the same expression (kind, value, variable, function, cast

@@ -350,3 +350,9 @@ long ir_tloop_trips(const ir_tloop *loop, const long *sizes) {
   long n = ir_expr_eval_int(loop->hi, sizes) - ir_expr_eval_int(loop->lo, sizes) + 1;
   return n > 0 ? n : 0;
 }
+
+const ir_tslice *ir_tloop_slice(const ir_tloop *loop, int v) {
+  for (int i = 0; loop && i < loop->nslices; i++)
+    if (loop->slices[i].var == v) return &loop->slices[i];
+  return NULL;
+}

@@ -129,17 +129,36 @@ const ir_tnode *ir_tp_op(ir_tp_store *s, const ir_tp_opdesc *op,
 
 /* --------------------------------------------------------------- programs */
 
+/* An operand of a kept loop's body cut from an array at the iterator
+ * (pipeline/kept.c): the body's reads A[t + 1][i] are the elements [i] of
+ * the slice var, which each iteration takes from A at that iteration's
+ * iterator.  The body is raised and verified with the slice as an input of
+ * its own (any value), so its proof holds at every iteration. */
+typedef struct ir_tslice {
+  int var;                        /* the body's operand (a var of the body's
+                                     kernel, not a C parameter) */
+  int src;                        /* the array it is cut from (not written
+                                     by the body) */
+  const ir_expr *at[IR_MAX_RANK]; /* per dim of src: the index, affine in the
+                                     iterator and the sizes, or NULL: the
+                                     whole dim, a dim of the slice (in order) */
+} ir_tslice;
+
 /* A kept sequential loop around a program (docs/architecture.md section 3;
  * issue 14): the program's results are computed once per iteration, iter
  * running over lo..hi (both INCLUSIVE, affine in the size parameters, as in
  * an IR_ST_FOR), and each result feeds back as the argument of the same name
  * for the next iteration (the arrays the body writes are carried); after
  * the last iteration the carried values are the program's results.  The
- * body does not read iter (so one proof of the body covers every
+ * body does not read iter: where the kernel's body reads an array at an
+ * index in iter, the program reads one of the slices, cut at each
+ * iteration before the body runs (so one proof of the body covers every
  * iteration). */
 typedef struct ir_tloop {
   int iter;                 /* the kept iterator's var id in the kernel */
   const ir_expr *lo, *hi;   /* its bounds: affine in the size parameters */
+  int nslices;
+  const ir_tslice *slices;  /* [nslices]: the body's operands cut at iter */
 } ir_tloop;
 
 /* A tensor program: named results over a DAG of nodes. */
@@ -157,6 +176,8 @@ typedef struct ir_tprog {
 
 /* The number of iterations of loop at sizes (by var id; 0 when empty). */
 long ir_tloop_trips(const ir_tloop *loop, const long *sizes);
+/* The slice of loop cutting var v (a var id of the body's kernel), or NULL. */
+const ir_tslice *ir_tloop_slice(const ir_tloop *loop, int v);
 
 /* Print a term compactly: add(mul(beta, C), dot_general[contract=(1,0)](A, B)).
  * Constants print as numbers, masks as mask[i0>=i1].  k (may be NULL) names

@@ -6,16 +6,29 @@
  * the kept loop around the raised program of its body, with the arrays the
  * body writes carried from one iteration to the next.  What is built: one
  * outermost kept loop that is the kernel's only statement, that holds no
- * kept loop and no scalar statement, and whose body does not read its
- * iterator (a time-step loop).  Its body is then an ordinary kernel (the
- * kernel with the loop removed: the same variables, the body's statements),
- * raised and verified as any kernel (a local that carries a value from one
- * iteration to the next would start as poison there: refused); since the
- * iterator does not occur, the proof of the body is the proof of every
- * iteration.  Anything else keeps
- * the analysis of the whole kernel (refused as before), with the reason in
- * pipe_kept.why_not.
+ * kept loop and no scalar statement.  Its body is then an ordinary kernel
+ * (the kernel with the loop removed: the same variables, the body's
+ * statements), raised and verified as any kernel (a local that carries a
+ * value from one iteration to the next would start as poison there:
+ * refused).
+ *
+ * The iterator.  Where the body reads an array at subscripts that read the
+ * iterator t (fdtd-2d's fict[t], A[t + 1][i]), and reads t nowhere else,
+ * each distinct access (array and t-subscripts) becomes a slice: a new
+ * operand of the body (a var after the kernel's, `fict_t`, shaped by the
+ * array's other dims), read at the remaining subscripts, and cut from the
+ * array at each iteration (ir_tslice).  The body then does not read t: it
+ * is raised and verified for every value of its operands, the slices
+ * included, so each verdict holds at every iteration.  Refused (the reason
+ * in pipe_kept.why_not): t in a data expression, a condition or a loop
+ * bound; a subscript that reads t and another iterator; a write at an index
+ * in t; a slice of an array the body writes (its read would have to see the
+ * iteration's own writes) or of a padded pointer (the copy would read past
+ * its storage).  Anything else keeps the analysis of the whole
+ * kernel (refused as before).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipeline/pipeline.h"
@@ -36,10 +49,204 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
       return ir_arena_printf(arena, "the local %s carries a value from one iteration to the next",
                              k->vars[d->var]->name);
   }
-  if (ir_stmts_read(kl->loop->body, kl->iter))
-    return ir_arena_printf(arena, "the body reads the kept iterator %s",
-                           k->vars[kl->iter]->name);
   return NULL;
+}
+
+/* ------------------------------------------------------------ slices */
+
+typedef struct cutter {
+  ir_arena *arena;
+  ir_kernel *body;   /* the body kernel being built (its vars grow) */
+  const ir_kernel *k;
+  int iter;
+  int nvars, cap;    /* body->vars: nvars used of cap */
+  ir_tslice *slices; /* in the arena: nslices used of capslices */
+  int nslices, capslices;
+  const char *why;   /* the first reason the body cannot be cut, or NULL */
+} cutter;
+
+static const char *iter_name(const cutter *c) { return c->k->vars[c->iter]->name; }
+
+/* Does e read an iterator other than c's? */
+static int reads_other_iter(const cutter *c, const ir_expr *e) {
+  for (int v = 0; v < c->k->nvars; v++)
+    if (v != c->iter && c->k->vars[v]->kind == IR_VAR_ITER && ir_expr_reads(e, v)) return 1;
+  return 0;
+}
+
+/* The slice var of src cut at at[] (new or the same as an earlier
+ * access's). */
+static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
+  const ir_var *sv = c->k->vars[src];
+  for (int i = 0; i < c->nslices; i++) {
+    const ir_tslice *s = &c->slices[i];
+    int same = s->src == src;
+    for (int d = 0; d < sv->rank && same; d++)
+      same = (!s->at[d] && !at[d]) || (s->at[d] && at[d] && ir_expr_equal(s->at[d], at[d]));
+    if (same) return s->var;
+  }
+  if (c->nslices == c->capslices) {
+    c->capslices = c->capslices ? 2 * c->capslices : 4;
+    ir_tslice *sl = IR_NEW_N(c->arena, ir_tslice, c->capslices);
+    if (c->nslices) memcpy(sl, c->slices, sizeof *sl * (size_t)c->nslices);
+    c->slices = sl;
+  }
+  if (c->nvars == c->cap) {
+    ir_var **vars = IR_NEW_N(c->arena, ir_var *, 2 * c->cap);
+    memcpy(vars, c->body->vars, sizeof *vars * (size_t)c->nvars);
+    c->body->vars = vars;
+    c->cap *= 2;
+  }
+  ir_var *v = IR_NEW(c->arena, ir_var);
+  v->id = c->nvars;
+  v->elem = sv->elem;
+  v->param_index = -1;
+  v->pos = pos;
+  for (int d = 0; d < sv->rank; d++)
+    if (!at[d]) v->dims[v->rank++] = sv->dims[d];
+  v->kind = v->rank ? IR_VAR_ARRAY : IR_VAR_SCALAR;
+  /* a C name of its own: the array and the iterator, numbered on a clash */
+  v->name = ir_arena_printf(c->arena, "%s_%s", sv->name, iter_name(c));
+  c->body->vars[c->nvars] = v; /* ir_kernel_find_var sees the earlier slices */
+  c->body->nvars = c->nvars;
+  for (int n = 2; ir_kernel_find_var(c->body, v->name) >= 0; n++)
+    v->name = ir_arena_printf(c->arena, "%s_%s%d", sv->name, iter_name(c), n);
+  ir_tslice *s = &c->slices[c->nslices++];
+  s->var = v->id;
+  s->src = src;
+  for (int d = 0; d < sv->rank; d++) s->at[d] = at[d];
+  c->body->nvars = ++c->nvars;
+  return v->id;
+}
+
+/* e with its reads at subscripts in the iterator made reads of slices (e
+ * itself when nothing changes); lhs: e is an assignment's target. */
+static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
+  if (c->why) return e;
+  if (e->kind == IR_EX_VAR && e->var == c->iter) {
+    c->why = ir_arena_printf(c->arena, "the body reads the kept iterator %s outside a subscript "
+                             "(line %d)", iter_name(c), e->pos.line);
+    return e;
+  }
+  int pinned = 0;
+  if (e->kind == IR_EX_ELEM)
+    for (int d = 0; d < e->nargs; d++) pinned |= ir_expr_reads(e->args[d], c->iter);
+  if (pinned) {
+    const ir_var *sv = c->k->vars[e->var];
+    const ir_expr *at[IR_MAX_RANK] = {0};
+    if (lhs) {
+      c->why = ir_arena_printf(c->arena, "the body writes %s at an index in the kept iterator %s "
+                               "(line %d)", sv->name, iter_name(c), e->pos.line);
+      return e;
+    }
+    if (sv->padded) { /* its region reaches past its storage */
+      c->why = ir_arena_printf(c->arena, "the body reads the padded pointer %s at an index in "
+                               "the kept iterator %s (line %d)", sv->name, iter_name(c),
+                               e->pos.line);
+      return e;
+    }
+    if (ir_kernel_writes(c->body, e->var)) {
+      c->why = ir_arena_printf(c->arena, "the body reads %s at an index in the kept iterator %s "
+                               "and writes it (line %d)", sv->name, iter_name(c), e->pos.line);
+      return e;
+    }
+    ir_expr **rest = IR_NEW_N(c->arena, ir_expr *, e->nargs);
+    int nrest = 0;
+    for (int d = 0; d < e->nargs; d++) {
+      if (!ir_expr_reads(e->args[d], c->iter)) {
+        rest[nrest++] = e->args[d];
+        continue;
+      }
+      if (reads_other_iter(c, e->args[d])) {
+        c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
+                                 "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
+        return e;
+      }
+      at[d] = e->args[d];
+    }
+    int v = slice_var(c, e->var, at, e->pos);
+    ir_expr *x = IR_NEW(c->arena, ir_expr);
+    *x = *e;
+    x->kind = nrest ? IR_EX_ELEM : IR_EX_VAR;
+    x->var = v;
+    x->nargs = nrest;
+    x->args = nrest ? rest : NULL;
+    return x;
+  }
+  ir_expr *x = e;
+  for (int i = 0; i < e->nargs; i++) {
+    ir_expr *a = cut_expr(c, e->args[i], 0);
+    if (a == e->args[i]) continue;
+    if (x == e) { /* copied on the first change */
+      x = IR_NEW(c->arena, ir_expr);
+      *x = *e;
+      x->args = IR_NEW_N(c->arena, ir_expr *, e->nargs);
+      memcpy(x->args, e->args, sizeof *x->args * (size_t)e->nargs);
+    }
+    x->args[i] = a;
+  }
+  return x;
+}
+
+/* A copy of the statement list s with cut_expr applied. */
+static ir_stmt *cut_stmts(cutter *c, const ir_stmt *s) {
+  ir_stmt *first = NULL, **tail = &first;
+  for (; s && !c->why; s = s->next) {
+    ir_stmt *x = IR_NEW(c->arena, ir_stmt);
+    *x = *s;
+    x->next = NULL;
+    switch (s->kind) {
+    case IR_ST_FOR:
+      if (ir_expr_reads(s->lo, c->iter) || ir_expr_reads(s->hi, c->iter))
+        c->why = ir_arena_printf(c->arena, "a loop bound in the body reads the kept iterator %s "
+                                 "(line %d)", iter_name(c), s->pos.line);
+      x->body = cut_stmts(c, s->body);
+      break;
+    case IR_ST_IF:
+      x->cond = cut_expr(c, s->cond, 0);
+      x->then_body = cut_stmts(c, s->then_body);
+      x->else_body = cut_stmts(c, s->else_body);
+      break;
+    case IR_ST_ASSIGN:
+      x->lhs = cut_expr(c, s->lhs, 1);
+      x->rhs = cut_expr(c, s->rhs, 0);
+      break;
+    }
+    *tail = x;
+    tail = &x->next;
+  }
+  return first;
+}
+
+/* The body of kept loop kl of k as a kernel of its own, its reads at the
+ * iterator cut into slices (loop->slices); NULL with *why when it cannot
+ * be. */
+static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_arena *arena,
+                              ir_tloop *loop, const char **why) {
+  ir_kernel *body = IR_NEW(arena, ir_kernel);
+  *body = *k;
+  body->body = kl->loop->body;
+  if (!ir_stmts_read(kl->loop->body, kl->iter)) return body;
+  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL};
+  body->vars = IR_NEW_N(arena, ir_var *, c.cap);
+  memcpy(body->vars, k->vars, sizeof *k->vars * (size_t)k->nvars);
+  body->body = cut_stmts(&c, kl->loop->body);
+  if (c.why) {
+    *why = c.why;
+    return NULL;
+  }
+  /* the slices are parameters after the file-scope arrays, before the
+   * returned value's array */
+  body->params = IR_NEW_N(arena, int, k->nparams + c.nslices);
+  int before = k->nparams - (k->returns != 0);
+  memcpy(body->params, k->params, sizeof(int) * (size_t)before);
+  for (int i = 0; i < c.nslices; i++) body->params[before + i] = c.slices[i].var;
+  if (k->returns) body->params[before + c.nslices] = k->params[k->nparams - 1];
+  body->nparams = k->nparams + c.nslices;
+  body->nslices = c.nslices;
+  loop->slices = c.slices;
+  loop->nslices = c.nslices;
+  return body;
 }
 
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept) {
@@ -48,9 +255,10 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   if (!a || a->error || a->raisable || a->nkept == 0) return a;
   if ((kept->why_not = unsupported(a, arena))) return a;
   const poly_kept_loop *kl = &a->kept[0];
-  ir_kernel *body = IR_NEW(arena, ir_kernel);
-  *body = *a->kernel;
-  body->body = kl->loop->body;
+  ir_tloop loop;
+  memset(&loop, 0, sizeof loop);
+  ir_kernel *body = body_kernel(a->kernel, kl, arena, &loop, &kept->why_not);
+  if (!body) return a;
   poly_analysis *ba = poly_analyze(body, arena);
   if (!ba || ba->error || !ba->raisable || ba->nkept) {
     kept->why_not = "its body is not raisable as a kernel of its own";
@@ -58,8 +266,28 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   }
   kept->outer = a;
   kept->kept = 0;
+  kept->loop = loop;
   kept->loop.iter = kl->iter;
   kept->loop.lo = kl->loop->lo;
   kept->loop.hi = kl->loop->hi;
   return ba;
+}
+
+char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *arena) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return NULL;
+  const ir_var *src = k->vars[s->src];
+  fputs(src->name, f);
+  for (int d = 0; d < src->rank; d++) {
+    fputc('[', f);
+    if (s->at[d]) ir_expr_print(k, s->at[d], f);
+    else fputc(':', f);
+    fputc(']', f);
+  }
+  fclose(f);
+  char *r = ir_arena_strdup(arena, text);
+  free(text);
+  return r;
 }

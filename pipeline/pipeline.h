@@ -116,10 +116,17 @@ typedef struct pipe_kept {
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept
  * loop that is its only statement, holds no kept loop or scalar statement
- * and whose body does not read its iterator, the analysis returned is that
- * of the body: k with the loop removed (same variables), and kept->outer
- * the analysis of k.  Everything in arena. */
+ * and whose body reads its iterator in subscripts only, the analysis
+ * returned is that of the body: k with the loop removed (the same
+ * variables, then the slices its reads at the iterator became:
+ * kept->loop.slices), and kept->outer the analysis of k.  Everything in
+ * arena. */
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept);
+
+/* The access slice s of kernel k (the body's) stands for, as text:
+ * `fict[t]`, `A[t + 1][:]` (`:` a whole dim).  In arena; NULL when out of
+ * memory. */
+char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *arena);
 
 /* What a raise produced: the parsed kernel (retyped when the options say
  * so), the kernel as written (the same one when not retyped; what the

@@ -230,10 +230,12 @@ int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FIL
 
 /* ------------------------------------------------------------ --check */
 
-/* Copies of env's arguments (values only) for the raised program. */
+/* Copies of env's arguments (values only) for the raised program of k (a
+ * kept loop's body may have vars after env's: its slices, cut per
+ * iteration). */
 static ir_tensor *copy_args(const ir_kernel *k, const interp_env *env) {
   ir_tensor *args = ir_calloc((size_t)k->nvars, sizeof(ir_tensor));
-  for (int v = 0; v < k->nvars; v++) {
+  for (int v = 0; v < k->nvars && v < env->k->nvars; v++) {
     if (!env->vals[v].data) continue;
     args[v] = env->vals[v];
     size_t n = ir_tensor_size(&env->vals[v]);
@@ -249,6 +251,47 @@ static ir_tensor *copy_args(const ir_kernel *k, const interp_env *env) {
 static double check_rtol(const ir_kernel *k) {
   if (k->data_type == IR_F32) return 1e-4;
   return interp_kernel_tolerance(k) > 0 ? 1e-9 : 0;
+}
+
+/* Cut loop's slices from args at iteration t (the iterator's value lo + t)
+ * into args.  Returns 0, or -1 with err filled when an index is outside its
+ * array (the source reads out of bounds there). */
+static int cut_slices(const ir_kernel *k, const ir_tloop *loop, ir_tensor *args,
+                      const long *sizes, long t, ir_error *err) {
+  long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long));
+  memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
+  at[loop->iter] = ir_expr_eval_int(loop->lo, sizes) + t;
+  int rc = 0;
+  for (int i = 0; i < loop->nslices && !rc; i++) {
+    const ir_tslice *s = &loop->slices[i];
+    const ir_tensor *src = &args[s->src];
+    ir_tensor *dst = &args[s->var];
+    ir_free(dst->data);
+    memset(dst, 0, sizeof *dst);
+    dst->elem = src->elem;
+    long off[IR_MAX_RANK];
+    for (int d = 0; d < src->rank; d++) {
+      off[d] = s->at[d] ? ir_expr_eval_int(s->at[d], at) : 0;
+      if (!s->at[d]) dst->dims[dst->rank++] = src->dims[d];
+      else if (off[d] < 0 || off[d] >= src->dims[d])
+        rc = ir_error_set(err, nowhere, IR_ERR_RANGE, "the slice %s of %s at %s = %ld: index %ld "
+                          "of dim %d is outside its extent %ld", k->vars[s->var]->name,
+                          k->vars[s->src]->name, k->vars[loop->iter]->name, at[loop->iter],
+                          off[d], d, src->dims[d]);
+    }
+    size_t n = ir_tensor_size(dst);
+    dst->data = ir_calloc(n ? n : 1, sizeof(double));
+    for (size_t j = 0; j < n && !rc; j++) { /* element j of the slice */
+      long idx[IR_MAX_RANK];
+      ir_unravel(j, dst->rank, dst->dims, idx);
+      size_t from = 0;
+      for (int d = 0, r = 0; d < src->rank; d++)
+        from = from * (size_t)src->dims[d] + (size_t)(s->at[d] ? off[d] : idx[r++]);
+      dst->data[j] = src->data[from];
+    }
+  }
+  ir_free(at);
+  return rc;
 }
 
 /* Evaluate every result of r on args into got[0..nresults-1] (ir_malloc'd;
@@ -270,6 +313,10 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
     got[i].poison = NULL;
   }
   for (long t = 0; t < trips; t++) {
+    if (loop && cut_slices(k, loop, args, sizes, t, err)) {
+      for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
+      return -1;
+    }
     for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
     for (int i = 0; i < n; i++) {
       interp_err ierr;

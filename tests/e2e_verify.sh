@@ -6,7 +6,11 @@
 # kernel, an unknown op, a task that does not exist) are bad input (exit 2);
 # a report with a task left out or without its program is not proved
 # (exit 3), and so is one re-checked with a step budget too small for its
-# queries (--smt-steps 1: unknown, exit 3, the same every time).
+# queries (--smt-steps 1: unknown, exit 3, the same every time).  A
+# second difference written as add(A, A) is proved (the outcome key's
+# p + p = 2*p), and a candidate equal in real arithmetic that cancels an
+# infinity (heat-3d's (x - 2a) - x for -2a) is refuted with inf against NaN
+# (one infinite input at a time), where both were unknown.
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
@@ -140,4 +144,32 @@ expect_status 0 "u8 report re-checked against its kernel" "$UPLIFT" verify "$TMP
 expect_status 3 "u8 report against the f32 sum: not proved" "$UPLIFT" verify "$TMP/u8b.c" "$TMP/u8.json" --json
 grep -q '"verdict":[[:space:]]*"unknown"' "$TMP/out" && PASS=$((PASS + 1)) || {
   FAIL=$((FAIL + 1)); echo "FAIL: u8 report against the f32 sum: want unknown"; cat "$TMP/out"; }
+# two second differences (heat-3d's body in one dimension): the search
+# writes 2.0*A as add(A, A), proved through the outcome key's p + p = 2*p;
+# the same with one term's -2*C written (A[i+1] - 2*C) - A[i+1], equal in
+# real arithmetic, is refuted at an infinite A[i+1] (inf against NaN)
+cat >"$TMP/heat1.c" <<'K'
+void heat1(int n, double A[n], double C[n], double B[n]) {
+  for (int i = 1; i < n - 1; i++)
+    B[i] = 0.125 * (A[i + 1] - 2.0 * A[i] + A[i - 1])
+           + 0.125 * (C[i + 1] - 2.0 * C[i] + C[i - 1]) + A[i];
+}
+K
+"$UPLIFT" raise -q "$TMP/heat1.c" --json -o "$TMP/heat1.json" 2>"$TMP/err"
+check "heat1: add(A, A) for 2.0*A" grep -q "add(A, A)" "$TMP/heat1.json"
+expect_status 0 "heat1: proved" "$UPLIFT" verify "$TMP/heat1.c" "$TMP/heat1.json"
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["tasks"][0]
+old = "subtract(slice[win=(1,1)](C):f64[n], add(C, C))"
+new = ("add(slice[win=(1,1)](C):f64[n], subtract(subtract(slice[win=(1,1)](A):f64[n], "
+       "add(C, C)), slice[win=(1,1)](A):f64[n]))")
+t["program"], n = t["program"].replace(old, new, 1), t["program"].count(old)
+json.dump(r, open(sys.argv[2], "w"))
+sys.exit(n == 0)' "$TMP/heat1.json" "$TMP/heat1.bad.json"
+check "heat1: a cancelling candidate is made" test -s "$TMP/heat1.bad.json"
+expect_status 3 "heat1: the cancelling candidate is not proved" \
+  "$UPLIFT" verify "$TMP/heat1.c" "$TMP/heat1.bad.json"
+check "heat1: refuted at an infinity (inf against NaN)" \
+  grep -q "refuted.*source inf, candidate -*nan" "$TMP/out"
 report

@@ -13,9 +13,12 @@
  *   - no cancellation: a monomial counts its positive and its negative
  *     occurrences separately, so x + y - x is not y (at x = inf, IEEE gives
  *     NaN), and x - x is not 0;
- *   - no arithmetic on constants: a literal is an atom (2*x is not x + x),
- *     except 1 and -1, the units (1*x and -1*x are x and -x exactly),
- *     and 0 in a sum (0 - x is -x; in a product 0 is an atom);
+ *   - no arithmetic on constants: a literal is an atom (3*x is not
+ *     x + x + x), except 1 and -1, the units (1*x and -1*x are x and -x
+ *     exactly), and 0 in a sum (0 - x is -x; in a product 0 is an atom);
+ *     but a sum of a term with itself, p + p, is 2*p (exact in IEEE: the
+ *     same infinity, NaN and signed zero), so x + x and 2*x share their
+ *     outcome (heat-3d's 2*A[i][j][k] raised as add(A, A));
  *   - a quotient p/q is p times the atom R(q), a root sqrt(p) the atom
  *     S(p), exp(p) the atom E(p), with q and p as keys in turn; so
  *     x * (1/x) is not 1, and 1/(1/x) is not x * x * (1/x);
@@ -279,6 +282,14 @@ static int zero_lit(vx *x, interp_term h) {
   return str && !strcmp(str, "0");
 }
 
+/* The atom of the literal 2 (as poly_of names a literal leaf). */
+static poly two_atom(vx *x) {
+  char buf[96];
+  Z3_ast two = vx_keep(x, Z3_mk_numeral(x->z, "2", x->num));
+  snprintf(buf, sizeof buf, "L%u.0.0.0", ast_id(x, two));
+  return poly_atom(intern(x, buf));
+}
+
 /* The polynomial of a summand. */
 static poly summand(vx *x, interp_term h) {
   return zero_lit(x, h) ? poly_zero() : poly_of(x, h);
@@ -321,7 +332,9 @@ static poly poly_of(vx *x, interp_term h) {
   interp_term a = t->op[0], b = t->op[1];
   switch (t->aop) {
   case 'n': return poly_add(poly_zero(), poly_of(x, a), 1);
-  case '+': return poly_add(summand(x, a), summand(x, b), 0);
+  case '+': /* p + p is 2 * p exactly in IEEE (infinities, NaN, zeros) */
+    if (a == b && !zero_lit(x, a)) return poly_mul(two_atom(x), poly_of(x, a));
+    return poly_add(summand(x, a), summand(x, b), 0);
   case '-': return poly_add(summand(x, a), summand(x, b), 1);
   case '*': return poly_mul(poly_of(x, a), poly_of(x, b));
   case '/': return poly_mul(poly_of(x, a), wrapped(x, 'R', b));
