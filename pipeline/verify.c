@@ -321,6 +321,18 @@ static int ordinary_check(pipe_verify_state *vs, const enum_query *q, verify_tas
     vr->seconds += at->seconds;
     if (at->verdict == VERIFY_PROVED) break;
   }
+  if (at && at->verdict == VERIFY_REFUTED && at->cex && at->cex->confirmed) {
+    /* wrong for those inputs too: that refutation is the one handed to
+     * the search, so that its examples stay within the assumption (an
+     * example with an infinity rules out every program that holds only
+     * for finite inputs, as tosa's reduce_max from -FLT_MAX against C's
+     * running maximum, and the search would end without one) */
+    at->seconds = vr->seconds;
+    verify_result_free(vr);
+    ir_free(vr);
+    vs->last = at;
+    return 0;
+  }
   if (!at || at->verdict != VERIFY_PROVED) {
     if (at) verify_result_free(at);
     ir_free(at);

@@ -821,6 +821,11 @@ static int confirm_retry_int(verify_ctx *v, Z3_solver s, query *q, verify_result
 #define VERIFY_INF_TRIES 4096
 static int confirm_inf_one(const verify_task *t, const verify_candidate *cand,
                            verify_cex **cex) {
+  /* an input with an infinity is none the check is about when the inputs
+   * are taken finite (ordinary_inputs 2): it would refute a proof that
+   * holds for finite inputs (tosa's reduce_max from -FLT_MAX against C's
+   * running maximum, which differ only where every input is -inf) */
+  if (t->ordinary_inputs >= 2) return 0;
   verify_cex *c = *cex;
   double **model = ir_calloc((size_t)c->nvars + 1, sizeof *model);
   for (int i = 0; i < c->nvars; i++) {
