@@ -639,17 +639,23 @@ static int over_budget(es_state *st, es_outcome *why) {
   return 0;
 }
 
+/* Has the main goal a solution? */
+static int main_solved(const es_search_in *in) {
+  for (int g = 0; g < in->ngoals; g++)
+    if (in->goals[g].is_main && in->goals[g].solution) return 1;
+  return 0;
+}
+
 /* Has a goal been solved that ends the search?  The main goal (the first
  * solution stays), or a sub-goal: the round that takes it as a leaf is
  * smaller than the rest of this level; not at level 0 (the leaves and
  * their views), which is done whole.  Checked after each batch, so the
  * point where the search stops does not depend on the thread count. */
 static int solved_stop(es_state *st, int level, es_outcome *why) {
-  for (int g = 0; g < st->in->ngoals; g++)
-    if (st->in->goals[g].is_main && st->in->goals[g].solution) {
-      *why = ES_FOUND_MAIN;
-      return 1;
-    }
+  if (main_solved(st->in)) {
+    *why = ES_FOUND_MAIN;
+    return 1;
+  }
   if (st->new_sub && level > 0) {
     *why = ES_FOUND_SUB;
     return 1;
@@ -812,12 +818,6 @@ static int view_pass(es_state *st, int level, es_outcome *why) {
     int tys[IR_TP_MAX_OPERANDS];
     if (run_types(&lc, 0, tys, why)) return 1;
   }
-  return 0;
-}
-
-static int main_solved(const es_search_in *in) {
-  for (int g = 0; g < in->ngoals; g++)
-    if (in->goals[g].is_main && in->goals[g].solution) return 1;
   return 0;
 }
 
