@@ -34,6 +34,7 @@ typedef struct enode {
   int nops;
   int ops[IR_TP_MAX_OPERANDS]; /* operand classes */
   int dead;                    /* a duplicate removed by rebuild */
+  int folded;                  /* handed to the folder already */
 } enode;
 
 struct rw_egraph {
@@ -44,6 +45,7 @@ struct rw_egraph {
   int *tab; /* hash table of node numbers (-1 empty), cap2 slots */
   size_t cap2;
   long limit;
+  const rw_folder *fold;
   /* class lists of the last rebuild: members of root c are
    * members[start[c] .. start[c + 1] - 1] */
   int *start, *members;
@@ -58,6 +60,8 @@ rw_egraph *rw_egraph_new(ir_tp_store *store, long node_limit) {
   memset(g->tab, -1, g->cap2 * sizeof(int));
   return g;
 }
+
+void rw_egraph_set_folder(rw_egraph *g, const rw_folder *f) { g->fold = f; }
 
 void rw_egraph_free(rw_egraph *g) {
   if (!g) return;
@@ -316,10 +320,53 @@ static void ematch(matcher *m, const ir_tnode *const *ps, const int *cs, int np,
   }
 }
 
+/* The constant leaf of class c, or NULL (class lists current). */
+static const ir_tnode *class_const(rw_egraph *g, int c) {
+  c = rw_egraph_find(g, c);
+  for (int k = g->start[c]; k < g->start[c + 1]; k++) {
+    const ir_tnode *l = g->nodes[g->members[k]].leaf;
+    if (l && l->kind == IR_TN_CONST) return l;
+  }
+  return NULL;
+}
+
+/* Constant folding: every op node not tried yet whose operand classes
+ * hold constants goes to the folder once, as a term of constant leaves;
+ * a constant it gives joins the node's class.  Returns 1 if classes
+ * merged (rebuild before matching). */
+static int fold_pass(rw_egraph *g) {
+  int merged = 0, n = g->n;
+  for (int i = 0; i < n && g->n <= g->limit; i++) {
+    enode *e = &g->nodes[i];
+    if (e->dead || e->leaf || e->folded) continue;
+    const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+    int k = 0;
+    while (k < e->nops && (ops[k] = class_const(g, e->ops[k]))) k++;
+    if (k < e->nops) continue;
+    e->folded = 1;
+    ir_type ty = e->type;
+    const ir_tnode *t = ir_tp_op(g->store, e->op, e->attrs, ops, e->nops, &ty);
+    const ir_tnode *v = g->fold->fn(g->fold->user, t);
+    if (!v) continue;
+    enode c;
+    memset(&c, 0, sizeof c);
+    c.leaf = v;
+    c.type = v->type;
+    merged |= rw_egraph_union(g, i, add_node(g, &c));
+  }
+  return merged;
+}
+
+/* Fold until nothing more folds (each node goes to the folder once). */
+static void fold_all(rw_egraph *g) {
+  while (g->fold && g->n <= g->limit && fold_pass(g)) rw_egraph_rebuild(g);
+}
+
 int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters, int goal_a,
                        int goal_b) {
   rw_egraph_rebuild(g);
   for (int it = 0; it < max_iters; it++) {
+    fold_all(g);
     if (goal_a >= 0 && rw_egraph_find(g, goal_a) == rw_egraph_find(g, goal_b)) return 0;
     int changed = 0, roots = 0;
     for (int c = 0; c < g->n; c++) roots += g->start[c + 1] > g->start[c];
@@ -341,14 +388,16 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
     if (g->n > g->limit) return 1;
     if (!changed) return 0;
   }
+  fold_all(g);
   if (goal_a >= 0 && rw_egraph_find(g, goal_a) == rw_egraph_find(g, goal_b)) return 0;
   return 1;
 }
 
 int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnode *a,
-                 const ir_tnode *b) {
+                 const ir_tnode *b, const rw_folder *fold) {
   if (a == b) return 1;
   rw_egraph *g = rw_egraph_new(store, RW_EGRAPH_NODES);
+  g->fold = fold;
   int ca = rw_egraph_add(g, a), cb = rw_egraph_add(g, b);
   rw_egraph_saturate(g, rules, nr, RW_EGRAPH_ITERS, ca, cb);
   int same = rw_egraph_find(g, ca) == rw_egraph_find(g, cb);

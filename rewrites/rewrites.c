@@ -456,39 +456,224 @@ static int filtered(const rw_rules *rs, const rw_rule *rule) {
   return !vars_within(rule->lhs, rule->rhs) || !defined_lhs(rs, rule->lhs);
 }
 
+/* What judging a proposal needs: the rules so far, the inputs, the two
+ * verifiers, the term store, the arena of the texts, and the constant
+ * folder with its cache of folds. */
+typedef struct judging {
+  rw_rules *out;
+  const int *in_vars;
+  verify_ctx *vr, *vf;
+  ir_tp_store *store;
+  ir_arena *arena;
+  int bound;           /* sizes 1..bound, as the verifier's */
+  rw_folder folder;    /* fold_const, with this as user */
+  const ir_tnode **fold_key, **fold_val; /* open addressing, fold_cap slots */
+  size_t fold_cap, fold_n;
+  long folds;          /* folds proved */
+} judging;
+
+/* Check rule with vr (and vf when real mode proves it), filling its
+ * verdicts, reasons and IEEE probe; sets *differs when the probe found a
+ * difference.  differs NULL: only the real-mode verdict when that is not
+ * proved (no reason, no probe), a generalization's case. */
+static void prove(judging *j, rw_rule *rule, int *differs) {
+  const rw_rules *rs = j->out;
+  ir_arena *arena = j->arena;
+  verify_result res;
+  check(j->vr, rs, j->in_vars, rule, &res);
+  rule->real = res.verdict;
+  int unused;
+  if (res.verdict != VERIFY_PROVED && !differs) {
+    verify_result_free(&res);
+    return;
+  }
+  if (!differs) differs = &unused;
+  if (res.verdict != VERIFY_PROVED) {
+    rule->why = ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
+    rule->ieee = ieee_probe(rs, rule, arena, differs);
+  }
+  verify_result_free(&res);
+  if (rule->real == VERIFY_PROVED && j->vf) {
+    check(j->vf, rs, j->in_vars, rule, &res);
+    rule->fp = res.verdict;
+    if (res.verdict != VERIFY_PROVED) {
+      rule->fp_why =
+          ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
+      rule->ieee = ieee_probe(rs, rule, arena, differs);
+    }
+    verify_result_free(&res);
+  }
+}
+
+/* n with every occurrence of subterm s replaced by v (hash-consed). */
+static const ir_tnode *replace(ir_tp_store *st, const ir_tnode *n, const ir_tnode *s,
+                               const ir_tnode *v) {
+  if (n == s) return v;
+  if (n->kind != IR_TN_OP) return n;
+  const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+  int changed = 0;
+  for (int i = 0; i < n->nops; i++) {
+    ops[i] = replace(st, n->ops[i], s, v);
+    changed |= ops[i] != n->ops[i];
+  }
+  return changed ? ir_tp_op(st, n->op, n->attrs, ops, n->nops, &n->type) : n;
+}
+
+/* The distinct op subterms of n below its root, into subs (at most max),
+ * larger ones first (a parent before its operands). */
+static int op_subterms(const ir_tnode *n, const ir_tnode **subs, int k, int max) {
+  for (int i = 0; i < n->nops; i++) {
+    const ir_tnode *c = n->ops[i];
+    if (c->kind != IR_TN_OP) continue;
+    int seen = 0;
+    for (int j = 0; j < k && !seen; j++) seen = subs[j] == c;
+    if (!seen && k < max) subs[k++] = c;
+    k = op_subterms(c, subs, k, max);
+  }
+  return k;
+}
+
+/* A rule more general than r of which r is an instance: an op subterm s
+ * of r's lhs replaced, everywhere in r, by an input of s's type that r
+ * uses only inside s (`multiply(1, add(x, y)) -> add(x, y)` gives
+ * `multiply(1, x) -> x`).  The i-th such rule (larger subterms first),
+ * or 0 when there is none. */
+static int generalize(const rw_rules *rs, ir_tp_store *st, const rw_rule *r, int i,
+                      rw_rule *out) {
+  const ir_tnode *subs[32];
+  int ns = op_subterms(r->lhs, subs, 0, 32);
+  for (int k = 0; k < ns; k++) {
+    const ir_tnode *s = subs[k], *hole = ir_tp_const(st, 0.0, &s->type);
+    const ir_tnode *lh = replace(st, r->lhs, s, hole), *rh = replace(st, r->rhs, s, hole);
+    for (int a = 0; a < rs->nargs; a++) {
+      const ir_tnode *v = rs->args[a];
+      if (!ir_type_equal(&v->type, &s->type) || has_arg(lh, v->arg) || has_arg(rh, v->arg))
+        continue;
+      rw_rule g = *r;
+      g.lhs = replace(st, r->lhs, s, v);
+      g.rhs = replace(st, r->rhs, s, v);
+      if (g.lhs == g.rhs || g.lhs->size < g.rhs->size ||
+          (r->lhs->size > r->rhs->size && g.lhs->size == g.rhs->size) || filtered(rs, &g))
+        continue;
+      if (i-- == 0) {
+        *out = g;
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* ------------------------------------------------- constant folding
+ * A term of one op over constant leaves folds to the constant c when the
+ * interpreter gives c in every element at every size 1..bound (the sizes
+ * the rules are proved at; c finite, its zero's sign included) and Z3
+ * proves `t -> c` in real mode, as any rule.  Each term is judged once
+ * (j->fold_key/fold_val: hash-consed terms, so pointers). */
+
+/* The value every element of t has at every size 1..bound, or NAN. */
+static double splat_value(judging *j, const ir_tnode *t) {
+  double v = NAN;
+  for (long size = 1; size <= j->bound; size++) {
+    long *sizes = all_sizes(j->out, size);
+    ir_tensor *args = make_args(j->out, sizes);
+    for (int i = 0; i < j->out->nargs; i++) {
+      ir_tensor *a = &args[j->out->args[i]->arg];
+      memset(a->data, 0, ir_tensor_size(a) * sizeof(double));
+    }
+    ir_tensor r;
+    interp_err e;
+    int ran = !enum_eval_node(t, args, j->out->k->nvars, sizes, &r, &e), ok = ran;
+    for (size_t k = 0; ok && k < ir_tensor_size(&r); k++) {
+      double x = r.data[k];
+      ok = !(r.poison && r.poison[k]) && isfinite(x) &&
+           (isnan(v) || (x == v && signbit(x) == signbit(v)));
+      v = x;
+    }
+    if (ok && !ir_tensor_size(&r)) ok = 0;
+    if (ran) interp_tensor_free(&r);
+    free_args(j->out, args);
+    ir_free(sizes);
+    if (!ok) return NAN;
+  }
+  return v;
+}
+
+static const ir_tnode *fold_const(void *user, const ir_tnode *t) {
+  judging *j = user;
+  if (j->fold_n * 2 >= j->fold_cap) { /* grow, re-inserting */
+    size_t cap = j->fold_cap ? j->fold_cap * 2 : 256;
+    const ir_tnode **key = ir_calloc(cap, sizeof *key), **val = ir_calloc(cap, sizeof *val);
+    for (size_t i = 0; i < j->fold_cap; i++)
+      if (j->fold_key[i]) {
+        size_t h = ((uintptr_t)j->fold_key[i] >> 4) & (cap - 1);
+        while (key[h]) h = (h + 1) & (cap - 1);
+        key[h] = j->fold_key[i];
+        val[h] = j->fold_val[i];
+      }
+    ir_free(j->fold_key);
+    ir_free(j->fold_val);
+    j->fold_key = key;
+    j->fold_val = val;
+    j->fold_cap = cap;
+  }
+  size_t h = ((uintptr_t)t >> 4) & (j->fold_cap - 1);
+  while (j->fold_key[h] && j->fold_key[h] != t) h = (h + 1) & (j->fold_cap - 1);
+  if (j->fold_key[h]) return j->fold_val[h];
+  const ir_tnode *c = NULL;
+  double v = splat_value(j, t);
+  if (!isnan(v)) {
+    rw_rule r = {t, ir_tp_const(j->store, v, &t->type), VERIFY_SKIPPED, VERIFY_SKIPPED,
+                 NULL, NULL, NULL};
+    verify_result res;
+    check(j->vr, j->out, j->in_vars, &r, &res);
+    if (res.verdict == VERIFY_PROVED && r.rhs != t) c = r.rhs;
+    verify_result_free(&res);
+  }
+  j->folds += c != NULL;
+  j->fold_key[h] = t;
+  j->fold_val[h] = c;
+  j->fold_n++;
+  return c;
+}
+
+/* Has r been tried as a generalization before (rs->tried)?  If not, it
+ * is recorded: each is checked once (hash-consed sides: pointer pairs). */
+static int tried(rw_rules *rs, const rw_rule *r) {
+  for (int i = 0; i < rs->ntried; i++)
+    if (rs->tried[i].lhs == r->lhs && rs->tried[i].rhs == r->rhs) return 1;
+  push(&rs->tried, &rs->ntried, r);
+  return 0;
+}
+
 /* Judge proposed rule `rule`: filtered, derivable from the accepted rules
  * (equality saturation), or checked with vr (and vf) and added to out's
- * accepted, refuted or unknown rules.  Returns FATE_FILTERED,
+ * accepted, refuted or unknown rules.  Before it is checked, the rules
+ * more general than it (generalize) are: the first proved one is accepted
+ * in its place, and the rule is then derivable.  Returns FATE_FILTERED,
  * VERIFY_SKIPPED (derivable) or the real-mode verdict. */
-static int judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *vr,
-                 verify_ctx *vf, ir_tp_store *store, ir_arena *arena) {
+static int judge(judging *j, rw_rule rule) {
+  rw_rules *out = j->out;
   if (filtered(out, &rule)) {
     out->implied++;
     return FATE_FILTERED;
   }
-  if (rw_derivable(store, out->rules, out->n, rule.lhs, rule.rhs)) {
+  if (rw_derivable(j->store, out->rules, out->n, rule.lhs, rule.rhs, &j->folder)) {
     out->implied++;
     return VERIFY_SKIPPED;
   }
-  verify_result res;
+  rw_rule g;
+  for (int i = 0; generalize(out, j->store, &rule, i, &g); i++) {
+    if (tried(out, &g)) continue;
+    prove(j, &g, NULL);
+    if (g.real != VERIFY_PROVED) continue;
+    push(&out->rules, &out->n, &g);
+    out->generalized++;
+    out->implied++;
+    return VERIFY_SKIPPED;
+  }
   int differs = 0;
-  check(vr, out, in_vars, &rule, &res);
-  rule.real = res.verdict;
-  if (res.verdict != VERIFY_PROVED) {
-    rule.why = ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
-    rule.ieee = ieee_probe(out, &rule, arena, &differs);
-  }
-  verify_result_free(&res);
-  if (rule.real == VERIFY_PROVED && vf) {
-    check(vf, out, in_vars, &rule, &res);
-    rule.fp = res.verdict;
-    if (res.verdict != VERIFY_PROVED) {
-      rule.fp_why =
-          ir_arena_strdup(arena, res.reason[0] ? res.reason : verify_verdict_name(res.verdict));
-      rule.ieee = ieee_probe(out, &rule, arena, &differs);
-    }
-    verify_result_free(&res);
-  }
+  prove(j, &rule, &differs);
   if (rule.real == VERIFY_PROVED) push(&out->rules, &out->n, &rule);
   else if (rule.real == VERIFY_REFUTED && differs) push(&out->refuted, &out->nrefuted, &rule);
   else push(&out->unknown, &out->nunknown, &rule);
@@ -502,8 +687,9 @@ static int judge(rw_rules *out, rw_rule rule, const int *in_vars, verify_ctx *vr
  * judge reached, else VERIFY_SKIPPED and it is checked here).  Sets
  * out->old_n and out->old_derivable: how many of them end in one e-class
  * with out's rules. */
-static void old_set(rw_rules *out, rw_rule *props, int n, const int *in_vars, verify_ctx *vr,
-                    ir_tp_store *store) {
+static void old_set(judging *j, rw_rule *props, int n) {
+  rw_rules *out = j->out;
+  ir_tp_store *store = j->store;
   qsort(props, (size_t)n, sizeof(rw_rule), cmp_rule_old);
   rw_rule *old = NULL;
   int nold = 0;
@@ -515,7 +701,7 @@ static void old_set(rw_rules *out, rw_rule *props, int n, const int *in_vars, ve
       continue;
     if (r.real == VERIFY_SKIPPED) {
       verify_result res;
-      check(vr, out, in_vars, &r, &res);
+      check(j->vr, out, j->in_vars, &r, &res);
       r.real = res.verdict;
       verify_result_free(&res);
     }
@@ -524,7 +710,8 @@ static void old_set(rw_rules *out, rw_rule *props, int n, const int *in_vars, ve
   out->old_n = nold;
   out->old_derivable = 0;
   for (int i = 0; i < nold; i++)
-    out->old_derivable += rw_derivable(store, out->rules, out->n, old[i].lhs, old[i].rhs);
+    out->old_derivable +=
+        rw_derivable(store, out->rules, out->n, old[i].lhs, old[i].rhs, &j->folder);
   ir_free(old);
 }
 
@@ -573,10 +760,13 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     ir_error_set(err, nowhere, IR_ERR_TOOL, "cannot set up Z3");
     return PIPE_ERR_SOLVER;
   }
+  judging j = {out, in_vars, vr, vf, store, arena, o->bound > 0 ? o->bound : 2,
+               {fold_const, NULL}, NULL, NULL, 0, 0, 0};
+  j.folder.user = &j;
   int i = 0;
   for (; i < m.n && !ir_budget_expired(); i++) {
     if (o->on_rule) o->on_rule(o->user, i, m.n);
-    m.props[i].real = judge(out, m.props[i], in_vars, vr, vf, store, arena);
+    m.props[i].real = judge(&j, m.props[i]);
   }
   out->unjudged = m.n - i; /* the budget ran out: unknown, in order */
   for (; i < m.n; i++) {
@@ -586,7 +776,10 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     push(&out->unknown, &out->nunknown, &r);
   }
   out->old_n = out->old_derivable = -1;
-  if (o->derive_old && !out->unjudged) old_set(out, m.props, m.n, in_vars, vr, store);
+  if (o->derive_old && !out->unjudged) old_set(&j, m.props, m.n);
+  out->folds = j.folds;
+  ir_free(j.fold_key);
+  ir_free(j.fold_val);
   verify_free(vr);
   verify_free(vf);
   ir_free(m.props);
@@ -597,6 +790,9 @@ void rw_rules_free(rw_rules *r) {
   ir_free(r->rules);
   ir_free(r->refuted);
   ir_free(r->unknown);
+  ir_free(r->tried);
+  r->tried = NULL;
+  r->ntried = 0;
   r->rules = r->refuted = r->unknown = NULL;
   r->n = r->nrefuted = r->nunknown = 0;
 }

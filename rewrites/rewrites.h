@@ -48,6 +48,12 @@ typedef struct rw_rules {
                              order, so a fixed order */
   long proposed, implied; /* candidate rules; dropped as implied (or
                              vacuous: lhs divides by zero) */
+  long generalized;       /* of the implied: instances of a more general
+                             rule accepted in their place */
+  long folds;             /* constant folds proved (rewrites.c,
+                             fold_const): ground rules derive from them */
+  int ntried;
+  rw_rule *tried;         /* the generalizations checked (rewrites.c) */
   int complete;           /* the enumeration was not cut short */
   int unjudged;           /* proposed rules not checked: the budget ran out
                              (also listed in unknown) */
@@ -111,10 +117,21 @@ void rw_rules_free(rw_rules *r);
 
 typedef struct rw_egraph rw_egraph;
 
+/* Constant folding, as an e-class analysis: fn(user, t) for a term t of
+ * one op over constant leaves gives the constant leaf equal to it (the
+ * e-graph merges the two classes) or NULL.  rw_mine's folder evaluates t
+ * and proves the fold with Z3 (rewrites.c, fold_const). */
+typedef struct rw_folder {
+  const ir_tnode *(*fn)(void *user, const ir_tnode *t);
+  void *user;
+} rw_folder;
+
 /* A new empty e-graph over store (constants of rule right sides are made
  * there); owned by the caller, freed with rw_egraph_free.  Saturation
  * stops once more than node_limit nodes exist. */
 rw_egraph *rw_egraph_new(ir_tp_store *store, long node_limit);
+/* Fold constants with f (NULL: none) in later saturations. */
+void rw_egraph_set_folder(rw_egraph *g, const rw_folder *f);
 void rw_egraph_free(rw_egraph *g);
 /* Add term t (and its subterms); returns its class. */
 int rw_egraph_add(rw_egraph *g, const ir_tnode *t);
@@ -134,8 +151,9 @@ long rw_egraph_size(const rw_egraph *g);
 int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters, int goal_a,
                        int goal_b);
 /* Do a and b end in one class after saturating an e-graph of the two with
- * rules[0..nr-1] (RW_EGRAPH_NODES, RW_EGRAPH_ITERS)? */
+ * rules[0..nr-1] and the constant folder fold (NULL: none;
+ * RW_EGRAPH_NODES, RW_EGRAPH_ITERS)? */
 int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnode *a,
-                 const ir_tnode *b);
+                 const ir_tnode *b, const rw_folder *fold);
 
 #endif
