@@ -78,7 +78,7 @@ static void text_section(const rw_rules *rs, const char *title, const char *pref
 
 static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
   fprintf(out, "# %d rules for dialect %s over %s (at most %d ops; %ld proposed, %ld implied, "
-          "%d refuted, %d unknown; %ld generalized, %ld constant folds)\n", rs->n, rs->d->name,
+          "%d refuted, %d unknown; %ld generalized, %ld ground folds)\n", rs->n, rs->d->name,
           o->inputs, o->search.max_ops, rs->proposed, rs->implied, rs->nrefuted, rs->nunknown,
           rs->generalized, rs->folds);
   print_legend(o, "#", out);
@@ -131,7 +131,7 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   cJSON_AddNumberToObject(counts, "refuted", rs->nrefuted);
   cJSON_AddNumberToObject(counts, "unknown", rs->nunknown);
   cJSON_AddNumberToObject(counts, "generalized", (double)rs->generalized);
-  cJSON_AddNumberToObject(counts, "constant_folds", (double)rs->folds);
+  cJSON_AddNumberToObject(counts, "ground_folds", (double)rs->folds);
   if (rs->old_n >= 0) {
     cJSON *od = cJSON_AddObjectToObject(root, "normal_form_set");
     cJSON_AddNumberToObject(od, "rules", rs->old_n);

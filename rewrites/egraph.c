@@ -46,6 +46,9 @@ struct rw_egraph {
   size_t cap2;
   long limit;
   const rw_folder *fold;
+  const ir_tnode **ground; /* by node: the ground term it stands for
+                            * (constant leaves, and op nodes over ground
+                            * classes once fold_pass saw them), or NULL */
   /* class lists of the last rebuild: members of root c are
    * members[start[c] .. start[c + 1] - 1] */
   int *start, *members;
@@ -67,6 +70,7 @@ void rw_egraph_free(rw_egraph *g) {
   if (!g) return;
   ir_free(g->nodes);
   ir_free(g->parent);
+  ir_free(g->ground);
   ir_free(g->tab);
   ir_free(g->start);
   ir_free(g->members);
@@ -162,10 +166,12 @@ static int add_node(rw_egraph *g, const enode *e) {
     g->cap = g->cap ? g->cap * 2 : 64;
     g->nodes = ir_realloc(g->nodes, sizeof(enode) * (size_t)g->cap);
     g->parent = ir_realloc(g->parent, sizeof(int) * (size_t)g->cap);
+    g->ground = ir_realloc(g->ground, sizeof(g->ground[0]) * (size_t)g->cap);
   }
   int i = g->n++;
   g->nodes[i] = *e;
   g->parent[i] = i;
+  g->ground[i] = e->leaf && e->leaf->kind == IR_TN_CONST ? e->leaf : NULL;
   table_put(g, i);
   return i;
 }
@@ -320,20 +326,19 @@ static void ematch(matcher *m, const ir_tnode *const *ps, const int *cs, int np,
   }
 }
 
-/* The constant leaf of class c, or NULL (class lists current). */
-static const ir_tnode *class_const(rw_egraph *g, int c) {
+/* A ground term of class c, or NULL (class lists current). */
+static const ir_tnode *class_ground(rw_egraph *g, int c) {
   c = rw_egraph_find(g, c);
-  for (int k = g->start[c]; k < g->start[c + 1]; k++) {
-    const ir_tnode *l = g->nodes[g->members[k]].leaf;
-    if (l && l->kind == IR_TN_CONST) return l;
-  }
+  for (int k = g->start[c]; k < g->start[c + 1]; k++)
+    if (g->ground[g->members[k]]) return g->ground[g->members[k]];
   return NULL;
 }
 
-/* Constant folding: every op node not tried yet whose operand classes
- * hold constants goes to the folder once, as a term of constant leaves;
- * a constant it gives joins the node's class.  Returns 1 if classes
- * merged (rebuild before matching). */
+/* Ground folding: every op node not tried yet whose operand classes hold
+ * ground terms (no argument) stands for the ground term of its op over
+ * them; it goes to the folder once, and a term the folder gives (a
+ * constant, or another ground term of the same value) joins the node's
+ * class.  Returns 1 if classes merged (rebuild before matching). */
 static int fold_pass(rw_egraph *g) {
   int merged = 0, n = g->n;
   for (int i = 0; i < n && g->n <= g->limit; i++) {
@@ -341,18 +346,14 @@ static int fold_pass(rw_egraph *g) {
     if (e->dead || e->leaf || e->folded) continue;
     const ir_tnode *ops[IR_TP_MAX_OPERANDS];
     int k = 0;
-    while (k < e->nops && (ops[k] = class_const(g, e->ops[k]))) k++;
+    while (k < e->nops && (ops[k] = class_ground(g, e->ops[k]))) k++;
     if (k < e->nops) continue;
     e->folded = 1;
     ir_type ty = e->type;
     const ir_tnode *t = ir_tp_op(g->store, e->op, e->attrs, ops, e->nops, &ty);
+    g->ground[i] = t;
     const ir_tnode *v = g->fold->fn(g->fold->user, t);
-    if (!v) continue;
-    enode c;
-    memset(&c, 0, sizeof c);
-    c.leaf = v;
-    c.type = v->type;
-    merged |= rw_egraph_union(g, i, add_node(g, &c));
+    if (v) merged |= rw_egraph_union(g, i, rw_egraph_add(g, v));
   }
   return merged;
 }

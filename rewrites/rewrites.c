@@ -458,7 +458,7 @@ static int filtered(const rw_rules *rs, const rw_rule *rule) {
 
 /* What judging a proposal needs: the rules so far, the inputs, the two
  * verifiers, the term store, the arena of the texts, and the constant
- * folder with its cache of folds. */
+ * folder with its cache of folds and the values of ground terms. */
 typedef struct judging {
   rw_rules *out;
   const int *in_vars;
@@ -470,6 +470,8 @@ typedef struct judging {
   const ir_tnode **fold_key, **fold_val; /* open addressing, fold_cap slots */
   size_t fold_cap, fold_n;
   long folds;          /* folds proved */
+  struct seen_value *seen; /* the values of the ground terms seen */
+  int nseen;
 } judging;
 
 /* Check rule with vr (and vf when real mode proves it), filling its
@@ -564,16 +566,31 @@ static int generalize(const rw_rules *rs, ir_tp_store *st, const rw_rule *r, int
   return 0;
 }
 
-/* ------------------------------------------------- constant folding
- * A term of one op over constant leaves folds to the constant c when the
- * interpreter gives c in every element at every size 1..bound (the sizes
- * the rules are proved at; c finite, its zero's sign included) and Z3
- * proves `t -> c` in real mode, as any rule.  Each term is judged once
- * (j->fold_key/fold_val: hash-consed terms, so pointers). */
+/* ------------------------------------------------- ground folding
+ * A ground term t (no argument leaf) folds to a term of the same value: a
+ * constant c when t has the value c in every element at every size
+ * 1..bound (the sizes the rules are proved at; finite, the sign of a zero
+ * included, and not -0, which is no constant of the term store), else (or
+ * when that fold is not proved: `exp(1)` is no constant) the first ground
+ * term seen with the same values at those sizes; the fold `t -> that
+ * term` must be proved by Z3 in real mode, as any rule.
+ * Each term is judged once (j->fold_key/fold_val: hash-consed terms, so
+ * pointers), and the values seen are kept (j->seen). */
 
-/* The value every element of t has at every size 1..bound, or NAN. */
-static double splat_value(judging *j, const ir_tnode *t) {
-  double v = NAN;
+typedef struct seen_value {
+  const ir_tnode *konst; /* the constant of these values, or NULL */
+  const ir_tnode *term;  /* the first ground term of these values that
+                          * did not fold to konst, or NULL */
+  uint64_t hash;
+  size_t n;
+  double *vals; /* at sizes 1..bound, one after the other */
+} seen_value;
+
+/* The values of t at sizes 1..bound, one after the other (ir_malloc'd,
+ * *n of them), or NULL when t is undefined or not finite somewhere. */
+static double *ground_values(judging *j, const ir_tnode *t, size_t *n) {
+  double *vals = NULL;
+  *n = 0;
   for (long size = 1; size <= j->bound; size++) {
     long *sizes = all_sizes(j->out, size);
     ir_tensor *args = make_args(j->out, sizes);
@@ -584,22 +601,71 @@ static double splat_value(judging *j, const ir_tnode *t) {
     ir_tensor r;
     interp_err e;
     int ran = !enum_eval_node(t, args, j->out->k->nvars, sizes, &r, &e), ok = ran;
-    for (size_t k = 0; ok && k < ir_tensor_size(&r); k++) {
-      double x = r.data[k];
-      ok = !(r.poison && r.poison[k]) && isfinite(x) &&
-           (isnan(v) || (x == v && signbit(x) == signbit(v)));
-      v = x;
+    if (ok) {
+      size_t m = ir_tensor_size(&r);
+      vals = ir_realloc(vals, sizeof(double) * (*n + m + 1));
+      for (size_t k = 0; ok && k < m; k++) {
+        ok = !(r.poison && r.poison[k]) && isfinite(r.data[k]);
+        vals[(*n)++] = r.data[k];
+      }
+      interp_tensor_free(&r);
     }
-    if (ok && !ir_tensor_size(&r)) ok = 0;
-    if (ran) interp_tensor_free(&r);
     free_args(j->out, args);
     ir_free(sizes);
-    if (!ok) return NAN;
+    if (!ok) {
+      ir_free(vals);
+      return NULL;
+    }
   }
-  return v;
+  return vals;
 }
 
-static const ir_tnode *fold_const(void *user, const ir_tnode *t) {
+static uint64_t values_hash(const ir_type *ty, const double *v, size_t n) {
+  uint64_t h = 1469598103934665603ull ^ ((uint64_t)ty->elem << 8 | (uint64_t)ty->rank);
+  for (int d = 0; d < ty->rank; d++) h = (h ^ (uint64_t)(ty->dims[d] + 7)) * 1099511628211ull;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, &v[i], sizeof b);
+    h = (h ^ b) * 1099511628211ull;
+  }
+  return h;
+}
+
+/* The entry of values vals[0..n-1] of type ty in j->seen (made when they
+ * are new, taking vals; else vals is freed). */
+static seen_value *seen_entry(judging *j, const ir_type *ty, double *vals, size_t n) {
+  uint64_t h = values_hash(ty, vals, n);
+  for (int i = 0; i < j->nseen; i++) {
+    seen_value *s = &j->seen[i];
+    if (s->hash == h && s->n == n && !memcmp(s->vals, vals, n * sizeof(double))) {
+      ir_free(vals);
+      return s;
+    }
+  }
+  int splat = n > 0 && !(vals[0] == 0 && signbit(vals[0]));
+  for (size_t i = 1; splat && i < n; i++) splat = !memcmp(&vals[i], &vals[0], sizeof(double));
+  if ((j->nseen & (j->nseen - 1)) == 0)
+    j->seen = ir_realloc(j->seen, sizeof(seen_value) * (size_t)(j->nseen ? 2 * j->nseen : 1));
+  seen_value *s = &j->seen[j->nseen++];
+  s->konst = splat ? ir_tp_const(j->store, vals[0], ty) : NULL;
+  s->term = NULL;
+  s->hash = h;
+  s->n = n;
+  s->vals = vals;
+  return s;
+}
+
+/* Does Z3 prove `t -> u` in real mode? */
+static int proves(judging *j, const ir_tnode *t, const ir_tnode *u) {
+  rw_rule r = {t, u, VERIFY_SKIPPED, VERIFY_SKIPPED, NULL, NULL, NULL};
+  verify_result res;
+  check(j->vr, j->out, j->in_vars, &r, &res);
+  int ok = res.verdict == VERIFY_PROVED;
+  verify_result_free(&res);
+  return ok;
+}
+
+static const ir_tnode *fold_ground(void *user, const ir_tnode *t) {
   judging *j = user;
   if (j->fold_n * 2 >= j->fold_cap) { /* grow, re-inserting */
     size_t cap = j->fold_cap ? j->fold_cap * 2 : 256;
@@ -621,15 +687,15 @@ static const ir_tnode *fold_const(void *user, const ir_tnode *t) {
   while (j->fold_key[h] && j->fold_key[h] != t) h = (h + 1) & (j->fold_cap - 1);
   if (j->fold_key[h]) return j->fold_val[h];
   const ir_tnode *c = NULL;
-  double v = splat_value(j, t);
-  if (!isnan(v)) {
-    rw_rule r = {t, ir_tp_const(j->store, v, &t->type), VERIFY_SKIPPED, VERIFY_SKIPPED,
-                 NULL, NULL, NULL};
-    verify_result res;
-    check(j->vr, j->out, j->in_vars, &r, &res);
-    if (res.verdict == VERIFY_PROVED && r.rhs != t) c = r.rhs;
-    verify_result_free(&res);
-  }
+  size_t n;
+  double *vals = ground_values(j, t, &n);
+  seen_value *s = vals ? seen_entry(j, &t->type, vals, n) : NULL;
+  if (s && s->konst && s->konst != t && proves(j, t, s->konst))
+    c = s->konst; /* exact: the constant */
+  else if (s && !s->term && s->konst != t)
+    s->term = t; /* not exact (exp(1)) or no constant: the first term */
+  else if (s && s->term && s->term != t && proves(j, t, s->term))
+    c = s->term;
   j->folds += c != NULL;
   j->fold_key[h] = t;
   j->fold_val[h] = c;
@@ -761,7 +827,7 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     return PIPE_ERR_SOLVER;
   }
   judging j = {out, in_vars, vr, vf, store, arena, o->bound > 0 ? o->bound : 2,
-               {fold_const, NULL}, NULL, NULL, 0, 0, 0};
+               {fold_ground, NULL}, NULL, NULL, 0, 0, 0, NULL, 0};
   j.folder.user = &j;
   int i = 0;
   for (; i < m.n && !ir_budget_expired(); i++) {
@@ -780,6 +846,8 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
   out->folds = j.folds;
   ir_free(j.fold_key);
   ir_free(j.fold_val);
+  for (int k = 0; k < j.nseen; k++) ir_free(j.seen[k].vals);
+  ir_free(j.seen);
   verify_free(vr);
   verify_free(vf);
   ir_free(m.props);

@@ -50,8 +50,8 @@ typedef struct rw_rules {
                              vacuous: lhs divides by zero) */
   long generalized;       /* of the implied: instances of a more general
                              rule accepted in their place */
-  long folds;             /* constant folds proved (rewrites.c,
-                             fold_const): ground rules derive from them */
+  long folds;             /* ground folds proved (rewrites.c,
+                             fold_ground): ground rules derive from them */
   int ntried;
   rw_rule *tried;         /* the generalizations checked (rewrites.c) */
   int complete;           /* the enumeration was not cut short */
@@ -117,10 +117,11 @@ void rw_rules_free(rw_rules *r);
 
 typedef struct rw_egraph rw_egraph;
 
-/* Constant folding, as an e-class analysis: fn(user, t) for a term t of
- * one op over constant leaves gives the constant leaf equal to it (the
- * e-graph merges the two classes) or NULL.  rw_mine's folder evaluates t
- * and proves the fold with Z3 (rewrites.c, fold_const). */
+/* Ground folding, as an e-class analysis: fn(user, t) for a ground term t
+ * (no argument leaf) gives a term equal to it, a constant or another
+ * ground term, which the e-graph merges into t's class, or NULL.
+ * rw_mine's folder evaluates t and proves each fold with Z3 (rewrites.c,
+ * fold_ground). */
 typedef struct rw_folder {
   const ir_tnode *(*fn)(void *user, const ir_tnode *t);
   void *user;
