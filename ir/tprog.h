@@ -159,6 +159,9 @@ typedef struct ir_tloop {
   const ir_expr *lo, *hi;   /* its bounds: affine in the size parameters */
   int nslices;
   const ir_tslice *slices;  /* [nslices]: the body's operands cut at iter */
+  int iter_size;            /* the body reads iter (in a bound, a condition, a
+                               value, a subscript not cut): iter is a size of
+                               the body's kernel, given at each iteration */
 } ir_tloop;
 
 /* A tensor program: named results over a DAG of nodes. */
