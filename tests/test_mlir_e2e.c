@@ -304,7 +304,7 @@ static void check_dynamic_text(const gram_dialect *d, kcase *cs, int n, int unre
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    emit_opts o = {cs[i].k->name, NULL, 0, 1};
+    emit_opts o = {cs[i].k->name, NULL, 0, 1, 0, 0};
     int rc = emit_mlir_func(d, &cs[i].res.prog, &o, f);
     fclose(f);
     ir_error err = {0};
