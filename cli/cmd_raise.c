@@ -209,6 +209,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   cJSON_AddNumberToObject(root, "seconds", r->seconds);
   cJSON *jas = cJSON_AddArrayToObject(root, "assumptions"); /* every proof's hypothesis */
   for (int i = 0; i < k->nassumes; i++) {
+    if (k->assumes[i].kept) continue;
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

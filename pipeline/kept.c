@@ -224,8 +224,8 @@ static void iter_as_size(ir_kernel *body, const poly_kept_loop *kl, ir_arena *ar
   t->pos = v->pos;
   ir_assume *as = IR_NEW_N(arena, ir_assume, body->nassumes + 2);
   if (body->nassumes) memcpy(as, body->assumes, sizeof *as * (size_t)body->nassumes);
-  as[body->nassumes] = (ir_assume){kl->loop->lo, t, kl->loop->pos};
-  as[body->nassumes + 1] = (ir_assume){t, kl->loop->hi, kl->loop->pos};
+  as[body->nassumes] = (ir_assume){kl->loop->lo, t, kl->loop->pos, 1};
+  as[body->nassumes + 1] = (ir_assume){t, kl->loop->hi, kl->loop->pos, 1};
   body->assumes = as;
   body->nassumes += 2;
   loop->iter_size = 1;
