@@ -66,6 +66,7 @@ typedef struct cutter {
   const char *why;   /* the first reason the body cannot be cut, or NULL */
   int as_size;       /* the body reads the iterator other than in a slice's
                         subscripts: it is a size of the body */
+  int in_cond;       /* cutting an if's condition */
 } cutter;
 
 static const char *iter_name(const cutter *c) { return c->k->vars[c->iter]->name; }
@@ -126,8 +127,13 @@ static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
  * itself when nothing changes); lhs: e is an assignment's target. */
 static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
   if (c->why) return e;
-  if (e->kind == IR_EX_VAR && e->var == c->iter) { /* a value: the body's size */
-    c->as_size = 1;
+  if (e->kind == IR_EX_VAR && e->var == c->iter) {
+    if (c->in_cond) { /* affine: the body's size */
+      c->as_size = 1;
+      return e;
+    }
+    c->why = ir_arena_printf(c->arena, "the body reads the kept iterator %s outside a subscript, "
+                             "a condition or a loop bound (line %d)", iter_name(c), e->pos.line);
     return e;
   }
   int pinned = 0;
@@ -136,13 +142,16 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
   if (pinned) {
     const ir_var *sv = c->k->vars[e->var];
     const ir_expr *at[IR_MAX_RANK] = {0};
-    /* an array the body writes, a padded pointer (its region reaches past
-     * its storage) or a subscript with another iterator: the access stays,
-     * the iterator a size of the body */
-    int stays = lhs || sv->padded || ir_kernel_writes(c->body, e->var);
-    for (int d = 0; d < e->nargs && !stays; d++)
-      stays = ir_expr_reads(e->args[d], c->iter) && reads_other_iter(c, e->args[d]);
-    if (stays) {
+    /* an array the body writes, or a padded pointer (its region reaches
+     * past its storage): the access stays, the iterator a size of the body
+     * (a mask in it selects the element) */
+    for (int d = 0; d < e->nargs; d++) /* no program cuts at an offset in a size */
+      if (ir_expr_reads(e->args[d], c->iter) && reads_other_iter(c, e->args[d])) {
+        c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
+                                 "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
+        return e;
+      }
+    if (lhs || sv->padded || ir_kernel_writes(c->body, e->var)) {
       c->as_size = 1;
       return e;
     }
@@ -192,7 +201,9 @@ static ir_stmt *cut_stmts(cutter *c, const ir_stmt *s) {
       x->body = cut_stmts(c, s->body);
       break;
     case IR_ST_IF:
+      c->in_cond = 1;
       x->cond = cut_expr(c, s->cond, 0);
+      c->in_cond = 0;
       x->then_body = cut_stmts(c, s->then_body);
       x->else_body = cut_stmts(c, s->else_body);
       break;
@@ -240,7 +251,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   *body = *k;
   body->body = kl->loop->body;
   if (!ir_stmts_read(kl->loop->body, kl->iter)) return body;
-  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL, 0};
+  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL, 0, 0};
   body->vars = IR_NEW_N(arena, ir_var *, c.cap);
   memcpy(body->vars, k->vars, sizeof *k->vars * (size_t)k->nvars);
   body->body = cut_stmts(&c, kl->loop->body);
