@@ -42,6 +42,8 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
    * loop: one statement of the body, run once per iteration */
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
     return "statements outside the kept loop";
+  if (kl->loop->step != 1) /* ir_tloop runs lo..hi upward */
+    return "the kept loop runs downward (not built yet)";
   for (int i = 0; i < a->ndeps; i++) { /* the body program carries parameters only */
     const poly_dep *d = &a->deps[i];
     ir_var_kind vk = k->vars[d->var]->kind;

@@ -18,7 +18,8 @@
 # body reads a slice, the slice squared in the first task reading it; where
 # it reads the iterator as a size, a mask constraint in it turned).  A
 # body that reads the iterator in a data value or in a subscript with
-# another iterator, or a local the loop carries, is refused with the reason.
+# another iterator, a kept loop that runs downward, or a local the loop
+# carries, is refused with the reason.
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
@@ -200,6 +201,15 @@ void kernel_im(int steps, int n, double A[n], double B[n]) {
   for (int t = 0; t < steps; t++)
     for (int i = 0; i < n - steps; i++)
       A[i] = 0.5 * A[i] + B[i + t];
+}
+C
+refuse_iter iter_down "the kept loop runs downward (not built yet)" <<'C'
+void kernel_id(int n, double x[n], double b[n]) {
+  for (int i = n - 1; i >= 0; i--) {
+    x[i] = b[i];
+    for (int j = i + 1; j < n; j++)
+      x[i] -= 0.5 * x[j];
+  }
 }
 C
 
