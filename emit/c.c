@@ -1683,11 +1683,13 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
     write_sizes(k, out);
     write_overlaps(k, out);
     if (p->loop) { /* a kept loop (issue 14): the body's steps at each iteration */
+      int down = p->loop->down;
       fputs("  for (long upl_kept = ", out);
-      ir_expr_print(k, p->loop->lo, out);
-      fputs("; upl_kept <= ", out);
-      ir_expr_print(k, p->loop->hi, out);
-      fprintf(out, "; upl_kept++) { /* the kept loop %s */\n", k->vars[p->loop->iter]->name);
+      ir_expr_print(k, down ? p->loop->hi : p->loop->lo, out);
+      fputs(down ? "; upl_kept >= " : "; upl_kept <= ", out);
+      ir_expr_print(k, down ? p->loop->lo : p->loop->hi, out);
+      fprintf(out, "; upl_kept%s) { /* the kept loop %s */\n", down ? "--" : "++",
+              k->vars[p->loop->iter]->name);
       const char *it = k->vars[p->loop->iter]->name;
       if (p->loop->nslices || p->loop->iter_size) /* the slices' indices read it */
         fprintf(out, "  const long %s = upl_kept;\n  (void)%s;\n", it, it);

@@ -1292,10 +1292,14 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   bound_value(&b, k, o, l->hi, &tmp, hi, sizeof hi);
   ir_buf_printf(&b, "  %%kept_one = arith.constant 1 : index\n"
                     "  %%kept_end = arith.addi %s, %%kept_one : index\n", hi);
+  /* a downward loop counts %kept_I_up from lo to hi, its iterator
+   * lo + hi - %kept_I_up */
+  const char *it = k->vars[l->iter]->name, *up = l->down ? "_up" : "";
+  if (l->down) ir_buf_printf(&b, "  %%kept_sum = arith.addi %s, %s : index\n", lo, hi);
   int n = p->nresults;
   if (!d->loop_while) {
-    ir_buf_printf(&b, "  %%kept:%d = scf.for %%kept_%s = %s to %%kept_end step %%kept_one iter_args(",
-                  n, k->vars[l->iter]->name, lo);
+    ir_buf_printf(&b, "  %%kept:%d = scf.for %%kept_%s%s = %s to %%kept_end step %%kept_one iter_args(",
+                  n, it, up, lo);
     for (int i = 0; i < n; i++) {
       node_name(p->args[carried_arg(p, i)], nm, sizeof nm);
       ir_buf_printf(&b, "%s%%kv_%s = %s", i ? ", " : "", p->result_names[i], nm);
@@ -1303,6 +1307,8 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
     ir_buf_puts(&b, ") -> (");
     types_list(&b, d, p, o, 1);
     ir_buf_puts(&b, ") {\n");
+    if (l->down)
+      ir_buf_printf(&b, "    %%kept_%s = arith.subi %%kept_sum, %%kept_%s_up : index\n", it, it);
     if (emit_slices(&b, d, p, o, &tmp)) goto fail;
     body_call(&b, d, p, o, body, "kv_");
     ir_buf_puts(&b, "    scf.yield ");
@@ -1330,10 +1336,12 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
                     "  ^bb0(%kept.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kv_", 1);
     ir_buf_puts(&b, "):\n");
-    if (l->nslices || l->iter_size) /* the iterator as an index, for the slices */
+    if (l->nslices || l->iter_size) { /* the iterator as an index, for the slices */
       ir_buf_printf(&b, "    %%kept.ti = tensor.extract %%kept.t[] : tensor<i64>\n"
-                        "    %%kept_%s = arith.index_cast %%kept.ti : i64 to index\n",
-                    k->vars[l->iter]->name);
+                        "    %%kept_%s%s = arith.index_cast %%kept.ti : i64 to index\n", it, up);
+      if (l->down)
+        ir_buf_printf(&b, "    %%kept_%s = arith.subi %%kept_sum, %%kept_%s_up : index\n", it, it);
+    }
     if (emit_slices(&b, d, p, o, &tmp)) goto fail;
     body_call(&b, d, p, o, body, "kv_");
     ir_buf_puts(&b, "    %kept_inc = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : "

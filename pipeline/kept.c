@@ -5,26 +5,29 @@
  * When the analysis keeps a loop (polyhedral/keep.c), the program form is
  * the kept loop around the raised program of its body, with the arrays the
  * body writes carried from one iteration to the next.  What is built: one
- * outermost kept loop that is the kernel's only statement, that holds no
- * kept loop and no scalar statement.  Its body is then an ordinary kernel
- * (the kernel with the loop removed: the same variables, the body's
- * statements), raised and verified as any kernel (a local that carries a
- * value from one iteration to the next would start as poison there:
- * refused).
+ * outermost kept loop that is the kernel's only statement and holds no
+ * kept loop (a statement that stays scalar has it as its only loop: a
+ * statement of the body).  Its body is then an ordinary kernel (the kernel
+ * with the loop removed: the same variables, the body's statements),
+ * raised and verified as any kernel (a local that carries a value from one
+ * iteration to the next would start as poison there: refused).
  *
- * The iterator.  Where the body reads an array at subscripts that read the
- * iterator t (fdtd-2d's fict[t], A[t + 1][i]), and reads t nowhere else,
- * each distinct access (array and t-subscripts) becomes a slice: a new
- * operand of the body (a var after the kernel's, `fict_t`, shaped by the
- * array's other dims), read at the remaining subscripts, and cut from the
- * array at each iteration (ir_tslice).  The body then does not read t: it
- * is raised and verified for every value of its operands, the slices
- * included, so each verdict holds at every iteration.  Refused (the reason
- * in pipe_kept.why_not): t in a data expression, a condition or a loop
- * bound; a subscript that reads t and another iterator; a write at an index
- * in t; a slice of an array the body writes (its read would have to see the
- * iteration's own writes) or of a padded pointer (the copy would read past
- * its storage).  Anything else keeps the analysis of the whole
+ * The iterator.  Where the body reads an array it does not write at
+ * subscripts that read the iterator t and no other iterator (fdtd-2d's
+ * fict[t], A[t + 1][i], trisolv's L[i][j]), each distinct access (array
+ * and t-subscripts) becomes a slice: a new operand of the body (a var
+ * after the kernel's, `fict_t`, shaped by the array's other dims), read at
+ * the remaining subscripts, and cut from the array at each iteration
+ * (ir_tslice).  Where the body reads t anywhere else (a loop bound,
+ * trisolv's j < i; a condition; an access of an array it writes, x[i] =
+ * ...; one of a padded pointer, whose copy would read past its storage),
+ * t becomes a size of the body's kernel (iter_as_size; ir_tloop.iter_size),
+ * which each iteration gives its value: the body is raised and verified
+ * for every value of its operands and of its sizes, so each verdict holds
+ * at every iteration.  Refused (the reason in pipe_kept.why_not): t in a
+ * data value; a subscript that reads t and another iterator (no program
+ * cuts a window at an offset in a size).  A downward kept loop runs
+ * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
  */
 #include <stdio.h>
@@ -42,8 +45,6 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
    * loop: one statement of the body, run once per iteration */
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
     return "statements outside the kept loop";
-  if (kl->loop->step != 1) /* ir_tloop runs lo..hi upward */
-    return "the kept loop runs downward (not built yet)";
   for (int i = 0; i < a->ndeps; i++) { /* the body program carries parameters only */
     const poly_dep *d = &a->deps[i];
     ir_var_kind vk = k->vars[d->var]->kind;
@@ -297,6 +298,7 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   kept->loop.iter = kl->iter;
   kept->loop.lo = kl->loop->lo;
   kept->loop.hi = kl->loop->hi;
+  kept->loop.down = kl->loop->step < 0;
   return ba;
 }
 

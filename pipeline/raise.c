@@ -260,7 +260,7 @@ static int cut_slices(const ir_kernel *k, const ir_tloop *loop, ir_tensor *args,
                       const long *sizes, long t, ir_error *err) {
   long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long));
   memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
-  at[loop->iter] = ir_expr_eval_int(loop->lo, sizes) + t;
+  at[loop->iter] = ir_tloop_iter_value(loop, sizes, t);
   int rc = 0;
   for (int i = 0; i < loop->nslices && !rc; i++) {
     const ir_tslice *s = &loop->slices[i];
@@ -315,7 +315,7 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
   long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long)); /* with the iterator's value */
   memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
   for (long t = 0; t < trips; t++) {
-    if (loop && loop->iter_size) at[loop->iter] = ir_expr_eval_int(loop->lo, sizes) + t;
+    if (loop && loop->iter_size) at[loop->iter] = ir_tloop_iter_value(loop, sizes, t);
     if (loop && cut_slices(k, loop, args, sizes, t, err)) {
       ir_free(at);
       for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);

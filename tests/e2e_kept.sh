@@ -14,12 +14,13 @@
 # linalg and tosa, a generic stablehlo.while for hlo) and passes
 # mlir-opt-16, --emit c compiles and agrees with the interpreter at two
 # size sets, the saved report is proved again by
-# uplift verify and a tampered body is not (a literal doubled; where the
-# body reads a slice, the slice squared in the first task reading it; where
-# it reads the iterator as a size, a mask constraint in it turned).  A
+# uplift verify and a tampered body is not (each of these that the
+# programs allow, at least one: a literal doubled; where the body reads a
+# slice, the slice squared in the first task reading it; where it reads
+# the iterator as a size, a mask constraint in it turned).  A
 # body that reads the iterator in a data value or in a subscript with
-# another iterator, a kept loop that runs downward, or a local the loop
-# carries, is refused with the reason.
+# another iterator, or a local the loop carries, is refused with the
+# reason.  (back_subst's kept loop runs downward.)
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
@@ -27,7 +28,7 @@ KEPT="benchmarks/kernels/partial/jacobi-1d.c benchmarks/kernels/partial/jacobi-2
 benchmarks/kernels/partial/fdtd-2d.c tests/kernels/kept/smooth_steps.c
 tests/kernels/kept/forced_steps.c benchmarks/kernels/partial/trisolv.c
 benchmarks/kernels/partial/gramschmidt.c tests/kernels/kept/bound_steps.c
-tests/kernels/kept/history_steps.c"
+tests/kernels/kept/history_steps.c tests/kernels/kept/back_subst.c"
 for f in $KEPT; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -75,12 +76,15 @@ for i, t in enumerate(r["tasks"]):
         json.dump(r, open(sys.argv[2], "w"))
         print(i)
         break' "$TMP/$name.json" "$TMP/$name.bad.json" >"$TMP/badtask"
-  check "$name: a tampered body is made" test -s "$TMP/$name.bad.json"
-  # shellcheck disable=SC2046
-  "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
-  rc=$?
-  check "$name: a tampered body is not proved (exit $rc)" test "$rc" -ne 0
-  check "$name: uplift verify says which task" grep -q "task $(cat "$TMP/badtask") " "$TMP/out" "$TMP/err"
+  tampered=0 # each kernel gets at least one of the three wrong bodies
+  if [ -s "$TMP/$name.bad.json" ]; then
+    tampered=$((tampered + 1))
+    # shellcheck disable=SC2046
+    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    check "$name: a tampered body is not proved (exit $rc)" test "$rc" -ne 0
+    check "$name: uplift verify says which task" grep -q "task $(cat "$TMP/badtask") " "$TMP/out" "$TMP/err"
+  fi
   # a body that reads slices: the first slice squared in the first task
   # that reads it (the value cut at the iteration, used wrongly) is not proved
   python3 -c 'import json, re, sys
@@ -97,6 +101,7 @@ for i, t in enumerate(r["tasks"]):
         print(i)
         break' "$TMP/$name.json" "$TMP/$name.badslice.json" >"$TMP/badtask"
   if [ -s "$TMP/badtask" ]; then
+    tampered=$((tampered + 1))
     # shellcheck disable=SC2046
     "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.badslice.json" >"$TMP/out" 2>"$TMP/err"
     rc=$?
@@ -130,6 +135,7 @@ for i, t in enumerate(r["tasks"]):
         break' "$TMP/$name.json" "$TMP/$name.badmask.json" >"$TMP/badtask"
   if grep -q '"iterator_is_size": true' "$TMP/$name.json"; then
     check "$name: a tampered mask in the iterator is made" test -s "$TMP/badtask"
+    tampered=$((tampered + 1))
     # shellcheck disable=SC2046
     "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.badmask.json" >"$TMP/out" 2>"$TMP/err"
     rc=$?
@@ -137,6 +143,7 @@ for i, t in enumerate(r["tasks"]):
     check "$name: uplift verify refutes that task" \
       grep -q "task $(cat "$TMP/badtask") .*refuted" "$TMP/out" "$TMP/err"
   fi
+  check "$name: a tampered body is made ($tampered)" test "$tampered" -gt 0
   # --emit c: a C loop around the body, compiled
   # shellcheck disable=SC2046
   expect_status 0 "$name: --emit c" "$UPLIFT" raise -q "$f" $(opts "$f") --emit c -o "$TMP/$name.out.c"
@@ -203,16 +210,6 @@ void kernel_im(int steps, int n, double A[n], double B[n]) {
       A[i] = 0.5 * A[i] + B[i + t];
 }
 C
-refuse_iter iter_down "the kept loop runs downward (not built yet)" <<'C'
-void kernel_id(int n, double x[n], double b[n]) {
-  for (int i = n - 1; i >= 0; i--) {
-    x[i] = b[i];
-    for (int j = i + 1; j < n; j++)
-      x[i] -= 0.5 * x[j];
-  }
-}
-C
-
 # a local array that carries a value from one iteration to the next (w is
 # read before it is written in each step): the body alone would read it
 # uninitialised, so it is not raised inside (the raise would be wrong)
