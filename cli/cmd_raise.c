@@ -209,6 +209,7 @@ static cJSON *report_json(const ir_kernel *k, const gram_dialect *d, const enum_
   cJSON_AddNumberToObject(root, "seconds", r->seconds);
   cJSON *jas = cJSON_AddArrayToObject(root, "assumptions"); /* every proof's hypothesis */
   for (int i = 0; i < k->nassumes; i++) {
+    if (k->assumes[i].kept) continue;
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -572,11 +573,16 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
                     pipe_kept_slice_str(pr->a->kernel, s, arena), pr->a->kernel->vars[s->var]->name);
     }
     if (kp->loop.nslices) ir_buf_puts(&sl, ", cut at each iteration");
+    const char *it = kp->outer->kernel->vars[K->iter]->name;
     fprintf(stderr, "kept loop %s (line %d): carries a dependence of %s that is not a reduction; "
-                    "raised inside it: tasks 0-%d, run once per iteration (its iterator does "
-                    "not occur in them%s, so their verdicts hold at every iteration)\n",
-            kp->outer->kernel->vars[K->iter]->name, K->loop->pos.line,
-            poly_kept_dep(kp->outer, kp->kept, &b), pr->res.ntasks - 1, ir_buf_str(&sl));
+                    "raised inside it: tasks 0-%d, run once per iteration (",
+            it, K->loop->pos.line, poly_kept_dep(kp->outer, kp->kept, &b), pr->res.ntasks - 1);
+    if (kp->loop.iter_size) /* pipeline/kept.c, iter_as_size */
+      fprintf(stderr, "they read its iterator %s as a size%s, so their verdicts hold at every "
+                      "value of %s as at every size)\n", it, ir_buf_str(&sl), it);
+    else
+      fprintf(stderr, "its iterator does not occur in them%s, so their verdicts hold at every "
+                      "iteration)\n", ir_buf_str(&sl));
   } else if (kp->why_not) {
     fprintf(stderr, "uplift raise: a loop is kept, but not raised inside: %s\n", kp->why_not);
   }
@@ -600,6 +606,7 @@ static void kept_json(const pipe_raised *pr, cJSON *root, ir_arena *arena) {
   cJSON_AddStringToObject(x, "dependence", poly_kept_dep(kp->outer, kp->kept, &b));
   cJSON *tasks = cJSON_AddArrayToObject(x, "tasks");
   for (int t = 0; t < pr->res.ntasks; t++) cJSON_AddItemToArray(tasks, cJSON_CreateNumber(t));
+  cJSON_AddBoolToObject(x, "iterator_is_size", kp->loop.iter_size);
   cJSON *slices = cJSON_AddArrayToObject(x, "slices");
   for (int i = 0; i < kp->loop.nslices; i++) {
     const ir_tslice *s = &kp->loop.slices[i];

@@ -1400,6 +1400,7 @@ static void write_head(cg *g, const ir_tnode **nodes, int nn) {
 static void write_assumes(const ir_kernel *k, FILE *out) {
   for (int i = 0; i < k->nassumes; i++) {
     const ir_assume *a = &k->assumes[i];
+    if (a->kept) continue;
     fputs("  if (!((long)(", out);
     ir_expr_print(k, a->lo, out);
     fputs(") <= (long)(", out);
@@ -1682,13 +1683,18 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
     write_sizes(k, out);
     write_overlaps(k, out);
     if (p->loop) { /* a kept loop (issue 14): the body's steps at each iteration */
+      int down = p->loop->down;
       fputs("  for (long upl_kept = ", out);
-      ir_expr_print(k, p->loop->lo, out);
-      fputs("; upl_kept <= ", out);
-      ir_expr_print(k, p->loop->hi, out);
-      fprintf(out, "; upl_kept++) { /* the kept loop %s */\n", k->vars[p->loop->iter]->name);
-      if (p->loop->nslices) /* the slices' indices read it */
-        fprintf(out, "  const long %s = upl_kept;\n", k->vars[p->loop->iter]->name);
+      ir_expr_print(k, down ? p->loop->hi : p->loop->lo, out);
+      fputs(down ? "; upl_kept >= " : "; upl_kept <= ", out);
+      ir_expr_print(k, down ? p->loop->lo : p->loop->hi, out);
+      fprintf(out, "; upl_kept%s) { /* the kept loop %s */\n", down ? "--" : "++",
+              k->vars[p->loop->iter]->name);
+      const char *it = k->vars[p->loop->iter]->name;
+      if (p->loop->nslices || p->loop->iter_size) /* the slices' indices read it */
+        fprintf(out, "  const long %s = upl_kept;\n  (void)%s;\n", it, it);
+      if (p->loop->iter_size) /* a size of the body */
+        fprintf(out, "  const long upl_%s = upl_kept;\n  (void)upl_%s;\n", it, it);
     }
     rc = write_steps(&g, nodes, nn);
   }

@@ -26,6 +26,10 @@ typedef struct emit_opts {
   const long *sizes;     /* concrete value of each size symbol, by symbol id */
   int nsizes;
   int dynamic;           /* `?` dims with runtime checks (sizes unused) */
+  int has_sym_arg;       /* 1: size symbol sym_arg (a kept iterator that is a
+                            size of the body) has no static value: an index
+                            argument %NAME after the tensors */
+  int sym_arg;
 } emit_opts;
 
 /* Write program p as one func.func in dialect d to out.  Returns 0, or -1

@@ -622,7 +622,13 @@ static int same_shape(const ir_type *a, const ir_type *b) {
  * literal, such as the rank-3 mask of a contraction in exact form at
  * Polybench's sizes)? */
 #define MASK_DENSE_MAX (1L << 22)
+/* Is size symbol sym the index argument (emit_opts.sym_arg)? */
+static int is_sym_arg(const emit_opts *o, int sym) { return o->has_sym_arg && sym == o->sym_arg; }
+
 static int mask_is_dynamic(const ectx *c, const ir_tnode *n) {
+  for (int j = 0; j < n->mask->ncons; j++) /* no static value: index ops */
+    for (int q = 0; q < IR_MASK_MAX_SYMS; q++)
+      if (n->mask->cons[j].pcoef[q] && is_sym_arg(c->o, n->mask->cons[j].sym[q])) return 1;
   if (!c->dyn) { /* static shapes: index ops past MASK_DENSE_MAX elements */
     long elems = 1;
     for (int i = 0; i < n->type.rank && elems <= MASK_DENSE_MAX; i++)
@@ -648,7 +654,9 @@ static void mask_sym_part(ectx *c, const ir_tnode *n, int j, int sign, const cha
     if (!k->pcoef[q]) continue;
     int sym = k->sym[q];
     char sv[64];
-    if (!c->dyn) /* static shapes: the size's value */
+    if (is_sym_arg(c->o, sym) && c->prog->kernel) /* an index argument */
+      snprintf(sv, sizeof sv, "%%%s", c->prog->kernel->vars[sym]->name);
+    else if (!c->dyn) /* static shapes: the size's value */
       idx_const(c, dim_size(sym, c->o->sizes, c->o->nsizes), sv, sizeof sv);
     else if (sym < 0 || sym >= c->nsyms || !c->symssa[sym][0]) {
       c->failed = 1;
@@ -1027,7 +1035,7 @@ static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const
     ir_buf_printf(b, "  %s = arith.constant %ld : index\n", nm, (long)e->value);
     return;
   case IR_EX_VAR:
-    if (k->vars[e->var]->kind == IR_VAR_ITER) { /* the kept loop's */
+    if (k->vars[e->var]->kind == IR_VAR_ITER || is_sym_arg(o, e->var)) { /* the kept loop's */
       snprintf(nm, n, "%%kept_%s", k->vars[e->var]->name);
     } else if (bound_is_arg(o, e->var)) {
       snprintf(nm, n, "%%%s", k->vars[e->var]->name);
@@ -1100,8 +1108,10 @@ static void body_call(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const
     else node_name(p->args[j], nm, sizeof nm);
     ir_buf_printf(b, "%s%s", j ? ", " : "", nm);
   }
+  if (o->has_sym_arg) ir_buf_printf(b, ", %%kept_%s", p->kernel->vars[o->sym_arg]->name);
   ir_buf_puts(b, ") : (");
   types_list(b, d, p, o, 0);
+  if (o->has_sym_arg) ir_buf_puts(b, ", index");
   ir_buf_puts(b, ") -> (");
   types_list(b, d, p, o, 1);
   ir_buf_puts(b, ")\n");
@@ -1247,10 +1257,14 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   snprintf(body, sizeof body, "%s_body", fname);
   ir_tprog bp = *p;
   bp.loop = NULL;
+  const ir_tloop *l = p->loop;
+  emit_opts ko = *o; /* the iterator a size of the body: its index argument */
+  ko.has_sym_arg = l->iter_size;
+  ko.sym_arg = l->iter;
+  o = &ko;
   emit_opts bo = *o;
   bo.func_name = body;
   if (emit_mlir_func(d, &bp, &bo, out)) return -1;
-  const ir_tloop *l = p->loop;
   unsigned char *seen = ir_calloc((size_t)k->nvars + 1, 1);
   kept_bound_args(l, o, seen);
   ir_buf b = {0};
@@ -1278,10 +1292,14 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   bound_value(&b, k, o, l->hi, &tmp, hi, sizeof hi);
   ir_buf_printf(&b, "  %%kept_one = arith.constant 1 : index\n"
                     "  %%kept_end = arith.addi %s, %%kept_one : index\n", hi);
+  /* a downward loop counts %kept_I_up from lo to hi, its iterator
+   * lo + hi - %kept_I_up */
+  const char *it = k->vars[l->iter]->name, *up = l->down ? "_up" : "";
+  if (l->down) ir_buf_printf(&b, "  %%kept_sum = arith.addi %s, %s : index\n", lo, hi);
   int n = p->nresults;
   if (!d->loop_while) {
-    ir_buf_printf(&b, "  %%kept:%d = scf.for %%kept_%s = %s to %%kept_end step %%kept_one iter_args(",
-                  n, k->vars[l->iter]->name, lo);
+    ir_buf_printf(&b, "  %%kept:%d = scf.for %%kept_%s%s = %s to %%kept_end step %%kept_one iter_args(",
+                  n, it, up, lo);
     for (int i = 0; i < n; i++) {
       node_name(p->args[carried_arg(p, i)], nm, sizeof nm);
       ir_buf_printf(&b, "%s%%kv_%s = %s", i ? ", " : "", p->result_names[i], nm);
@@ -1289,6 +1307,8 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
     ir_buf_puts(&b, ") -> (");
     types_list(&b, d, p, o, 1);
     ir_buf_puts(&b, ") {\n");
+    if (l->down)
+      ir_buf_printf(&b, "    %%kept_%s = arith.subi %%kept_sum, %%kept_%s_up : index\n", it, it);
     if (emit_slices(&b, d, p, o, &tmp)) goto fail;
     body_call(&b, d, p, o, body, "kv_");
     ir_buf_puts(&b, "    scf.yield ");
@@ -1316,10 +1336,12 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
                     "  ^bb0(%kept.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kv_", 1);
     ir_buf_puts(&b, "):\n");
-    if (l->nslices) /* the iterator as an index, for the slices */
+    if (l->nslices || l->iter_size) { /* the iterator as an index, for the slices */
       ir_buf_printf(&b, "    %%kept.ti = tensor.extract %%kept.t[] : tensor<i64>\n"
-                        "    %%kept_%s = arith.index_cast %%kept.ti : i64 to index\n",
-                    k->vars[l->iter]->name);
+                        "    %%kept_%s%s = arith.index_cast %%kept.ti : i64 to index\n", it, up);
+      if (l->down)
+        ir_buf_printf(&b, "    %%kept_%s = arith.subi %%kept_sum, %%kept_%s_up : index\n", it, it);
+    }
     if (emit_slices(&b, d, p, o, &tmp)) goto fail;
     body_call(&b, d, p, o, body, "kv_");
     ir_buf_puts(&b, "    %kept_inc = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : "
@@ -1408,6 +1430,8 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     ir_buf_printf(&b, "%s%s: ", i ? ", " : "", nm);
     put_type(&c, &p->args[i]->type);
   }
+  if (o->has_sym_arg && p->kernel)
+    ir_buf_printf(&b, "%s%%%s: index", p->nargs ? ", " : "", p->kernel->vars[o->sym_arg]->name);
   ir_buf_puts(&b, ") -> (");
   for (int i = 0; i < p->nresults; i++) {
     if (i) ir_buf_puts(&b, ", ");
@@ -1679,7 +1703,7 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   const long *ts = run->dynamic ? NULL : run->sizes; /* for types */
   char ty[96];
   /* a kept loop's bounds: the sizes that come in as index arguments */
-  emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic};
+  emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic, 0, 0};
   unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
   if (p->loop) kept_bound_args(p->loop, &eo, seen);
   for (int v = 0; v < run->nsizes; v++)
@@ -1745,7 +1769,7 @@ static char *build_module(const gram_dialect *d, emit_run *runs, int nruns, ir_e
   for (int r = 0; r < nruns; r++) {
     char fname[32];
     snprintf(fname, sizeof fname, "f%d", r);
-    emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, runs[r].dynamic};
+    emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, runs[r].dynamic, 0, 0};
     if (emit_mlir_func(d, runs[r].prog, &o, f)) {
       fclose(f);
       free(text);

@@ -206,6 +206,7 @@ void ir_kernel_print_views(const ir_kernel *k, const char *prefix, FILE *out) {
     fputc('\n', out);
   }
   for (int i = 0; i < k->nassumes; i++) {
+    if (k->assumes[i].kept) continue; /* holds by construction */
     fprintf(out, "%sassumes ", prefix);
     ir_assume_print(k, &k->assumes[i], out);
     fputc('\n', out);

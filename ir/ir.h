@@ -525,6 +525,10 @@ typedef struct ir_stmt {
 typedef struct ir_assume {
   struct ir_expr *lo, *hi;
   ir_pos pos; /* the access that needs it */
+  int kept;   /* a kept iterator's bound, the iterator a size of its body
+                 (pipeline/kept.c): it gives the search sizes where the body
+                 runs; it holds by construction and is neither printed nor
+                 checked */
 } ir_assume;
 
 typedef struct ir_kernel {

@@ -351,6 +351,10 @@ long ir_tloop_trips(const ir_tloop *loop, const long *sizes) {
   return n > 0 ? n : 0;
 }
 
+long ir_tloop_iter_value(const ir_tloop *loop, const long *sizes, long t) {
+  return loop->down ? ir_expr_eval_int(loop->hi, sizes) - t : ir_expr_eval_int(loop->lo, sizes) + t;
+}
+
 const ir_tslice *ir_tloop_slice(const ir_tloop *loop, int v) {
   for (int i = 0; loop && i < loop->nslices; i++)
     if (loop->slices[i].var == v) return &loop->slices[i];

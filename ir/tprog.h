@@ -159,6 +159,11 @@ typedef struct ir_tloop {
   const ir_expr *lo, *hi;   /* its bounds: affine in the size parameters */
   int nslices;
   const ir_tslice *slices;  /* [nslices]: the body's operands cut at iter */
+  int down;                 /* 1: iter runs downward, hi, hi-1, .., lo (an
+                               IR_ST_FOR of step -1) */
+  int iter_size;            /* the body reads iter (in a bound, a condition, a
+                               value, a subscript not cut): iter is a size of
+                               the body's kernel, given at each iteration */
 } ir_tloop;
 
 /* A tensor program: named results over a DAG of nodes. */
@@ -176,6 +181,9 @@ typedef struct ir_tprog {
 
 /* The number of iterations of loop at sizes (by var id; 0 when empty). */
 long ir_tloop_trips(const ir_tloop *loop, const long *sizes);
+/* The value of loop's iterator at trip t (0 <= t < trips): lo + t, or hi - t
+ * for a downward loop. */
+long ir_tloop_iter_value(const ir_tloop *loop, const long *sizes, long t);
 /* The slice of loop cutting var v (a var id of the body's kernel), or NULL. */
 const ir_tslice *ir_tloop_slice(const ir_tloop *loop, int v);
 

@@ -5,26 +5,29 @@
  * When the analysis keeps a loop (polyhedral/keep.c), the program form is
  * the kept loop around the raised program of its body, with the arrays the
  * body writes carried from one iteration to the next.  What is built: one
- * outermost kept loop that is the kernel's only statement, that holds no
- * kept loop and no scalar statement.  Its body is then an ordinary kernel
- * (the kernel with the loop removed: the same variables, the body's
- * statements), raised and verified as any kernel (a local that carries a
- * value from one iteration to the next would start as poison there:
- * refused).
+ * outermost kept loop that is the kernel's only statement and holds no
+ * kept loop (a statement that stays scalar has it as its only loop: a
+ * statement of the body).  Its body is then an ordinary kernel (the kernel
+ * with the loop removed: the same variables, the body's statements),
+ * raised and verified as any kernel (a local that carries a value from one
+ * iteration to the next would start as poison there: refused).
  *
- * The iterator.  Where the body reads an array at subscripts that read the
- * iterator t (fdtd-2d's fict[t], A[t + 1][i]), and reads t nowhere else,
- * each distinct access (array and t-subscripts) becomes a slice: a new
- * operand of the body (a var after the kernel's, `fict_t`, shaped by the
- * array's other dims), read at the remaining subscripts, and cut from the
- * array at each iteration (ir_tslice).  The body then does not read t: it
- * is raised and verified for every value of its operands, the slices
- * included, so each verdict holds at every iteration.  Refused (the reason
- * in pipe_kept.why_not): t in a data expression, a condition or a loop
- * bound; a subscript that reads t and another iterator; a write at an index
- * in t; a slice of an array the body writes (its read would have to see the
- * iteration's own writes) or of a padded pointer (the copy would read past
- * its storage).  Anything else keeps the analysis of the whole
+ * The iterator.  Where the body reads an array it does not write at
+ * subscripts that read the iterator t and no other iterator (fdtd-2d's
+ * fict[t], A[t + 1][i], trisolv's L[i][j]), each distinct access (array
+ * and t-subscripts) becomes a slice: a new operand of the body (a var
+ * after the kernel's, `fict_t`, shaped by the array's other dims), read at
+ * the remaining subscripts, and cut from the array at each iteration
+ * (ir_tslice).  Where the body reads t anywhere else (a loop bound,
+ * trisolv's j < i; a condition; an access of an array it writes, x[i] =
+ * ...; one of a padded pointer, whose copy would read past its storage),
+ * t becomes a size of the body's kernel (iter_as_size; ir_tloop.iter_size),
+ * which each iteration gives its value: the body is raised and verified
+ * for every value of its operands and of its sizes, so each verdict holds
+ * at every iteration.  Refused (the reason in pipe_kept.why_not): t in a
+ * data value; a subscript that reads t and another iterator (no program
+ * cuts a window at an offset in a size).  A downward kept loop runs
+ * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
  */
 #include <stdio.h>
@@ -38,7 +41,8 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
   const poly_kept_loop *kl = &a->kept[0];
   const ir_kernel *k = a->kernel;
   if (a->nkept > 1) return "more than one kept loop (nested or in sequence)";
-  if (a->nscalar) return "statements stay scalar";
+  /* with one kept loop, a statement that stays scalar has it as its only
+   * loop: one statement of the body, run once per iteration */
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
     return "statements outside the kept loop";
   for (int i = 0; i < a->ndeps; i++) { /* the body program carries parameters only */
@@ -63,6 +67,9 @@ typedef struct cutter {
   ir_tslice *slices; /* in the arena: nslices used of capslices */
   int nslices, capslices;
   const char *why;   /* the first reason the body cannot be cut, or NULL */
+  int as_size;       /* the body reads the iterator other than in a slice's
+                        subscripts: it is a size of the body */
+  int in_cond;       /* cutting an if's condition */
 } cutter;
 
 static const char *iter_name(const cutter *c) { return c->k->vars[c->iter]->name; }
@@ -124,8 +131,12 @@ static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
 static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
   if (c->why) return e;
   if (e->kind == IR_EX_VAR && e->var == c->iter) {
-    c->why = ir_arena_printf(c->arena, "the body reads the kept iterator %s outside a subscript "
-                             "(line %d)", iter_name(c), e->pos.line);
+    if (c->in_cond) { /* affine: the body's size */
+      c->as_size = 1;
+      return e;
+    }
+    c->why = ir_arena_printf(c->arena, "the body reads the kept iterator %s outside a subscript, "
+                             "a condition or a loop bound (line %d)", iter_name(c), e->pos.line);
     return e;
   }
   int pinned = 0;
@@ -134,20 +145,17 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
   if (pinned) {
     const ir_var *sv = c->k->vars[e->var];
     const ir_expr *at[IR_MAX_RANK] = {0};
-    if (lhs) {
-      c->why = ir_arena_printf(c->arena, "the body writes %s at an index in the kept iterator %s "
-                               "(line %d)", sv->name, iter_name(c), e->pos.line);
-      return e;
-    }
-    if (sv->padded) { /* its region reaches past its storage */
-      c->why = ir_arena_printf(c->arena, "the body reads the padded pointer %s at an index in "
-                               "the kept iterator %s (line %d)", sv->name, iter_name(c),
-                               e->pos.line);
-      return e;
-    }
-    if (ir_kernel_writes(c->body, e->var)) {
-      c->why = ir_arena_printf(c->arena, "the body reads %s at an index in the kept iterator %s "
-                               "and writes it (line %d)", sv->name, iter_name(c), e->pos.line);
+    /* an array the body writes, or a padded pointer (its region reaches
+     * past its storage): the access stays, the iterator a size of the body
+     * (a mask in it selects the element) */
+    for (int d = 0; d < e->nargs; d++) /* no program cuts at an offset in a size */
+      if (ir_expr_reads(e->args[d], c->iter) && reads_other_iter(c, e->args[d])) {
+        c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
+                                 "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
+        return e;
+      }
+    if (lhs || sv->padded || ir_kernel_writes(c->body, e->var)) {
+      c->as_size = 1;
       return e;
     }
     ir_expr **rest = IR_NEW_N(c->arena, ir_expr *, e->nargs);
@@ -156,11 +164,6 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
       if (!ir_expr_reads(e->args[d], c->iter)) {
         rest[nrest++] = e->args[d];
         continue;
-      }
-      if (reads_other_iter(c, e->args[d])) {
-        c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
-                                 "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
-        return e;
       }
       at[d] = e->args[d];
     }
@@ -197,13 +200,13 @@ static ir_stmt *cut_stmts(cutter *c, const ir_stmt *s) {
     x->next = NULL;
     switch (s->kind) {
     case IR_ST_FOR:
-      if (ir_expr_reads(s->lo, c->iter) || ir_expr_reads(s->hi, c->iter))
-        c->why = ir_arena_printf(c->arena, "a loop bound in the body reads the kept iterator %s "
-                                 "(line %d)", iter_name(c), s->pos.line);
+      if (ir_expr_reads(s->lo, c->iter) || ir_expr_reads(s->hi, c->iter)) c->as_size = 1;
       x->body = cut_stmts(c, s->body);
       break;
     case IR_ST_IF:
+      c->in_cond = 1;
       x->cond = cut_expr(c, s->cond, 0);
+      c->in_cond = 0;
       x->then_body = cut_stmts(c, s->then_body);
       x->else_body = cut_stmts(c, s->else_body);
       break;
@@ -218,6 +221,30 @@ static ir_stmt *cut_stmts(cutter *c, const ir_stmt *s) {
   return first;
 }
 
+/* Make kl's iterator a size of body (the same var id, kind IR_VAR_SIZE),
+ * with its bounds as assumptions (lo <= t, t <= hi): the body is then
+ * raised and verified for every value of it in its range, as for any size
+ * (docs/verify.md, "Which sizes"). */
+static void iter_as_size(ir_kernel *body, const poly_kept_loop *kl, ir_arena *arena,
+                         ir_tloop *loop) {
+  ir_var *v = IR_NEW(arena, ir_var);
+  *v = *body->vars[kl->iter];
+  v->kind = IR_VAR_SIZE;
+  body->vars[kl->iter] = v;
+  ir_expr *t = IR_NEW(arena, ir_expr);
+  t->kind = IR_EX_VAR;
+  t->type = IR_I32;
+  t->var = kl->iter;
+  t->pos = v->pos;
+  ir_assume *as = IR_NEW_N(arena, ir_assume, body->nassumes + 2);
+  if (body->nassumes) memcpy(as, body->assumes, sizeof *as * (size_t)body->nassumes);
+  as[body->nassumes] = (ir_assume){kl->loop->lo, t, kl->loop->pos, 1};
+  as[body->nassumes + 1] = (ir_assume){t, kl->loop->hi, kl->loop->pos, 1};
+  body->assumes = as;
+  body->nassumes += 2;
+  loop->iter_size = 1;
+}
+
 /* The body of kept loop kl of k as a kernel of its own, its reads at the
  * iterator cut into slices (loop->slices); NULL with *why when it cannot
  * be. */
@@ -227,7 +254,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   *body = *k;
   body->body = kl->loop->body;
   if (!ir_stmts_read(kl->loop->body, kl->iter)) return body;
-  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL};
+  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL, 0, 0};
   body->vars = IR_NEW_N(arena, ir_var *, c.cap);
   memcpy(body->vars, k->vars, sizeof *k->vars * (size_t)k->nvars);
   body->body = cut_stmts(&c, kl->loop->body);
@@ -246,6 +273,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   body->nslices = c.nslices;
   loop->slices = c.slices;
   loop->nslices = c.nslices;
+  if (c.as_size) iter_as_size(body, kl, arena, loop);
   return body;
 }
 
@@ -270,6 +298,7 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   kept->loop.iter = kl->iter;
   kept->loop.lo = kl->loop->lo;
   kept->loop.hi = kl->loop->hi;
+  kept->loop.down = kl->loop->step < 0;
   return ba;
 }
 

@@ -223,7 +223,7 @@ int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FIL
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
   if (kind == PIPE_EMIT_C) return emit_c_func(pr->d, &pr->res.prog, k, out, err) ? -1 : 0;
-  emit_opts eopts = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC};
+  emit_opts eopts = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC, 0, 0};
   if (!emit_mlir_func(pr->d, &pr->res.prog, &eopts, out)) return 0;
   return ir_error_set(err, nowhere, IR_ERR_INPUT, "the MLIR emitter failed (see above)");
 }
@@ -260,7 +260,7 @@ static int cut_slices(const ir_kernel *k, const ir_tloop *loop, ir_tensor *args,
                       const long *sizes, long t, ir_error *err) {
   long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long));
   memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
-  at[loop->iter] = ir_expr_eval_int(loop->lo, sizes) + t;
+  at[loop->iter] = ir_tloop_iter_value(loop, sizes, t);
   int rc = 0;
   for (int i = 0; i < loop->nslices && !rc; i++) {
     const ir_tslice *s = &loop->slices[i];
@@ -312,16 +312,21 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
     memcpy(got[i].data, a->data, m * sizeof(double));
     got[i].poison = NULL;
   }
+  long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long)); /* with the iterator's value */
+  memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
   for (long t = 0; t < trips; t++) {
+    if (loop && loop->iter_size) at[loop->iter] = ir_tloop_iter_value(loop, sizes, t);
     if (loop && cut_slices(k, loop, args, sizes, t, err)) {
+      ir_free(at);
       for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
       return -1;
     }
     for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
     for (int i = 0; i < n; i++) {
       interp_err ierr;
-      if (enum_eval_node(r->prog.results[i], args, k->nvars, sizes, &got[i], &ierr)) {
+      if (enum_eval_node(r->prog.results[i], args, k->nvars, at, &got[i], &ierr)) {
         for (int j = 0; j < i; j++) interp_tensor_free(&got[j]);
+        ir_free(at);
         return ir_error_set(err, nowhere, ierr.code, "evaluating %s: %s",
                             k->vars[r->result_vars[i]]->name, ierr.msg);
       }
@@ -337,6 +342,7 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
       a->poison = NULL;
     }
   }
+  ir_free(at);
   return 0;
 }
 

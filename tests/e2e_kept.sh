@@ -4,24 +4,31 @@
 # time-step loop is kept raises in every dialect (heat-3d, the slowest
 # search, in linalg only, below), its body's reads at the
 # iterator (fdtd-2d's fict[t], forced_steps' f[s][:] and g[steps - 1 - s])
-# cut into slices at each iteration: exit 0 (every body task proved),
-# --check agrees with the
+# cut into slices at each iteration, and where the body reads the iterator
+# in a loop bound, a condition or an access that stays (trisolv's j < i and
+# x[i], gramschmidt's j > k, R[k][j] and A[i][k], bound_steps,
+# history_steps) the iterator a size of the body: exit 0 (every body task
+# proved), --check agrees with the
 # natively compiled original (the interpreter runs the loop), the report
 # names the kept loop (text and --json), the MLIR has the loop (scf.for for
 # linalg and tosa, a generic stablehlo.while for hlo) and passes
 # mlir-opt-16, --emit c compiles and agrees with the interpreter at two
 # size sets, the saved report is proved again by
-# uplift verify and a tampered body is not (a literal doubled; where the
-# body reads a slice, the slice squared in the first task reading it).  A
-# body that reads the iterator other than as a slice (in a value, a loop
-# bound, a subscript with another iterator, a write, an array it writes)
-# or a local the loop carries is refused with the reason.
+# uplift verify and a tampered body is not (each of these that the
+# programs allow, at least one: a literal doubled; where the body reads a
+# slice, the slice squared in the first task reading it; where it reads
+# the iterator as a size, a mask constraint in it turned).  A
+# body that reads the iterator in a data value or in a subscript with
+# another iterator, or a local the loop carries, is refused with the
+# reason.  (back_subst's kept loop runs downward.)
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
 KEPT="benchmarks/kernels/partial/jacobi-1d.c benchmarks/kernels/partial/jacobi-2d.c
 benchmarks/kernels/partial/fdtd-2d.c tests/kernels/kept/smooth_steps.c
-tests/kernels/kept/forced_steps.c"
+tests/kernels/kept/forced_steps.c benchmarks/kernels/partial/trisolv.c
+benchmarks/kernels/partial/gramschmidt.c tests/kernels/kept/bound_steps.c
+tests/kernels/kept/history_steps.c tests/kernels/kept/back_subst.c"
 for f in $KEPT; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -69,12 +76,15 @@ for i, t in enumerate(r["tasks"]):
         json.dump(r, open(sys.argv[2], "w"))
         print(i)
         break' "$TMP/$name.json" "$TMP/$name.bad.json" >"$TMP/badtask"
-  check "$name: a tampered body is made" test -s "$TMP/$name.bad.json"
-  # shellcheck disable=SC2046
-  "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
-  rc=$?
-  check "$name: a tampered body is not proved (exit $rc)" test "$rc" -ne 0
-  check "$name: uplift verify says which task" grep -q "task $(cat "$TMP/badtask") " "$TMP/out" "$TMP/err"
+  tampered=0 # each kernel gets at least one of the three wrong bodies
+  if [ -s "$TMP/$name.bad.json" ]; then
+    tampered=$((tampered + 1))
+    # shellcheck disable=SC2046
+    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    check "$name: a tampered body is not proved (exit $rc)" test "$rc" -ne 0
+    check "$name: uplift verify says which task" grep -q "task $(cat "$TMP/badtask") " "$TMP/out" "$TMP/err"
+  fi
   # a body that reads slices: the first slice squared in the first task
   # that reads it (the value cut at the iteration, used wrongly) is not proved
   python3 -c 'import json, re, sys
@@ -91,6 +101,7 @@ for i, t in enumerate(r["tasks"]):
         print(i)
         break' "$TMP/$name.json" "$TMP/$name.badslice.json" >"$TMP/badtask"
   if [ -s "$TMP/badtask" ]; then
+    tampered=$((tampered + 1))
     # shellcheck disable=SC2046
     "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.badslice.json" >"$TMP/out" 2>"$TMP/err"
     rc=$?
@@ -98,6 +109,40 @@ for i, t in enumerate(r["tasks"]):
     check "$name: uplift verify refutes that task" \
       grep -q "task $(cat "$TMP/badtask") .*refuted" "$TMP/out" "$TMP/err"
   fi
+  # a body that reads its iterator as a size (a bound, a condition, an
+  # access that stays): the first mask constraint in it with its relation
+  # turned (== 0 and >= 0 swapped; the wrong rows, columns or triangle at
+  # each iteration) is not proved
+  python3 -c 'import json, re, sys
+r = json.load(open(sys.argv[1]))
+k = r["kept_loops"][0]
+if not k["iterator_is_size"]:
+    sys.exit(0)
+it = re.compile(r"(?<![\w])" + re.escape(k["loop"]) + r"(?![\w])")
+def turn(m):
+    cons = m.group(1).split(", ")
+    for j, c in enumerate(cons):
+        if it.search(c):
+            cons[j] = c[:-4] + (">= 0" if c.endswith("== 0") else "== 0")
+            return "mask[" + ", ".join(cons) + "]"
+    return m.group(0)
+for i, t in enumerate(r["tasks"]):
+    p = re.sub(r"mask\[([^\]]*)\]", turn, t["program"], count=1)
+    if p != t["program"]:
+        t["program"] = p
+        json.dump(r, open(sys.argv[2], "w"))
+        print(i)
+        break' "$TMP/$name.json" "$TMP/$name.badmask.json" >"$TMP/badtask"
+  if [ -s "$TMP/badtask" ]; then
+    tampered=$((tampered + 1))
+    # shellcheck disable=SC2046
+    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.badmask.json" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    check "$name: a body with its mask in the iterator turned is not proved (exit $rc)" test "$rc" -ne 0
+    check "$name: uplift verify refutes that task" \
+      grep -q "task $(cat "$TMP/badtask") .*refuted" "$TMP/out" "$TMP/err"
+  fi
+  check "$name: a tampered body is made ($tampered)" test "$tampered" -gt 0
   # --emit c: a C loop around the body, compiled
   # shellcheck disable=SC2046
   expect_status 0 "$name: --emit c" "$UPLIFT" raise -q "$f" $(opts "$f") --emit c -o "$TMP/$name.out.c"
@@ -150,18 +195,11 @@ refuse_iter() { # NAME REASON (the kernel on stdin)
   expect_status 1 "$1: refused" "$UPLIFT" raise "$TMP/$1.c"
   check "$1: the reason" grep -qF "not raised inside: $2" "$TMP/err"
 }
-refuse_iter iter_value "the body reads the kept iterator t outside a subscript (line 4)" <<'C'
+refuse_iter iter_value "the body reads the kept iterator t outside a subscript, a condition or a loop bound (line 4)" <<'C'
 void kernel_iv(int steps, int n, double A[n], double B[n]) {
   for (int t = 0; t < steps; t++)
     for (int i = 0; i < n; i++)
       A[i] = 0.5 * A[i] + B[i] * t;
-}
-C
-refuse_iter iter_bound "a loop bound in the body reads the kept iterator t (line 3)" <<'C'
-void kernel_ib(int steps, int n, double A[n]) {
-  for (int t = 0; t < steps; t++)
-    for (int i = t; i < n; i++)
-      A[i] = 0.5 * A[i] + 1.0;
 }
 C
 refuse_iter iter_mixed "a subscript of B reads the kept iterator t and another loop's (line 4)" <<'C'
@@ -171,27 +209,6 @@ void kernel_im(int steps, int n, double A[n], double B[n]) {
       A[i] = 0.5 * A[i] + B[i + t];
 }
 C
-refuse_iter iter_write "the body writes H at an index in the kept iterator t (line 6)" <<'C'
-void kernel_iw(int steps, int n, double A[n], double H[steps][n]) {
-  for (int t = 0; t < steps; t++) {
-    for (int i = 0; i < n; i++)
-      A[i] = 0.5 * A[i] + 1.0;
-    for (int i = 0; i < n; i++)
-      H[t][i] = A[i];
-  }
-}
-C
-refuse_iter iter_written "the body reads H at an index in the kept iterator t and writes it (line 4)" <<'C'
-void kernel_ir(int steps, int n, double A[n], double H[steps][n]) {
-  for (int t = 0; t < steps; t++) {
-    for (int i = 0; i < n; i++)
-      A[i] = 0.5 * A[i] + H[t][i];
-    for (int i = 0; i < n; i++)
-      H[0][i] = A[i];
-  }
-}
-C
-
 # a local array that carries a value from one iteration to the next (w is
 # read before it is written in each step): the body alone would read it
 # uninitialised, so it is not raised inside (the raise would be wrong)

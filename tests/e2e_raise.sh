@@ -57,8 +57,8 @@ done
 
 # The PolyBench kernels of benchmarks/kernels/partial/ (docs/kernels.md):
 # refused today, each with the dependence that stops it, but for those
-# raised inside their kept time-step loop (KEPT: tests/e2e_kept.sh raises
-# them, heat-3d in one dialect: its body's search is the longest).
+# raised inside their kept loop (KEPT: tests/e2e_kept.sh raises them,
+# heat-3d in one dialect: its body's search is the longest).
 partial_reason() {
   case $(basename "$1" .c) in
     adi) echo "reads p values that it wrote itself in earlier iterations of loop j" ;;
@@ -66,13 +66,11 @@ partial_reason() {
     deriche) echo "a recurrence carried by loop j through ym1" ;;
     durbin) echo "through y, alpha, beta, z, sum, carried by loop k" ;;
     floyd-warshall) echo "reads path values that it wrote itself in earlier iterations of loop k" ;;
-    gramschmidt) echo "through R, A, nrm, Q, carried by loop k" ;;
-    fdtd-2d|heat-3d|jacobi-1d|jacobi-2d) echo KEPT ;;
+    fdtd-2d|heat-3d|jacobi-1d|jacobi-2d|gramschmidt|trisolv) echo KEPT ;;
     lu) echo "through A, carried by loop j, i" ;;
     ludcmp) echo "through y, w, carried by loop i" ;;
     nussinov) echo "reads table values that it wrote itself in earlier iterations of loop i" ;;
     seidel-2d) echo "reads A values that it wrote itself in earlier iterations of loop t" ;;
-    trisolv) echo "through x, carried by loop i" ;;
   esac
 }
 npartial=0

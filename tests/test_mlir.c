@@ -178,7 +178,7 @@ static void test_undefined(const gram_dialect *d, ir_tp_store *s, const chosen *
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
-  emit_opts o = {"undefined", sizes, NSYMS, 0};
+  emit_opts o = {"undefined", sizes, NSYMS, 0, 0, 0};
   int rc = emit_mlir_func(d, &p, &o, f);
   fclose(f);
   CHECKF(rc != 0 && len == 0, "%s.%s: a use of an undefined value is an internal error",
@@ -295,7 +295,7 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
       progs[nfuncs] = p;
       char fname[64];
       snprintf(fname, sizeof fname, "%s_%d", d->ops[i]->name, k);
-      emit_opts o = {fname, sizes, NSYMS, 0};
+      emit_opts o = {fname, sizes, NSYMS, 0, 0, 0};
       CHECKF(emit_mlir_func(d, &p, &o, f) == 0, "%s: emits", fname);
       nfuncs++;
     }
