@@ -22,7 +22,7 @@ RUNS=${RUNS:-3}
 BLAS=$(pkg-config --cflags --libs openblas)
 UPLIFT=${UPLIFT:-./uplift}
 # each raise's search budget is counted (--work, millions of result
-# elements; tosa's symm, the largest, takes about 900), so whether a kernel
+# elements; tosa's doitgen, the largest, takes about 13), so whether a kernel
 # raises does not depend on the machine's load; --timeout is a hang guard
 # and the seconds are measured, not capped
 BUDGET="--work 3000 --timeout 900"

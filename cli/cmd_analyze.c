@@ -4,8 +4,8 @@
  * (polyhedral/polyhedral.h, docs/analyze.md).
  *
  * Exit status: 0 when the analysis ran (a kernel that is not raisable is a
- * finding, not an error), 1 when it ran out of its --timeout or --memory
- * budget, 2 on bad input or usage.
+ * finding, not an error), 1 when it ran out of its --timeout, --memory or
+ * --work budget, 2 on bad input or usage.
  */
 #include <string.h>
 
@@ -15,8 +15,8 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: uplift analyze FILE.c [--json] [--timeout S] [--memory MB] "
-          "[--function NAME]\n"
+          "usage: uplift analyze FILE.c [--json] [--timeout S] [--memory MB] [--work M]\n"
+          "                      [--function NAME]\n"
           "                      [-I DIR] [-D NAME[=VALUE]]\n"
           "\n"
           "Polyhedral analysis of the kernel in FILE.c: iteration domains,\n"
@@ -28,11 +28,13 @@ static void usage(FILE *out) {
           "  --json                    print the analysis as JSON\n"
           "  --timeout S               time budget in seconds (default 120)\n"
           "  --memory MB               memory budget (default 4096)\n"
+          "  --work M                  work budget: M million isl operations (default:\n"
+          "                            none)\n"
           "%s"
           "  -h, --help                print this help\n"
           "\n"
-          "exit status: 0 analysed (raisable or not), 1 out of the time or memory\n"
-          "budget, 2 bad input or usage\n",
+          "exit status: 0 analysed (raisable or not), 1 out of the time, memory or\n"
+          "work budget, 2 bad input or usage\n",
           cli_frontend_help);
 }
 
@@ -43,18 +45,20 @@ int cli_cmd_analyze(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       {"json", no_argument, NULL, OPT_JSON},
       CLI_BUDGET_LONGOPTS,
+      {"work", required_argument, NULL, CLI_OPT_WORK},
       CLI_FE_LONGOPTS,
       {NULL, 0, NULL, 0}};
   fe_options fe;
   memset(&fe, 0, sizeof fe);
   int json = 0, c;
   double seconds = 120;
-  long memory_mb = 4096;
+  long memory_mb = 4096, work = 0;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h" CLI_FE_SHORTOPTS, longopts, NULL)) != -1) {
     int r = cli_frontend_option("analyze", c, optarg, &fe);
     if (!r) r = cli_budget_option("analyze", c, optarg, &seconds, &memory_mb);
+    if (!r && c == CLI_OPT_WORK) r = cli_parse_long("analyze", "--work", optarg, 0, 1L << 40, &work) ? -1 : 1;
     if (r < 0) {
       pipe_fe_options_free(&fe);
       return IR_EXIT_BAD_INPUT;
@@ -79,6 +83,7 @@ int cli_cmd_analyze(int argc, char **argv) {
   }
   const char *path = argv[optind];
   cli_budget_start("analyze", seconds, memory_mb, IR_EXIT_NOT_RAISED);
+  ir_work_limit(work * 1000000L);
   ir_arena arena;
   ir_arena_init(&arena);
   int status = IR_EXIT_BAD_INPUT;
@@ -87,7 +92,7 @@ int cli_cmd_analyze(int argc, char **argv) {
     poly_analysis *a = poly_analyze(k, &arena);
     if (a->error) {
       fprintf(stderr, "uplift analyze: %s: %s\n", path, a->error);
-      if (ir_budget_expired()) status = IR_EXIT_NOT_RAISED; /* stopped at --timeout */
+      if (a->out_of_budget) status = IR_EXIT_NOT_RAISED; /* --timeout, --memory, --work */
     } else if (json) {
       char *text = poly_to_json(a);
       fputs(text, stdout);

@@ -53,8 +53,9 @@ static int print_load_error(const vjob *j, pipe_error pe) {
     fprintf(stderr, "uplift verify: %s: error: %s\n", j->rpath, j->r.why);
   else if (pe == PIPE_ERR_ANALYSIS)
     fprintf(stderr, "uplift verify: %s: %s\n", j->path, j->r.why);
-  /* the analysis stopped at --timeout: the budget's status, as a hard stop's */
-  if (pe == PIPE_ERR_ANALYSIS && ir_budget_expired()) return IR_EXIT_MISMATCH;
+  /* the analysis stopped at --timeout or --memory: the budget's status, as
+   * a hard stop's */
+  if (pe == PIPE_ERR_ANALYSIS && j->r.a && j->r.a->out_of_budget) return IR_EXIT_MISMATCH;
   return pipe_exit_status(pe);
 }
 

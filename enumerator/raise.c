@@ -160,6 +160,13 @@ static void tensor_copy(ir_tensor *dst, const ir_tensor *src) {
 
 /* ------------------------------------------------------------- a task */
 
+/* A growable list of tree nodes: the leaves of a round, the solved
+ * sub-goals. */
+typedef struct node_list {
+  const ir_tnode **v;
+  int n, cap;
+} node_list;
+
 typedef struct task_ctx {
   const poly_analysis *a;
   const ir_kernel *k;
@@ -178,6 +185,10 @@ typedef struct task_ctx {
   ir_tensor *before[ES_MAX_EX]; /* [nvars] */
   ir_tensor *after[ES_MAX_EX];  /* [nvars] */
   sg_set subgoals;              /* sub-goal expected values per example */
+  /* the solutions of value-space sub-goals (sg_goal.var < 0: offered to
+   * every output) found by an output's search: the later outputs of the
+   * task start with them as leaves instead of searching for them again */
+  node_list shared;
   uint64_t next_seed;
 } task_ctx;
 
@@ -330,13 +341,6 @@ static int select_takes_scalar(task_ctx *t, const ir_type *mask) {
  * output may take; hitting it is the output's failure reason. */
 #define MAX_ROUNDS 64
 
-/* A growable list of tree nodes: the leaves of a round, the solved
- * sub-goals. */
-typedef struct node_list {
-  const ir_tnode **v;
-  int n, cap;
-} node_list;
-
 static void nodes_reserve(node_list *l, int more) {
   if (l->n + more <= l->cap) return;
   int cap = l->cap ? l->cap : 64;
@@ -348,6 +352,12 @@ static void nodes_reserve(node_list *l, int more) {
 static void nodes_push(node_list *l, const ir_tnode *n) {
   nodes_reserve(l, 1);
   l->v[l->n++] = n;
+}
+
+static int nodes_has(const node_list *l, const ir_tnode *n) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == n) return 1;
+  return 0;
 }
 
 /* The constant leaves of type vt (NULL: rank 0) appended to l. */
@@ -823,12 +833,12 @@ static es_outcome search_round(task_ctx *t, out_search *s, double deadline,
   *newsub = 0;
   for (int i = 1; i < ngoals; i++)
     if (goals[i].solution) {
-      int dup = 0;
-      for (int j = 0; j < s->extra.n; j++) dup |= s->extra.v[j] == goals[i].solution;
-      if (!dup) {
+      if (!nodes_has(&s->extra, goals[i].solution)) {
         nodes_push(&s->extra, goals[i].solution);
         *newsub = 1;
       }
+      if (t->subgoals.goals[goals[i].id].var < 0 && !nodes_has(&t->shared, goals[i].solution))
+        nodes_push(&t->shared, goals[i].solution);
     }
   ir_free(goals);
   return oc;
@@ -1538,6 +1548,7 @@ static int solve_output(task_ctx *t, const poly_output *po, enum_verify_fn vf,
                         void *vuser, double deadline, enum_output *res, ir_error *err) {
   out_search s;
   memset(&s, 0, sizeof s);
+  for (int i = 0; i < t->shared.n; i++) nodes_push(&s.extra, t->shared.v[i]);
   int r = out_setup(t, po, &s, err);
   if (!r) r = solve_rounds(t, &s, vf, vuser, deadline, res, err);
   ir_free(s.ops);
@@ -1719,6 +1730,7 @@ static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, doubl
   }
   for (int e = 0; e < t->ex.n; e++) free_example(t, e);
   sg_free(&t->subgoals);
+  ir_free(t->shared.v);
   return status;
 }
 

@@ -170,9 +170,19 @@ static void reserve_pool(es_state *st, size_t n) {
   }
 }
 
+/* The part of a candidate's hash its type gives, xor-ed in last: a
+ * unit-dim view's hash is its operand's with this part swapped
+ * (keep_views). */
+static uint64_t type_mix(int type) {
+  uint64_t z = (uint64_t)type + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 static uint64_t hash_values(int type, const double *v, long n,
                             const unsigned char *p) {
-  uint64_t h = 1469598103934665603ull ^ (uint64_t)type * 0x9e3779b97f4a7c15ull;
+  uint64_t h = 1469598103934665603ull;
   for (long i = 0; i < n; i++) {
     double x = v[i];
     uint64_t bits;
@@ -183,7 +193,7 @@ static uint64_t hash_values(int type, const double *v, long n,
     h = (h ^ bits) * 1099511628211ull;
     h ^= h >> 29;
   }
-  return h;
+  return h ^ type_mix(type);
 }
 
 /* Equal values (NaN equal to NaN, but in integer data, where NaN is a
@@ -261,10 +271,12 @@ static int goal_matches(const es_state *st, const es_goal *g, int type,
 
 /* Store a candidate of values v (poison p, or NULL: none) and hash h
  * (hash_values), unless an equal one is stored: the values are copied to
- * the pool only then.  Returns its index, or -1. */
+ * the pool only then, unless `share` is a stored candidate's index (else
+ * -1) whose values (v, p) the new one shares (a unit-dim view, keep_views).
+ * Returns its index, or -1. */
 static int keep(es_state *st, int type, int level, const double *v,
                 const unsigned char *p, uint64_t h, const ir_tnode *(*mk)(void *),
-                void *mkarg) {
+                void *mkarg, int share) {
   es_type *et = &st->types[type];
   int same = oe_find(st, type, h, v, p);
   if (same) {
@@ -288,8 +300,13 @@ static int keep(es_state *st, int type, int level, const double *v,
   cd->node = node ? node : mk(mkarg);
   cd->type = type;
   cd->level = level;
-  cd->voff = st->npool;
   cd->hash = h;
+  if (share >= 0) {
+    cd->voff = st->cands[share].voff;
+    cd->poff = st->cands[share].poff;
+    goto stored;
+  }
+  cd->voff = st->npool;
   cd->poff = -1;
   reserve_pool(st, (size_t)et->total);
   if (v != st->pool + st->npool)
@@ -306,6 +323,7 @@ static int keep(es_state *st, int type, int level, const double *v,
     cd->poff = (long)st->nppool;
     st->nppool += (size_t)et->total;
   }
+stored:
   st->ncands++;
   oe_insert(st, c);
   vec_push(bucket(st, level, type), c);
@@ -360,7 +378,7 @@ static int add_leaf(es_state *st, const es_leaf *lf) {
   }
   double *v = st->pool + st->npool;
   const unsigned char *p = has_poison ? st->scratch_poison : NULL;
-  keep(st, type, 0, v, p, hash_values(type, v, et->total, p), mk_leaf, (void *)lf->node);
+  keep(st, type, 0, v, p, hash_values(type, v, et->total, p), mk_leaf, (void *)lf->node, -1);
   return 0;
 }
 
@@ -519,7 +537,7 @@ static void flush_batch(es_state *st, es_batch *bt, const gram_prod *prod, int l
     work += (long)total;
     mk_op_arg m = {st, prod, bt->ops[i]};
     keep(st, bt->restype, level, bt->vals + (size_t)i * total,
-         bt->status[i] ? bt->poison + (size_t)i * total : NULL, bt->hash[i], mk_op, &m);
+         bt->status[i] ? bt->poison + (size_t)i * total : NULL, bt->hash[i], mk_op, &m, -1);
   }
   ir_work_add(work); /* once per batch: the command's count is shared */
   bt->n = 0;
@@ -670,9 +688,15 @@ typedef struct level_ctx {
   int parts[IR_TP_MAX_OPERANDS];
   int comm;
   /* the view pass (view_pass): only unit-dim views, of the candidates
-   * stored before it (index < below), not of the views it adds */
-  int views, below;
+   * stored in [from, below), not of the views it adds */
+  int views, from, below;
+  /* which productions of the level (level_pass): LEVEL_ALL, or those whose
+   * result type can meet a goal at this level first (LEVEL_GOALS), the
+   * others after them (LEVEL_REST) */
+  int pass;
 } level_ctx;
+
+enum { LEVEL_ALL, LEVEL_GOALS, LEVEL_REST };
 
 /* Do types x and r hold the same values in the same order: the same
  * element type and the same dims once the dims of size 1 are left out? */
@@ -695,6 +719,46 @@ static int unit_view(const gram_prod *p, const ir_type *x) {
   return p->op->res == GRAM_RES_RESHAPE && p->op->nops == 1 && same_core(x, &p->result);
 }
 
+/* Can a candidate of type t meet an unsolved goal at its own level: is t
+ * the goal's type, or with free views one that a unit-dim view (made at
+ * the same level) turns into the goal's type?  A goal solved at level 0
+ * (by a leaf: a sub-goal solved in an earlier round) is done; one solved
+ * later ends the search, so the answer is the same in both passes of a
+ * level. */
+static int meets_goal(const es_state *st, const ir_type *t) {
+  for (int g = 0; g < st->in->ngoals; g++) {
+    const ir_type *gt = &st->in->goals[g].type;
+    if (st->in->goals[g].solution) continue;
+    if (st->in->free_views ? same_core(t, gt) : ir_type_equal(t, gt)) return 1;
+  }
+  return 0;
+}
+
+/* The unit-dim views (production prod, result type restype) of the
+ * candidates v->v[first..lim): nothing is evaluated or copied, a view
+ * shares its operand's values in the pool (keep) and its hash is the
+ * operand's with the type's part swapped (type_mix).  The stop checks
+ * come every ES_BATCH views, as after a batch. */
+static int keep_views(level_ctx *lc, const gram_prod *prod, const es_vec *v, int first,
+                      int lim, int restype, es_outcome *why) {
+  es_state *st = lc->st;
+  for (int i = first; i < lim; i++) {
+    int c = v->v[i];
+    const es_cand *o = &st->cands[c];
+    const double *vals = st->pool + o->voff;
+    const unsigned char *p = o->poff >= 0 ? st->ppool + o->poff : NULL;
+    uint64_t h = o->hash ^ type_mix(o->type) ^ type_mix(restype);
+    st->stats->enumerated++;
+    st->stats->evaluated++;
+    mk_op_arg m = {st, prod, &c};
+    keep(st, restype, lc->level, vals, p, h, mk_op, &m, c);
+    if ((i - first + 1) % ES_BATCH == 0 &&
+        (solved_stop(st, lc->level, why) || over_budget(st, why)))
+      return 1;
+  }
+  return solved_stop(st, lc->level, why);
+}
+
 /* All operand-candidate tuples for production prod with operand types tys. */
 static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
                       es_outcome *why) {
@@ -705,13 +769,17 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
   if (restype < 0) return 0;
   int n = prod->op->nops;
   es_vec *vs[IR_TP_MAX_OPERANDS];
-  int lim[IR_TP_MAX_OPERANDS]; /* the candidates taken from each bucket */
+  int first[IR_TP_MAX_OPERANDS], lim[IR_TP_MAX_OPERANDS]; /* the candidates
+                                         taken from each bucket: [first, lim) */
   for (int i = 0; i < n; i++) {
     vs[i] = bucket(st, lc->parts[i], tys[i]);
     lim[i] = vs[i]->n;
+    first[i] = 0;
     while (lc->views && lim[i] > 0 && vs[i]->v[lim[i] - 1] >= lc->below) lim[i]--;
-    if (!lim[i]) return 0;
+    while (lc->views && first[i] < lim[i] && vs[i]->v[first[i]] < lc->from) first[i]++;
+    if (first[i] == lim[i]) return 0;
   }
+  if (lc->views) return keep_views(lc, prod, vs[0], first[0], lim[0], restype, why);
   es_batch *bt = st->batch;
   size_t need = (size_t)ES_BATCH * (size_t)st->types[restype].total;
   if (need > bt->cap) {
@@ -723,7 +791,8 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
   bt->b = &b;
   bt->restype = restype;
   bt->n = 0;
-  int idx[IR_TP_MAX_OPERANDS] = {0};
+  int idx[IR_TP_MAX_OPERANDS];
+  memcpy(idx, first, sizeof idx);
   int same01 = lc->comm && n == 2 && lc->parts[0] == lc->parts[1] && tys[0] == tys[1];
   for (;;) {
     if (!same01 || idx[0] <= idx[1]) {
@@ -735,7 +804,10 @@ static int run_tuples(level_ctx *lc, const gram_prod *prod, const int *tys,
       }
     }
     int i = n - 1;
-    while (i >= 0 && ++idx[i] == lim[i]) idx[i--] = 0;
+    while (i >= 0 && ++idx[i] == lim[i]) {
+      idx[i] = first[i];
+      i--;
+    }
     if (i < 0) break;
   }
   flush_batch(st, bt, prod, lc->level);
@@ -767,6 +839,9 @@ static int run_types(level_ctx *lc, int slot, int *tys, es_outcome *why) {
       for (int p = 0; p < np; p++) {
         /* with free views, a unit-dim view belongs to the view pass only */
         if (st->in->free_views && lc->views != unit_view(&prods[p], &opt[0])) continue;
+        if (lc->pass != LEVEL_ALL &&
+            meets_goal(st, &prods[p].result) != (lc->pass == LEVEL_GOALS))
+          continue;
         if (run_tuples(lc, &prods[p], tys, why)) return 1;
       }
     }
@@ -804,19 +879,56 @@ static int run_splits(level_ctx *lc, int slot, int left, es_outcome *why) {
   return 0;
 }
 
-/* The unit-dim views of the candidates of `level` (es_search_in.free_views),
- * stored at that level: a reshape that only adds or drops dims of size 1
- * costs no level, so a program is as deep as its other ops.  Views of
- * views are not made (one view reaches every target type). */
-static int view_pass(es_state *st, int level, es_outcome *why) {
+/* The unit-dim views of the candidates of `level` stored from index
+ * `from` on (es_search_in.free_views), stored at that level: a reshape
+ * that only adds or drops dims of size 1 costs no level, so a program is
+ * as deep as its other ops.  Views of views are not made (one view
+ * reaches every target type). */
+static int view_pass(es_state *st, int level, int from, es_outcome *why) {
   const es_search_in *in = st->in;
   if (!in->free_views) return 0;
   int below = st->ncands;
   for (int o = 0; o < in->nops; o++) {
     if (in->ops[o]->res != GRAM_RES_RESHAPE || in->ops[o]->nops != 1) continue;
-    level_ctx lc = {st, in->ops[o], level, {level}, 0, 1, below};
+    level_ctx lc = {st, in->ops[o], level, {level}, 0, 1, from, below, LEVEL_ALL};
     int tys[IR_TP_MAX_OPERANDS];
     if (run_types(&lc, 0, tys, why)) return 1;
+  }
+  return 0;
+}
+
+/* One pass over the productions of `level` (level_ctx.pass), then the
+ * views of what it stored.  The productions whose candidates can meet a
+ * goal at this level run first (LEVEL_GOALS), the others after them
+ * (LEVEL_REST): a goal met ends the search after its batch (solved_stop),
+ * so the rest of the last level, its largest part (outer products of rank
+ * 4 on doitgen and symm), is never evaluated; when no goal is met, the
+ * level holds the same candidates as in one pass.  Without goals
+ * (explore) there is one pass.  Returns 1 when the search ends (*why). */
+static int level_pass(es_state *st, int level, int pass, es_outcome *why) {
+  const es_search_in *in = st->in;
+  if (!in->ngoals) {
+    if (pass == LEVEL_GOALS) return 0;
+    pass = LEVEL_ALL;
+  }
+  int from = st->ncands;
+  for (int o = 0; o < in->nops; o++) {
+    level_ctx lc = {st, in->ops[o], level, {0}, 0, 0, 0, 0, pass};
+    gram_binding b;
+    ir_attr none[IR_TP_MAX_ATTRS];
+    memset(none, 0, sizeof none);
+    lc.comm = in->ops[o]->kernel && !gram_bind(in->ops[o], none, &b, NULL) &&
+              commutative(b.kernel);
+    if (run_splits(&lc, 0, level - 1, why)) return 1;
+    if (main_solved(in)) {
+      *why = ES_FOUND_MAIN;
+      return 1;
+    }
+  }
+  if (view_pass(st, level, from, why)) return 1;
+  if (main_solved(in)) {
+    *why = ES_FOUND_MAIN;
+    return 1;
   }
   return 0;
 }
@@ -843,7 +955,7 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
     }
   for (int l = 0; l < in->nleaves; l++) add_leaf(&st, &in->leaves[l]);
   st.ntargets = targets(&st, st.targets, ES_MAX_TYPES);
-  if (view_pass(&st, 0, &why)) goto done;
+  if (view_pass(&st, 0, 0, &why)) goto done;
   if (in->on_level) in->on_level(in->hook_user, 0, stats);
   if (main_solved(in)) {
     why = ES_FOUND_MAIN;
@@ -851,24 +963,8 @@ es_outcome es_search(const es_search_in *in, enum_stats *stats) {
   }
   st.new_sub = 0;
   for (int level = 1; level <= in->max_ops; level++) {
-    for (int o = 0; o < in->nops; o++) {
-      level_ctx lc = {&st, in->ops[o], level, {0}, 0, 0, 0};
-      gram_binding b;
-      ir_attr none[IR_TP_MAX_ATTRS];
-      memset(none, 0, sizeof none);
-      lc.comm = in->ops[o]->kernel && !gram_bind(in->ops[o], none, &b, NULL) &&
-                commutative(b.kernel);
-      if (run_splits(&lc, 0, level - 1, &why)) goto done;
-      if (main_solved(in)) {
-        why = ES_FOUND_MAIN;
-        goto done;
-      }
-    }
-    if (view_pass(&st, level, &why)) goto done;
-    if (main_solved(in)) {
-      why = ES_FOUND_MAIN;
+    if (level_pass(&st, level, LEVEL_GOALS, &why) || level_pass(&st, level, LEVEL_REST, &why))
       goto done;
-    }
     if (in->on_level) in->on_level(in->hook_user, level, stats);
     if (over_budget(&st, &why)) goto done;
     if (st.new_sub) {

@@ -11,9 +11,10 @@
  *   checks of `rewrites`.  That is the graceful stop, with the command's
  *   own result and exit status.
  *   A phase inside a library call registers a hook (ir_budget_on_expire)
- *   that the thread calls at the deadline: the polyhedral analysis aborts
- *   its isl context there (isl_ctx_abort), so isl's operations fail and
- *   the analysis ends with the reason.
+ *   that the thread calls at the deadline, and while the memory use is
+ *   past the budget (below): the polyhedral analysis aborts its isl
+ *   context there (isl_ctx_abort), so isl's operations fail and the
+ *   analysis ends with the reason (ir_budget_memory_out tells which).
  * - A command still running IR_BUDGET_GRACE seconds after the deadline is
  *   in a phase that does not look at the flag (a native run, a solver
  *   call): the thread prints what ran out and ends
@@ -23,9 +24,11 @@
  * - Memory: the resident memory grown since ir_budget_start past the
  *   budget plus a quarter plus 256 MB ends the process the same way at
  *   once.  The enumerator counts its stored values against the budget
- *   itself and stops its search there; the margin is for what the count
- *   does not see (evaluation buffers, isl, Z3), so the hard stop is for
- *   phases with no count of their own.
+ *   itself and stops its search there; the analysis, whose memory is
+ *   isl's, stops through its hook as soon as the resident memory grown
+ *   passes the budget itself (sampled every step); the margin is for what
+ *   the enumerator's count does not see (evaluation buffers, Z3), so the
+ *   hard stop is for phases with no count or hook of their own.
  *
  * - Work (--work, ir_work_limit): a count of the elements the enumerator's
  *   candidates computed, added as they are computed; past it the searches
@@ -55,6 +58,7 @@ static struct {
   long memory_mb, base_kb, limit_kb; /* limit_kb 0: none */
   int status;
   atomic_int expired;
+  atomic_int memory_out; /* the memory use passed the budget (the hook ran) */
   atomic_int finished; /* ir_budget_finish: no hard stop for time */
   int started;
   _Atomic(const char *) phase; /* ir_budget_phase; NULL: not named */
@@ -67,6 +71,8 @@ static struct {
 } B = {.expire_lock = PTHREAD_MUTEX_INITIALIZER};
 
 void ir_budget_phase(const char *phase) { atomic_store(&B.phase, phase); }
+
+int ir_budget_memory_out(void) { return atomic_load(&B.memory_out); }
 
 void ir_budget_finish(void) { atomic_store(&B.finished, 1); }
 
@@ -127,6 +133,14 @@ static void *budget_main(void *arg) {
     nanosleep(&step, NULL);
     if (B.limit_kb) {
       long used = ir_resident_kb() - B.base_kb;
+      if (used > B.memory_mb * 1024) { /* the budget itself: the hook's stop */
+        pthread_mutex_lock(&B.expire_lock);
+        if (B.on_expire) {
+          atomic_store(&B.memory_out, 1);
+          B.on_expire(B.on_expire_user);
+        }
+        pthread_mutex_unlock(&B.expire_lock);
+      }
       if (used > B.limit_kb) {
         snprintf(msg, sizeof msg,
                  "its memory use (%ld MB) ran past the --memory budget of %ld MB",
@@ -186,6 +200,11 @@ void ir_work_limit(long elements) { atomic_store(&work_limit, elements); }
 void ir_work_add(long elements) { atomic_fetch_add(&work_done, elements); }
 
 long ir_work_done(void) { return atomic_load(&work_done); }
+
+long ir_work_left(void) {
+  long limit = atomic_load(&work_limit), done = atomic_load(&work_done);
+  return limit <= 0 ? -1 : done < limit ? limit - done : 0;
+}
 
 int ir_work_over(void) {
   long limit = atomic_load(&work_limit);

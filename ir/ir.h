@@ -171,11 +171,18 @@ typedef void (*ir_budget_stop_fn)(void *user, const char *what, const char *phas
 void ir_budget_on_stop(ir_budget_stop_fn fn, void *user);
 /* A hook the watch thread calls (on its thread) at the deadline, every
  * sampling step from then on until it is removed; at once when the budget
- * has already run out.  For a phase inside a library call that has its
- * own way to be stopped (isl_ctx_abort).  fn NULL removes it: after that
- * returns, fn is not running and is not called again.  One at a time. */
+ * has already run out.  Also at every sampling step at which the memory
+ * grown since ir_budget_start is past the --memory budget itself (not the
+ * hard stop's margin); ir_budget_memory_out is 1 from then on.  For a
+ * phase inside a library call that has its own way to be stopped
+ * (isl_ctx_abort) and no count of its memory.  fn NULL removes it: after
+ * that returns, fn is not running and is not called again.  One at a
+ * time. */
 typedef void (*ir_budget_expire_fn)(void *user);
 void ir_budget_on_expire(ir_budget_expire_fn fn, void *user);
+/* 1 once the expiry hook was called because the memory use passed the
+ * --memory budget. */
+int ir_budget_memory_out(void);
 /* The process's resident memory in KB (0 if it cannot be read). */
 long ir_resident_kb(void);
 /* A command's work budget (--work): a count, not a clock, so whether a
@@ -187,6 +194,9 @@ void ir_work_limit(long elements);
 void ir_work_add(long elements);
 /* The elements added so far. */
 long ir_work_done(void);
+/* The elements left of the work budget (0 when spent), or -1 when there
+ * is none. */
+long ir_work_left(void);
 /* 1 once the work budget is spent. */
 int ir_work_over(void);
 

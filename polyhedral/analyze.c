@@ -1520,8 +1520,8 @@ static int plan_expansion(pass *p, const int *fcomp, poly_expansion **want) {
 
 /* ---------------------------------------------------- the pass's phases */
 
-/* The time budget's hook (ir_budget_on_expire): isl stops at its next
- * operation. */
+/* The budget's hook (ir_budget_on_expire: at the deadline, or with the
+ * memory use past --memory): isl stops at its next operation. */
 static void abort_isl(void *ctx) { isl_ctx_abort(ctx); }
 
 /* Set-up: the isl context, the statements' domains and accesses (the
@@ -1533,6 +1533,13 @@ static int pass_build(pass *p) {
   isl_options_set_on_error(p->ctx, ISL_ON_ERROR_CONTINUE);
   /* at the deadline isl's operations fail (run: budget_out) */
   ir_budget_on_expire(abort_isl, p->ctx);
+  /* the work budget (--work) as a count of isl's operations (tableau
+   * pivots), one element of work each, so that a huge analysis ends at the
+   * same point on any machine (budget_out); a pass does not spend the
+   * budget: its operations are not counted out of it (isl does not say how
+   * many it made) */
+  long left = ir_work_left();
+  if (left >= 0) isl_ctx_set_max_operations(p->ctx, (unsigned long)left + 1);
   p->sts = ir_calloc((size_t)p->n, sizeof(st));
   sb_add(&p->params, "[");
   int np = 0;
@@ -1950,12 +1957,35 @@ static void task_io(pass *p, poly_analysis *a) {
   }
 }
 
-/* Did the time budget run out during pass p (isl aborted at the deadline,
- * abort_isl)?  Then a says so, p is freed and 1 is returned: whatever isl
- * answered after the abort is not looked at. */
+/* Has isl spent the operations it was given (isl_ctx_set_max_operations)?
+ * isl says so only in the error of the operation that ran out, which a
+ * later error can replace (the parser's "syntax error" around it); so ask
+ * again: the count stays spent, and reading a set with a constraint to
+ * satisfy takes a tableau pivot, which then fails with isl_error_quota. */
+static int quota_spent(pass *p) {
+  if (!isl_ctx_get_max_operations(p->ctx)) return 0;
+  isl_ctx_reset_error(p->ctx);
+  isl_set *probe = isl_set_read_from_str(p->ctx, "{ [x] : x >= 1 }");
+  isl_bool empty = isl_set_is_empty(probe);
+  isl_set_free(probe);
+  return empty == isl_bool_error && isl_ctx_last_error(p->ctx) == isl_error_quota;
+}
+
+/* Did a budget run out during pass p: the time or the memory budget (isl
+ * aborted by abort_isl) or the work budget (isl's operations spent,
+ * quota_spent)?  Then a says which (a->out_of_budget), p is freed and 1 is
+ * returned: whatever isl answered after the stop is not looked at. */
 static int budget_out(pass *p, poly_analysis *a) {
-  if (!p->ctx || !isl_ctx_aborted(p->ctx)) return 0;
-  a->error = "time budget exhausted (--timeout)";
+  if (!p->ctx) return 0;
+  if (isl_ctx_aborted(p->ctx))
+    a->error = ir_budget_memory_out() ? "memory budget exhausted (--memory)"
+                                      : "time budget exhausted (--timeout)";
+  else if (quota_spent(p))
+    a->error = ir_arena_printf(p->arena, "work budget exhausted (--work) after %lu isl operations",
+                               isl_ctx_get_max_operations(p->ctx));
+  else
+    return 0;
+  a->out_of_budget = 1;
   pass_free(p);
   return 1;
 }

@@ -320,6 +320,8 @@ typedef struct poly_analysis {
   int *reason_stmts;       /* the statements involved */
   const char *error;       /* internal failure or unsupported input (then
                               nothing else is filled in), else NULL */
+  int out_of_budget;       /* error: a budget ended the analysis (--timeout,
+                              --memory, --work) */
 } poly_analysis;
 
 /* Analyse kernel k.  Everything returned (including a transformed copy of k

@@ -86,12 +86,20 @@ stopped() { # stopped DESC STATUS MESSAGE CMD...: exit STATUS and MESSAGE on std
   [ -z "$msg" ] || grep -q "$msg" "$TMP/err" && PASS=$((PASS + 1)) || {
     FAIL=$((FAIL + 1)); echo "FAIL: $d: message '$msg' missing"; head -c 300 "$TMP/err"; }
 }
-# the analysis stops at the deadline itself: the watch aborts its isl
-# context (ir_budget_on_expire), no hard stop
+# the analysis stops at the deadline itself, and once its memory use
+# passes the budget: the watch aborts its isl context
+# (ir_budget_on_expire), no hard stop
 stopped "analyze --timeout" 1 "uplift analyze: .*many.c: time budget exhausted (--timeout)" \
   timeout 60 "$UPLIFT" analyze "$TMP/many.c" --timeout 2
-stopped "analyze --memory" 1 "uplift analyze: stopped: its memory use ([0-9]* MB) ran past the --memory budget of 16 MB" \
+stopped "analyze --memory" 1 "uplift analyze: .*many.c: memory budget exhausted (--memory)" \
   timeout 600 "$UPLIFT" analyze "$TMP/many.c" --memory 16 --timeout 3600
+grep -q "stopped:" "$TMP/err" && { FAIL=$((FAIL + 1)); echo "FAIL: analyze --memory: the watch's hard stop"; } || PASS=$((PASS + 1))
+# and on a count (--work: isl's operations, one element of work each), at
+# the same point on any machine: --work 1 is a million operations, a small
+# part of these 300 statements' analysis (about a hundred million)
+stopped "analyze --work 1" 1 "uplift analyze: .*many.c: work budget exhausted (--work) after 1000001 isl operations" \
+  timeout 600 "$UPLIFT" analyze "$TMP/many.c" --work 1 --timeout 3600
+expect_status 0 "analyze --work 1 leaves a small analysis alone" "$UPLIFT" analyze $g --work 1
 stopped "raise --timeout (in the analysis)" 1 "not raised: analysis failed: time budget exhausted (--timeout)" \
   timeout 60 "$UPLIFT" raise "$TMP/many.c" --timeout 2
 stopped "raise --json --timeout (in the analysis)" 1 "not raised: analysis failed: time budget exhausted (--timeout)" \
@@ -103,16 +111,34 @@ assert r["raised"] is False and "phase" not in r, r
 assert "time budget exhausted (--timeout)" in r["reason"] and r["tasks"] == [] and r["work"] == 0, r
 assert "stopped:" not in open(sys.argv[2]).read()  # not the watch's hard stop
 PY
-# a hard stop (a phase that does not look at the budget: here the memory
-# budget, which the analysis has no count of) still gives the --json
-# report: not raised, the phase named, the work so far
-stopped "raise --json --memory (in the analysis)" 1 "uplift raise: stopped: its memory use ([0-9]* MB) ran past the --memory budget of 16 MB.* in the analysis" \
-  timeout 600 "$UPLIFT" raise "$TMP/many.c" --memory 16 --timeout 3600 --json
+# the memory and the work budget end the analysis the same way: a clean
+# not raised, the --json report with the reason and no task
+for b in "memory 16|memory budget exhausted (--memory)" "work 1|work budget exhausted (--work) after 1000001 isl operations"; do
+  opt=${b%%|*}; why=${b#*|}
+  stopped "raise --json --$opt (in the analysis)" 1 "not raised: analysis failed: $why" \
+    timeout 600 "$UPLIFT" raise "$TMP/many.c" --$opt --timeout 3600 --json
+  python3 - "$TMP/out" "$TMP/err" "$why" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --json --$opt in the analysis: no clean report"; head -c 300 "$TMP/out"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["raised"] is False and "phase" not in r, r
+assert r["reason"].startswith("analysis failed: " + sys.argv[3]), r
+assert r["tasks"] == [] and r["work"] == 0, r
+assert "stopped:" not in open(sys.argv[2]).read()  # not the watch's hard stop
+PY
+done
+# a hard stop (a phase that does not look at the budget: here the
+# interpreter building the examples of 12 nested loops, 7^12 iterations at
+# the second example's sizes) still gives the --json report: not raised,
+# the phase named, the work so far
+python3 -c "
+print('void kernel_n(int n, double A[n]) { ' + ''.join('for (int i%d = 0; i%d < n; i%d++) ' % (j, j, j) for j in range(12)) + 'A[0] += 1.0; }')" >"$TMP/loops12.c"
+stopped "raise --json --timeout (a hard stop in the examples)" 1 "uplift raise: stopped: the time budget (--timeout 5 s) ran out and the phase running did not stop within 5 s in the examples" \
+  timeout 300 "$UPLIFT" raise "$TMP/loops12.c" --timeout 5 --json
 python3 - "$TMP/out" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --json at a hard stop: no report"; head -c 300 "$TMP/out"; }
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["raised"] is False and r["phase"] == "analysis", r
-assert "--memory budget of 16 MB" in r["reason"] and r["tasks"] == [] and r["work"] == 0, r
+assert r["raised"] is False and r["phase"] == "examples", r
+assert "--timeout 5 s" in r["reason"] and r["tasks"] == [] and r["work"] == 0, r
 PY
 # the search stops at the deadline itself (no hard stop): the corpus's
 # scan (a recurrence no op expresses) searches until a budget ends it; at
@@ -127,14 +153,15 @@ assert r["raised"] is False and "time budget exhausted (--timeout)" in r["reason
 assert sum(t["stats"]["enumerated"] for t in r["tasks"]) > 0, r
 assert "stopped:" not in open(sys.argv[2]).read()  # not the watch's hard stop
 PY
-# no search starts once the budget is gone: 3mm's tasks 1, 3 and 5 each
-# search (about 1.9, 0.5 and 0.9 million elements in hlo); at --work 1 the
-# first of them runs past the budget, and the raise ends there, not raised,
-# with that task's statistics and no later task in the report (each later
-# search used to start and finish within a level, so the raise succeeded
-# at 3.4 million); a count, so this holds on any machine
+# no search starts once the budget is gone: symm's tasks 1, 2 and 3 each
+# search (about 0.3, 1.2 and 0.1 million elements in hlo); at --work 1 the
+# second of them runs past the budget, and the raise ends there, not
+# raised, with that task's statistics and no later task in the report
+# (each later search used to start and finish within a level); a count,
+# so this holds on any machine (3mm served here until its searches took
+# 0.05 million in all)
 stopped "raise --json --work 1 (no search after the budget)" 1 "work budget exhausted (--work)" \
-  timeout 600 "$UPLIFT" raise benchmarks/kernels/3mm.c --work 1 --json
+  timeout 600 "$UPLIFT" raise benchmarks/kernels/symm.c --work 1 --json
 python3 - "$TMP/out" <<'PY' && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)); echo "FAIL: raise --work 1: a search started after the budget"; head -c 600 "$TMP/out"; }
 import json, re, sys
 r = json.load(open(sys.argv[1]))
