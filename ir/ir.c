@@ -458,6 +458,21 @@ int ir_expr_equal(const ir_expr *a, const ir_expr *b) {
   return 1;
 }
 
+ir_assign_op ir_stmt_accumulation(const ir_stmt *s, const ir_expr **summand) {
+  const ir_expr *r = s->rhs;
+  *summand = r;
+  if (s->op != IR_ASSIGN || (r->kind != IR_EX_ADD && r->kind != IR_EX_SUB)) return s->op;
+  if (ir_expr_equal(r->args[0], s->lhs)) {
+    *summand = r->args[1];
+    return r->kind == IR_EX_ADD ? IR_ASSIGN_ADD : IR_ASSIGN_SUB;
+  }
+  if (r->kind == IR_EX_ADD && ir_expr_equal(r->args[1], s->lhs)) {
+    *summand = r->args[0];
+    return IR_ASSIGN_ADD;
+  }
+  return s->op;
+}
+
 int ir_expr_const_int(const ir_expr *e, long *v) {
   long a, b;
   switch (e->kind) {

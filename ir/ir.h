@@ -578,6 +578,13 @@ static inline int ir_kernel_nargs(const ir_kernel *k) {
  * type and operands; positions aside)? */
 int ir_expr_equal(const ir_expr *a, const ir_expr *b);
 
+/* Assignment s as an accumulation: `x += e` and `x -= e`, and the same
+ * written out, `x = x + e`, `x = e + x`, `x = x - e` (one operation in C:
+ * `x = x + a + b` is `(x + a) + b`, not an accumulation of `a + b`).
+ * Returns IR_ASSIGN_ADD or IR_ASSIGN_SUB with *summand = e for those,
+ * otherwise s->op with *summand = s->rhs. */
+ir_assign_op ir_stmt_accumulation(const ir_stmt *s, const ir_expr **summand);
+
 /* Find a variable by name; -1 if none. */
 int ir_kernel_find_var(const ir_kernel *k, const char *name);
 

@@ -99,6 +99,8 @@ typedef struct as {
 /* Statement context of a source expression. */
 typedef struct sctx {
   const ir_stmt *s;
+  ir_assign_op op;   /* s as an accumulation (ir_stmt_accumulation) */
+  const ir_expr *rhs; /* its value, or its summand */
   const char *dom;   /* the statement's domain over its K's */
   int nkid;
   const int *iters;  /* its iterators (var ids) */
@@ -421,7 +423,7 @@ static void src_read(as *c, const ir_expr *e, const sctx *x, form *out) {
     if (!(idx[d] = aff_text(c, e->args[d], x->iters, x->nkid, x->kid))) return;
   const ir_expr *lhs = x->s->lhs;
   if (v == lhs->var) {
-    if (x->s->op == IR_ASSIGN_ADD || x->s->op == IR_ASSIGN_SUB) {
+    if (x->op == IR_ASSIGN_ADD || x->op == IR_ASSIGN_SUB) {
       fail(c, "an accumulation into %s that reads %s", var->name, var->name);
       return;
     }
@@ -510,6 +512,7 @@ static void src_stmt(as *c, const ir_stmt *s, const int *iters, int depth, const
   sctx x;
   memset(&x, 0, sizeof x);
   x.s = s;
+  x.op = ir_stmt_accumulation(s, &x.rhs);
   x.dom = subst(c, dom, 'I', depth, iters, to);
   x.nkid = depth;
   x.iters = iters;
@@ -534,7 +537,7 @@ static void src_stmt(as *c, const ir_stmt *s, const int *iters, int depth, const
   form *old = st->f;
   /* the rhs: its reads see the statement's iterators as K names */
   form *e = form_new(c, 0);
-  src_expr(c, s->rhs, &x, e);
+  src_expr(c, x.rhs, &x, e);
   if (c->failed) return;
   /* W: the elements the statement writes, over old's output variables */
   const char *eqs = NULL;
@@ -550,11 +553,11 @@ static void src_stmt(as *c, const ir_stmt *s, const int *iters, int depth, const
   }
   const char *W = ir_arena_strdup(&c->ar, ir_buf_str(&w));
   ir_buf_free(&w);
-  if (s->op == IR_ASSIGN_DIV) {
+  if (x.op == IR_ASSIGN_DIV) {
     fail(c, "a division (/=)");
     return;
   }
-  if (s->op == IR_ASSIGN_ADD || s->op == IR_ASSIGN_SUB || s->op == IR_ASSIGN_MUL)
+  if (x.op == IR_ASSIGN_ADD || x.op == IR_ASSIGN_SUB || x.op == IR_ASSIGN_MUL)
     check_access(c, &x, v, x.f);
   else {
     const char *box = var_box(c, v, x.f);
@@ -566,9 +569,9 @@ static void src_stmt(as *c, const ir_stmt *s, const int *iters, int depth, const
   memcpy(nf->ov, old->ov, sizeof nf->ov);
   nf->rank = old->rank;
   const char *wdom = and_text(c, x.dom, eqs);
-  if (s->op == IR_ASSIGN_ADD || s->op == IR_ASSIGN_SUB) {
+  if (x.op == IR_ASSIGN_ADD || x.op == IR_ASSIGN_SUB) {
     for (int i = 0; i < old->n; i++) push(c, nf, &old->t[i]);
-    inst_all(c, e, NULL, wdom, depth, kid, s->op == IR_ASSIGN_SUB ? -1 : 1, nf);
+    inst_all(c, e, NULL, wdom, depth, kid, x.op == IR_ASSIGN_SUB ? -1 : 1, nf);
   } else {
     /* one instance per element: the map from instances to elements is
      * injective */
@@ -593,7 +596,7 @@ static void src_stmt(as *c, const ir_stmt *s, const int *iters, int depth, const
       push(c, nf, &t);
     }
     form *val = e;
-    if (s->op == IR_ASSIGN_MUL) {
+    if (x.op == IR_ASSIGN_MUL) {
       form *o = form_new(c, 0);
       inst_all(c, old, x.f, NULL, 0, NULL, 1, o);
       val = form_new(c, 0);

@@ -81,6 +81,22 @@ static const char mv[] = "void kernel_mv(int n, double A[n][n], double x[n], dou
                          "  for (int i = 0; i < n; i++)\n"
                          "    for (int j = 0; j < n; j++) x[i] += A[i][j] * y[j];\n}\n";
 
+/* the accumulation written out, as upstream Polybench's gemver writes it
+ * (x = x + e is x += e in C), e + x, and x - e; x = x + a + b is
+ * (x + a) + b, an assignment of a sum that reads x, not an accumulation */
+static const char mv_out[] = "void kernel_mv(int n, double A[n][n], double x[n], double y[n]) {\n"
+                             "  for (int i = 0; i < n; i++)\n"
+                             "    for (int j = 0; j < n; j++) x[i] = x[i] + A[i][j] * y[j];\n}\n";
+static const char mv_rev[] = "void kernel_mv(int n, double A[n][n], double x[n], double y[n]) {\n"
+                             "  for (int i = 0; i < n; i++)\n"
+                             "    for (int j = 0; j < n; j++) x[i] = A[i][j] * y[j] + x[i];\n}\n";
+static const char mv_sub[] = "void kernel_mv(int n, double A[n][n], double x[n], double y[n]) {\n"
+                             "  for (int i = 0; i < n; i++)\n"
+                             "    for (int j = 0; j < n; j++) x[i] = x[i] - A[i][j] * y[j];\n}\n";
+static const char mv_two[] = "void kernel_mv(int n, double A[n][n], double x[n], double y[n]) {\n"
+                             "  for (int i = 0; i < n; i++)\n"
+                             "    for (int j = 0; j < n; j++) x[i] = x[i] + A[i][j] + y[j];\n}\n";
+
 static const char carried[] = "void kernel_c(int n, double A[n], double B[n]) {\n"
                               "  double s = 0.0;\n"
                               "  for (int i = 0; i < n; i++) {\n"
@@ -152,6 +168,17 @@ static const as_test tests[] = {
      "add(x, dot_general[batch=(), contract=(0,0)](A, y))", 0, "differ"},
     {"matrix-vector, the old x dropped", mv, 0, "x", "dot_general[batch=(), contract=(1,0)](A, y)",
      0, "differ"},
+    {"matrix-vector written out, x = x + e", mv_out, 0, "x",
+     "add(x, dot_general[batch=(), contract=(1,0)](A, y))", 1, NULL},
+    {"matrix-vector written out, x = e + x", mv_rev, 0, "x",
+     "add(x, dot_general[batch=(), contract=(1,0)](A, y))", 1, NULL},
+    {"matrix-vector written out, x = x - e", mv_sub, 0, "x",
+     "subtract(x, dot_general[batch=(), contract=(1,0)](A, y))", 1, NULL},
+    {"matrix-vector written out, the old x dropped", mv_out, 0, "x",
+     "dot_general[batch=(), contract=(1,0)](A, y)", 0, "differ"},
+    {"x = x + a + b is not an accumulation of a + b", mv_two, 0, "x",
+     "add(x, reduce[dims=(1), body=add](add(A, broadcast_in_dim[dims=(1)](y):f64[n,n]), 0))", 0,
+     "more than once"},
     {"a carried scalar", carried, 1, "B", "A", 0, NULL},
     {"x - x is not 0 (no cancellation)", cancel, 0, "B", "0:f64[n]", 0, "differ"},
     {"sqrt is out of reach", scale, 0, "B", "sqrt(A)", 0, "sqrt"},

@@ -272,24 +272,6 @@ static int eval(vx_exec *s, const ir_expr *e, tv *out) {
 
 /* ------------------------------------------------------- statements */
 
-static int same_ref(const ir_expr *a, const ir_expr *b) {
-  if (a->kind != b->kind || a->nargs != b->nargs) return 0;
-  switch (a->kind) {
-  case IR_EX_CONST: return a->value == b->value;
-  case IR_EX_VAR: return a->var == b->var;
-  case IR_EX_ELEM:
-    if (a->var != b->var) return 0;
-    break;
-  case IR_EX_CALL:
-    if (a->fn != b->fn) return 0;
-    break;
-  default: break;
-  }
-  for (int i = 0; i < a->nargs; i++)
-    if (!same_ref(a->args[i], b->args[i])) return 0;
-  return 1;
-}
-
 /* Does e read every element it reads whatever the inputs: no select, &&
  * or || (whose operands may be left unread when run) and no subscript
  * that reads data? */
@@ -317,17 +299,8 @@ static int assign(vx_exec *s, const ir_stmt *st, interp_term guard,
   }
 
   /* The summand of an accumulation: x += e, x -= e, x = x + e, x = e + x. */
-  ir_assign_op op = st->op;
-  const ir_expr *rhs = st->rhs;
-  if (op == IR_ASSIGN && (rhs->kind == IR_EX_ADD || rhs->kind == IR_EX_SUB)) {
-    if (same_ref(rhs->args[0], st->lhs)) {
-      op = rhs->kind == IR_EX_ADD ? IR_ASSIGN_ADD : IR_ASSIGN_SUB;
-      rhs = rhs->args[1];
-    } else if (rhs->kind == IR_EX_ADD && same_ref(rhs->args[1], st->lhs)) {
-      op = IR_ASSIGN_ADD;
-      rhs = rhs->args[0];
-    }
-  }
+  const ir_expr *rhs;
+  ir_assign_op op = ir_stmt_accumulation(st, &rhs);
   tv r;
   if (eval(s, rhs, &r)) {
     /* a read outside its array that runs whatever the inputs (C's
