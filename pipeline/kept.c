@@ -36,6 +36,15 @@
 
 #include "pipeline/pipeline.h"
 
+/* Does statement list s hold a loop, at any depth? */
+static int has_loop(const ir_stmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == IR_ST_FOR ||
+        (s->kind == IR_ST_IF && (has_loop(s->then_body) || has_loop(s->else_body))))
+      return 1;
+  return 0;
+}
+
 /* Why a's kept loops are not raised inside (NULL: they are). */
 static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
   const poly_kept_loop *kl = &a->kept[0];
@@ -45,6 +54,10 @@ static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
    * loop: one statement of the body, run once per iteration */
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
     return "statements outside the kept loop";
+  /* a body without a loop of its own is a scalar recurrence (a[i+1] =
+   * a[i] + b[i]): a program over whole arrays per iteration would only
+   * mask one element, so the dependence stays the reason */
+  if (!has_loop(kl->loop->body)) return "its body has no loop of its own: a scalar recurrence";
   for (int i = 0; i < a->ndeps; i++) { /* the body program carries parameters only */
     const poly_dep *d = &a->deps[i];
     ir_var_kind vk = k->vars[d->var]->kind;

@@ -209,6 +209,14 @@ void kernel_im(int steps, int n, double A[n], double B[n]) {
       A[i] = 0.5 * A[i] + B[i + t];
 }
 C
+# a kept loop whose body has no loop of its own is a scalar recurrence: a
+# program over the whole array per iteration would only mask one element
+refuse_iter scalar_recurrence "its body has no loop of its own: a scalar recurrence" <<'C'
+void kernel_sr(int n, double a[n], double b[n]) {
+  for (int i = 0; i < n - 1; i++)
+    a[i + 1] = a[i] + b[i];
+}
+C
 # a local array that carries a value from one iteration to the next (w is
 # read before it is written in each step): the body alone would read it
 # uninitialised, so it is not raised inside (the raise would be wrong)
