@@ -398,7 +398,7 @@ int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnod
                  const ir_tnode *b, const rw_folder *fold) {
   if (a == b) return 1;
   rw_egraph *g = rw_egraph_new(store, RW_EGRAPH_NODES);
-  g->fold = fold;
+  rw_egraph_set_folder(g, fold);
   int ca = rw_egraph_add(g, a), cb = rw_egraph_add(g, b);
   rw_egraph_saturate(g, rules, nr, RW_EGRAPH_ITERS, ca, cb);
   int same = rw_egraph_find(g, ca) == rw_egraph_find(g, cb);

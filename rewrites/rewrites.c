@@ -466,7 +466,7 @@ typedef struct judging {
   ir_tp_store *store;
   ir_arena *arena;
   int bound;           /* sizes 1..bound, as the verifier's */
-  rw_folder folder;    /* fold_const, with this as user */
+  rw_folder folder;    /* fold_ground, with this as user */
   const ir_tnode **fold_key, **fold_val; /* open addressing, fold_cap slots */
   size_t fold_cap, fold_n;
   long folds;          /* folds proved */
