@@ -82,6 +82,15 @@ static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
           o->inputs, o->search.max_ops, rs->proposed, rs->implied, rs->nrefuted, rs->nunknown,
           rs->generalized, rs->folds);
   print_legend(o, "#", out);
+  if (rs->nargs > rs->ninputs) {
+    fputs("# pattern variables (each stands for any term of its type):", out);
+    for (int i = rs->ninputs; i < rs->nargs; i++) {
+      char t[128];
+      fprintf(out, "%s %s:%s", i > rs->ninputs ? "," : "", rs->k->vars[rs->args[i]->arg]->name,
+              ir_type_str(&rs->args[i]->type, rs->k, t, sizeof t));
+    }
+    fputc('\n', out);
+  }
   print_incomplete(rs, "#", out);
   if (rs->old_n >= 0)
     fprintf(out, "# derivability: %d of the %d rules of the normal-form miner are derivable "
@@ -118,6 +127,14 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   cJSON_AddNumberToObject(root, "implied", (double)rs->implied);
   cJSON_AddBoolToObject(root, "complete", rs->complete);
   if (rs->limited) cJSON_AddStringToObject(root, "limit", enum_limit_text());
+  cJSON *pv = cJSON_AddArrayToObject(root, "pattern_variables");
+  for (int i = rs->ninputs; i < rs->nargs; i++) {
+    char t[128];
+    cJSON *v = cJSON_CreateObject();
+    cJSON_AddStringToObject(v, "name", rs->k->vars[rs->args[i]->arg]->name);
+    cJSON_AddStringToObject(v, "type", ir_type_str(&rs->args[i]->type, rs->k, t, sizeof t));
+    cJSON_AddItemToArray(pv, v);
+  }
   cJSON *ra = cJSON_AddArrayToObject(root, "rules");
   for (int i = 0; i < rs->n; i++) cJSON_AddItemToArray(ra, rule_json(rs, &rs->rules[i]));
   cJSON *fa = cJSON_AddArrayToObject(root, "refuted");

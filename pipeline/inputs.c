@@ -38,13 +38,15 @@ static ir_var *new_var(ir_arena *a, ir_var ***vars, int *nvars, int *cap, ir_var
   return v;
 }
 
-int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **kout,
-                      const ir_tnode **args, int cap, int *nargs, ir_error *err) {
+int pipe_inputs_parse(const char *spec, int bools, ir_arena *arena, ir_tp_store *store,
+                      ir_kernel **kout, const ir_tnode **args, int cap, int *nargs,
+                      ir_error *err) {
   ir_kernel *k = IR_NEW(arena, ir_kernel);
   int vcap = 16, nv = 0;
   ir_var **vars = IR_NEW_N(arena, ir_var *, vcap);
   int in_ids[64], nin = 0;
   int dims[64][IR_MAX_RANK], ranks[64];
+  ir_elem elems[64];
   const char *p = spec;
   int have_elem = 0;
   ir_elem data = IR_F64;
@@ -67,11 +69,16 @@ int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_
     ir_elem elem;
     if (!strncmp(p, "f64", 3)) elem = IR_F64;
     else if (!strncmp(p, "f32", 3)) elem = IR_F32;
+    else if (bools && !strncmp(p, "i1", 2)) elem = IR_I1;
     else FAIL("unknown element type at '%s' (supported: f64, f32)", p);
-    if (have_elem && elem != data) FAIL("inputs mix f64 and f32 (one element type per run)");
-    data = elem;
-    have_elem = 1;
-    p += 3;
+    if (elem == IR_I1) {
+      p += 2;
+    } else {
+      if (have_elem && elem != data) FAIL("inputs mix f64 and f32 (one element type per run)");
+      data = elem;
+      have_elem = 1;
+      p += 3;
+    }
     if (*p != '[') FAIL("expected '[dims]' after the element type of '%s' at '%s'", name, p);
     p++;
     if (nin == 64) FAIL("too many inputs (at most 64)");
@@ -100,6 +107,7 @@ int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_
     }
     p++;
     ranks[nin] = r;
+    elems[nin] = elem;
     ir_var *v = new_var(arena, &vars, &nv, &vcap, r ? IR_VAR_ARRAY : IR_VAR_SCALAR, name, elem);
     v->rank = r;
     for (int d = 0; d < r; d++) {
@@ -135,7 +143,7 @@ int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_
     k->params[k->nparams++] = v;
   }
   for (int i = 0; i < nin; i++) {
-    ir_type t = {data, ranks[i], {0, 0, 0, 0}};
+    ir_type t = {elems[i] == IR_I1 ? IR_I1 : data, ranks[i], {0, 0, 0, 0}};
     for (int d = 0; d < ranks[i]; d++) t.dims[d] = dims[i][d];
     args[i] = ir_tp_arg(store, in_ids[i], vars[in_ids[i]]->name, &t);
   }
@@ -149,7 +157,7 @@ pipe_error pipe_inputs_load(const char *spec, const char *dialect, ir_arena *are
                             ir_tp_store *store, pipe_inputs *out, ir_error *err) {
   memset(out, 0, sizeof *out);
   ir_error_clear(err);
-  if (pipe_inputs_parse(spec, arena, store, &out->k, out->args, PIPE_MAX_INPUTS, &out->nargs,
+  if (pipe_inputs_parse(spec, 0, arena, store, &out->k, out->args, PIPE_MAX_INPUTS, &out->nargs,
                         err))
     return PIPE_ERR_INPUTS;
   if (!(out->d = gram_load(dialect, arena))) return PIPE_ERR_DIALECT;

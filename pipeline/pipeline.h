@@ -378,9 +378,11 @@ void pipe_report_free(pipe_report *r);
  * variables per dim name, then a parameter per input) and an argument leaf
  * per input in store (args[i], arg number = var id).  Returns 0, or -1
  * with err filled (IR_ERR_INPUT, its position "--inputs", line 1 and the
- * column in spec where it went wrong). */
-int pipe_inputs_parse(const char *spec, ir_arena *arena, ir_tp_store *store, ir_kernel **k,
-                      const ir_tnode **args, int cap, int *nargs, ir_error *err);
+ * column in spec where it went wrong).  bools: i1 inputs are accepted too
+ * (rewrites' pattern variables of conditions; not an element type of the
+ * run, which the float inputs set). */
+int pipe_inputs_parse(const char *spec, int bools, ir_arena *arena, ir_tp_store *store,
+                      ir_kernel **k, const ir_tnode **args, int cap, int *nargs, ir_error *err);
 
 /* The --inputs kernel and the dialect to enumerate it with. */
 #define PIPE_MAX_INPUTS 16

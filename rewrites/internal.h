@@ -7,8 +7,6 @@
 
 #include "rewrites/rewrites.h"
 
-#define RW_MAXSYM 64
-
 /* Does pattern type p match t, extending the size symbol map dim[0..
  * RW_MAXSYM-1] (-2: unset)?  Element type and rank must be equal, unit
  * dims match unit dims only. */

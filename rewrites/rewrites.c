@@ -206,11 +206,28 @@ static int cmp_rule_old(const void *a, const void *b) {
   return x->lhs->id - y->lhs->id;
 }
 
-static int check(verify_ctx *v, const rw_rules *rs, const int *in_vars, const rw_rule *r,
-                 verify_result *res) {
+/* Whether n has argument leaf number arg (any when arg < 0). */
+static int has_arg(const ir_tnode *n, int arg) {
+  if (n->kind == IR_TN_ARG) return arg < 0 || n->arg == arg;
+  for (int i = 0; i < n->nops; i++)
+    if (has_arg(n->ops[i], arg)) return 1;
+  return 0;
+}
+
+/* Is input i of rs one rule r is checked and probed over: every --inputs
+ * one (a rule is checked over the inputs it does not use too, as before
+ * pattern variables), and the pattern variables r uses. */
+static int counts(const rw_rules *rs, const rw_rule *r, int i) {
+  return i < rs->ninputs || has_arg(r->lhs, rs->args[i]->arg) || has_arg(r->rhs, rs->args[i]->arg);
+}
+
+static int check(verify_ctx *v, const rw_rules *rs, const rw_rule *r, verify_result *res) {
+  int in_vars[RW_MAXSYM], nin = 0;
+  for (int i = 0; i < rs->nargs; i++)
+    if (counts(rs, r, i)) in_vars[nin++] = rs->args[i]->arg;
   pipe_cand a = {r->lhs, in_vars, rs->k->nvars}, b = {r->rhs, in_vars, rs->k->nvars};
   verify_candidate ca = {pipe_cand_eval_sym, NULL, &a}, cb = {pipe_cand_eval_sym, NULL, &b};
-  return verify_rule_check(v, rs->k, rs->nargs, in_vars, &ca, &cb, res);
+  return verify_rule_check(v, rs->k, nin, in_vars, &ca, &cb, res);
 }
 
 /* Is every op subterm of n finite and defined on one random input at
@@ -269,7 +286,8 @@ static int defined_lhs(const rw_rules *rs, const ir_tnode *lhs) {
   for (int i = 0; i < rs->nargs; i++) {
     ir_tensor *t = &args[rs->args[i]->arg];
     for (size_t j = 0; j < ir_tensor_size(t); j++)
-      t->data[j] = (double)interp_rng_range(&rng, 1, 64) / 8.0;
+      t->data[j] = t->elem == IR_I1 ? (double)interp_rng_range(&rng, 0, 1)
+                                    : (double)interp_rng_range(&rng, 1, 64) / 8.0;
   }
   int ok = all_finite(lhs, args, rs->k->nvars, sizes);
   free_args(rs, args);
@@ -296,14 +314,18 @@ static const double probe_values[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, -2.5, 0.1,
 
 /* Fill the inputs of args with input set number `run`: the mixed-radix
  * digits of run over probe_values when exhaustive, else seeded draws. */
-static void probe_fill(const rw_rules *rs, ir_tensor *args, long run, int exhaustive,
-                       interp_rng *rng) {
+static void probe_fill(const rw_rules *rs, const rw_rule *r, ir_tensor *args, long run,
+                       int exhaustive, interp_rng *rng) {
   for (int i = 0; i < rs->nargs; i++) {
+    if (!counts(rs, r, i)) continue;
     ir_tensor *t = &args[rs->args[i]->arg];
     for (size_t j = 0; j < ir_tensor_size(t); j++) {
       long pick = exhaustive ? run % NPROBE : interp_rng_range(rng, 0, NPROBE - 1);
       run /= NPROBE;
-      t->data[j] = t->elem == IR_F32 ? (double)(float)probe_values[pick] : probe_values[pick];
+      if (t->elem == IR_I1) /* a condition: true or false */
+        t->data[j] = pick & 1;
+      else
+        t->data[j] = t->elem == IR_F32 ? (double)(float)probe_values[pick] : probe_values[pick];
     }
   }
 }
@@ -314,14 +336,6 @@ static void put_value(ir_buf *b, double v) {
     ir_buf_puts(b, "nan");
   else
     ir_buf_printf(b, "%g", v);
-}
-
-/* Whether n has argument leaf number arg (any when arg < 0). */
-static int has_arg(const ir_tnode *n, int arg) {
-  if (n->kind == IR_TN_ARG) return arg < 0 || n->arg == arg;
-  for (int i = 0; i < n->nops; i++)
-    if (has_arg(n->ops[i], arg)) return 1;
-  return 0;
 }
 
 /* "x = [inf, 0] (n=2)": the inputs of args that r uses, at sizes, into b. */
@@ -385,14 +399,15 @@ static const char *ieee_probe(const rw_rules *rs, const rw_rule *r, ir_arena *ar
     long *sizes = all_sizes(rs, size);
     ir_tensor *args = make_args(rs, sizes);
     long elems = 0, combos = 1;
-    for (int i = 0; i < rs->nargs; i++) elems += (long)ir_tensor_size(&args[rs->args[i]->arg]);
+    for (int i = 0; i < rs->nargs; i++)
+      if (counts(rs, r, i)) elems += (long)ir_tensor_size(&args[rs->args[i]->arg]);
     for (long i = 0; i < elems && combos <= PROBE_RUNS; i++) combos *= NPROBE;
     int exhaustive = size == 1 && combos <= PROBE_RUNS;
     long runs = !has_arg(r->lhs, -1) ? 1 : exhaustive ? combos : PROBE_RUNS;
     interp_rng rng;
     interp_rng_seed(&rng, 0x1eee + (uint64_t)size);
     for (long run = 0; run < runs && !found; run++) {
-      probe_fill(rs, args, run, exhaustive, &rng);
+      probe_fill(rs, r, args, run, exhaustive, &rng);
       double lv = 0, rv = 0;
       int rdef = 0;
       long at = probe_differ(rs, r, args, sizes, &lv, &rv, &rdef);
@@ -461,7 +476,6 @@ static int filtered(const rw_rules *rs, const rw_rule *rule) {
  * folder with its cache of folds and the values of ground terms. */
 typedef struct judging {
   rw_rules *out;
-  const int *in_vars;
   verify_ctx *vr, *vf;
   ir_tp_store *store;
   ir_arena *arena;
@@ -482,7 +496,7 @@ static void prove(judging *j, rw_rule *rule, int *differs) {
   const rw_rules *rs = j->out;
   ir_arena *arena = j->arena;
   verify_result res;
-  check(j->vr, rs, j->in_vars, rule, &res);
+  check(j->vr, rs, rule, &res);
   rule->real = res.verdict;
   int unused;
   if (res.verdict != VERIFY_PROVED && !differs) {
@@ -496,7 +510,7 @@ static void prove(judging *j, rw_rule *rule, int *differs) {
   }
   verify_result_free(&res);
   if (rule->real == VERIFY_PROVED && j->vf) {
-    check(j->vf, rs, j->in_vars, rule, &res);
+    check(j->vf, rs, rule, &res);
     rule->fp = res.verdict;
     if (res.verdict != VERIFY_PROVED) {
       rule->fp_why =
@@ -659,7 +673,7 @@ static seen_value *seen_entry(judging *j, const ir_type *ty, double *vals, size_
 static int proves(judging *j, const ir_tnode *t, const ir_tnode *u) {
   rw_rule r = {t, u, VERIFY_SKIPPED, VERIFY_SKIPPED, NULL, NULL, NULL};
   verify_result res;
-  check(j->vr, j->out, j->in_vars, &r, &res);
+  check(j->vr, j->out, &r, &res);
   int ok = res.verdict == VERIFY_PROVED;
   verify_result_free(&res);
   return ok;
@@ -733,6 +747,16 @@ static int judge(judging *j, rw_rule rule) {
     if (tried(out, &g)) continue;
     prove(j, &g, NULL);
     if (g.real != VERIFY_PROVED) continue;
+    /* and the most general proved rule above it (a rule with two
+     * subterms to generalize takes two steps) */
+    rw_rule h;
+    for (int q = 0; generalize(out, j->store, &g, q, &h); q++) {
+      if (tried(out, &h)) continue;
+      prove(j, &h, NULL);
+      if (h.real != VERIFY_PROVED) continue;
+      g = h;
+      q = -1;
+    }
     push(&out->rules, &out->n, &g);
     out->generalized++;
     out->implied++;
@@ -767,7 +791,7 @@ static void old_set(judging *j, rw_rule *props, int n) {
       continue;
     if (r.real == VERIFY_SKIPPED) {
       verify_result res;
-      check(j->vr, out, j->in_vars, &r, &res);
+      check(j->vr, out, &r, &res);
       r.real = res.verdict;
       verify_result_free(&res);
     }
@@ -779,6 +803,68 @@ static void old_set(judging *j, rw_rule *props, int n) {
     out->old_derivable +=
         rw_derivable(store, out->rules, out->n, old[i].lhs, old[i].rhs, &j->folder);
   ir_free(old);
+}
+
+/* ------------------------------------------------ pattern variables
+ * A proposal's subterm of a type no input has (a scalar such as
+ * `reduce(x, 0)` over x:[n], or f64[1,n]) generalizes only to a variable
+ * of that type: `multiply(1, reduce[...](x, 0)) -> reduce[...](x, 0)` is
+ * an instance of `multiply(1, _0) -> _0` over _0:f64[].  So every type of
+ * an op subterm of a proposal's lhs that has the inputs' element type
+ * gets one pattern variable `_N` (in proposal order, as room in the
+ * size-symbol maps allows): an input the enumeration does not use, which
+ * generalize may take, and which a rule is checked and probed over only
+ * when it uses it.  The kernel is parsed again from the --inputs with the
+ * pattern variables appended, so the inputs keep their var ids and the
+ * enumerated terms stay valid. */
+
+static int var_named(const ir_kernel *k, const char *name) {
+  for (int v = 0; v < k->nvars; v++)
+    if (!strcmp(k->vars[v]->name, name)) return 1;
+  return 0;
+}
+
+static void add_patterns(const rw_opts *o, rw_rules *out, const rw_rule *props, int n,
+                         ir_arena *arena, ir_tp_store *store) {
+  ir_type types[RW_MAXSYM];
+  int nt = 0, room = RW_MAXSYM - out->k->nvars;
+  for (int i = 0; i < n && nt < room; i++) {
+    const ir_tnode *subs[32];
+    int ns = op_subterms(props[i].lhs, subs, 0, 32);
+    for (int k = 0; k < ns && nt < room; k++) {
+      const ir_type *t = &subs[k]->type;
+      int seen = t->elem != out->k->data_type && t->elem != IR_I1;
+      for (int q = 0; q < nt && !seen; q++) seen = ir_type_equal(&types[q], t);
+      if (!seen) types[nt++] = *t;
+    }
+  }
+  if (!nt) return;
+  ir_buf b = {0};
+  ir_buf_puts(&b, o->inputs);
+  for (int q = 0, next = 0; q < nt; q++) {
+    char name[24];
+    do snprintf(name, sizeof name, "_%d", next++);
+    while (var_named(out->k, name));
+    ir_buf_printf(&b, ",%s:%s[", name,
+                  types[q].elem == IR_I1 ? "i1" : out->k->data_type == IR_F32 ? "f32" : "f64");
+    for (int d = 0; d < types[q].rank; d++)
+      ir_buf_printf(&b, "%s%s", d ? "," : "",
+                    types[q].dims[d] == IR_DIM_ONE ? "1" : out->k->vars[types[q].dims[d]]->name);
+    ir_buf_puts(&b, "]");
+  }
+  const char *spec = ir_arena_strdup(arena, ir_buf_str(&b));
+  ir_buf_free(&b);
+  ir_kernel *k;
+  const ir_tnode *args[RW_MAXSYM];
+  int nargs;
+  ir_error err;
+  ir_error_clear(&err);
+  if (pipe_inputs_parse(spec, 1, arena, store, &k, args, RW_MAXSYM, &nargs, &err)) return;
+  for (int i = 0; i < out->ninputs; i++)
+    if (args[i] != out->args[i]) return; /* cannot happen: the same prefix */
+  out->k = k;
+  memcpy(out->args, args, sizeof args);
+  out->nargs = nargs;
 }
 
 void rw_default_options(rw_opts *o) {
@@ -798,8 +884,8 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
   pipe_error pe = pipe_inputs_load(o->inputs, o->dialect, arena, store, &in, err);
   out->k = in.k;
   out->d = in.d;
-  out->nargs = in.nargs;
-  memcpy(out->args, in.args, sizeof out->args);
+  out->nargs = out->ninputs = in.nargs;
+  memcpy(out->args, in.args, sizeof in.args);
   if (pe != PIPE_OK) return pe;
   if (out->k->nvars > MAXSYM) {
     ir_error_set(err, nowhere, IR_ERR_INPUT, "too many inputs and dims");
@@ -818,15 +904,14 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
   out->limited = r == ENUM_EXPLORE_LIMIT;
   out->proposed = m.n;
   if (m.n) qsort(m.props, (size_t)m.n, sizeof(rw_rule), cmp_rule);
-  int in_vars[PIPE_MAX_INPUTS];
-  for (int i = 0; i < out->nargs; i++) in_vars[i] = out->args[i]->arg;
+  add_patterns(o, out, m.props, m.n, arena, store);
   verify_ctx *vr, *vf;
   if (verifiers(o, &vr, &vf)) {
     ir_free(m.props);
     ir_error_set(err, nowhere, IR_ERR_TOOL, "cannot set up Z3");
     return PIPE_ERR_SOLVER;
   }
-  judging j = {out, in_vars, vr, vf, store, arena, o->bound > 0 ? o->bound : 2,
+  judging j = {out, vr, vf, store, arena, o->bound > 0 ? o->bound : 2,
                {fold_ground, NULL}, NULL, NULL, 0, 0, 0, NULL, 0};
   j.folder.user = &j;
   int i = 0;

@@ -18,6 +18,9 @@
 
 #include "pipeline/pipeline.h"
 
+/* the inputs and size symbols of a rule set, at most */
+#define RW_MAXSYM 64
+
 typedef struct rw_rule {
   const ir_tnode *lhs, *rhs;
   int real, fp;    /* verify_verdict of each mode */
@@ -31,9 +34,14 @@ typedef struct rw_rule {
 } rw_rule;
 
 typedef struct rw_rules {
-  ir_kernel *k; /* the synthetic kernel of --inputs */
-  const ir_tnode *args[PIPE_MAX_INPUTS];
-  int nargs;
+  ir_kernel *k; /* the synthetic kernel of --inputs, with the pattern
+                   variables (below) as inputs after them */
+  const ir_tnode *args[RW_MAXSYM];
+  int nargs;    /* args: the --inputs, then the pattern variables */
+  int ninputs;  /* of them the --inputs (the enumeration's leaves): a
+                   pattern variable `_N` is an input of its own type that
+                   the enumeration does not use, which a rule generalizes
+                   a subterm to when no input has the subterm's type */
   const gram_dialect *d;
   int n;
   rw_rule *rules; /* accepted (proved) rules, smallest first */

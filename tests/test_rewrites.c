@@ -27,8 +27,9 @@ static int holds(const rw_rules *rs, const rw_rule *r, uint64_t seed) {
       t->dims[d] = a->type.dims[d] == IR_DIM_ONE ? 1 : sizes[a->type.dims[d]];
     size_t n = ir_tensor_size(t);
     t->data = ir_malloc((n + 1) * sizeof(double));
-    for (size_t j = 0; j < n; j++)
-      t->data[j] = (double)interp_rng_range(&rng, -1000, 1000) / 8.0;
+    for (size_t j = 0; j < n; j++) /* a condition (a pattern variable) is 0 or 1 */
+      t->data[j] = t->elem == IR_I1 ? (double)interp_rng_range(&rng, 0, 1)
+                                    : (double)interp_rng_range(&rng, -1000, 1000) / 8.0;
   }
   ir_tensor l, rr;
   interp_err e;
@@ -54,6 +55,13 @@ static int has_input(const ir_tnode *n) {
   if (n->kind == IR_TN_ARG) return 1;
   for (int i = 0; i < n->nops; i++)
     if (has_input(n->ops[i])) return 1;
+  return 0;
+}
+
+static int has_arg_leaf(const ir_tnode *n, int arg) {
+  if (n->kind == IR_TN_ARG) return n->arg == arg;
+  for (int i = 0; i < n->nops; i++)
+    if (has_arg_leaf(n->ops[i], arg)) return 1;
   return 0;
 }
 
@@ -179,6 +187,24 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   CHECKF(proved, "%s: every accepted rule is proved in real mode", dialect);
   CHECKF(held, "%s: every accepted rule holds on random inputs", dialect);
   CHECKF(smaller, "%s: no rule makes the program bigger", dialect);
+  /* pattern variables: inputs after the --inputs, each of its own type,
+   * that only a generalized rule uses */
+  int patterns = rs.nargs - rs.ninputs, fresh = 1, used = 0;
+  for (int i = rs.ninputs; i < rs.nargs; i++)
+    for (int q = 0; q < i; q++) fresh &= !ir_type_equal(&rs.args[q]->type, &rs.args[i]->type) ||
+                                         q < rs.ninputs;
+  for (int i = 0; i < rs.n; i++)
+    for (int a = rs.ninputs; a < rs.nargs; a++) used += has_arg_leaf(rs.rules[i].lhs, rs.args[a]->arg);
+  CHECKF((patterns > 0 || max_ops == 1) && fresh && used <= rs.generalized,
+         "%s: %d pattern variables, one per type; %d rules use one, each a generalization (%ld)",
+         dialect, patterns, used, rs.generalized);
+  if (max_ops > 1) { /* select(c, y, y) -> y for every condition c, one rule */
+    int cond = 0;
+    for (int i = 0; i < rs.n; i++)
+      for (int a = rs.ninputs; a < rs.nargs; a++)
+        cond += rs.args[a]->type.elem == IR_I1 && has_arg_leaf(rs.rules[i].lhs, rs.args[a]->arg);
+    CHECKF(cond > 0, "%s: a rule over a condition (an i1 pattern variable): %d", dialect, cond);
+  }
   int ground = 0;
   for (int i = 0; i < rs.n; i++) ground += !has_input(rs.rules[i].lhs);
   CHECKF(!ground && rs.folds > 0,
