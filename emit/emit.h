@@ -104,6 +104,13 @@ void emit_tensor_free(ir_tensor *t);
 int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FILE *out,
                 ir_error *err);
 
+/* A sequence of n programs ps[i] over kernels ks[i] (the parts of kernel k,
+ * pipeline/kept.c, pipe_split), each written as emit_c_func writes one, as
+ * a static function NAME_partI, and NAME (k's signature) calling them in
+ * order.  Returns 0, or -1 with err filled (the output incomplete). */
+int emit_c_seq(const gram_dialect *d, const ir_tprog *const *ps, const ir_kernel *const *ks,
+               int n, const ir_kernel *k, FILE *out, ir_error *err);
+
 /* ---------------------------------------------------------------- PDLL */
 
 /* A rewrite rule lhs -> rhs (terms over argument leaves, the pattern

@@ -333,3 +333,97 @@ char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *aren
   free(text);
   return r;
 }
+
+/* ------------------------------------------------------------ sequences */
+
+/* Is s (a top-level statement of a's kernel) an outermost kept loop? */
+static int is_kept_loop(const poly_analysis *a, const ir_stmt *s) {
+  for (int i = 0; i < a->nkept; i++)
+    if (a->kept[i].parent < 0 && a->kept[i].loop == s) return 1;
+  return 0;
+}
+
+/* Do statements s (and those after them) read or write v? */
+static int touches(const ir_stmt *s, int v) {
+  for (; s; s = s->next) {
+    if (ir_stmts_read(s, v)) return 1; /* bounds, conditions, reads */
+    if (s->kind == IR_ST_ASSIGN && s->lhs->var == v) return 1;
+    if (touches(s->body, v) || touches(s->then_body, v) || touches(s->else_body, v)) return 1;
+  }
+  return 0;
+}
+
+/* A copy of statement s alone (not those after it) and everything inside
+ * it, its assignments numbered from *id on (a part's ids are 0..n-1). */
+static ir_stmt *copy_stmt(const ir_stmt *s, int *id, ir_arena *arena);
+
+static ir_stmt *copy_stmts(const ir_stmt *s, int *id, ir_arena *arena) {
+  ir_stmt *first = NULL, **tail = &first;
+  for (; s; s = s->next) {
+    *tail = copy_stmt(s, id, arena);
+    tail = &(*tail)->next;
+  }
+  return first;
+}
+
+static ir_stmt *copy_stmt(const ir_stmt *s, int *id, ir_arena *arena) {
+  ir_stmt *x = IR_NEW(arena, ir_stmt);
+  *x = *s;
+  x->next = NULL;
+  if (s->kind == IR_ST_ASSIGN) x->id = (*id)++;
+  x->body = copy_stmts(s->body, id, arena);
+  x->then_body = copy_stmts(s->then_body, id, arena);
+  x->else_body = copy_stmts(s->else_body, id, arena);
+  return x;
+}
+
+int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why) {
+  const ir_kernel *k = a->kernel;
+  *why = NULL;
+  int kept = 0, n = 0;
+  for (const ir_stmt *s = k->body; s; s = s->next) {
+    kept |= is_kept_loop(a, s);
+    n++;
+  }
+  if (!kept || n < 2 || a->raisable || a->error) return 0;
+  if (k->returns) {
+    *why = "statements outside the kept loop of a kernel that returns a value";
+    return 0;
+  }
+  /* the items: runs of statements that are no kept loop, and each kept
+   * loop alone, in order */
+  ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
+  int np = 0;
+  ir_stmt **tail = NULL;
+  int prev_kept = 1;
+  for (const ir_stmt *s = k->body; s; s = s->next) {
+    int kl = is_kept_loop(a, s);
+    if (kl || prev_kept) {
+      ir_kernel *p = IR_NEW(arena, ir_kernel);
+      *p = *k;
+      p->body = NULL;
+      p->nassign = 0;
+      ps[np++] = p;
+      tail = &p->body;
+    }
+    *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
+    tail = &(*tail)->next;
+    prev_kept = kl;
+  }
+  /* each part is raised on the arrays as the one before leaves them; a
+   * local is no argument of a part, so one that two parts share would
+   * start uninitialised in the second */
+  for (int v = 0; v < k->nvars; v++) {
+    ir_var_kind vk = k->vars[v]->kind;
+    if (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY) continue;
+    int in = 0;
+    for (int i = 0; i < np; i++) in += touches(ps[i]->body, v);
+    if (in > 1) {
+      *why = ir_arena_printf(arena, "the local %s is used by more than one of the statements "
+                             "and kept loops in sequence", k->vars[v]->name);
+      return 0;
+    }
+  }
+  *parts = ps;
+  return np;
+}
