@@ -38,6 +38,16 @@ typedef struct emit_opts {
 int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
                    FILE *out);
 
+/* A sequence of n programs (the parts of a kernel, pipeline/kept.c,
+ * pipe_split) as one func.func @NAME_partI each (emit_mlir_func) and
+ * @NAME calling them in order, each part's results the arrays the parts
+ * after it read: its arguments the arrays a part reads before any part
+ * writes them (then the index arguments of the kept loops' bounds), its
+ * results every array a part writes.  Returns 0, or -1 with a message on
+ * stderr. */
+int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const emit_opts *o,
+                  FILE *out);
+
 /* The MLIR tensor type of t under sizes: "tensor<3x4xf64>", "tensor<f64>".
  * Returns buf. */
 char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,

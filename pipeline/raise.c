@@ -271,16 +271,17 @@ int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FIL
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
   if (pr->nparts) { /* a sequence: each part a function of its own */
-    if (kind != PIPE_EMIT_C)
-      return ir_error_set(err, nowhere, IR_ERR_INPUT, "MLIR of a sequence of kept loops and "
-                          "statements is not built yet (--emit c writes it)");
     const ir_tprog **ps = ir_malloc(sizeof *ps * (size_t)pr->nparts);
     const ir_kernel **ks = ir_malloc(sizeof *ks * (size_t)pr->nparts);
     for (int i = 0; i < pr->nparts; i++) {
       ps[i] = &pr->parts[i].res.prog;
       ks[i] = pr->parts[i].a->kernel;
     }
-    int rc = emit_c_seq(pr->d, ps, ks, pr->nparts, k, out, err);
+    emit_opts eo = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC, 0, 0};
+    int rc = kind == PIPE_EMIT_C ? emit_c_seq(pr->d, ps, ks, pr->nparts, k, out, err)
+             : emit_mlir_seq(pr->d, ps, pr->nparts, &eo, out)
+                 ? ir_error_set(err, nowhere, IR_ERR_INPUT, "the MLIR emitter failed (see above)")
+                 : 0;
     ir_free(ps);
     ir_free(ks);
     return rc ? -1 : 0;
