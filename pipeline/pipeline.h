@@ -362,7 +362,11 @@ typedef struct pipe_report {
   pipe_task_setup *setups;  /* per task of a */
   const ir_tnode **progs;   /* per entry; NULL: no program */
   const char *why;          /* the whole failure message (uncut), or NULL */
-  struct cJSON *json;       /* the parsed report (owned) */
+  struct cJSON *json;       /* the parsed report (owned; a part's: its
+                               object in the whole report's) */
+  int nparts;               /* a sequence (pipe_split): each part's report,
+                               its entries against the part's analysis */
+  struct pipe_report *parts;
 } pipe_report;
 
 /* Parse the kernel at path (front-end options fe), read the report at
