@@ -575,7 +575,7 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
     const pipe_raised *p = &pr->parts[i];
     if (!p->a) break; /* not reached: an earlier part was not raised */
     fprintf(stderr, "part %d of %d (line %d): %s\n", i + 1, pr->nparts, p->k->body->pos.line,
-            p->kept.outer ? "a kept loop" : "statements raised as tasks");
+            p->kept.outer || p->kept.why_not ? "a kept loop" : "statements");
     print_kept(p, arena);
   }
   if (kp->outer) {

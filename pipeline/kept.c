@@ -343,14 +343,13 @@ static int is_kept_loop(const poly_analysis *a, const ir_stmt *s) {
   return 0;
 }
 
-/* Do statements s (and those after them) read or write v? */
-static int touches(const ir_stmt *s, int v) {
-  for (; s; s = s->next) {
-    if (ir_stmts_read(s, v)) return 1; /* bounds, conditions, reads */
-    if (s->kind == IR_ST_ASSIGN && s->lhs->var == v) return 1;
-    if (touches(s->body, v) || touches(s->then_body, v) || touches(s->else_body, v)) return 1;
-  }
-  return 0;
+/* Mark part_of[id] = part for every assignment in statement s and those
+ * inside it (not those after it). */
+static void mark_part(const ir_stmt *s, int part, int *part_of) {
+  if (s->kind == IR_ST_ASSIGN) part_of[s->id] = part;
+  for (const ir_stmt *x = s->body; x; x = x->next) mark_part(x, part, part_of);
+  for (const ir_stmt *x = s->then_body; x; x = x->next) mark_part(x, part, part_of);
+  for (const ir_stmt *x = s->else_body; x; x = x->next) mark_part(x, part, part_of);
 }
 
 /* A copy of statement s alone (not those after it) and everything inside
@@ -393,6 +392,7 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
   /* the items: runs of statements that are no kept loop, and each kept
    * loop alone, in order */
   ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
+  int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
   int np = 0;
   ir_stmt **tail = NULL;
   int prev_kept = 1;
@@ -406,21 +406,22 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
       ps[np++] = p;
       tail = &p->body;
     }
+    mark_part(s, np - 1, part_of);
     *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
     tail = &(*tail)->next;
     prev_kept = kl;
   }
   /* each part is raised on the arrays as the one before leaves them; a
-   * local is no argument of a part, so one that two parts share would
-   * start uninitialised in the second */
-  for (int v = 0; v < k->nvars; v++) {
-    ir_var_kind vk = k->vars[v]->kind;
-    if (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY) continue;
-    int in = 0;
-    for (int i = 0; i < np; i++) in += touches(ps[i]->body, v);
-    if (in > 1) {
-      *why = ir_arena_printf(arena, "the local %s is used by more than one of the statements "
-                             "and kept loops in sequence", k->vars[v]->name);
+   * local is no argument of a part, so a value of one that a part reads
+   * from another (a flow dependence, value-based: ludcmp's w, written
+   * before it is read in each part, has none) would start uninitialised */
+  for (int i = 0; i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    ir_var_kind vk = k->vars[d->var]->kind;
+    if (d->kind == POLY_DEP_FLOW && (vk == IR_VAR_LOCAL || vk == IR_VAR_LOCAL_ARRAY) &&
+        part_of[d->src] != part_of[d->dst]) {
+      *why = ir_arena_printf(arena, "the local %s carries a value from one of the statements "
+                             "and kept loops in sequence to another", k->vars[d->var]->name);
       return 0;
     }
   }

@@ -328,5 +328,5 @@ void kernel_sl(int steps, int n, double A[n], double B[n]) {
 C
 expect_status 1 "a local two items of a sequence share: refused" "$UPLIFT" raise "$TMP/seq_local.c"
 check "a local two items of a sequence share: the reason" \
-  grep -q "not raised inside: the local c is used by more than one of the statements and kept loops in sequence" "$TMP/err"
+  grep -q "not raised inside: the local c carries a value from one of the statements and kept loops in sequence to another" "$TMP/err"
 report
