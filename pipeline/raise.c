@@ -560,9 +560,12 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
   }
   const ir_tnode *masks[64];
   int nmasks = 0;
-  for (const enum_result *p = r; p; p = p->then) /* a part's iterator as a size is none of k's */
-    for (int i = 0; i < p->prog.nresults && (!r->then || !p->prog.loop || !p->prog.loop->iter_size); i++)
+  for (const enum_result *p = r; p; p = p->then) {
+    /* in a sequence, a part's iterator as a size is none of k's */
+    if (r->then && p->prog.loop && p->prog.loop->iter_size) continue;
+    for (int i = 0; i < p->prog.nresults; i++)
       nmasks = pipe_tnode_masks(p->prog.results[i], masks, nmasks, 64);
+  }
   poly_size_cases sc;
   if (poly_size_cases_build(k, NULL, nmasks, masks, PIPE_SIZE_CASES, &sc))
     memset(&sc, 0, sizeof sc);
