@@ -48,6 +48,12 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
 int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const emit_opts *o,
                   FILE *out);
 
+/* The signature of emit_mlir_seq's wrapper as a program without ops (for
+ * emit_run.prog): its arguments (leaves of the parts) and its results (the
+ * nodes of the parts that first write each array: their types and names).
+ * Returns 0, or -1 when they do not fit an ir_tprog. */
+int emit_mlir_seq_signature(const ir_tprog *const *ps, int n, ir_tprog *sig);
+
 /* The MLIR tensor type of t under sizes: "tensor<3x4xf64>", "tensor<f64>".
  * Returns buf. */
 char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
@@ -65,6 +71,9 @@ typedef struct emit_run {
   int dynamic;  /* emit the function with `?` dims; the inputs are built at
                    their own dims (inputs[i].dims) and cast, so inputs whose
                    dims disagree exercise the runtime checks */
+  const ir_tprog *const *seq; /* nseq > 0: the program is this sequence
+                                 (emit_mlir_seq), prog its signature */
+  int nseq;                   /* (emit_mlir_seq_signature) */
 } emit_run;
 
 /* Emit all runs into one module, lower it with emit_mlir_pipeline() and run
