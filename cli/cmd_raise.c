@@ -488,10 +488,13 @@ static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir
   return IR_EXIT_MISMATCH;
 }
 
-/* Report every task output not proved; IR_EXIT_MISMATCH if there is one. */
+/* Report every task output not proved (of every part of a sequence);
+ * IR_EXIT_MISMATCH if there is one. */
 static int report_unproved(const pipe_raised *pr) {
   const enum_result *res = &pr->res;
   int status = IR_EXIT_OK;
+  for (int i = 0; i < pr->nparts; i++)
+    if (report_unproved(&pr->parts[i])) status = IR_EXIT_MISMATCH;
   for (int t = 0; t < res->ntasks; t++)
     for (int o = 0; o < res->tasks[t].noutputs; o++)
       if (res->tasks[t].outputs[o].verify.verdict != ENUM_PROVED) {
@@ -563,10 +566,18 @@ static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
   ir_buf_free(&b);
 }
 
-/* The kept loop pr raised inside (issue 14): which, why, and its tasks. */
+/* The kept loop pr raised inside (issue 14): which, why, and its tasks;
+ * for a sequence, each part's (its tasks numbered from 0). */
 static void print_kept(const pipe_raised *pr, ir_arena *arena) {
   const pipe_kept *kp = &pr->kept;
   ir_buf b = {0}, sl = {0};
+  for (int i = 0; i < pr->nparts; i++) {
+    const pipe_raised *p = &pr->parts[i];
+    if (!p->a) break; /* not reached: an earlier part was not raised */
+    fprintf(stderr, "part %d of %d (line %d): %s\n", i + 1, pr->nparts, p->k->body->pos.line,
+            p->kept.outer || p->kept.why_not ? "a kept loop" : "statements");
+    print_kept(p, arena);
+  }
   if (kp->outer) {
     const poly_kept_loop *K = &kp->outer->kept[kp->kept];
     for (int i = 0; i < kp->loop.nslices; i++) {
@@ -644,6 +655,16 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
     }
     if (checked) cJSON_AddItemToObject(root, "check", check_json(pr->a->kernel, &cs, &cerr));
     kept_json(pr, root, arena);
+    if (pr->nparts) { /* a sequence: each part's report, in order */
+      cJSON *parts = cJSON_AddArrayToObject(root, "parts");
+      for (int i = 0; i < pr->nparts && pr->parts[i].a; i++) {
+        const pipe_raised *p = &pr->parts[i];
+        cJSON *x = report_json(p->a->kernel, p->d, &p->res, o->po.verify.timeout);
+        cJSON_AddNumberToObject(x, "line", p->k->body->pos.line);
+        kept_json(p, x, arena);
+        cJSON_AddItemToArray(parts, x);
+      }
+    }
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);

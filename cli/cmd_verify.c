@@ -60,13 +60,14 @@ static int print_load_error(const vjob *j, pipe_error pe) {
 }
 
 /* The result of entry i (checked when it has a program) as JSON or text. */
-static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON *jtasks) {
-  const ir_kernel *ak = j->r.a->kernel;
-  const pipe_report_entry *e = &j->r.ents[i];
+static void print_entry(const pipe_report *r, int i, const pipe_verify_state *vs,
+                        cJSON *jtasks) {
+  const ir_kernel *ak = r->a->kernel;
+  const pipe_report_entry *e = &r->ents[i];
   const verify_result *vr = vs->last;
   if (!jtasks) {
     printf("task %d (%s): ", e->task, ak->vars[e->var]->name);
-    if (j->r.progs[i]) verify_result_print(vr, ak, stdout);
+    if (r->progs[i]) verify_result_print(vr, ak, stdout);
     else printf("no program in the report\n");
     return;
   }
@@ -77,7 +78,7 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
   if (e->program) cJSON_AddStringToObject(jt, "program", e->program);
   else cJSON_AddNullToObject(jt, "program");
   cJSON *jv = cJSON_AddObjectToObject(jt, "verify");
-  if (j->r.progs[i]) {
+  if (r->progs[i]) {
     cJSON_AddStringToObject(jv, "verdict", verify_verdict_word(vr->verdict, vr->assumes, 1));
     cJSON_AddStringToObject(jv, "mode", verify_mode_name(vr->mode));
     cJSON_AddNumberToObject(jv, "bound", vr->bound);
@@ -104,14 +105,14 @@ static void print_entry(const vjob *j, int i, const pipe_verify_state *vs, cJSON
 }
 
 /* Print every task output the report does not cover; returns how many. */
-static int print_missing(const vjob *j, cJSON *jtasks) {
-  const poly_analysis *a = j->r.a;
+static int print_missing(const pipe_report *r, cJSON *jtasks) {
+  const poly_analysis *a = r->a;
   const ir_kernel *ak = a->kernel;
   int missing = 0;
   for (int ti = 0; ti < a->ntasks; ti++)
     for (int o = 0; o < a->tasks[ti].noutputs; o++) {
       int var = a->tasks[ti].outputs[o].var;
-      if (pipe_report_covers(&j->r, ti, var)) continue;
+      if (pipe_report_covers(r, ti, var)) continue;
       missing++;
       if (!jtasks) {
         printf("task %d (%s): missing from the report\n", ti, ak->vars[var]->name);
@@ -147,23 +148,33 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
   const char *words[VERIFY_ASSUMES_CONDITIONAL + 2] = {"proved"};
   int nwords = 1, nword[VERIFY_ASSUMES_CONDITIONAL + 2] = {0};
   int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
-  for (int i = 0; i < j->r.nents; i++) {
-    nchecked++;
-    int proved = pipe_report_check(&j->r, i, vs);
-    nproved += proved;
-    if (proved) {
-      const char *w = verify_verdict_word(VERIFY_PROVED, vs->last->assumes, 0);
-      int wi = 0;
-      while (wi < nwords && strcmp(words[wi], w)) wi++;
-      if (wi == nwords) words[nwords++] = w;
-      nword[wi]++;
+  /* a sequence: each part's entries, numbered in the part */
+  int nparts = j->r.nparts ? j->r.nparts : 1;
+  for (int pi = 0; pi < nparts; pi++) {
+    const pipe_report *r = j->r.nparts ? &j->r.parts[pi] : &j->r;
+    if (j->r.nparts && !json)
+      printf("part %d of %d (line %d):\n", pi + 1, nparts,
+             cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r->json, "line")) > 0
+                 ? (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r->json, "line"))
+                 : 0);
+    for (int i = 0; i < r->nents; i++) {
+      nchecked++;
+      int proved = pipe_report_check(r, i, vs);
+      nproved += proved;
+      if (proved) {
+        const char *w = verify_verdict_word(VERIFY_PROVED, vs->last->assumes, 0);
+        int wi = 0;
+        while (wi < nwords && strcmp(words[wi], w)) wi++;
+        if (wi == nwords) words[nwords++] = w;
+        nword[wi]++;
+      }
+      if (!proved) status = IR_EXIT_MISMATCH;
+      print_entry(r, i, vs, jtasks);
     }
-    if (!proved) status = IR_EXIT_MISMATCH;
-    print_entry(j, i, vs, jtasks);
+    int missing = print_missing(r, jtasks);
+    nchecked += missing;
+    if (missing) status = IR_EXIT_MISMATCH;
   }
-  int missing = print_missing(j, jtasks);
-  nchecked += missing;
-  if (missing) status = IR_EXIT_MISMATCH;
   if (json) {
     cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK);
     char *text = cJSON_Print(out);

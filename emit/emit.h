@@ -38,6 +38,22 @@ typedef struct emit_opts {
 int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
                    FILE *out);
 
+/* A sequence of n programs (the parts of a kernel, pipeline/kept.c,
+ * pipe_split) as one func.func @NAME_partI each (emit_mlir_func) and
+ * @NAME calling them in order, each part's results the arrays the parts
+ * after it read: its arguments the arrays a part reads before any part
+ * writes them (then the index arguments of the kept loops' bounds), its
+ * results every array a part writes.  Returns 0, or -1 with a message on
+ * stderr. */
+int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const emit_opts *o,
+                  FILE *out);
+
+/* The signature of emit_mlir_seq's wrapper as a program without ops (for
+ * emit_run.prog): its arguments (leaves of the parts) and its results (the
+ * nodes of the parts that first write each array: their types and names).
+ * Returns 0, or -1 when they do not fit an ir_tprog. */
+int emit_mlir_seq_signature(const ir_tprog *const *ps, int n, ir_tprog *sig);
+
 /* The MLIR tensor type of t under sizes: "tensor<3x4xf64>", "tensor<f64>".
  * Returns buf. */
 char *emit_mlir_type(const ir_type *t, const long *sizes, int nsizes, char *buf,
@@ -55,6 +71,9 @@ typedef struct emit_run {
   int dynamic;  /* emit the function with `?` dims; the inputs are built at
                    their own dims (inputs[i].dims) and cast, so inputs whose
                    dims disagree exercise the runtime checks */
+  const ir_tprog *const *seq; /* nseq > 0: the program is this sequence
+                                 (emit_mlir_seq), prog its signature */
+  int nseq;                   /* (emit_mlir_seq_signature) */
 } emit_run;
 
 /* Emit all runs into one module, lower it with emit_mlir_pipeline() and run
@@ -103,6 +122,13 @@ void emit_tensor_free(ir_tensor *t);
  * does not fit the signature.  The output is then incomplete. */
 int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FILE *out,
                 ir_error *err);
+
+/* A sequence of n programs ps[i] over kernels ks[i] (the parts of kernel k,
+ * pipeline/kept.c, pipe_split), each written as emit_c_func writes one, as
+ * a static function NAME_partI, and NAME (k's signature) calling them in
+ * order.  Returns 0, or -1 with err filled (the output incomplete). */
+int emit_c_seq(const gram_dialect *d, const ir_tprog *const *ps, const ir_kernel *const *ks,
+               int n, const ir_kernel *k, FILE *out, ir_error *err);
 
 /* ---------------------------------------------------------------- PDLL */
 

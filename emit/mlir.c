@@ -1706,6 +1706,8 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic, 0, 0};
   unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
   if (p->loop) kept_bound_args(p->loop, &eo, seen);
+  for (int i = 0; i < run->nseq; i++) /* a sequence: its kept loops' */
+    if (run->seq[i]->loop) kept_bound_args(run->seq[i]->loop, &eo, seen);
   for (int v = 0; v < run->nsizes; v++)
     if (seen[v])
       ir_buf_printf(b, "  %%kidx%d_%d = arith.constant %ld : index\n", r, v, run->sizes[v]);
@@ -1770,7 +1772,8 @@ static char *build_module(const gram_dialect *d, emit_run *runs, int nruns, ir_e
     char fname[32];
     snprintf(fname, sizeof fname, "f%d", r);
     emit_opts o = {fname, runs[r].sizes, runs[r].nsizes, runs[r].dynamic, 0, 0};
-    if (emit_mlir_func(d, runs[r].prog, &o, f)) {
+    if (runs[r].nseq ? emit_mlir_seq(d, runs[r].seq, runs[r].nseq, &o, f)
+                     : emit_mlir_func(d, runs[r].prog, &o, f)) {
       fclose(f);
       free(text);
       ir_error_set(err, (ir_pos){0}, IR_ERR_INTERNAL, "cannot emit program %d", r);
@@ -1984,4 +1987,181 @@ int emit_mlir_run(const gram_dialect *d, emit_run *runs, int nruns, ir_error *er
   int rc = run_module(text, libs, runs, nruns, err);
   free(text);
   return rc;
+}
+
+/* ------------------------------------------------------------ sequences */
+
+/* A value of the wrapper of a sequence: an array by name, its type, and
+ * its SSA value so far (a wrapper argument, or a part's result). */
+typedef struct seq_val {
+  const char *name;
+  const ir_tnode *node; /* the argument leaf, or the first part's result */
+  const ir_type *type;
+  char ssa[48];
+  int arg; /* a wrapper argument */
+} seq_val;
+
+enum { SEQ_MAX_VALS = 64 };
+
+static seq_val *seq_find(seq_val *v, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (name && v[i].name && !strcmp(v[i].name, name)) return &v[i];
+  return NULL;
+}
+
+static seq_val *seq_add(seq_val *v, int *n, const ir_tnode *node, const char *name, int arg) {
+  if (*n == SEQ_MAX_VALS) return NULL;
+  seq_val *x = &v[(*n)++];
+  x->name = name;
+  x->node = node;
+  x->type = &node->type;
+  x->arg = arg;
+  snprintf(x->ssa, sizeof x->ssa, "%%%s", name);
+  return x;
+}
+
+/* The wrapper's values of sequence ps: its arguments, what a part reads
+ * that no part before wrote (in order), and the arrays the parts write
+ * before any reads them.  0, or -1 when they do not fit. */
+static int seq_collect(const ir_tprog *const *ps, int n, seq_val *vals, int *nv) {
+  *nv = 0;
+  for (int i = 0; i < n; i++) {
+    for (int a = 0; a < ps[i]->nargs; a++) {
+      const ir_tnode *x = ps[i]->args[a];
+      if ((ps[i]->loop && !outer_arg(ps[i], a)) || seq_find(vals, *nv, x->name)) continue;
+      if (!x->name || !seq_add(vals, nv, x, x->name, 1)) return -1;
+    }
+    for (int r = 0; r < ps[i]->nresults; r++)
+      if (!seq_find(vals, *nv, ps[i]->result_names[r]) &&
+          !seq_add(vals, nv, ps[i]->results[r], ps[i]->result_names[r], 0))
+        return -1;
+  }
+  return 0;
+}
+
+/* Does some part of ps write the array called name? */
+static int ps_writes(const ir_tprog *const *ps, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    for (int r = 0; r < ps[i]->nresults; r++)
+      if (ps[i]->result_names[r] && !strcmp(ps[i]->result_names[r], name)) return 1;
+  return 0;
+}
+
+int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const emit_opts *o,
+                  FILE *out) {
+  const char *fname = o->func_name ? o->func_name : "kernel";
+  const long *sz = o->dynamic ? NULL : o->sizes;
+  seq_val vals[SEQ_MAX_VALS];
+  int nv = 0, nk = 0;
+  for (int i = 0; i < n; i++)
+    if (ps[i]->kernel && ps[i]->kernel->nvars > nk) nk = ps[i]->kernel->nvars;
+  unsigned char *seen = ir_calloc((size_t)nk + 1, 1), *own = ir_calloc((size_t)nk + 1, 1);
+  char pname[160], ty[96];
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) { /* each part a function of its own */
+    emit_opts po = *o;
+    snprintf(pname, sizeof pname, "%s_part%d", fname, i);
+    po.func_name = pname;
+    rc = emit_mlir_func(d, ps[i], &po, out);
+    if (ps[i]->loop) kept_bound_args(ps[i]->loop, o, seen);
+  }
+  if (!rc && (rc = seq_collect(ps, n, vals, &nv)))
+    fprintf(stderr, "uplift: error: the sequence's arrays do not fit its wrapper\n");
+  const ir_kernel *k = ps[0]->kernel;
+  ir_buf b = {0};
+  if (!rc) {
+    ir_buf_printf(&b, "// a sequence of %d parts (statements and kept loops in order): "
+                  "@%s_partI each, called in order\nfunc.func @%s(", n, fname, fname);
+    int first = 1;
+    for (int i = 0; i < nv; i++)
+      if (vals[i].arg) {
+        ir_buf_printf(&b, "%s%s: %s", first ? "" : ", ", vals[i].ssa,
+                      type_str(d, vals[i].type, sz, o->nsizes, ty, sizeof ty));
+        first = 0;
+      }
+    for (int v = 0; v < nk; v++)
+      if (seen[v]) ir_buf_printf(&b, "%s%%%s: index", first ? "" : ", ", k->vars[v]->name);
+    ir_buf_puts(&b, ") -> (");
+    first = 1;
+    for (int i = 0; i < nv; i++) /* every array some part writes */
+      if (ps_writes(ps, n, vals[i].name)) {
+        ir_buf_printf(&b, "%s%s", first ? "" : ", ",
+                      type_str(d, vals[i].type, sz, o->nsizes, ty, sizeof ty));
+        first = 0;
+      }
+    ir_buf_puts(&b, ") {\n");
+  }
+  for (int i = 0; i < n && !rc; i++) {
+    const ir_tprog *p = ps[i];
+    memset(own, 0, (size_t)nk + 1);
+    if (p->loop) kept_bound_args(p->loop, o, own);
+    ir_buf_printf(&b, "  %%part%d:%d = func.call @%s_part%d(", i, p->nresults, fname, i);
+    int first = 1;
+    for (int a = 0; a < p->nargs; a++) {
+      if (p->loop && !outer_arg(p, a)) continue;
+      ir_buf_printf(&b, "%s%s", first ? "" : ", ", seq_find(vals, nv, p->args[a]->name)->ssa);
+      first = 0;
+    }
+    for (int v = 0; v < nk; v++)
+      if (own[v]) ir_buf_printf(&b, "%s%%%s", first ? "" : ", ", k->vars[v]->name), first = 0;
+    ir_buf_puts(&b, ") : (");
+    first = 1;
+    for (int a = 0; a < p->nargs; a++) {
+      if (p->loop && !outer_arg(p, a)) continue;
+      ir_buf_printf(&b, "%s%s", first ? "" : ", ",
+                    type_str(d, &p->args[a]->type, sz, o->nsizes, ty, sizeof ty));
+      first = 0;
+    }
+    for (int v = 0; v < nk; v++)
+      if (own[v]) ir_buf_printf(&b, "%sindex", first ? "" : ", "), first = 0;
+    ir_buf_puts(&b, ") -> (");
+    types_list(&b, d, p, o, 1);
+    ir_buf_puts(&b, ")\n");
+    for (int r = 0; r < p->nresults; r++) /* the next part reads these */
+      snprintf(seq_find(vals, nv, p->result_names[r])->ssa, sizeof vals[0].ssa, "%%part%d#%d", i,
+               r);
+  }
+  if (!rc) {
+    ir_buf_puts(&b, "  return ");
+    int first = 1;
+    for (int i = 0; i < nv; i++)
+      if (ps_writes(ps, n, vals[i].name)) {
+        ir_buf_printf(&b, "%s%s", first ? "" : ", ", vals[i].ssa);
+        first = 0;
+      }
+    ir_buf_puts(&b, " : ");
+    first = 1;
+    for (int i = 0; i < nv; i++)
+      if (ps_writes(ps, n, vals[i].name)) {
+        ir_buf_printf(&b, "%s%s", first ? "" : ", ",
+                      type_str(d, vals[i].type, sz, o->nsizes, ty, sizeof ty));
+        first = 0;
+      }
+    ir_buf_puts(&b, "\n}\n");
+    fputs(ir_buf_str(&b), out);
+  }
+  ir_buf_free(&b);
+  ir_free(seen);
+  ir_free(own);
+  return rc;
+}
+
+int emit_mlir_seq_signature(const ir_tprog *const *ps, int n, ir_tprog *sig) {
+  seq_val vals[SEQ_MAX_VALS];
+  int nv;
+  memset(sig, 0, sizeof *sig);
+  sig->kernel = ps[0]->kernel;
+  if (seq_collect(ps, n, vals, &nv)) return -1;
+  for (int i = 0; i < nv; i++) {
+    if (vals[i].arg) {
+      if (sig->nargs == (int)(sizeof sig->args / sizeof sig->args[0])) return -1;
+      sig->args[sig->nargs++] = vals[i].node;
+    }
+    if (ps_writes(ps, n, vals[i].name)) {
+      if (sig->nresults == IR_TP_MAX_RESULTS) return -1;
+      sig->result_names[sig->nresults] = vals[i].name;
+      sig->results[sig->nresults++] = vals[i].node;
+    }
+  }
+  return 0;
 }

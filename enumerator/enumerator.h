@@ -162,6 +162,9 @@ typedef struct enum_result {
                                  array and scalar parameters, results = the
                                  arrays it writes (valid when raised) */
   int result_vars[IR_TP_MAX_RESULTS];
+  /* the part of a sequence that runs after this one (pipeline/kept.c,
+   * pipe_split), on the variables as this one leaves them; NULL: none */
+  const struct enum_result *then;
 } enum_result;
 
 /* Raise the analysed kernel a->kernel to dialect d.  vf may be NULL (no

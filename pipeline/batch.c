@@ -109,6 +109,17 @@ typedef struct batch_state {
   pthread_mutex_t mu;
 } batch_state;
 
+/* Count the tasks of report j (and those proved) into r. */
+static void count_tasks(pipe_batch_result *r, const cJSON *j) {
+  const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(j, "tasks"), *t;
+  cJSON_ArrayForEach(t, tasks) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "verify");
+    const cJSON *vd = cJSON_GetObjectItemCaseSensitive(v, "verdict");
+    r->tasks++;
+    if (cJSON_IsString(vd) && !strcmp(vd->valuestring, "proved")) r->proved++;
+  }
+}
+
 /* The line of a kernel from the child's exit status and output: the
  * report (compact) with "exit" added, or, when the child printed none,
  * {"file", "raised": false, "exit", "reason": its last stderr line}. */
@@ -147,13 +158,9 @@ static void make_line(batch_item *it, const ir_run_result *rr) {
   r->seconds = cJSON_IsNumber(sec) ? sec->valuedouble : 0;
   const cJSON *kn = cJSON_GetObjectItemCaseSensitive(j, "kernel");
   r->kernel = ir_strdup(cJSON_IsString(kn) ? kn->valuestring : "-");
-  const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(j, "tasks"), *t;
-  cJSON_ArrayForEach(t, tasks) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "verify");
-    const cJSON *vd = cJSON_GetObjectItemCaseSensitive(v, "verdict");
-    r->tasks++;
-    if (cJSON_IsString(vd) && !strcmp(vd->valuestring, "proved")) r->proved++;
-  }
+  count_tasks(r, j);
+  const cJSON *parts = cJSON_GetObjectItemCaseSensitive(j, "parts"), *p;
+  cJSON_ArrayForEach(p, parts) count_tasks(r, p); /* a sequence: its parts' tasks */
   r->line = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
 }

@@ -152,7 +152,9 @@ static void coverage_cell(pipe_coverage *cov, const char *path, int f, int j,
   } else {
     const enum_result *res = &pr.res;
     int raised = pe == PIPE_OK && res->raised;
-    cov->ops[at] = raised ? prog_ops(&res->prog) : -1;
+    int ops = 0; /* a sequence: its parts' */
+    for (const enum_result *r = res; raised && r; r = r->then) ops += prog_ops(&r->prog);
+    cov->ops[at] = raised ? ops : -1;
     if (!raised)
       cov->reasons[at] =
           ir_arena_strdup(&cov->arena, res->reason ? res->reason : "internal error");

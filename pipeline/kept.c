@@ -333,3 +333,98 @@ char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *aren
   free(text);
   return r;
 }
+
+/* ------------------------------------------------------------ sequences */
+
+/* Is s (a top-level statement of a's kernel) an outermost kept loop? */
+static int is_kept_loop(const poly_analysis *a, const ir_stmt *s) {
+  for (int i = 0; i < a->nkept; i++)
+    if (a->kept[i].parent < 0 && a->kept[i].loop == s) return 1;
+  return 0;
+}
+
+/* Mark part_of[id] = part for every assignment in statement s and those
+ * inside it (not those after it). */
+static void mark_part(const ir_stmt *s, int part, int *part_of) {
+  if (s->kind == IR_ST_ASSIGN) part_of[s->id] = part;
+  for (const ir_stmt *x = s->body; x; x = x->next) mark_part(x, part, part_of);
+  for (const ir_stmt *x = s->then_body; x; x = x->next) mark_part(x, part, part_of);
+  for (const ir_stmt *x = s->else_body; x; x = x->next) mark_part(x, part, part_of);
+}
+
+/* A copy of statement s alone (not those after it) and everything inside
+ * it, its assignments numbered from *id on (a part's ids are 0..n-1). */
+static ir_stmt *copy_stmt(const ir_stmt *s, int *id, ir_arena *arena);
+
+static ir_stmt *copy_stmts(const ir_stmt *s, int *id, ir_arena *arena) {
+  ir_stmt *first = NULL, **tail = &first;
+  for (; s; s = s->next) {
+    *tail = copy_stmt(s, id, arena);
+    tail = &(*tail)->next;
+  }
+  return first;
+}
+
+static ir_stmt *copy_stmt(const ir_stmt *s, int *id, ir_arena *arena) {
+  ir_stmt *x = IR_NEW(arena, ir_stmt);
+  *x = *s;
+  x->next = NULL;
+  if (s->kind == IR_ST_ASSIGN) x->id = (*id)++;
+  x->body = copy_stmts(s->body, id, arena);
+  x->then_body = copy_stmts(s->then_body, id, arena);
+  x->else_body = copy_stmts(s->else_body, id, arena);
+  return x;
+}
+
+int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why) {
+  const ir_kernel *k = a->kernel;
+  *why = NULL;
+  int kept = 0, n = 0;
+  for (const ir_stmt *s = k->body; s; s = s->next) {
+    kept |= is_kept_loop(a, s);
+    n++;
+  }
+  if (!kept || n < 2 || a->raisable || a->error) return 0;
+  if (k->returns) {
+    *why = "statements outside the kept loop of a kernel that returns a value";
+    return 0;
+  }
+  /* the items: runs of statements that are no kept loop, and each kept
+   * loop alone, in order */
+  ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
+  int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
+  int np = 0;
+  ir_stmt **tail = NULL;
+  int prev_kept = 1;
+  for (const ir_stmt *s = k->body; s; s = s->next) {
+    int kl = is_kept_loop(a, s);
+    if (kl || prev_kept) {
+      ir_kernel *p = IR_NEW(arena, ir_kernel);
+      *p = *k;
+      p->body = NULL;
+      p->nassign = 0;
+      ps[np++] = p;
+      tail = &p->body;
+    }
+    mark_part(s, np - 1, part_of);
+    *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
+    tail = &(*tail)->next;
+    prev_kept = kl;
+  }
+  /* each part is raised on the arrays as the one before leaves them; a
+   * local is no argument of a part, so a value of one that a part reads
+   * from another (a flow dependence, value-based: ludcmp's w, written
+   * before it is read in each part, has none) would start uninitialised */
+  for (int i = 0; i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    ir_var_kind vk = k->vars[d->var]->kind;
+    if (d->kind == POLY_DEP_FLOW && (vk == IR_VAR_LOCAL || vk == IR_VAR_LOCAL_ARRAY) &&
+        part_of[d->src] != part_of[d->dst]) {
+      *why = ir_arena_printf(arena, "the local %s carries a value from one of the statements "
+                             "and kept loops in sequence to another", k->vars[d->var]->name);
+      return 0;
+    }
+  }
+  *parts = ps;
+  return np;
+}

@@ -126,6 +126,17 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
 /* The access slice s of kernel k (the body's) stands for, as text:
  * `fict[t]`, `A[t + 1][:]` (`:` a whole dim).  In arena; NULL when out of
  * memory. */
+/* A kernel whose top level is a sequence of items, statements that are
+ * no kept loop and outermost kept loops (a prelude, then a forward and a
+ * back substitution), split into one kernel per item, in order (runs of
+ * statements that are no kept loop: one item; each kept loop: one item):
+ * each is k with that body (the same variables), raised on its own and
+ * run on the arrays as the item before leaves them.  Returns the number of
+ * parts (*parts in arena), or 0 when a's kernel is no such sequence (*why
+ * then says why not when it has the form but cannot be split: a local two
+ * parts share; NULL otherwise). */
+int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why);
+
 char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *arena);
 
 /* What a raise produced: the parsed kernel (retyped when the options say
@@ -140,6 +151,12 @@ typedef struct pipe_raised {
   poly_analysis *a;
   enum_result res;
   pipe_kept kept;  /* the kept loop around a (kept.outer NULL: none) */
+  /* a sequence (pipe_split; nparts > 0): the parts, each raised as a
+   * kernel of its own (k, a, res, kept), run in order; res.raised says
+   * whether all were, res.then chains their results (res.prog is the
+   * first part's), and res holds no task of its own */
+  int nparts;
+  struct pipe_raised *parts;
 } pipe_raised;
 
 /* Parse path (taking its floating types as o->elem when o->retype), load
@@ -345,7 +362,11 @@ typedef struct pipe_report {
   pipe_task_setup *setups;  /* per task of a */
   const ir_tnode **progs;   /* per entry; NULL: no program */
   const char *why;          /* the whole failure message (uncut), or NULL */
-  struct cJSON *json;       /* the parsed report (owned) */
+  struct cJSON *json;       /* the parsed report (owned; a part's: its
+                               object in the whole report's) */
+  int nparts;               /* a sequence (pipe_split): each part's report,
+                               its entries against the part's analysis */
+  struct pipe_report *parts;
 } pipe_report;
 
 /* Parse the kernel at path (front-end options fe), read the report at

@@ -176,6 +176,54 @@ static int raise_watched(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_
   return r;
 }
 
+/* Raise out->a (analysed with pipe_analyze into out->kept) with the
+ * hooks of o watching, if any; the raised program carries the kept loop
+ * raised inside.  enum_raise's status. */
+static int raise_one(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
+                     ir_arena *arena, pipe_raised *out) {
+  int r = o->hooks ? raise_watched(o, vs, store, arena, out)
+                   : pipe_raise_analysed(out->a, out->d, &o->search, vs, store, arena, &out->res);
+  if (r >= 0 && out->kept.outer && out->res.raised) { /* in the arena: res may be copied */
+    ir_tloop *l = IR_NEW(arena, ir_tloop);
+    *l = out->kept.loop;
+    out->res.prog.loop = l;
+  }
+  return r;
+}
+
+/* Raise the parts of a sequence (pipe_split) one by one into out->parts,
+ * each as a kernel of its own, and chain their results (enum_result.then):
+ * each part's proof holds for every value of its arguments, so it holds
+ * on the arrays as the part before leaves them.  The first part not
+ * raised is the reason.  enum_raise's status. */
+static int raise_parts(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
+                       ir_arena *arena, pipe_raised *out, ir_kernel **parts, int nparts) {
+  out->parts = IR_NEW_N(arena, pipe_raised, nparts);
+  out->nparts = nparts;
+  out->res.raised = 1;
+  for (int i = 0; i < nparts; i++) {
+    pipe_raised *p = &out->parts[i];
+    p->k = parts[i];
+    p->written = parts[i];
+    p->d = out->d;
+    p->a = pipe_analyze(p->k, arena, &p->kept);
+    int r = raise_one(o, vs, store, arena, p);
+    if (r < 0) return r;
+    out->res.seconds += p->res.seconds;
+    if (!p->res.raised) {
+      out->res.raised = 0;
+      out->res.reason = ir_arena_printf(arena, "part %d of %d (line %d): %s", i + 1, nparts,
+                                        p->k->body->pos.line, p->res.reason);
+      return 1;
+    }
+    if (i) out->parts[i - 1].res.then = &p->res;
+  }
+  out->res.prog = out->parts[0].res.prog;
+  memcpy(out->res.result_vars, out->parts[0].res.result_vars, sizeof out->res.result_vars);
+  out->res.then = out->parts[0].res.then;
+  return 0;
+}
+
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
                            ir_tp_store *store, pipe_raised *out, ir_error *err) {
   fe_options none;
@@ -198,20 +246,20 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
     return PIPE_ERR_ELEM;
   }
   out->a = pipe_analyze(out->k, arena, &out->kept);
+  ir_kernel **parts = NULL;
+  const char *why = NULL;
+  int nparts = out->kept.why_not ? pipe_split(out->a, arena, &parts, &why) : 0;
+  if (why) out->kept.why_not = why;
+  if (nparts) out->kept.why_not = NULL; /* each part says why of its own */
   pipe_verify_state vs;
   pipe_verify_state_open(&vs, &o->verify); /* no Z3: the tasks' verdicts say so */
-  int r = o->hooks ? raise_watched(o, &vs, store, arena, out)
-                   : pipe_raise_analysed(out->a, out->d, &o->search, &vs, store, arena, &out->res);
+  int r = nparts ? raise_parts(o, &vs, store, arena, out, parts, nparts)
+                 : raise_one(o, &vs, store, arena, out);
   pipe_verify_state_free(&vs);
   pipe_verify_state_close(&vs);
   if (r < 0) {
     ir_error_set(err, nowhere, IR_ERR_INTERNAL, "internal error");
     return PIPE_ERR_INTERNAL;
-  }
-  if (out->kept.outer && out->res.raised) { /* in the arena: res may be copied */
-    ir_tloop *l = IR_NEW(arena, ir_tloop);
-    *l = out->kept.loop;
-    out->res.prog.loop = l;
   }
   return PIPE_OK;
 }
@@ -222,6 +270,22 @@ int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FIL
               ir_error *err) {
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
+  if (pr->nparts) { /* a sequence: each part a function of its own */
+    const ir_tprog **ps = ir_malloc(sizeof *ps * (size_t)pr->nparts);
+    const ir_kernel **ks = ir_malloc(sizeof *ks * (size_t)pr->nparts);
+    for (int i = 0; i < pr->nparts; i++) {
+      ps[i] = &pr->parts[i].res.prog;
+      ks[i] = pr->parts[i].a->kernel;
+    }
+    emit_opts eo = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC, 0, 0};
+    int rc = kind == PIPE_EMIT_C ? emit_c_seq(pr->d, ps, ks, pr->nparts, k, out, err)
+             : emit_mlir_seq(pr->d, ps, pr->nparts, &eo, out)
+                 ? ir_error_set(err, nowhere, IR_ERR_INPUT, "the MLIR emitter failed (see above)")
+                 : 0;
+    ir_free(ps);
+    ir_free(ks);
+    return rc ? -1 : 0;
+  }
   if (kind == PIPE_EMIT_C) return emit_c_func(pr->d, &pr->res.prog, k, out, err) ? -1 : 0;
   emit_opts eopts = {k->name, sizes, k->nvars, kind == PIPE_EMIT_MLIR_DYNAMIC, 0, 0};
   if (!emit_mlir_func(pr->d, &pr->res.prog, &eopts, out)) return 0;
@@ -230,12 +294,12 @@ int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FIL
 
 /* ------------------------------------------------------------ --check */
 
-/* Copies of env's arguments (values only) for the raised program of k (a
- * kept loop's body may have vars after env's: its slices, cut per
- * iteration). */
-static ir_tensor *copy_args(const ir_kernel *k, const interp_env *env) {
-  ir_tensor *args = ir_calloc((size_t)k->nvars, sizeof(ir_tensor));
-  for (int v = 0; v < k->nvars && v < env->k->nvars; v++) {
+/* Copies of env's arguments (values only) for a raised program over nvars
+ * variables (a kept loop's body may have vars after env's: its slices, cut
+ * per iteration). */
+static ir_tensor *copy_args(int nvars, const interp_env *env) {
+  ir_tensor *args = ir_calloc((size_t)nvars, sizeof(ir_tensor));
+  for (int v = 0; v < nvars && v < env->k->nvars; v++) {
     if (!env->vals[v].data) continue;
     args[v] = env->vals[v];
     size_t n = ir_tensor_size(&env->vals[v]);
@@ -346,6 +410,50 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
   return 0;
 }
 
+/* The most variables a kernel of r and the parts after it has (a kept
+ * loop's body has its slices after k's). */
+static int chain_nvars(const ir_kernel *k, const enum_result *r) {
+  int nv = k->nvars;
+  for (; r; r = r->then)
+    if (r->prog.kernel && r->prog.kernel->nvars > nv) nv = r->prog.kernel->nvars;
+  return nv;
+}
+
+/* Evaluate r on args into got[] (ir_malloc'd; interp_tensor_free) and
+ * their vars into vars[], *n of them (at most nvars).  A sequence
+ * (r->then) runs its parts in order, each part's results written into
+ * args; got then holds every array some part writes, as the last leaves
+ * it.  Returns 0, or -1 with err filled (got freed). */
+static int eval_all(const ir_kernel *k, const enum_result *r, ir_tensor *args, const long *sizes,
+                    ir_tensor *got, int *vars, int *n, ir_error *err) {
+  if (!r->then) {
+    *n = r->prog.nresults;
+    memcpy(vars, r->result_vars, sizeof(int) * (size_t)*n);
+    return eval_results(k, r, args, sizes, got, err);
+  }
+  *n = 0;
+  for (const enum_result *p = r; p; p = p->then) {
+    ir_tensor part[IR_TP_MAX_RESULTS];
+    if (eval_results(p->prog.kernel, p, args, sizes, part, err)) return -1;
+    for (int i = 0; i < p->prog.nresults; i++) { /* the next part's argument */
+      int v = p->result_vars[i], seen = 0;
+      ir_free(args[v].data);
+      args[v] = part[i];
+      for (int j = 0; j < *n && !seen; j++) seen = vars[j] == v;
+      if (!seen) vars[(*n)++] = v;
+    }
+  }
+  for (int i = 0; i < *n; i++) {
+    const ir_tensor *a = &args[vars[i]];
+    size_t m = ir_tensor_size(a);
+    got[i] = *a;
+    got[i].data = ir_malloc((m ? m : 1) * sizeof(double));
+    memcpy(got[i].data, a->data, m * sizeof(double));
+    got[i].poison = NULL;
+  }
+  return 0;
+}
+
 /* Compare every result of r, evaluated on args, with the native outputs in
  * env, but the elements where ref (the interpreter's run of the original,
  * NULL: none) has no value in C or none a double holds
@@ -357,11 +465,17 @@ static int compare_results(const ir_kernel *k, const enum_result *r, const inter
                            const interp_env *ref, ir_tensor *args, const long *sizes,
                            long *elements, long *left_out, ir_error *err) {
   double rtol = check_rtol(k);
-  ir_tensor got[IR_TP_MAX_RESULTS];
-  if (eval_results(k, r, args, sizes, got, err)) return -1;
+  int nv = chain_nvars(k, r), ngot = 0;
+  ir_tensor *got = ir_calloc((size_t)nv, sizeof *got);
+  int *vars = ir_calloc((size_t)nv, sizeof *vars);
+  if (eval_all(k, r, args, sizes, got, vars, &ngot, err)) {
+    ir_free(got);
+    ir_free(vars);
+    return -1;
+  }
   int bad = 0;
-  for (int i = 0; i < r->prog.nresults; i++) {
-    int v = r->result_vars[i];
+  for (int i = 0; i < ngot; i++) {
+    int v = vars[i];
     size_t n = ir_tensor_size(&got[i]);
     const ir_tensor *rv = ref ? &ref->vals[v] : NULL;
     int is_int = ir_elem_is_int(got[i].elem);
@@ -381,7 +495,9 @@ static int compare_results(const ir_kernel *k, const enum_result *r, const inter
       }
     }
   }
-  for (int i = 0; i < r->prog.nresults; i++) interp_tensor_free(&got[i]);
+  for (int i = 0; i < ngot; i++) interp_tensor_free(&got[i]);
+  ir_free(got);
+  ir_free(vars);
   return bad ? -1 : 0;
 }
 
@@ -394,7 +510,8 @@ static int check_at(const ir_kernel *k, const ir_kernel *written, interp_native 
   interp_native_result nres;
   if (interp_env_init(&env, written, sizes, err)) return -1;
   interp_fill_random(&env, seed);
-  ir_tensor *args = copy_args(k, &env);
+  int nv = chain_nvars(k, r);
+  ir_tensor *args = copy_args(nv, &env);
   /* the interpreter's run of the original says where C gives no value */
   interp_env ienv;
   ir_error ierr;
@@ -414,7 +531,7 @@ static int check_at(const ir_kernel *k, const ir_kernel *written, interp_native 
   if (!bad)
     bad = compare_results(k, r, &env, have_ref ? &ienv : NULL, args, sizes, elements, left_out,
                           err) != 0;
-  for (int v = 0; v < k->nvars; v++) ir_free(args[v].data);
+  for (int v = 0; v < nv; v++) ir_free(args[v].data);
   ir_free(args);
   if (have_ref) interp_env_free(&ienv);
   interp_env_free(&env);
@@ -443,13 +560,17 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
   }
   const ir_tnode *masks[64];
   int nmasks = 0;
-  for (int i = 0; i < r->prog.nresults; i++)
-    nmasks = pipe_tnode_masks(r->prog.results[i], masks, nmasks, 64);
+  for (const enum_result *p = r; p; p = p->then) {
+    /* in a sequence, a part's iterator as a size is none of k's */
+    if (r->then && p->prog.loop && p->prog.loop->iter_size) continue;
+    for (int i = 0; i < p->prog.nresults; i++)
+      nmasks = pipe_tnode_masks(p->prog.results[i], masks, nmasks, 64);
+  }
   poly_size_cases sc;
   if (poly_size_cases_build(k, NULL, nmasks, masks, PIPE_SIZE_CASES, &sc))
     memset(&sc, 0, sizeof sc);
   int bad = 0;
-  long *sizes = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  long *sizes = ir_calloc((size_t)chain_nvars(k, r) + 1, sizeof(long));
   sum->sizes = ir_calloc((size_t)(2 + sc.ncases) * (size_t)k->nvars + 1, sizeof(long));
   for (int variant = 7; variant < 9 + sc.ncases && !bad; variant++) {
     if (variant < 9)

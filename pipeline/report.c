@@ -111,21 +111,12 @@ static pipe_error load_json(pipe_report *r, const char *path, const char *rpath,
   return PIPE_OK;
 }
 
-pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
-                            ir_arena *arena, ir_tp_store *store, pipe_report *r,
-                            ir_error *err) {
-  memset(r, 0, sizeof *r);
-  ir_error_clear(err);
-  ir_kernel *k = fe_parse_file(path, fe, arena);
-  if (!k) return PIPE_ERR_SOURCE;
-  pipe_error pe = load_json(r, path, rpath, k, arena, err);
+/* Read r's entries (r->json against the analysis r->a) and rebuild their
+ * programs. */
+static pipe_error load_programs(pipe_report *r, ir_tp_store *store, ir_arena *arena,
+                                ir_error *err) {
+  pipe_error pe = read_entries(r, arena, err);
   if (pe) return pe;
-  pipe_generalize(k, arena); /* as raise does */
-  pipe_kept kept; /* a kept loop: its body is what the report raised */
-  r->a = pipe_analyze(k, arena, &kept);
-  if (r->a->error)
-    return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);
-  if ((pe = read_entries(r, arena, err))) return pe;
   r->setups = IR_NEW_N(arena, pipe_task_setup, r->a->ntasks + 1);
   for (int ti = 0; ti < r->a->ntasks; ti++)
     if (pipe_task_setup_make(r->a, ti, store, arena, &r->setups[ti]))
@@ -142,6 +133,46 @@ pipe_error pipe_report_load(const char *path, const char *rpath, const fe_option
     if (!r->progs[i] && perr.code == IR_ERR_INPUT)
       return fail(r, arena, PIPE_ERR_PROGRAM, perr.code, err, "%s\n  %s", perr.msg, e->program);
     if (!r->progs[i]) return fail(r, arena, PIPE_ERR_PROGRAM, perr.code, err, "%s", perr.msg);
+  }
+  return PIPE_OK;
+}
+
+pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
+                            ir_arena *arena, ir_tp_store *store, pipe_report *r,
+                            ir_error *err) {
+  memset(r, 0, sizeof *r);
+  ir_error_clear(err);
+  ir_kernel *k = fe_parse_file(path, fe, arena);
+  if (!k) return PIPE_ERR_SOURCE;
+  pipe_error pe = load_json(r, path, rpath, k, arena, err);
+  if (pe) return pe;
+  pipe_generalize(k, arena); /* as raise does */
+  pipe_kept kept; /* a kept loop: its body is what the report raised */
+  r->a = pipe_analyze(k, arena, &kept);
+  if (r->a->error)
+    return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);
+  ir_kernel **parts = NULL;
+  const char *why = NULL;
+  int nparts = kept.why_not ? pipe_split(r->a, arena, &parts, &why) : 0;
+  if (!nparts) return load_programs(r, store, arena, err);
+  /* a sequence: each part's entries against the part's analysis */
+  const cJSON *jparts = cJSON_GetObjectItemCaseSensitive(r->json, "parts");
+  if (!cJSON_IsArray(jparts) || cJSON_GetArraySize(jparts) != nparts)
+    return fail(r, arena, PIPE_ERR_REPORT, IR_ERR_INPUT, err,
+                "%s is a sequence of %d statements and kept loops: expected a \"parts\" "
+                "array of %d reports", k->name, nparts, nparts);
+  r->parts = IR_NEW_N(arena, pipe_report, nparts);
+  r->nparts = nparts;
+  for (int i = 0; i < nparts; i++) {
+    pipe_report *p = &r->parts[i];
+    p->d = r->d;
+    p->json = cJSON_GetArrayItem(jparts, i); /* r->json's: freed with it */
+    p->a = pipe_analyze(parts[i], arena, &kept);
+    if (p->a->error)
+      return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "part %d: %s", i + 1,
+                  p->a->error);
+    pipe_error pe = load_programs(p, store, arena, err);
+    if (pe) return fail(r, arena, pe, err->code, err, "part %d: %s", i + 1, p->why);
   }
   return PIPE_OK;
 }
