@@ -924,7 +924,11 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
       {"(unsigned long)upl_acc + (unsigned long)(%s)",
        "(unsigned long)upl_acc * (unsigned long)(%s)"}};
   int bi = b->attrs[1].v[0];
-  if (bi < 0 || bi >= 4) return fail(g, "reduce: unknown body %d", bi);
+  if (bi < 0 || bi >= INTERP_BODY_COUNT) return fail(g, "reduce: unknown body %d", bi);
+  /* a conditional update compares the element with the accumulator as
+   * the C it came from does (the element read once) */
+  static const char *const upd_op[INTERP_CMP_COUNT] = {"==", "!=", "<", "<=", ">", ">="};
+  int upd = interp_body_update_dir((interp_body)bi);
   int var[IR_MAX_RANK];
   for (int j = 0; j < x.rank; j++) var[j] = j;
   ir_buf acc = {0}, init = {0};
@@ -942,13 +946,19 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
     if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, ir_buf_str(&init));
   }
   int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
-  fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
-  fprintf(g->out,
-          wrap                              ? ibody[ir_elem_bits(n->type.elem) == 64][bi]
-          : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
-                                            : body[bi],
-          ir_buf_str(&acc));
-  fprintf(g->out, ");\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
+  if (upd >= 0) {
+    fprintf(g->out, "      {\n        %s upl_v = %s;\n        if (upl_v %s upl_acc) upl_acc = upl_v;\n      }\n",
+            T, ir_buf_str(&acc), upd_op[upd]);
+  } else {
+    fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
+    fprintf(g->out,
+            wrap                              ? ibody[ir_elem_bits(n->type.elem) == 64][bi]
+            : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
+                                              : body[bi],
+            ir_buf_str(&acc));
+    fprintf(g->out, ");\n");
+  }
+  fprintf(g->out, "    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
   for (int i = 0; masked && i < 2; i++)
     if (mnames[i][0]) fprintf(g->out, "  free(%s);\n", mnames[i]);
   ir_buf_free(&acc);

@@ -56,8 +56,18 @@ interp_attr interp_attr_double(double d) {
 
 static const char *const cmp_names[INTERP_CMP_COUNT] = {"EQ", "NE", "LT",
                                                         "LE", "GT", "GE"};
-static const char *const body_names[INTERP_BODY_COUNT] = {"add", "mul", "max",
-                                                          "min"};
+static const char *const body_names[INTERP_BODY_COUNT] = {
+    "add", "mul", "max", "min", "upd_gt", "upd_ge", "upd_lt", "upd_le"};
+
+int interp_body_update_dir(interp_body body) {
+  switch (body) {
+  case INTERP_BODY_UPD_GT: return INTERP_CMP_GT;
+  case INTERP_BODY_UPD_GE: return INTERP_CMP_GE;
+  case INTERP_BODY_UPD_LT: return INTERP_CMP_LT;
+  case INTERP_BODY_UPD_LE: return INTERP_CMP_LE;
+  default: return -1;
+  }
+}
 
 const char *interp_cmp_name(interp_cmp dir) {
   return (unsigned)dir < INTERP_CMP_COUNT ? cmp_names[dir] : "?";
@@ -410,7 +420,7 @@ static int shape_reduce(const interp_op *op, const interp_attr *attrs,
   if (init->rank != 0)
     return fail(err, "%s: %s: init must be rank 0", op->name, shapes);
   if ((unsigned)body >= INTERP_BODY_COUNT)
-    return fail(err, "%s: %s: body %d is not one of add mul max min",
+    return fail(err, "%s: %s: body %d is not one of add mul max min upd_gt upd_ge upd_lt upd_le",
                 op->name, shapes, body);
   if (keep != 0 && keep != 1)
     return fail(err, "%s: %s: keepdims is %d, expected 0 or 1", op->name,
@@ -580,7 +590,8 @@ static inline double red_step_c(ir_elem e, int body, double acc, double x) {
   case INTERP_BODY_ADD: return ir_elem_is_int(e) ? ir_int_arith(e, '+', acc, x) : acc + x;
   case INTERP_BODY_MUL: return ir_elem_is_int(e) ? ir_int_arith(e, '*', acc, x) : acc * x;
   case INTERP_BODY_MAX: return max_c(acc, x);
-  default: return min_c(acc, x);
+  case INTERP_BODY_MIN: return min_c(acc, x);
+  default: return cmp_c(interp_body_update_dir((interp_body)body), x, acc) ? x : acc;
   }
 }
 
