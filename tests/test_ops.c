@@ -282,6 +282,51 @@ static void test_slice(void) {
                "expected 2 (the operand rank)");
 }
 
+/* The conditional-update bodies against C's loop `if (x OP acc) acc = x`
+ * on the values where no max or min op agrees with it: a NaN element
+ * (skipped), a NaN start (kept), zeros of both signs (`>` keeps the
+ * earlier, `>=` the later), compared bit for bit but for NaN payloads. */
+static void test_reduce_update(void) {
+  static const double vecs[][3] = {{NAN, 1, 2}, {1, NAN, 2}, {-0.0, 0.0, -1},
+                                   {0.0, -0.0, -1}, {-INFINITY, -INFINITY, -INFINITY}};
+  static const double starts[] = {-INFINITY, INFINITY, NAN, 0.0, -0.0};
+  static const interp_body bodies[] = {INTERP_BODY_UPD_GT, INTERP_BODY_UPD_GE,
+                                       INTERP_BODY_UPD_LT, INTERP_BODY_UPD_LE};
+  const interp_op *op = interp_op_find("reduce");
+  int bad = 0, n = 0;
+  for (int b = 0; b < 4; b++)
+    for (int v = 0; v < 5; v++)
+      for (int st = 0; st < 5; st++) {
+        ir_tensor a[2] = {ten(1, D(3), (double *)vecs[v]), ten(0, NULL, V(starts[st]))};
+        interp_attr at[3] = {ints(1, I(0)), interp_attr_body(bodies[b]), interp_attr_int(0)};
+        ir_tensor out;
+        memset(&out, 0, sizeof out);
+        interp_err err = {0};
+        double want = starts[st];
+        for (int i = 0; i < 3; i++) {
+          double x = vecs[v][i];
+          int take = bodies[b] == INTERP_BODY_UPD_GT   ? x > want
+                     : bodies[b] == INTERP_BODY_UPD_GE ? x >= want
+                     : bodies[b] == INTERP_BODY_UPD_LT ? x < want
+                                                       : x <= want;
+          if (take) want = x;
+        }
+        int ok = !interp_op_eval(op, at, a, &out, &err);
+        double got = ok ? out.data[0] : 0;
+        ok = ok && (isnan(want) ? isnan(got)
+                                : !isnan(got) && got == want && signbit(got) == signbit(want));
+        if (!ok && bad++ < 3)
+          CHECKF(0, "reduce %s over vector %d from %g: C %g, kernel %g %s",
+                 interp_body_name(bodies[b]), v, starts[st], want, got, err.msg);
+        interp_tensor_free(&out);
+        n++;
+      }
+  CHECKF(bad == 0, "reduce's conditional updates are C's loop on %d NaN/-0/-inf cases", n);
+  CHECK("update body names", interp_body_parse("upd_ge") == INTERP_BODY_UPD_GE &&
+                                 interp_body_update_dir(INTERP_BODY_UPD_LT) == INTERP_CMP_LT &&
+                                 interp_body_update_dir(INTERP_BODY_MAX) < 0);
+}
+
 static void test_reduce(void) {
   ir_tensor a[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), ten(0, NULL, V(0))};
   interp_attr at[3] = {ints(1, I(1)), interp_attr_body(INTERP_BODY_ADD),
@@ -1123,6 +1168,7 @@ int main(void) {
   test_transpose();
   test_slice();
   test_reduce();
+  test_reduce_update();
   test_creators();
   test_f32();
   test_poison();
