@@ -324,7 +324,8 @@ static const char *const unary_ops[][2] = {
     {"rsqrt", "1 / sqrt(%s)"}, {"reciprocal", "1 / %s"}, {"abs", "upl_abs(%s)"}};
 static const char *const binary_ops[][2] = {
     {"add", "%s + %s"}, {"sub", "%s - %s"}, {"mul", "%s * %s"},
-    {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"}};
+    {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"},
+    {"fmax", "upl_cfmax(%s, %s)"}, {"fmin", "upl_cfmin(%s, %s)"}};
 static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
 /* Integer data: + - * and negation in unsigned arithmetic, which wraps as
  * the tensor program's integer ops do (signed overflow is undefined in C);
@@ -1270,6 +1271,10 @@ static const char prelude[] =
     "  if (a == b) return signbit(a) ? a : b;\n"
     "  return a < b ? a : b;\n"
     "}\n"
+    "/* C's fmax/fmin as the interpreter defines them: a NaN operand gives the\n"
+    "   other, equal operands the first (C leaves the zero's sign open) */\n"
+    "static inline double upl_cfmax(double a, double b) { return a >= b || b != b ? a : b; }\n"
+    "static inline double upl_cfmin(double a, double b) { return a <= b || b != b ? a : b; }\n"
     "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n"
     "/* on integer data (int converts to long exactly); abs wraps at the\n"
     "   minimum as the tensor program's does */\n"

@@ -848,6 +848,8 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"abs", POLY_OP_ABS},
       {"max", POLY_OP_MAX | POLY_OP_RED_MAX},
       {"min", POLY_OP_MIN | POLY_OP_RED_MIN},
+      {"fmax", POLY_OP_MAX}, /* C's, elementwise */
+      {"fmin", POLY_OP_MIN},
       {"compare", POLY_OP_CMP | POLY_OP_SELECT},
       {"select", 0},
       /* a contraction is a sum; without one, only an outer product or a

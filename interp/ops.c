@@ -144,7 +144,7 @@ static shape_str sstr(const interp_shape *sh, int symbolic) {
 /* --------------------------------------------------------------- helpers */
 
 enum { U_NEG, U_SQRT, U_EXP, U_RSQRT, U_RECIP, U_ABS };
-enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN };
+enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_CFMAX, B_CFMIN };
 
 static long shape_numel(const interp_shape *s) {
   long n = 1;
@@ -772,6 +772,11 @@ static const interp_op ops[] = {
      KERNEL(k_binary)},
     {"min", B_MIN, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_binary,
      KERNEL(k_binary)},
+    /* C's fmax and fmin: a NaN operand gives the other, equal ones the first */
+    {"fmax", B_CFMAX, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_FLOAT_ONLY,
+     shape_binary, KERNEL(k_binary)},
+    {"fmin", B_CFMIN, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_FLOAT_ONLY,
+     shape_binary, KERNEL(k_binary)},
     {"compare", 0, 2, 1, {{"direction", INTERP_ATTR_DIR}},
      INTERP_OP_ELEMENTWISE, shape_compare, KERNEL(k_compare)},
     {"select", 0, 3, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_select,

@@ -17,7 +17,7 @@
  * Kernels (operands -> result; attributes in descriptor order), see
  * docs/ops.md for the full conventions:
  *   neg sqrt exp rsqrt reciprocal abs     x -> x's shape
- *   add sub mul div max min               a, b -> broadcast shape
+ *   add sub mul div max min fmax fmin     a, b -> broadcast shape
  *   compare                               a, b -> i1 broadcast; direction
  *   select                                pred, a, b -> broadcast shape
  *   dot_general                           lhs, rhs; lhs_batch rhs_batch

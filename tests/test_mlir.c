@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit/emit.h"
+#include "interp/interp.h"
 #include "grammar/grammar.h"
 #include "tests/harness.h"
 
@@ -372,6 +373,77 @@ static int test_update_reductions(const gram_dialect *d, ir_tp_store *s) {
   return n;
 }
 
+/* C's fmax and fmin as elementwise ops (kernels fmax, fmin: a NaN operand
+ * gives the other, equal operands the first, interp_c_fmaxmin) through
+ * mlir-cpu-runner-16 on the pairs where arith.maxf differs: NaN on either
+ * side and both, zeros of both signs in both orders, and ordinary ones;
+ * MLIR, our kernel and interp_c_fmaxmin must agree bit for bit.  Returns
+ * the number of runs. */
+static int test_c_fmaxmin(const gram_dialect *d, ir_tp_store *s) {
+  static const double xa[] = {NAN, 1, NAN, -0.0, 0.0, 1, 2, -INFINITY, -0.0, 3};
+  static const double xb[] = {1, NAN, NAN, 0.0, -0.0, 2, 1, INFINITY, -0.0, 3};
+  enum { LEN = sizeof xa / sizeof xa[0], CAP = 16 };
+  static const ir_elem elems[] = {IR_F64, IR_F32};
+  static chosen cs[CAP];
+  static ir_tprog progs[CAP];
+  static emit_run runs[CAP];
+  static ir_tensor ins[CAP][2];
+  static long rsizes[NSYMS];
+  static int is_max[CAP];
+  memcpy(rsizes, sizes, sizeof rsizes);
+  rsizes[M] = LEN;
+  int n = 0;
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->nops != 2) continue;
+    for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+      ir_type ops[2] = {pool_type(1, elems[e]), pool_type(1, elems[e])}; /* [M], [M] */
+      gram_prod ps[16];
+      int np = gram_productions(op, ops, NULL, ps, 16, NULL);
+      for (int k = 0; k < np && k < 16 && n < CAP; k++) {
+        const char *kn = gram_prod_kernel(op, ps[k].attrs);
+        if (!kn || (strcmp(kn, "fmax") && strcmp(kn, "fmin"))) continue;
+        cs[n].prod = ps[k];
+        memcpy(cs[n].ops, ops, sizeof ops);
+        progs[n] = one_op(s, &cs[n]);
+        is_max[n] = !strcmp(kn, "fmax");
+        for (int a = 0; a < 2; a++)
+          ins[n][a] = (ir_tensor){.elem = elems[e], .rank = 1, .dims = {LEN},
+                                  .data = (double *)(a ? xb : xa)};
+        runs[n] = (emit_run){.prog = &progs[n], .sizes = rsizes, .nsizes = NSYMS,
+                             .inputs = ins[n]};
+        n++;
+      }
+    }
+  }
+  if (n == 0) return 0;
+  ir_error err = {0};
+  int rc = emit_mlir_run(d, runs, n, &err, NULL);
+  CHECKF(rc == 0, "%s: %d C fmax/fmin maps lower and run: %s", d->name, n, err.msg);
+  int bad = 0;
+  for (int r = 0; r < n && rc == 0; r++) {
+    ir_tensor want = {.elem = cs[r].prod.result.elem, .rank = 1, .dims = {LEN}};
+    ir_error kerr = {0};
+    int krc = gram_prod_eval(cs[r].prod.op, cs[r].prod.attrs, ins[r], &want, &kerr);
+    for (int j = 0; j < LEN; j++) {
+      double ref = interp_c_fmaxmin(xa[j], xb[j], is_max[r]);
+      double got = runs[r].outputs[0].data[j];
+      if (krc || !same_value(got, ref) || !same_value(want.data[j], ref)) {
+        if (bad++ < 5)
+          CHECKF(0, "%s.%s %s(%g, %g): C %g, MLIR %g, kernel %g %s", d->name,
+                 cs[r].prod.op->name, is_max[r] ? "fmax" : "fmin", xa[j], xb[j], ref, got,
+                 krc ? 0 : want.data[j], kerr.msg);
+      }
+    }
+    ir_free(want.data);
+    ir_free(want.poison);
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  CHECKF(rc == 0 && bad == 0, "%s: %d C fmax/fmin maps on NaN and signed zeros agree with C bit for bit",
+         d->name, n);
+  return n;
+}
+
 static int nupdate; /* conditional-update reductions run, all dialects */
 static int nempty; /* reductions run over an empty vector, all dialects */
 
@@ -436,6 +508,7 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
       compare_runs(d, all, progs, nfuncs);
       nempty += test_empty_reductions(d, &s);
       nupdate += test_update_reductions(d, &s);
+      nupdate += test_c_fmaxmin(d, &s);
     }
   }
   ir_tp_store_free(&s);
@@ -450,7 +523,7 @@ int main(void) {
   test_dialect("linalg", IR_F64, 1, &a);
   test_dialect("tosa", IR_F32, 1, &a);
   CHECKF(nempty > 0, "%d reductions start from a kernel constant (tosa's)", nempty);
-  CHECKF(nupdate > 0, "%d conditional-update reductions run (linalg's)", nupdate);
+  CHECKF(nupdate > 0, "%d conditional-update reductions and C fmax/fmin maps run (linalg's)", nupdate);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

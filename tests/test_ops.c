@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "interp/interp.h"
 #include "interp/ops.h"
 #include "ir/ir.h"
 #include "tests/harness.h"
@@ -322,6 +323,22 @@ static void test_reduce_update(void) {
         n++;
       }
   CHECKF(bad == 0, "reduce's conditional updates are C's loop on %d NaN/-0/-inf cases", n);
+  /* C's fmax and fmin, elementwise: the other operand of a NaN, the first
+   * of equal ones */
+  static const double fa[] = {NAN, 1, NAN, -0.0, 0.0, 2}, fb[] = {1, NAN, NAN, 0.0, -0.0, 3};
+  for (int m = 0; m < 2; m++) {
+    ir_tensor a[2] = {ten(1, D(6), (double *)fa), ten(1, D(6), (double *)fb)};
+    ir_tensor out;
+    memset(&out, 0, sizeof out);
+    interp_err err = {0};
+    int ok = !interp_op_eval(interp_op_find(m ? "fmax" : "fmin"), NULL, a, &out, &err);
+    for (int i = 0; ok && i < 6; i++) {
+      double want = interp_c_fmaxmin(fa[i], fb[i], m), got = out.data[i];
+      ok = isnan(want) ? isnan(got) : got == want && signbit(got) == signbit(want);
+    }
+    CHECKF(ok, "%s is C's on NaN and signed zeros %s", m ? "fmax" : "fmin", err.msg);
+    interp_tensor_free(&out);
+  }
   CHECK("update body names", interp_body_parse("upd_ge") == INTERP_BODY_UPD_GE &&
                                  interp_body_update_dir(INTERP_BODY_UPD_LT) == INTERP_CMP_LT &&
                                  interp_body_update_dir(INTERP_BODY_MAX) < 0);
@@ -608,7 +625,7 @@ static void test_errors(void) {
 static void test_registry(void) {
   static const char *const names[] = {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
-      "mul", "div", "max", "min", "compare", "select", "dot_general",
+      "mul", "div", "max", "min", "fmax", "fmin", "compare", "select", "dot_general",
       "transpose", "broadcast_in_dim", "slice", "reduce", "iota", "constant", "fill",
       "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
   int n = (int)(sizeof names / sizeof names[0]);

@@ -28,7 +28,7 @@
 static const char *const files[] = {
     "tests/realc/inf_max_select.c", "tests/realc/vec_min_ret.c",
     "tests/realc/inf_softmax_rows.c", "tests/realc/inf_softmax_first.c",
-    "tests/realc/dsp_max_f32.c"};
+    "tests/realc/dsp_max_f32.c", "tests/realc/dsp_clip_f32.c"};
 #define NFILES (int)(sizeof files / sizeof files[0])
 
 /* Rows of three: a NaN first, in the middle, last, everywhere; -0 before
