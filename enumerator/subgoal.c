@@ -848,8 +848,7 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"abs", POLY_OP_ABS},
       {"max", POLY_OP_MAX | POLY_OP_RED_MAX},
       {"min", POLY_OP_MIN | POLY_OP_RED_MIN},
-      {"fmax", POLY_OP_MAX}, /* C's, elementwise */
-      {"fmin", POLY_OP_MIN},
+
       {"compare", POLY_OP_CMP | POLY_OP_SELECT},
       {"select", 0},
       /* a contraction is a sum; without one, only an outer product or a
@@ -870,6 +869,11 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"shra", POLY_OP_SHR},
       {"shrl", POLY_OP_SHR},
   };
+  /* C's fmax and fmin elementwise (a clamp): not for a running maximum or
+   * minimum, whose fold the conditional-update reduce computes and whose
+   * start joins it by a compare and a select */
+  if (!strcmp(kn, "fmax") || !strcmp(kn, "fmin"))
+    return (h & (POLY_OP_MAX | POLY_OP_MIN)) && !(h & (POLY_OP_RED_MAX | POLY_OP_RED_MIN));
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(table[i].name, kn)) return !table[i].need || (h & table[i].need);
   return 0;

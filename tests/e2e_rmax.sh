@@ -24,8 +24,9 @@
 . tests/lib.sh
 BUDGET="--work 300 --timeout 900"
 
-# tamper NAME FROM TO: $TMP/NAME.json is $TMP/r.json with FROM made TO (sed)
-tamper() { sed "s/$2/$3/" "$TMP/r.json" >"$TMP/$1.json"; }
+# tamper NAME FROM TO: $TMP/NAME.json is $TMP/r.json with every FROM made
+# TO (sed)
+tamper() { sed "s/$2/$3/g" "$TMP/r.json" >"$TMP/$1.json"; }
 
 # outright REPORT: every task of a raise --json report proved, none for
 # inputs without NaN or -0 (or finite ones) only
