@@ -928,7 +928,6 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   if (bi < 0 || bi >= INTERP_BODY_COUNT) return fail(g, "reduce: unknown body %d", bi);
   /* a conditional update compares the element with the accumulator as
    * the C it came from does (the element read once) */
-  static const char *const upd_op[INTERP_CMP_COUNT] = {"==", "!=", "<", "<=", ">", ">="};
   int upd = interp_body_update_dir((interp_body)bi);
   int var[IR_MAX_RANK];
   for (int j = 0; j < x.rank; j++) var[j] = j;
@@ -949,7 +948,7 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
   if (upd >= 0) {
     fprintf(g->out, "      {\n        %s upl_v = %s;\n        if (upl_v %s upl_acc) upl_acc = upl_v;\n      }\n",
-            T, ir_buf_str(&acc), upd_op[upd]);
+            T, ir_buf_str(&acc), cmp_ops[upd]);
   } else {
     fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
     fprintf(g->out,

@@ -848,7 +848,6 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"abs", POLY_OP_ABS},
       {"max", POLY_OP_MAX | POLY_OP_RED_MAX},
       {"min", POLY_OP_MIN | POLY_OP_RED_MIN},
-
       {"compare", POLY_OP_CMP | POLY_OP_SELECT},
       {"select", 0},
       /* a contraction is a sum; without one, only an outer product or a

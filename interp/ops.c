@@ -420,7 +420,8 @@ static int shape_reduce(const interp_op *op, const interp_attr *attrs,
   if (init->rank != 0)
     return fail(err, "%s: %s: init must be rank 0", op->name, shapes);
   if ((unsigned)body >= INTERP_BODY_COUNT)
-    return fail(err, "%s: %s: body %d is not one of add mul max min upd_gt upd_ge upd_lt upd_le",
+    return fail(err,
+                "%s: %s: body %d is not one of add mul max min upd_gt upd_ge upd_lt upd_le",
                 op->name, shapes, body);
   if (keep != 0 && keep != 1)
     return fail(err, "%s: %s: keepdims is %d, expected 0 or 1", op->name,

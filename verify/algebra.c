@@ -1685,10 +1685,13 @@ static interp_term body_op(vx *x, interp_body body, interp_term a,
   }
 }
 
-/* fp: a reduction by an associative body is a function of the multiset of its elements: two
- * elements are one commutative operation, three or more an uninterpreted
- * function of the sum of their hashes (bit-vector addition is commutative
- * and associative, so every order gives the same term; distinct multisets
+/* A conditional update (interp_body_update_dir) is not associative: its
+ * fold is the left fold in order, in both modes.
+ * fp: a reduction by an associative body is a function of the multiset of
+ * its elements: two elements are one commutative operation, three or more
+ * an uninterpreted function of the sum of their hashes (bit-vector
+ * addition is commutative and associative, so every order gives the same
+ * term; distinct multisets
  * differ under a suitable hash).  init joins with one more operation unless
  * it is the body's identity (1 for mul; for add, 0 is taken as IEEE's
  * identity -0, and a candidate that relies on it says so: x->zinit). */
