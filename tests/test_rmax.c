@@ -4,9 +4,10 @@
  * equal zeros; no max op does either (docs/verify.md, "Conditional
  * updates").  For corpus kernels written so (a 1-D maximum by `?:`, a 1-D
  * minimum returned, a 2-D row maximum started at -INFINITY, the same with
- * the row's first element and the loop from 1, a CMSIS-style `while`),
- * each is raised to linalg with verification: every task must be proved
- * outright (no assumption on the inputs).  The raised program then runs as MLIR
+ * the row's first element and the loop from 1, a CMSIS-style `while`, and
+ * a clamp `fminf(fmaxf(x, lo), hi)`), each is raised to linalg with
+ * verification: every task must be proved outright (no assumption on the
+ * inputs).  The raised program then runs as MLIR
  * (mlir-opt-16, mlir-cpu-runner-16) and as the emitted C (--emit c,
  * compiled in place of the original) on inputs where a max op is wrong: a
  * NaN first, in the middle, last and everywhere, -0 before +0 and the
