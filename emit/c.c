@@ -326,7 +326,8 @@ static const char *const unary_ops[][2] = {
     {"rsqrt", "1 / sqrt(%s)"}, {"reciprocal", "1 / %s"}, {"abs", "upl_abs(%s)"}};
 static const char *const binary_ops[][2] = {
     {"add", "%s + %s"}, {"sub", "%s - %s"}, {"mul", "%s * %s"},
-    {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"}};
+    {"div", "%s / %s"}, {"max", "upl_max(%s, %s)"}, {"min", "upl_min(%s, %s)"},
+    {"fmax", "upl_cfmax(%s, %s)"}, {"fmin", "upl_cfmin(%s, %s)"}};
 static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
 /* Integer data: + - * and negation in unsigned arithmetic, which wraps as
  * the tensor program's integer ops do (signed overflow is undefined in C);
@@ -926,7 +927,10 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
       {"(unsigned long)upl_acc + (unsigned long)(%s)",
        "(unsigned long)upl_acc * (unsigned long)(%s)"}};
   int bi = b->attrs[1].v[0];
-  if (bi < 0 || bi >= 4) return fail(g, "reduce: unknown body %d", bi);
+  if (bi < 0 || bi >= INTERP_BODY_COUNT) return fail(g, "reduce: unknown body %d", bi);
+  /* a conditional update compares the element with the accumulator as
+   * the C it came from does (the element read once) */
+  int upd = interp_body_update_dir((interp_body)bi);
   int var[IR_MAX_RANK];
   for (int j = 0; j < x.rank; j++) var[j] = j;
   ir_buf acc = {0}, init = {0};
@@ -944,13 +948,19 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
     if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, ir_buf_str(&init));
   }
   int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
-  fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
-  fprintf(g->out,
-          wrap                              ? ibody[ir_elem_bits(n->type.elem) == 64][bi]
-          : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
-                                            : body[bi],
-          ir_buf_str(&acc));
-  fprintf(g->out, ");\n    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
+  if (upd >= 0) {
+    fprintf(g->out, "      {\n        %s upl_v = %s;\n        if (upl_v %s upl_acc) upl_acc = upl_v;\n      }\n",
+            T, ir_buf_str(&acc), cmp_ops[upd]);
+  } else {
+    fprintf(g->out, wrap ? "      upl_acc = (%s)(" : "      upl_acc = (", T);
+    fprintf(g->out,
+            wrap                              ? ibody[ir_elem_bits(n->type.elem) == 64][bi]
+            : !ir_elem_is_float(n->type.elem) ? ibody_order[bi - 2]
+                                              : body[bi],
+            ir_buf_str(&acc));
+    fprintf(g->out, ");\n");
+  }
+  fprintf(g->out, "    %s[upl_o++] = upl_acc;\n    }\n  }\n", dst);
   for (int i = 0; masked && i < 2; i++)
     if (mnames[i][0]) fprintf(g->out, "  free(%s);\n", mnames[i]);
   ir_buf_free(&acc);
@@ -1262,6 +1272,10 @@ static const char prelude[] =
     "  if (a == b) return signbit(a) ? a : b;\n"
     "  return a < b ? a : b;\n"
     "}\n"
+    "/* C's fmax/fmin as the interpreter defines them: a NaN operand gives the\n"
+    "   other, equal operands the first (C leaves the zero's sign open) */\n"
+    "static inline double upl_cfmax(double a, double b) { return a >= b || b != b ? a : b; }\n"
+    "static inline double upl_cfmin(double a, double b) { return a <= b || b != b ? a : b; }\n"
     "static inline double upl_abs(double a) { return fabs(a); } /* abs(-0) is +0 */\n"
     "/* on integer data (int converts to long exactly); abs wraps at the\n"
     "   minimum as the tensor program's does */\n"

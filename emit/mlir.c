@@ -105,7 +105,8 @@ static void put_dense(ir_buf *b, const ir_type *t, const long *dims,
   long total = 1;
   for (int i = 0; i < t->rank; i++) total *= dims[i];
   if (t->rank == 0) put_elem(b, t->elem, val(0, u));
-  else if (total == 0) ir_buf_puts(b, "[]");
+  else if (total == 0) /* no elements: `dense<>` (`[]` is read as shape [0] only) */
+    ;
   else {
     long stride[IR_MAX_RANK];
     stride[t->rank - 1] = 1;

@@ -383,6 +383,22 @@ static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, no
   }
 }
 
+/* Whether op has a region attribute whose values are all conditional
+ * updates (interp_body_update_dir). */
+static int only_updates(const gram_op *op) {
+  for (int i = 0; i < op->nattrs; i++) {
+    const gram_attr *a = &op->attrs[i];
+    if (a->dom != GRAM_DOM_REGION || a->nvals == 0) continue;
+    int all = 1;
+    for (int v = 0; v < a->nvals && all; v++) {
+      int b = interp_body_parse(a->vals[v]);
+      all = b >= 0 && interp_body_update_dir((interp_body)b) >= 0;
+    }
+    if (all) return 1;
+  }
+  return 0;
+}
+
 /* Which ops the task's arithmetic asks for (docs/enumerator.md: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
@@ -401,6 +417,10 @@ static int op_allowed(const gram_op *op, unsigned hints) {
   }
   const interp_op *k = interp_op_find(op->kernel);
   if (!k || !sg_kernel_allowed(k->name, hints)) return 0;
+  /* a reduction whose bodies are all conditional updates (C's running
+   * maximum as written, linalg's reduce_update) is worth trying only where
+   * the task has a running maximum or minimum */
+  if (only_updates(op) && !(hints & (POLY_OP_RED_MAX | POLY_OP_RED_MIN))) return 0;
   /* a reduction whose body is fixed (tosa.reduce_max: body=max) is worth
    * trying where that body's op is */
   for (int i = 0; i < op->nkattrs; i++)

@@ -96,6 +96,7 @@ static void add_goal(collect *c, const ir_expr *e, double sign, const char *what
   g->nred = c->nred;
   memcpy(g->red, c->red, sizeof(int) * (size_t)c->nred);
   g->sign = sign;
+  g->fold_from = NAN;
   g->what = what;
   for (int d = 0; d < c->depth; d++) s->loops[s->n][d] = c->loops[d];
   s->depth[s->n] = c->depth;
@@ -346,6 +347,7 @@ static void add_loop_goal(sg_set *s, const poly_stmt *ps, const space_ctx *lc,
   g->nred = nred;
   if (nred) memcpy(g->red, red, sizeof(int) * (size_t)nred);
   g->sign = 1;
+  g->fold_from = NAN;
   g->what = what;
   for (int d = 0; d < lc->depth; d++) s->loops[s->n][d] = lc->loops[d];
   s->depth[s->n] = lc->depth;
@@ -425,6 +427,20 @@ static void space_goals(sg_set *s) {
         !lhs_is_space(s->k, ps->stmt->lhs, ps))
       add_loop_goal(s, ps, &lc, val, ps->space_iters, ps->nspace, red->iters, red->niters, 0,
                     "sum over the loops");
+    /* a running maximum or minimum (`if (x[i] > m) m = x[i]`, `m =
+     * fmaxf(m, e)`, ...): the statement folded over its reduction loops
+     * from the identity, -inf or +inf, as C computes it (NaN skipped or
+     * not, which of equal zeros kept: the statement's own comparison);
+     * the start joins it in one more step (`m = f > m ? f : m`, a compare
+     * and a select), and a reduce whose body is the conditional update
+     * finds the fold itself */
+    if (red && (red->op == POLY_RED_MAX || red->op == POLY_RED_MIN) &&
+        ps->stmt->op == IR_ASSIGN && ps->nspace >= 0 && ir_elem_is_float(s->k->data_type)) {
+      int n = s->n;
+      add_loop_goal(s, ps, &lc, ps->stmt->rhs, ps->space_iters, ps->nspace, red->iters,
+                    red->niters, 0, "running maximum or minimum from the identity");
+      if (s->n > n) s->goals[n].fold_from = red->op == POLY_RED_MAX ? -INFINITY : INFINITY;
+    }
     used_goal(s, ps, &lc, val, 0, red ? "summand over the loops" : "value over the loops");
     const ir_expr *ts[8];
     double sg[8];
@@ -479,6 +495,8 @@ typedef struct evctx {
   long *ivals;
   int poison;
   int empty_zero; /* sg_set.empty_sums_zero */
+  const ir_expr *acc_at; /* a fold (sg_goal.fold_from): this element reads */
+  double acc;            /* the value so far */
 } evctx;
 
 static double eval(evctx *c, const ir_expr *e);
@@ -498,6 +516,7 @@ static long elem_index(evctx *c, const ir_expr *e, int *ok) {
 }
 
 static double eval(evctx *c, const ir_expr *e) {
+  if (c->acc_at && same_expr(e, c->acc_at)) return c->acc;
   switch (e->kind) {
   case IR_EX_CONST: return e->value;
   case IR_EX_VAR: {
@@ -607,7 +626,7 @@ static void empty_sum(evctx *c, const sg_goal *g, const ir_stmt *const *loops, i
   if (d == depth) {
     long i;
     if (point_index(c, g, out, &i) && !written[i]) {
-      out->data[i] = 0;
+      out->data[i] = isnan(g->fold_from) ? 0 : g->fold_from;
       out->poison[i] = 0;
       written[i] = 1;
     }
@@ -632,19 +651,26 @@ static void run_loops(evctx *c, sg_goal *g, const ir_stmt *const *loops, int dep
     long i;
     if (!point_index(c, g, out, &i)) return;
     c->poison = 0;
+    int fold = !isnan(g->fold_from);
+    if (fold) { /* the element so far, from the identity */
+      c->acc_at = g->stmt->lhs;
+      c->acc = written[i] ? out->data[i] : g->fold_from;
+    }
     double v = g->sign * eval(c, g->expr);
+    c->acc_at = NULL;
     if (c->poison) out->poison[i] = 1;
     if (!written[i]) {
       out->data[i] = 0;
       written[i] = 1;
       if (!c->poison) out->poison[i] = 0;
     }
-    out->data[i] = g->nred ? out->data[i] + v : v;
+    out->data[i] = fold ? v : g->nred ? out->data[i] + v : v;
     return;
   }
   const ir_stmt *l = loops[d];
   long lo = ir_expr_eval_int(l->lo, c->ivals), hi = ir_expr_eval_int(l->hi, c->ivals);
-  if (lo > hi && c->empty_zero && is_red_iter(g, l->iter))
+  /* an empty fold is its identity (its start) */
+  if (lo > hi && (c->empty_zero || !isnan(g->fold_from)) && is_red_iter(g, l->iter))
     empty_sum(c, g, loops, depth, d + 1, out, written);
   for (long x = lo; x <= hi; x++) {
     c->ivals[l->iter] = x;
@@ -677,7 +703,7 @@ int sg_run(sg_set *s, interp_env *env, const unsigned char *mask, int e,
     out->poison = ir_malloc(n ? n : 1);
     memset(out->poison, 1, n ? n : 1);
     unsigned char *written = ir_calloc(n ? n : 1, 1);
-    evctx c = {k, env, ivals, 0, s->empty_sums_zero};
+    evctx c = {k, env, ivals, 0, s->empty_sums_zero, NULL, 0};
     run_loops(&c, g, s->loops[i], s->depth[i], 0, out, written);
     if (g->zero_outside)
       for (size_t j = 0; j < n; j++)
@@ -842,6 +868,11 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"shra", POLY_OP_SHR},
       {"shrl", POLY_OP_SHR},
   };
+  /* C's fmax and fmin elementwise (a clamp): not for a running maximum or
+   * minimum, whose fold the conditional-update reduce computes and whose
+   * start joins it by a compare and a select */
+  if (!strcmp(kn, "fmax") || !strcmp(kn, "fmin"))
+    return (h & (POLY_OP_MAX | POLY_OP_MIN)) && !(h & (POLY_OP_RED_MAX | POLY_OP_RED_MIN));
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(table[i].name, kn)) return !table[i].need || (h & table[i].need);
   return 0;

@@ -24,6 +24,11 @@ typedef struct sg_goal {
   int nred;                /* summed over these iterators (0: assigned) */
   int red[IR_MAX_RANK + 2];
   double sign;
+  double fold_from;        /* a running maximum or minimum (nred > 0):
+                              NaN for a sum; else expr is the statement's
+                              whole right side, folded in loop order from
+                              this start (-inf or +inf) with the written
+                              element standing for the value so far */
   const char *what;
   int solved;
   ir_tensor vals[ES_MAX_EX];

@@ -34,7 +34,11 @@ int gram_region_known(const char *s, int len) {
 
 double gram_region_identity(const char *name) {
   if (!strcmp(name, "mul")) return 1;
-  if (!strcmp(name, "max")) return -INFINITY;
-  if (!strcmp(name, "min")) return INFINITY;
+  /* -inf is never > or >= an accumulator that is not -inf, and replaces
+   * a -inf one by itself: a conditional update by > or >= skips it */
+  if (!strcmp(name, "max") || !strcmp(name, "upd_gt") || !strcmp(name, "upd_ge"))
+    return -INFINITY;
+  if (!strcmp(name, "min") || !strcmp(name, "upd_lt") || !strcmp(name, "upd_le"))
+    return INFINITY;
   return 0;
 }

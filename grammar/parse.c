@@ -337,7 +337,8 @@ static int operand_ref(parser *p, gram_op *op, const tok *t, int allow_result) {
 #define DOMAINS_SUPPORTED \
   "perm(x) [noid], subset(x), dim(x|result), pairs(l, r) [empty], " \
   "bcast(x, result) [exact], window(x), enum(A, B=spelling, ...), " \
-  "region(add|mul|max|min[=spelling], ...); a spelling FLOAT|INT " \
+  "region(add|mul|max|min|upd_gt|upd_ge|upd_lt|upd_le[=spelling], ...); " \
+  "a spelling FLOAT|INT " \
   "(INT '-': no integer form)"
 
 /* value := NAME [ '=' SPELLING [ '|' INT_SPELLING ] ]: the enum or region
@@ -362,7 +363,8 @@ static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
       return -1;
     }
   if (a->dom == GRAM_DOM_REGION && !gram_region_known(x->s, x->len)) {
-    error_at(p, x->col, "reduction bodies add, mul, max, min",
+    error_at(p, x->col,
+             "reduction bodies add, mul, max, min, upd_gt, upd_ge, upd_lt, upd_le",
              "bad attribute domain: unknown reduction body '%.*s'", x->len, x->s);
     return -1;
   }

@@ -56,8 +56,18 @@ interp_attr interp_attr_double(double d) {
 
 static const char *const cmp_names[INTERP_CMP_COUNT] = {"EQ", "NE", "LT",
                                                         "LE", "GT", "GE"};
-static const char *const body_names[INTERP_BODY_COUNT] = {"add", "mul", "max",
-                                                          "min"};
+static const char *const body_names[INTERP_BODY_COUNT] = {
+    "add", "mul", "max", "min", "upd_gt", "upd_ge", "upd_lt", "upd_le"};
+
+int interp_body_update_dir(interp_body body) {
+  switch (body) {
+  case INTERP_BODY_UPD_GT: return INTERP_CMP_GT;
+  case INTERP_BODY_UPD_GE: return INTERP_CMP_GE;
+  case INTERP_BODY_UPD_LT: return INTERP_CMP_LT;
+  case INTERP_BODY_UPD_LE: return INTERP_CMP_LE;
+  default: return -1;
+  }
+}
 
 const char *interp_cmp_name(interp_cmp dir) {
   return (unsigned)dir < INTERP_CMP_COUNT ? cmp_names[dir] : "?";
@@ -134,7 +144,7 @@ static shape_str sstr(const interp_shape *sh, int symbolic) {
 /* --------------------------------------------------------------- helpers */
 
 enum { U_NEG, U_SQRT, U_EXP, U_RSQRT, U_RECIP, U_ABS };
-enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN };
+enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_CFMAX, B_CFMIN };
 
 static long shape_numel(const interp_shape *s) {
   long n = 1;
@@ -410,7 +420,8 @@ static int shape_reduce(const interp_op *op, const interp_attr *attrs,
   if (init->rank != 0)
     return fail(err, "%s: %s: init must be rank 0", op->name, shapes);
   if ((unsigned)body >= INTERP_BODY_COUNT)
-    return fail(err, "%s: %s: body %d is not one of add mul max min",
+    return fail(err,
+                "%s: %s: body %d is not one of add mul max min upd_gt upd_ge upd_lt upd_le",
                 op->name, shapes, body);
   if (keep != 0 && keep != 1)
     return fail(err, "%s: %s: keepdims is %d, expected 0 or 1", op->name,
@@ -580,7 +591,8 @@ static inline double red_step_c(ir_elem e, int body, double acc, double x) {
   case INTERP_BODY_ADD: return ir_elem_is_int(e) ? ir_int_arith(e, '+', acc, x) : acc + x;
   case INTERP_BODY_MUL: return ir_elem_is_int(e) ? ir_int_arith(e, '*', acc, x) : acc * x;
   case INTERP_BODY_MAX: return max_c(acc, x);
-  default: return min_c(acc, x);
+  case INTERP_BODY_MIN: return min_c(acc, x);
+  default: return cmp_c(interp_body_update_dir((interp_body)body), x, acc) ? x : acc;
   }
 }
 
@@ -761,6 +773,11 @@ static const interp_op ops[] = {
      KERNEL(k_binary)},
     {"min", B_MIN, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_binary,
      KERNEL(k_binary)},
+    /* C's fmax and fmin: a NaN operand gives the other, equal ones the first */
+    {"fmax", B_CFMAX, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_FLOAT_ONLY,
+     shape_binary, KERNEL(k_binary)},
+    {"fmin", B_CFMIN, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_FLOAT_ONLY,
+     shape_binary, KERNEL(k_binary)},
     {"compare", 0, 2, 1, {{"direction", INTERP_ATTR_DIR}},
      INTERP_OP_ELEMENTWISE, shape_compare, KERNEL(k_compare)},
     {"select", 0, 3, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_select,

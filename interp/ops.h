@@ -17,7 +17,7 @@
  * Kernels (operands -> result; attributes in descriptor order), see
  * docs/ops.md for the full conventions:
  *   neg sqrt exp rsqrt reciprocal abs     x -> x's shape
- *   add sub mul div max min               a, b -> broadcast shape
+ *   add sub mul div max min fmax fmin     a, b -> broadcast shape
  *   compare                               a, b -> i1 broadcast; direction
  *   select                                pred, a, b -> broadcast shape
  *   dot_general                           lhs, rhs; lhs_batch rhs_batch
@@ -62,11 +62,21 @@ typedef enum interp_cmp {
 } interp_cmp;
 #define INTERP_CMP_COUNT 6
 
-/* Reduction bodies of `reduce` (the region of stablehlo.reduce etc.). */
+/* Reduction bodies of `reduce` (the region of stablehlo.reduce etc.).
+ * The conditional updates UPD_* are C's running maximum and minimum as
+ * written, `acc = (x OP acc) ? x : acc` with OP > >= < <= (C's comparison:
+ * a NaN element is skipped, a NaN acc stays; of two equal zeros `>` keeps
+ * the earlier, `>=` the later).  They are not associative (with a NaN
+ * present), so their fold is only ever the left fold in order. */
 typedef enum interp_body {
-  INTERP_BODY_ADD, INTERP_BODY_MUL, INTERP_BODY_MAX, INTERP_BODY_MIN
+  INTERP_BODY_ADD, INTERP_BODY_MUL, INTERP_BODY_MAX, INTERP_BODY_MIN,
+  INTERP_BODY_UPD_GT, INTERP_BODY_UPD_GE, INTERP_BODY_UPD_LT, INTERP_BODY_UPD_LE
 } interp_body;
-#define INTERP_BODY_COUNT 4
+#define INTERP_BODY_COUNT 8
+
+/* The comparison of a conditional-update body (GT for UPD_GT, ...), or -1
+ * for the others. */
+int interp_body_update_dir(interp_body body);
 
 /* One attribute value, shared by the kernels and the grammar.  A plain value
  * type: copy it freely.  Lists hold at most IR_MAX_RANK entries. */
@@ -84,7 +94,8 @@ interp_attr interp_attr_double(double d);
 interp_attr interp_attr_dir(interp_cmp dir);
 interp_attr interp_attr_body(interp_body body);
 
-/* Names: "EQ".."GE" and "add" "mul" "max" "min"; parse returns -1 if the
+/* Names: "EQ".."GE" and "add" "mul" "max" "min" "upd_gt" "upd_ge"
+ * "upd_lt" "upd_le"; parse returns -1 if the
  * name is unknown (case-sensitive). */
 const char *interp_cmp_name(interp_cmp dir);
 int interp_cmp_parse(const char *name);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit/emit.h"
+#include "interp/interp.h"
 #include "grammar/grammar.h"
 #include "tests/harness.h"
 
@@ -255,6 +256,195 @@ static int test_empty_reductions(const gram_dialect *d, ir_tp_store *s) {
   return n;
 }
 
+/* C's running maximum or minimum as written: acc = (x OP acc) ? x : acc
+ * in order, in type e (float arithmetic for f32), the reference. */
+static double c_update(interp_cmp dir, double init, const double *x, long n, ir_elem e) {
+  double acc = init;
+  for (long i = 0; i < n; i++) {
+    double v = x[i];
+    int take = 0;
+    if (e == IR_F32) {
+      float fv = (float)v, fa = (float)acc;
+      take = dir == INTERP_CMP_GT ? fv > fa : dir == INTERP_CMP_GE ? fv >= fa
+           : dir == INTERP_CMP_LT ? fv < fa : fv <= fa;
+    } else {
+      take = dir == INTERP_CMP_GT ? v > acc : dir == INTERP_CMP_GE ? v >= acc
+           : dir == INTERP_CMP_LT ? v < acc : v <= acc;
+    }
+    if (take) acc = v;
+  }
+  return acc;
+}
+
+/* The same value bit for bit, but for a NaN's payload: NaN with NaN, a
+ * zero with a zero of its sign. */
+static int same_value(double a, double b) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  return a == b && signbit(a) == signbit(b);
+}
+
+/* The conditional-update reductions (reduce bodies upd_gt, upd_ge,
+ * upd_lt, upd_le) run through mlir-cpu-runner-16 on the inputs where no
+ * max op is exact: a NaN first, in the middle and last, -0 before +0 and
+ * the reverse, all -inf, one element and none, from starts that are the
+ * body's identity, +0, -0 and NaN.  MLIR 16 must compute the left fold in
+ * iteration order, as C does (the reference c_update), and so must our
+ * kernel (the verifier's semantics), bit for bit.  Returns the number of
+ * runs compared. */
+static int test_update_reductions(const gram_dialect *d, ir_tp_store *s) {
+  static const double nan_ = NAN, inf = INFINITY;
+  static const struct { long n; double x[4]; } vecs[] = {
+      {3, {NAN, 1, 2}}, {3, {1, NAN, 2}}, {3, {2, 1, NAN}}, {2, {-0.0, 0.0}},
+      {2, {0.0, -0.0}}, {3, {-INFINITY, -INFINITY, -INFINITY}}, {1, {-0.0}},
+      {0, {0}}, {4, {0.0, NAN, -0.0, 1}}};
+  const int nv = (int)(sizeof vecs / sizeof vecs[0]);
+  static const ir_elem elems[] = {IR_F64, IR_F32};
+  enum { CAP = 512 };
+  static chosen cs[CAP];
+  static ir_tprog progs[CAP];
+  static emit_run runs[CAP];
+  static ir_tensor ins[CAP][2];
+  static long rsizes[CAP][NSYMS];
+  static double inits[CAP];
+  static int vec_of[CAP];
+  static interp_cmp dir_of[CAP];
+  int n = 0;
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->nops != 2) continue;
+    for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+      ir_type ops[2] = {pool_type(1, elems[e]), pool_type(0, elems[e])}; /* [M], [] */
+      gram_prod ps[16];
+      int np = gram_productions(op, ops, NULL, ps, 16, NULL);
+      for (int k = 0; k < np && k < 16; k++) {
+        gram_binding b;
+        if (gram_bind(op, ps[k].attrs, &b, NULL) || strcmp(b.kernel->name, "reduce") ||
+            ps[k].result.rank != 0)
+          continue;
+        int dir = interp_body_update_dir((interp_body)b.attrs[1].v[0]);
+        if (dir < 0) continue;
+        double starts[4] = {dir >= INTERP_CMP_GT ? -inf : inf, 0.0, -0.0, nan_};
+        for (int v = 0; v < nv; v++)
+          for (int st = 0; st < 4 && n < CAP; st++) {
+            cs[n].prod = ps[k];
+            memcpy(cs[n].ops, ops, sizeof ops);
+            progs[n] = one_op(s, &cs[n]);
+            memcpy(rsizes[n], sizes, sizeof sizes);
+            rsizes[n][M] = vecs[v].n;
+            inits[n] = starts[st];
+            vec_of[n] = v;
+            dir_of[n] = (interp_cmp)dir;
+            ins[n][0] = (ir_tensor){.elem = elems[e], .rank = 1, .dims = {vecs[v].n},
+                                    .data = (double *)vecs[v].x};
+            ins[n][1] = (ir_tensor){.elem = elems[e], .rank = 0, .data = &inits[n]};
+            runs[n] = (emit_run){.prog = &progs[n], .sizes = rsizes[n], .nsizes = NSYMS,
+                                 .inputs = ins[n]};
+            n++;
+          }
+      }
+    }
+  }
+  if (n == 0) return 0;
+  ir_error err = {0};
+  int rc = emit_mlir_run(d, runs, n, &err, NULL);
+  CHECKF(rc == 0, "%s: %d conditional-update reductions lower and run: %s", d->name, n, err.msg);
+  int bad = 0;
+  for (int r = 0; r < n && rc == 0; r++) {
+    const gram_op *op = cs[r].prod.op;
+    ir_tensor want = {.elem = cs[r].prod.result.elem};
+    ir_error kerr = {0};
+    int krc = gram_prod_eval(op, cs[r].prod.attrs, ins[r], &want, &kerr);
+    double ref = c_update(dir_of[r], inits[r], vecs[vec_of[r]].x, vecs[vec_of[r]].n,
+                          ins[r][0].elem);
+    double got = runs[r].outputs[0].data[0];
+    if (krc || !same_value(got, ref) || !same_value(want.data[0], ref)) {
+      if (bad++ < 5)
+        CHECKF(0, "%s.%s %s %s over vector %d from %g: C %g, MLIR %g, kernel %g %s", d->name,
+               op->name, interp_cmp_name(dir_of[r]), ir_elem_mlir_name(ins[r][0].elem),
+               vec_of[r], inits[r], ref, got, krc ? 0 : want.data[0], kerr.msg);
+    }
+    ir_free(want.data);
+    ir_free(want.poison);
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  CHECKF(rc == 0 && bad == 0,
+         "%s: %d conditional-update reductions on NaN, -0, -inf, 1 and 0 elements: MLIR, "
+         "our kernel and C agree bit for bit (%d differ)", d->name, n, bad);
+  return n;
+}
+
+/* C's fmax and fmin as elementwise ops (kernels fmax, fmin: a NaN operand
+ * gives the other, equal operands the first, interp_c_fmaxmin) through
+ * mlir-cpu-runner-16 on the pairs where arith.maxf differs: NaN on either
+ * side and both, zeros of both signs in both orders, and ordinary ones;
+ * MLIR, our kernel and interp_c_fmaxmin must agree bit for bit.  Returns
+ * the number of runs. */
+static int test_c_fmaxmin(const gram_dialect *d, ir_tp_store *s) {
+  static const double xa[] = {NAN, 1, NAN, -0.0, 0.0, 1, 2, -INFINITY, -0.0, 3};
+  static const double xb[] = {1, NAN, NAN, 0.0, -0.0, 2, 1, INFINITY, -0.0, 3};
+  enum { LEN = sizeof xa / sizeof xa[0], CAP = 16 };
+  static const ir_elem elems[] = {IR_F64, IR_F32};
+  static chosen cs[CAP];
+  static ir_tprog progs[CAP];
+  static emit_run runs[CAP];
+  static ir_tensor ins[CAP][2];
+  static long rsizes[NSYMS];
+  static int is_max[CAP];
+  memcpy(rsizes, sizes, sizeof rsizes);
+  rsizes[M] = LEN;
+  int n = 0;
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->nops != 2) continue;
+    for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+      ir_type ops[2] = {pool_type(1, elems[e]), pool_type(1, elems[e])}; /* [M], [M] */
+      gram_prod ps[16];
+      int np = gram_productions(op, ops, NULL, ps, 16, NULL);
+      for (int k = 0; k < np && k < 16 && n < CAP; k++) {
+        const char *kn = gram_prod_kernel(op, ps[k].attrs);
+        if (!kn || (strcmp(kn, "fmax") && strcmp(kn, "fmin"))) continue;
+        cs[n].prod = ps[k];
+        memcpy(cs[n].ops, ops, sizeof ops);
+        progs[n] = one_op(s, &cs[n]);
+        is_max[n] = !strcmp(kn, "fmax");
+        for (int a = 0; a < 2; a++)
+          ins[n][a] = (ir_tensor){.elem = elems[e], .rank = 1, .dims = {LEN},
+                                  .data = (double *)(a ? xb : xa)};
+        runs[n] = (emit_run){.prog = &progs[n], .sizes = rsizes, .nsizes = NSYMS,
+                             .inputs = ins[n]};
+        n++;
+      }
+    }
+  }
+  if (n == 0) return 0;
+  ir_error err = {0};
+  int rc = emit_mlir_run(d, runs, n, &err, NULL);
+  CHECKF(rc == 0, "%s: %d C fmax/fmin maps lower and run: %s", d->name, n, err.msg);
+  int bad = 0;
+  for (int r = 0; r < n && rc == 0; r++) {
+    ir_tensor want = {.elem = cs[r].prod.result.elem, .rank = 1, .dims = {LEN}};
+    ir_error kerr = {0};
+    int krc = gram_prod_eval(cs[r].prod.op, cs[r].prod.attrs, ins[r], &want, &kerr);
+    for (int j = 0; j < LEN; j++) {
+      double ref = interp_c_fmaxmin(xa[j], xb[j], is_max[r]);
+      double got = runs[r].outputs[0].data[j];
+      if (krc || !same_value(got, ref) || !same_value(want.data[j], ref)) {
+        if (bad++ < 5)
+          CHECKF(0, "%s.%s %s(%g, %g): C %g, MLIR %g, kernel %g %s", d->name,
+                 cs[r].prod.op->name, is_max[r] ? "fmax" : "fmin", xa[j], xb[j], ref, got,
+                 krc ? 0 : want.data[j], kerr.msg);
+      }
+    }
+    ir_free(want.data);
+    ir_free(want.poison);
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  CHECKF(rc == 0 && bad == 0, "%s: %d C fmax/fmin maps on NaN and signed zeros agree with C bit for bit",
+         d->name, n);
+  return n;
+}
+
+static int nupdate; /* conditional-update reductions run, all dialects */
 static int nempty; /* reductions run over an empty vector, all dialects */
 
 static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena *a) {
@@ -317,6 +507,8 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
     if (emit_mlir_tools_available()) {
       compare_runs(d, all, progs, nfuncs);
       nempty += test_empty_reductions(d, &s);
+      nupdate += test_update_reductions(d, &s);
+      nupdate += test_c_fmaxmin(d, &s);
     }
   }
   ir_tp_store_free(&s);
@@ -331,6 +523,7 @@ int main(void) {
   test_dialect("linalg", IR_F64, 1, &a);
   test_dialect("tosa", IR_F32, 1, &a);
   CHECKF(nempty > 0, "%d reductions start from a kernel constant (tosa's)", nempty);
+  CHECKF(nupdate > 0, "%d conditional-update reductions and C fmax/fmin maps run (linalg's)", nupdate);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

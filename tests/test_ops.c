@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "interp/interp.h"
 #include "interp/ops.h"
 #include "ir/ir.h"
 #include "tests/harness.h"
@@ -280,6 +281,67 @@ static void test_slice(void) {
   interp_attr c1[2] = {ints(1, I(0)), ints(1, I(1))};
   expect_error("slice start of rank 1 for a rank-2 operand", "slice", c1, &m, &o,
                "expected 2 (the operand rank)");
+}
+
+/* The conditional-update bodies against C's loop `if (x OP acc) acc = x`
+ * on the values where no max or min op agrees with it: a NaN element
+ * (skipped), a NaN start (kept), zeros of both signs (`>` keeps the
+ * earlier, `>=` the later), compared bit for bit but for NaN payloads. */
+static void test_reduce_update(void) {
+  static const double vecs[][3] = {{NAN, 1, 2}, {1, NAN, 2}, {-0.0, 0.0, -1},
+                                   {0.0, -0.0, -1}, {-INFINITY, -INFINITY, -INFINITY}};
+  static const double starts[] = {-INFINITY, INFINITY, NAN, 0.0, -0.0};
+  static const interp_body bodies[] = {INTERP_BODY_UPD_GT, INTERP_BODY_UPD_GE,
+                                       INTERP_BODY_UPD_LT, INTERP_BODY_UPD_LE};
+  const interp_op *op = interp_op_find("reduce");
+  int bad = 0, n = 0;
+  for (int b = 0; b < 4; b++)
+    for (int v = 0; v < 5; v++)
+      for (int st = 0; st < 5; st++) {
+        ir_tensor a[2] = {ten(1, D(3), (double *)vecs[v]), ten(0, NULL, V(starts[st]))};
+        interp_attr at[3] = {ints(1, I(0)), interp_attr_body(bodies[b]), interp_attr_int(0)};
+        ir_tensor out;
+        memset(&out, 0, sizeof out);
+        interp_err err = {0};
+        double want = starts[st];
+        for (int i = 0; i < 3; i++) {
+          double x = vecs[v][i];
+          int take = bodies[b] == INTERP_BODY_UPD_GT   ? x > want
+                     : bodies[b] == INTERP_BODY_UPD_GE ? x >= want
+                     : bodies[b] == INTERP_BODY_UPD_LT ? x < want
+                                                       : x <= want;
+          if (take) want = x;
+        }
+        int ok = !interp_op_eval(op, at, a, &out, &err);
+        double got = ok ? out.data[0] : 0;
+        ok = ok && (isnan(want) ? isnan(got)
+                                : !isnan(got) && got == want && signbit(got) == signbit(want));
+        if (!ok && bad++ < 3)
+          CHECKF(0, "reduce %s over vector %d from %g: C %g, kernel %g %s",
+                 interp_body_name(bodies[b]), v, starts[st], want, got, err.msg);
+        interp_tensor_free(&out);
+        n++;
+      }
+  CHECKF(bad == 0, "reduce's conditional updates are C's loop on %d NaN/-0/-inf cases", n);
+  /* C's fmax and fmin, elementwise: the other operand of a NaN, the first
+   * of equal ones */
+  static const double fa[] = {NAN, 1, NAN, -0.0, 0.0, 2}, fb[] = {1, NAN, NAN, 0.0, -0.0, 3};
+  for (int m = 0; m < 2; m++) {
+    ir_tensor a[2] = {ten(1, D(6), (double *)fa), ten(1, D(6), (double *)fb)};
+    ir_tensor out;
+    memset(&out, 0, sizeof out);
+    interp_err err = {0};
+    int ok = !interp_op_eval(interp_op_find(m ? "fmax" : "fmin"), NULL, a, &out, &err);
+    for (int i = 0; ok && i < 6; i++) {
+      double want = interp_c_fmaxmin(fa[i], fb[i], m), got = out.data[i];
+      ok = isnan(want) ? isnan(got) : got == want && signbit(got) == signbit(want);
+    }
+    CHECKF(ok, "%s is C's on NaN and signed zeros %s", m ? "fmax" : "fmin", err.msg);
+    interp_tensor_free(&out);
+  }
+  CHECK("update body names", interp_body_parse("upd_ge") == INTERP_BODY_UPD_GE &&
+                                 interp_body_update_dir(INTERP_BODY_UPD_LT) == INTERP_CMP_LT &&
+                                 interp_body_update_dir(INTERP_BODY_MAX) < 0);
 }
 
 static void test_reduce(void) {
@@ -563,7 +625,7 @@ static void test_errors(void) {
 static void test_registry(void) {
   static const char *const names[] = {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
-      "mul", "div", "max", "min", "compare", "select", "dot_general",
+      "mul", "div", "max", "min", "fmax", "fmin", "compare", "select", "dot_general",
       "transpose", "broadcast_in_dim", "slice", "reduce", "iota", "constant", "fill",
       "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
   int n = (int)(sizeof names / sizeof names[0]);
@@ -1123,6 +1185,7 @@ int main(void) {
   test_transpose();
   test_slice();
   test_reduce();
+  test_reduce_update();
   test_creators();
   test_f32();
   test_poison();

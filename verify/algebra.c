@@ -1678,19 +1678,30 @@ static interp_term body_op(vx *x, interp_body body, interp_term a,
   case INTERP_BODY_MUL: return a_mul(x, a, b);
   case INTERP_BODY_MAX: return minmax(x, a, b, 1);
   case INTERP_BODY_MIN: return minmax(x, a, b, 0);
+  default: { /* a conditional update: acc a, element b, as C computes it */
+    interp_term c = a_compare(x, (interp_cmp)interp_body_update_dir(body), b, a);
+    return a_select(x, c, b, a);
   }
-  UNREACHABLE();
+  }
 }
 
-/* fp: a reduction is a function of the multiset of its elements: two
- * elements are one commutative operation, three or more an uninterpreted
- * function of the sum of their hashes (bit-vector addition is commutative
- * and associative, so every order gives the same term; distinct multisets
+/* A conditional update (interp_body_update_dir) is not associative: its
+ * fold is the left fold in order, in both modes.
+ * fp: a reduction by an associative body is a function of the multiset of
+ * its elements: two elements are one commutative operation, three or more
+ * an uninterpreted function of the sum of their hashes (bit-vector
+ * addition is commutative and associative, so every order gives the same
+ * term; distinct multisets
  * differ under a suitable hash).  init joins with one more operation unless
  * it is the body's identity (1 for mul; for add, 0 is taken as IEEE's
  * identity -0, and a candidate that relies on it says so: x->zinit). */
 interp_term vx_reduce(vx *x, interp_body body, interp_term init,
                       const interp_term *xs, long n) {
+  if (interp_body_update_dir(body) >= 0) { /* not associative: in order */
+    interp_term acc = init;
+    for (long i = 0; i < n; i++) acc = body_op(x, body, acc, xs[i]);
+    return acc;
+  }
   if (x->kind == VX_FP && n == 0 && x->cand && body == INTERP_BODY_ADD &&
       is_lit(x, init, 0)) { /* an empty sum: IEEE's identity -0 */
     interp_term t = copy_term(x, init);
@@ -1957,8 +1968,9 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   x->f_fmin = decl(x, "c_fmin", 2, N, N, N);
   x->f_r32 = decl(x, "round_f32", 1, N, N, N);
   x->f_ovf = decl(x, "f32_overflow", 1, N, N, B);
-  static const char *const bn[INTERP_BODY_COUNT] = {"sum", "prod", "rmax", "rmin"};
-  for (int b = 0; b < INTERP_BODY_COUNT; b++) {
+  /* the associative bodies (a conditional update is folded in order) */
+  static const char *const bn[INTERP_BODY_MIN + 1] = {"sum", "prod", "rmax", "rmin"};
+  for (int b = 0; b <= INTERP_BODY_MIN; b++) {
     char name[32];
     snprintf(name, sizeof name, "hash_%s", bn[b]);
     x->f_hash[b] = decl(x, name, 1, N, N, x->hsort);
