@@ -475,10 +475,13 @@ static ir_elem node_t_elem(const gram_op *op, const ir_tnode *n) {
 
 /* Expand one template line for node n (n == NULL: the constant line with
  * `value` as $value). */
+static void exact_minmax(ir_buf *b, size_t start);
+
 static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_buf *value) {
   const gram_op *op = n && n->kind == IR_TN_OP ? n->op->owner : NULL;
   const char *t = line->text;
   ir_buf *b = c->b;
+  size_t start = b->n;
   ir_buf_printf(b, "  %*s", line->indent, "");
   for (const char *s = t; *s;) {
     const char *name;
@@ -609,6 +612,48 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
 #undef SFX
   }
   ir_buf_puts(b, "\n");
+  exact_minmax(b, start);
+}
+
+/* The line of b from start, `%r = arith.maxf %a, %b : T` (or minf) with T
+ * a scalar float type, as the compares and selects it is defined by
+ * (NaN propagates, -0 below +0; docs/ops.md): MLIR 16's
+ * convert-arith-to-llvm lowers arith.maxf and minf to llvm.intr.maxnum and
+ * minnum, which return the operand that is not NaN and either of two
+ * zeros, so the programs as emitted would not compute what was proved.
+ * The sum a + b is NaN when either is, and the larger of two equal zeros
+ * (+0 unless both are -0); -((-a) + (-b)) the smaller. */
+static void exact_minmax(ir_buf *b, size_t start) {
+  char ind[64], r[64], x[64], y[64], ty[16], fn[8];
+  int at = 0;
+  const char *l = b->s + start;
+  if (sscanf(l, "%63[ ]%63[%%A-Za-z0-9_] = arith.%7[a-z] %63[%%A-Za-z0-9_], %63[%%A-Za-z0-9_] "
+                ": %15[a-z0-9]\n%n",
+             ind, r, fn, x, y, ty, &at) != 6 ||
+      !at || l[at] || (strcmp(fn, "maxf") && strcmp(fn, "minf")) ||
+      (strcmp(ty, "f64") && strcmp(ty, "f32") && strcmp(ty, "f16")))
+    return;
+  int max = !strcmp(fn, "maxf");
+  b->n = start;
+  b->s[start] = 0;
+  ir_buf_printf(b, "%s%s_u = arith.cmpf uno, %s, %s : %s\n", ind, r, x, y, ty);
+  ir_buf_printf(b, "%s%s_s = arith.addf %s, %s : %s\n", ind, r, x, y, ty);
+  ir_buf_printf(b, "%s%s_g = arith.cmpf ogt, %s, %s : %s\n", ind, r, x, y, ty);
+  ir_buf_printf(b, "%s%s_l = arith.cmpf olt, %s, %s : %s\n", ind, r, x, y, ty);
+  ir_buf_printf(b, "%s%s_0 = arith.constant 0.0 : %s\n", ind, r, ty);
+  ir_buf_printf(b, "%s%s_z = arith.cmpf oeq, %s, %s_0 : %s\n", ind, r, x, r, ty);
+  if (max) {
+    ir_buf_printf(b, "%s%s_t = arith.select %s_z, %s_s, %s : %s\n", ind, r, r, r, x, ty);
+  } else {
+    ir_buf_printf(b, "%s%s_na = arith.negf %s : %s\n", ind, r, x, ty);
+    ir_buf_printf(b, "%s%s_nb = arith.negf %s : %s\n", ind, r, y, ty);
+    ir_buf_printf(b, "%s%s_ns = arith.addf %s_na, %s_nb : %s\n", ind, r, r, r, ty);
+    ir_buf_printf(b, "%s%s_m = arith.negf %s_ns : %s\n", ind, r, r, ty);
+    ir_buf_printf(b, "%s%s_t = arith.select %s_z, %s_m, %s : %s\n", ind, r, r, r, x, ty);
+  }
+  ir_buf_printf(b, "%s%s_1 = arith.select %s_l, %s, %s_t : %s\n", ind, r, r, max ? y : x, r, ty);
+  ir_buf_printf(b, "%s%s_2 = arith.select %s_g, %s, %s_1 : %s\n", ind, r, r, max ? x : y, r, ty);
+  ir_buf_printf(b, "%s%s = arith.select %s_u, %s_s, %s_2 : %s\n", ind, r, r, r, r, ty);
 }
 
 static int same_shape(const ir_type *a, const ir_type *b) {

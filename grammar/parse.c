@@ -339,7 +339,7 @@ static int operand_ref(parser *p, gram_op *op, const tok *t, int allow_result) {
   "bcast(x, result) [exact], window(x), enum(A, B=spelling, ...), " \
   "region(add|mul|max|min|upd_gt|upd_ge|upd_lt|upd_le[=spelling], ...); " \
   "a spelling FLOAT|INT " \
-  "(INT '-': no integer form)"
+  "(INT '-': no integer form; FLOAT '-': no float form)"
 
 /* value := NAME [ '=' SPELLING [ '|' INT_SPELLING ] ]: the enum or region
  * value x of attribute a, with the spelling (up to the next ',' or ')')
@@ -388,6 +388,7 @@ static int attr_enum_value(parser *p, gram_attr *a, const tok *x, int *k) {
     a->spell[a->nvals] = ir_arena_strndup(p->arena, s, (size_t)(fend - s));
     a->ispell[a->nvals] = a->spell[a->nvals];
     a->uspell[a->nvals] = a->spell[a->nvals];
+    if (bar && fend - s == 1 && *s == '-') a->spell[a->nvals] = NULL; /* no float form */
     if (bar) {
       const char *is = bar + 1;
       while (is < end && *is == ' ') is++;
