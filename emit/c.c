@@ -618,35 +618,69 @@ static const ir_tnode *select_mask(const cg *g, const ir_tnode *n) {
   return m->kind == IR_TN_MASK ? m : NULL;
 }
 
+#define WINDOW_MAX_MASKS 8 /* selects in one chain (a longer one keeps the full loop) */
+
 /* Is node x (of type t, read at the index it is written at) equal to the
- * current value of array v wherever mask node m is false?  So when x is v
- * itself, or a select on a mask implying m whose other branch is such a
- * node (a buffer holds its node's value at every index, so a materialised
- * select counts as its expression). */
+ * current value of array v wherever every mask of ms[0..*nm-1] is false?
+ * So when x is v itself, or a select whose other branch is such a node, its
+ * mask added to ms unless it implies one there (a buffer holds its node's
+ * value at every index, so a materialised select counts as its
+ * expression). */
 static int keeps_outside(const cg *g, const ir_tnode *x, const ir_type *t, int v,
-                         const ir_tnode *m) {
+                         const ir_tnode **ms, int *nm) {
   if (!ir_type_equal(&x->type, t)) return 0;
   if (x->kind == IR_TN_ARG) return x->arg == v;
   const ir_tnode *xm = select_mask(g, x);
-  return xm && mask_implies(xm, m) &&
-         keeps_outside(g, x->ops[ni(g, x)->b.args[2]], t, v, m);
+  if (!xm) return 0;
+  int known = 0;
+  for (int i = 0; i < *nm && !known; i++) known = mask_implies(xm, ms[i]);
+  if (!known) {
+    if (*nm == WINDOW_MAX_MASKS) return 0;
+    ms[(*nm)++] = xm;
+  }
+  return keeps_outside(g, x->ops[ni(g, x)->b.args[2]], t, v, ms, nm);
+}
+
+/* Widen w to hold window u as well (per var: the lower of the lower
+ * bounds, the higher of the upper ones, none where either has none). */
+static void window_union(window *w, const window *u) {
+  for (int v = 0; v < IR_MAX_RANK; v++) {
+    char *b[2] = {w->lo[v], w->hi[v]};
+    const char *c[2] = {u->lo[v], u->hi[v]};
+    for (int s = 0; s < 2; s++) {
+      char old[STR];
+      snprintf(old, sizeof old, "%s", b[s]);
+      b[s][0] = 0;
+      if (old[0] && c[s][0]) cat(b[s], s ? "upl_maxl(%s, %s)" : "upl_minl(%s, %s)", old, c[s]);
+    }
+    w->outer[v] |= u->outer[v];
+  }
+  w->exact &= u->exact;
 }
 
 /* Elementwise root n written in place: when its value is select(m, e,
- * base) with base the array's current value outside m, the window of m
- * (1, in w) -- the loop can skip the rest, which it would only write
- * again with its own value; 0 when there is no such window. */
+ * base) with base the array's current value outside the masks of the
+ * selects it goes through (keeps_outside), the union of those masks'
+ * windows (1, in w) -- the loop can skip the rest, where it would only
+ * write the array's own value again; 0 when there is no such window. */
 static int inplace_window(const cg *g, const ir_tnode *n, window *w) {
   const ninfo *in = ni(g, n);
-  const ir_tnode *m = select_mask(g, n);
-  if (in->inplace < 0 || !m || !keeps_outside(g, n->ops[in->b.args[2]], &n->type, in->inplace, m))
+  const ir_tnode *ms[WINDOW_MAX_MASKS];
+  int nm = 0;
+  if (in->inplace < 0 || !select_mask(g, n) || !keeps_outside(g, n, &n->type, in->inplace, ms, &nm))
     return 0;
   int var[IR_MAX_RANK], pos[IR_MAX_RANK], ovar[IR_MAX_RANK];
   for (int j = 0; j < IR_MAX_RANK; j++) var[j] = pos[j] = j < n->type.rank ? j : -1;
-  operand_vars(g, n, 0, var, &m->type, ovar);
-  memset(w, 0, sizeof *w);
-  w->exact = 1;
-  mask_window(g, m, ovar, pos, w);
+  for (int i = 0; i < nm; i++) {
+    window u;
+    memset(&u, 0, sizeof u);
+    u.exact = 1;
+    /* each select of the chain has n's type: its mask is read as n's is */
+    operand_vars(g, n, 0, var, &ms[i]->type, ovar);
+    mask_window(g, ms[i], ovar, pos, &u);
+    if (i) window_union(w, &u);
+    else *w = u;
+  }
   for (int j = 0; j < n->type.rank; j++)
     if (w->lo[j][0] || w->hi[j][0]) return 1;
   return 0;
