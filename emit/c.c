@@ -717,6 +717,46 @@ static int reduce_window(const cg *g, const ir_tnode *sel, const ir_tnode *mask,
   return any;
 }
 
+/* Does the tree of x (of type t), inlined into the loop of its root, read
+ * node d only at the index it computes: through elementwise nodes of type
+ * t, not through a buffer (top: x is the root)? */
+static int reads_aligned(const cg *g, const ir_tnode *x, const ir_tnode *d, const ir_type *t,
+                         int top) {
+  if (x == d) return 1;
+  const ninfo *xi = ni(g, x);
+  if ((!top && xi->mat) || x->kind != IR_TN_OP || xi->kind != NK_ELEM ||
+      !ir_type_equal(&x->type, t))
+    return 0;
+  for (int i = 0; i < xi->b.nargs; i++)
+    if (xi->b.args[i] >= 0 && reads_aligned(g, x->ops[xi->b.args[i]], d, t, 0)) return 1;
+  return 0;
+}
+
+/* The window in which the value of node d is needed, when that is less
+ * than all of it: d is a temporary read once, by an in-place root
+ * computed over a window (inplace_window) that reads d at the index it
+ * writes; the window's bounds that read an outer index are dropped (a
+ * box).  1 with the window in w, else 0. */
+static int demand_window(const cg *g, const ir_tnode *d, window *w) {
+  const ninfo *di = ni(g, d);
+  if (!di->mat || di->result || di->absorbed || di->inplace >= 0 || di->users != 1 || !di->user)
+    return 0;
+  const ir_tnode *u = di->user; /* the root whose loop reads d: through inlined nodes */
+  while (u && !ni(g, u)->mat)
+    u = ni(g, u)->users == 1 ? ni(g, u)->user : NULL;
+  if (!u) return 0;
+  const ninfo *ui = ni(g, u);
+  if ( ui->acc || !ir_type_equal(&u->type, &d->type) || !inplace_window(g, u, w) ||
+      !reads_aligned(g, u, d, &u->type, 1))
+    return 0;
+  int any = 0;
+  for (int j = 0; j < d->type.rank; j++) {
+    if (w->outer[j]) w->lo[j][0] = w->hi[j][0] = 0;
+    any |= w->lo[j][0] || w->hi[j][0];
+  }
+  return any;
+}
+
 /* The loops of emit_loop over window w: each element at its offset. */
 static void emit_window_loop(cg *g, const ir_type *t, const window *w, const char *dst,
                              const char *expr) {
@@ -829,7 +869,8 @@ static int sym_product(const cg *g, const ir_tnode *n, int nlf, int nrf) {
 
 /* dot_general n (operands in buffers upl_v<id>) into dst: dst = alpha *
  * (l . r) if !acc, dst += alpha * (l . r) if acc (BLAS beta = 1). */
-static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha, int acc) {
+static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha, int acc,
+                    const window *w) {
   const gram_binding *b = &ni(g, n)->b;
   const interp_attr *lb = &b->attrs[0], *rb = &b->attrs[1], *lc = &b->attrs[2],
                     *rc = &b->attrs[3];
@@ -880,6 +921,40 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   int ta = la.trans || !nlf, tb = ra.trans; /* a vector: element k at k * inc */
 
   const char *T = ctype(n->type.elem);
+  if (w && !nb && nlf == 1 && nrf == 1 && !sym && !acc && ir_elem_is_float(n->type.elem)) {
+    /* a matrix product whose one reader reads it in window w only
+     * (demand_window): the gemm of those rows of the lhs and columns of
+     * the rhs, into that block of dst; the rest of dst is never read */
+    char lo[2][STR], hi[2][STR], ldc[STR];
+    for (int j = 0; j < 2; j++) {
+      window_lo(w->lo[j], lo[j]);
+      window_hi(g, n->type.dims[j], w->hi[j], hi[j]);
+    }
+    dim_str(g, n->type.dims[1], ldc);
+    char loff[2 * STR] = "", roff[2 * STR] = ""; /* the first row of l, column of r */
+    cat(loff, ta ? "upl_m0" : "upl_m0 * (long)(%s)", la.ld);
+    cat(roff, tb ? "upl_n0 * (long)(%s)" : "upl_n0", ra.ld);
+    fprintf(g->out,
+            "  { /* only the window its reader reads */\n"
+            "    const long upl_m0 = %s, upl_n0 = %s, upl_ldc = %s;\n"
+            "    const long upl_M = upl_maxl(0L, %s - upl_m0), upl_N = upl_maxl(0L, %s - upl_n0), "
+            "upl_K = %s;\n"
+            "    if (upl_M > 0 && upl_N > 0 && upl_K == 0)\n"
+            "      for (long upl_m = 0; upl_m < upl_M; upl_m++)\n"
+            "        for (long upl_q = 0; upl_q < upl_N; upl_q++)\n"
+            "          %s[(upl_m0 + upl_m) * upl_ldc + upl_n0 + upl_q] = 0;\n"
+            "    else if (upl_M > 0 && upl_N > 0)\n"
+            "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M, (int)upl_N, (int)upl_K, (%s)(%s), "
+            "%s + %s, (int)(%s), %s + %s, (int)(%s), (%s)0, %s + upl_m0 * upl_ldc + upl_n0, "
+            "(int)upl_ldc);\n"
+            "  }\n",
+            lo[0], lo[1], ldc, hi[0], hi[1], K, dst, p, ta ? "CblasTrans" : "CblasNoTrans",
+            tb ? "CblasTrans" : "CblasNoTrans", T, alpha, la.use, loff, la.ld, ra.use, roff,
+            ra.ld, T, dst);
+    if (la.copied) fprintf(g->out, "  free(%s);\n", lname);
+    if (ra.copied) fprintf(g->out, "  free(%s);\n", rname);
+    return 0;
+  }
   const char *U = ir_elem_bits(n->type.elem) == 64 ? "unsigned long" : "unsigned"; /* ints wrap */
   const char *beta = acc ? "1" : "0";
   fprintf(g->out,
@@ -1482,7 +1557,7 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
       slot_expr(g, in->acc_mul, 1 - ds, novar, &alpha);
     } else
       ir_buf_printf(&alpha, "1");
-    int rc = emit_dot(g, in->acc, dst, ir_buf_str(&alpha), !zero);
+    int rc = emit_dot(g, in->acc, dst, ir_buf_str(&alpha), !zero, NULL);
     ir_buf_free(&alpha);
     return rc;
   }
@@ -1490,7 +1565,10 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
   case NK_REDUCE:
     return emit_reduce(g, n, dst);
   case NK_OTHER:
-    if (!strcmp(in->b.kernel->name, "dot_general")) return emit_dot(g, n, dst, "1", 0);
+    if (!strcmp(in->b.kernel->name, "dot_general")) {
+      window w;
+      return emit_dot(g, n, dst, "1", 0, demand_window(g, n, &w) ? &w : NULL);
+    }
     {
       char cnt[STR];
       prod_str(g, n->type.dims, n->type.rank, cnt);
