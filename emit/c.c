@@ -1939,6 +1939,36 @@ static void write_sizes(const ir_kernel *k, FILE *out) {
   write_assumes(k, out);
 }
 
+/* Is n a temporary of a kept loop's body allocated once, before the loop,
+ * and freed after it?  So every temporary whose size does not read the
+ * iterator: allocating it at each iteration costs the page faults of
+ * fresh memory every time (most of gramschmidt's time); each iteration
+ * writes it before reading it, as the first would. */
+static int hoisted(const cg *g, const ir_tnode *n) {
+  const ninfo *in = ni(g, n);
+  if (!g->loop || n->kind == IR_TN_ARG || !in->mat || in->absorbed || in->inplace >= 0)
+    return 0;
+  for (int j = 0; j < n->type.rank; j++)
+    if (n->type.dims[j] == g->loop->iter) return 0;
+  return 1;
+}
+
+/* Allocate the hoisted temporaries (before the kept loop); a constant's
+ * is written there too, once. */
+static int write_hoisted(cg *g, const ir_tnode **nodes, int nn) {
+  for (int i = 0; i < nn; i++) {
+    if (!hoisted(g, nodes[i])) continue;
+    const ir_type *t = &nodes[i]->type;
+    char cnt[STR], dst[64];
+    prod_str(g, t->dims, t->rank, cnt);
+    fprintf(g->out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s)); /* for every iteration */\n",
+            ctype(t->elem), nodes[i]->id, cnt, ctype(t->elem));
+    snprintf(dst, sizeof dst, "upl_v%d", nodes[i]->id);
+    if (nodes[i]->kind == IR_TN_CONST && emit_root(g, nodes[i], dst)) return -1;
+  }
+  return 0;
+}
+
 /* One step per materialised node: the arguments as pointers, every other
  * root into its buffer (or its result array, in place). */
 static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
@@ -1972,11 +2002,11 @@ static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
               v->kind == IR_VAR_SCALAR ? "&" : "", v->name, n->id);
       continue;
     }
-    if (!in->mat || in->absorbed) continue;
+    if (!in->mat || in->absorbed || (n->kind == IR_TN_CONST && hoisted(g, n))) continue;
     if (in->inplace >= 0) {
       fprintf(out, "  %s *upl_v%d = (%s *)%s; /* written in place */\n", T, n->id, T,
               k->vars[in->inplace]->name);
-    } else {
+    } else if (!hoisted(g, n)) {
       char cnt[STR];
       prod_str(g, t->dims, t->rank, cnt);
       fprintf(out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s));\n", T, n->id, cnt, T);
@@ -2007,14 +2037,17 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
     fprintf(out, "    ((%s *)%s)[upl_q] = (%s)upl_v%d[upl_q];\n", ctype(v->elem), v->name,
             ctype(v->elem), r->id);
   }
-  for (int i = 0; i < nn; i++) {
-    const ninfo *in = ni(g, nodes[i]);
-    if ((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
-        (nodes[i]->kind == IR_TN_ARG && (ir_var_is_view(g->k->vars[nodes[i]->arg]) ||
-                                          ir_tloop_slice(g->loop, nodes[i]->arg))))
-      fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
+  for (int pass = 0; pass < 2; pass++) { /* in the loop, then the hoisted ones after it */
+    for (int i = 0; i < nn; i++) {
+      const ninfo *in = ni(g, nodes[i]);
+      if (((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
+           (nodes[i]->kind == IR_TN_ARG && (ir_var_is_view(g->k->vars[nodes[i]->arg]) ||
+                                             ir_tloop_slice(g->loop, nodes[i]->arg)))) &&
+          hoisted(g, nodes[i]) == pass)
+        fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
+    }
+    if (!pass && p->loop) fputs("  }\n", out); /* the kept loop */
   }
-  if (p->loop) fputs("  }\n", out); /* the kept loop */
   if (g->k->returns)
     fprintf(out, "  return %s[0];\n", g->k->vars[g->k->params[g->k->nparams - 1]]->name);
   fprintf(out, "}\n");
@@ -2043,6 +2076,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
     write_sizes(k, out);
     write_overlaps(k, out);
     if (p->loop) { /* a kept loop (issue 14): the body's steps at each iteration */
+      if (write_hoisted(&g, nodes, nn)) rc = -1;
       int down = p->loop->down;
       fputs("  for (long upl_kept = ", out);
       ir_expr_print(k, down ? p->loop->hi : p->loop->lo, out);
@@ -2056,7 +2090,7 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
       if (p->loop->iter_size) /* a size of the body */
         fprintf(out, "  const long upl_%s = upl_kept;\n  (void)upl_%s;\n", it, it);
     }
-    rc = write_steps(&g, nodes, nn);
+    if (rc == 0) rc = write_steps(&g, nodes, nn);
   }
   if (rc == 0) write_tail(&g, p, rvar, nodes, nn);
   ir_free(g.hkey);
