@@ -1,0 +1,18 @@
+/* window_steps.c - a kept loop whose body writes, and sums over, a strict
+ * interior window that moves with the iterator (not PolyBench style): step
+ * i damps x[i+1..n-2] (the last element is left out) and adds row i of A
+ * to it, then accumulates column i of A against that window of x into
+ * y[i].  The loop
+ * i is kept (it carries x); i is a size of the body, whose masks (j > i,
+ * j < n - 1) bound the window on both sides, so the C writes and sums only
+ * inside it.  Every element on either side of the window has a value that
+ * an update would change, so a window cut one element too wide or too
+ * narrow changes the result. */
+void window_steps(int n, double A[n][n], double x[n], double y[n]) {
+  for (int i = 0; i < n; i++) {
+    for (int j = i + 1; j < n - 1; j++)
+      x[j] = 0.5 * x[j] + A[i][j];
+    for (int j = i + 1; j < n - 1; j++)
+      y[i] = y[i] + A[j][i] * x[j];
+  }
+}
