@@ -1871,6 +1871,42 @@ static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in,
   }
 }
 
+/* Is slice s a run of consecutive elements of its array: the dims it cuts
+ * at the iterator all come before the ones it keeps (a row, not a column)?
+ * Then it is read in place, through a pointer to the run's start (its
+ * array is not written by the body: ir_tslice). */
+static int slice_in_place(const ir_kernel *k, const ir_tslice *s) {
+  const ir_var *src = k->vars[s->src];
+  if (ir_var_is_view(src)) return 0;
+  for (int d = 1; d < src->rank; d++)
+    if (s->at[d] && !s->at[d - 1]) return 0;
+  return 1;
+}
+
+/* The index in array src of slice s's element (upl_r0, upl_r1, ...) or,
+ * with first, of its first element. */
+static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first, FILE *out) {
+  const ir_var *src = k->vars[s->src];
+  struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
+  for (int d = 0; d < src->rank; d++) fputc('(', out);
+  for (int d = 0, r = 0; d < src->rank; d++) {
+    if (d) {
+      fputs(" * (long)(", out);
+      ir_expr_print(k, ext[d], out);
+      fputs(") + ", out);
+    }
+    if (s->at[d]) {
+      fputs("(long)(", out);
+      ir_expr_print(k, s->at[d], out);
+      fputs("))", out);
+    } else if (first) {
+      fputs("0L)", out);
+    } else {
+      fprintf(out, "upl_r%d)", r++);
+    }
+  }
+}
+
 /* Copy slice s of a kept loop (ir_tslice) from its array at the iterator's
  * value into the row-major buffer upl_v<id>. */
 static void write_slice_copy(const ir_kernel *k, const ir_tslice *s, int id, FILE *out) {
@@ -1885,22 +1921,7 @@ static void write_slice_copy(const ir_kernel *k, const ir_tslice *s, int id, FIL
   if (v->rank) write_rowmajor(k, v->dims, v->rank, out);
   else fputc('0', out);
   fprintf(out, "] = ((%s *)%s)[", T, src->name);
-  struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
-  for (int d = 0; d < src->rank; d++) fputc('(', out);
-  for (int d = 0, r = 0; d < src->rank; d++) {
-    if (d) {
-      fputs(" * (long)(", out);
-      ir_expr_print(k, ext[d], out);
-      fputs(") + ", out);
-    }
-    if (s->at[d]) {
-      fputs("(long)(", out);
-      ir_expr_print(k, s->at[d], out);
-      fputs("))", out);
-    } else {
-      fprintf(out, "upl_r%d)", r++);
-    }
-  }
+  write_slice_index(k, s, 0, out);
   fputs("];\n", out);
 }
 
@@ -1988,6 +2009,13 @@ static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
       continue;
     }
     const ir_tslice *sl = n->kind == IR_TN_ARG ? ir_tloop_slice(g->loop, n->arg) : NULL;
+    if (sl && slice_in_place(k, sl)) { /* a run of its array: a pointer to it */
+      fprintf(out, "  %s *upl_v%d = (%s *)%s + ", T, n->id, T, k->vars[sl->src]->name);
+      write_slice_index(k, sl, 1, out);
+      fprintf(out, "; /* %s, read in place in %s */\n  (void)upl_v%d;\n",
+              k->vars[n->arg]->name, k->vars[sl->src]->name, n->id);
+      continue;
+    }
     if (sl) { /* a kept loop's slice: cut at this iteration */
       char cnt[STR];
       prod_str(g, t->dims, t->rank, cnt);
@@ -2040,9 +2068,11 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
   for (int pass = 0; pass < 2; pass++) { /* in the loop, then the hoisted ones after it */
     for (int i = 0; i < nn; i++) {
       const ninfo *in = ni(g, nodes[i]);
+      const ir_tslice *sl =
+          nodes[i]->kind == IR_TN_ARG ? ir_tloop_slice(g->loop, nodes[i]->arg) : NULL;
       if (((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
-           (nodes[i]->kind == IR_TN_ARG && (ir_var_is_view(g->k->vars[nodes[i]->arg]) ||
-                                             ir_tloop_slice(g->loop, nodes[i]->arg)))) &&
+           (nodes[i]->kind == IR_TN_ARG && ir_var_is_view(g->k->vars[nodes[i]->arg])) ||
+           (sl && !slice_in_place(g->k, sl))) &&
           hoisted(g, nodes[i]) == pass)
         fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
     }
