@@ -717,37 +717,40 @@ static int reduce_window(const cg *g, const ir_tnode *sel, const ir_tnode *mask,
   return any;
 }
 
-/* Does the tree of x (of type t), inlined into the loop of its root, read
- * node d only at the index it computes: through elementwise nodes of type
- * t, not through a buffer (top: x is the root)? */
-static int reads_aligned(const cg *g, const ir_tnode *x, const ir_tnode *d, const ir_type *t,
-                         int top) {
-  if (x == d) return 1;
+/* How many times the tree of x (of type t), inlined into the loop of its
+ * root (top: x is the root), reads node d, when every read is at the index
+ * the root computes (through elementwise nodes of type t: aligned); -1 if
+ * some read is elsewhere. */
+static int count_reads(const cg *g, const ir_tnode *x, const ir_tnode *d, const ir_type *t,
+                       int top, int aligned) {
+  if (x == d) return aligned ? 1 : -1;
   const ninfo *xi = ni(g, x);
-  if ((!top && xi->mat) || x->kind != IR_TN_OP || xi->kind != NK_ELEM ||
-      !ir_type_equal(&x->type, t))
-    return 0;
-  for (int i = 0; i < xi->b.nargs; i++)
-    if (xi->b.args[i] >= 0 && reads_aligned(g, x->ops[xi->b.args[i]], d, t, 0)) return 1;
-  return 0;
+  if ((!top && xi->mat) || x->kind != IR_TN_OP) return 0;
+  int al = aligned && xi->kind == NK_ELEM && ir_type_equal(&x->type, t), c = 0;
+  for (int i = 0; i < xi->b.nargs; i++) {
+    int r = xi->b.args[i] >= 0 ? count_reads(g, x->ops[xi->b.args[i]], d, t, 0, al) : 0;
+    if (r < 0) return -1;
+    c += r;
+  }
+  return c;
 }
 
 /* The window in which the value of node d is needed, when that is less
- * than all of it: d is a temporary read once, by an in-place root
- * computed over a window (inplace_window) that reads d at the index it
- * writes; the window's bounds that read an outer index are dropped (a
- * box).  1 with the window in w, else 0. */
+ * than all of it: d is a temporary read only by one in-place root computed
+ * over a window (inplace_window), at the index that root writes (every
+ * read of d: count_reads finds them all in that root's code); the
+ * window's bounds that read an outer index are dropped (a box).  1 with
+ * the window in w, else 0. */
 static int demand_window(const cg *g, const ir_tnode *d, window *w) {
   const ninfo *di = ni(g, d);
-  if (!di->mat || di->result || di->absorbed || di->inplace >= 0 || di->users != 1 || !di->user)
-    return 0;
+  if (!di->mat || di->result || di->absorbed || di->inplace >= 0 || !di->user) return 0;
   const ir_tnode *u = di->user; /* the root whose loop reads d: through inlined nodes */
   while (u && !ni(g, u)->mat)
     u = ni(g, u)->users == 1 ? ni(g, u)->user : NULL;
   if (!u) return 0;
   const ninfo *ui = ni(g, u);
-  if ( ui->acc || !ir_type_equal(&u->type, &d->type) || !inplace_window(g, u, w) ||
-      !reads_aligned(g, u, d, &u->type, 1))
+  if (ui->acc || !ir_type_equal(&u->type, &d->type) || !inplace_window(g, u, w) ||
+      count_reads(g, u, d, &u->type, 1, 1) != di->users)
     return 0;
   int any = 0;
   for (int j = 0; j < d->type.rank; j++) {
@@ -757,14 +760,15 @@ static int demand_window(const cg *g, const ir_tnode *d, window *w) {
   return any;
 }
 
-/* The loops of emit_loop over window w: each element at its offset. */
+/* The loops of emit_loop over window w: each element at its offset (the
+ * comment says why the rest is not written). */
 static void emit_window_loop(cg *g, const ir_type *t, const window *w, const char *dst,
-                             const char *expr) {
+                             const char *expr, const char *why) {
   int var[IR_MAX_RANK];
   for (int j = 0; j < IR_MAX_RANK; j++) var[j] = j;
   char off[STR];
   offset_str(g, t, var, off);
-  fprintf(g->out, "  { /* the mask's window: the rest keeps its value */\n");
+  fprintf(g->out, "  { /* %s */\n", why);
   for (int j = 0; j < t->rank; j++) window_for(g, w->lo[j], w->hi[j], j, t->dims[j]);
   fprintf(g->out, "      %s[%s] = %s;\n  }\n", dst, off, expr);
 }
@@ -1581,7 +1585,11 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
     gen_value(g, n, var, &e);
     window w;
     if (inplace_window(g, n, &w))
-      emit_window_loop(g, &n->type, &w, dst, ir_buf_str(&e));
+      emit_window_loop(g, &n->type, &w, dst, ir_buf_str(&e),
+                       "the mask's window: the rest keeps its value");
+    else if (demand_window(g, n, &w))
+      emit_window_loop(g, &n->type, &w, dst, ir_buf_str(&e),
+                       "only the window its reader reads");
     else
       emit_loop(g, &n->type, dst, ir_buf_str(&e));
     ir_buf_free(&e);
