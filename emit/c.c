@@ -47,6 +47,13 @@
  *     ops (index 0 where an operand dim is the constant 1), gathers for
  *     transpose and broadcast_in_dim, a fold in row-major order of the
  *     reduced dims for reduce.
+ * Masked windows (docs/emit-c.md): an in-place select(mask, e, base) whose
+ * base is the array's own value outside the mask loops over the mask's
+ * affine window only; a reduce of select(mask, e, identity) folds over the
+ * window of its reduced dims (a masked contraction's gemm too); a
+ * temporary read only inside such a window is computed there only.  In a
+ * kept loop, temporaries of fixed size are allocated once, and a slice
+ * that is a row of its array is a pointer into it.
  * Poison is not represented: the raised program is only used where the
  * original is defined.
  *
@@ -743,7 +750,9 @@ static int count_reads(const cg *g, const ir_tnode *x, const ir_tnode *d, const 
  * the window in w, else 0. */
 static int demand_window(const cg *g, const ir_tnode *d, window *w) {
   const ninfo *di = ni(g, d);
-  if (!di->mat || di->result || di->absorbed || di->inplace >= 0 || !di->user) return 0;
+  if (d->kind != IR_TN_OP || !di->mat || di->result || di->absorbed || di->inplace >= 0 ||
+      !di->user)
+    return 0; /* (a constant of a kept loop is written once, before it: whole) */
   const ir_tnode *u = di->user; /* the root whose loop reads d: through inlined nodes */
   while (u && !ni(g, u)->mat)
     u = ni(g, u)->users == 1 ? ni(g, u)->user : NULL;
