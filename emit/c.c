@@ -47,6 +47,13 @@
  *     ops (index 0 where an operand dim is the constant 1), gathers for
  *     transpose and broadcast_in_dim, a fold in row-major order of the
  *     reduced dims for reduce.
+ * Masked windows (docs/emit-c.md): an in-place select(mask, e, base) whose
+ * base is the array's own value outside the mask loops over the mask's
+ * affine window only; a reduce of select(mask, e, identity) folds over the
+ * window of its reduced dims (a masked contraction's gemm too); a
+ * temporary read only inside such a window is computed there only.  In a
+ * kept loop, temporaries of fixed size are allocated once, and a slice
+ * that is a row of its array is a pointer into it.
  * Poison is not represented: the raised program is only used where the
  * original is defined.
  *
@@ -505,6 +512,279 @@ static void gen(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   gen_value(g, n, var, s);
 }
 
+/* ---------------------------------------------------------------- windows */
+
+/* The window of a loop nest: per loop var v (upl_i<v>, opened outermost
+ * first in the order the caller gives), the bounds lo[v] <= upl_i<v> <
+ * hi[v] implied by a mask's constraints, "" where a bound is the loop's own
+ * (0, the dim).  A constraint bounds the innermost loop var it reads when
+ * that var's coefficient is +1 or -1 (its other terms are outer vars and
+ * sizes, known when the loop opens); any other constraint is not a bound
+ * and only the test inside the loop (the select's, which stays) decides:
+ * `exact` is then 0.  The window contains the mask's support, so a loop
+ * over it skips only indices where the mask is false. */
+typedef struct window {
+  char lo[IR_MAX_RANK][STR], hi[IR_MAX_RANK][STR];
+  int exact;
+  int outer[IR_MAX_RANK]; /* a bound of var v reads another loop var */
+} window;
+
+/* Narrow w by the constraints of mask node m read with mask dim j at loop
+ * var var[j] (-1: index 0); pos[v] is loop var v's nesting depth (-1: not
+ * a loop of this nest, so a constraint reading it is not a bound). */
+static void mask_window(const cg *g, const ir_tnode *m, const int *var, const int *pos,
+                        window *w) {
+  for (int c = 0; c < m->mask->ncons; c++) {
+    const ir_mask_con *mc = &m->mask->cons[c];
+    int coef[IR_MAX_RANK] = {0}, in = -1, ok = 1;
+    for (int j = 0; j < m->type.rank && j < IR_MAX_RANK; j++)
+      if (mc->coef[j] && var[j] >= 0) coef[var[j]] += mc->coef[j];
+    for (int v = 0; v < IR_MAX_RANK; v++)
+      if (coef[v]) {
+        if (pos[v] < 0) ok = 0;
+        else if (in < 0 || pos[v] > pos[in]) in = v;
+      }
+    if (!ok || in < 0 || (coef[in] != 1 && coef[in] != -1)) {
+      w->exact = 0;
+      continue;
+    }
+    /* the rest: coef[in]*i + rest (== or >=) 0, so i >= -rest (coef 1)
+     * or i <= rest (coef -1) */
+    char rest[STR] = "";
+    int sg = -coef[in]; /* rest's sign in the bound */
+    for (int v = 0; v < IR_MAX_RANK; v++)
+      if (coef[v] && v != in) {
+        cat(rest, " + %d*upl_i%d", sg * coef[v], v);
+        w->outer[in] = 1;
+      }
+    for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
+      if (mc->pcoef[p])
+        cat(rest, " + %d*upl_%s", sg * mc->pcoef[p], g->k->vars[mc->sym[p]]->name);
+    cat(rest, " + %dL", sg * mc->c);
+    /* coef 1: lo = rest; coef -1: hi = rest + 1; an equality both */
+    for (int side = 0; side < 2; side++) {
+      if (!mc->eq && side != (coef[in] == 1 ? 0 : 1)) continue;
+      char *b = side ? w->hi[in] : w->lo[in], old[STR];
+      snprintf(old, sizeof old, "%s", b);
+      b[0] = 0;
+      if (!old[0])
+        cat(b, side ? "(%s + 1L)" : "(%s)", rest + 3);
+      else
+        cat(b, side ? "upl_minl(%s, (%s + 1L))" : "upl_maxl(%s, (%s))", old, rest + 3);
+    }
+  }
+}
+
+/* The first index of dim d in the window bounded below by lo (lo[0] == 0:
+ * unbounded), and the end (after the last) with upper bound hi. */
+static void window_lo(const char *lo, char *buf) {
+  buf[0] = 0;
+  cat(buf, lo[0] ? "upl_maxl(0L, %s)" : "0L", lo);
+}
+static void window_hi(const cg *g, int d, const char *hi, char *buf) {
+  char dim[STR];
+  dim_str(g, d, dim);
+  buf[0] = 0;
+  if (hi[0]) cat(buf, "upl_minl(%s, %s)", dim, hi);
+  else cat(buf, "%s", dim);
+}
+
+/* Open the loop of var v over dim d within bounds lo, hi (window_lo). */
+static void window_for(cg *g, const char *lo, const char *hi, int v, int d) {
+  char a[STR], b[STR];
+  window_lo(lo, a);
+  window_hi(g, d, hi, b);
+  fprintf(g->out, "    for (long upl_i%d = %s; upl_i%d < %s; upl_i%d++)\n", v, a, v, b, v);
+}
+
+/* Does mask node a imply mask node b (every constraint of b is one of a's,
+ * over the same dims)? */
+static int mask_implies(const ir_tnode *a, const ir_tnode *b) {
+  if (!ir_type_equal(&a->type, &b->type)) return 0;
+  for (int cb = 0; cb < b->mask->ncons; cb++) {
+    const ir_mask_con *y = &b->mask->cons[cb];
+    int found = 0;
+    for (int ca = 0; ca < a->mask->ncons && !found; ca++) {
+      const ir_mask_con *x = &a->mask->cons[ca];
+      int same = x->c == y->c && x->eq == y->eq;
+      for (int j = 0; j < a->type.rank && j < IR_MAX_RANK; j++) same &= x->coef[j] == y->coef[j];
+      for (int p = 0; p < IR_MASK_MAX_SYMS; p++)
+        same &= x->pcoef[p] == y->pcoef[p] && (!x->pcoef[p] || x->sym[p] == y->sym[p]);
+      found = same;
+    }
+    if (!found) return 0;
+  }
+  return 1;
+}
+
+/* The select of node n on a mask node: its mask, or NULL. */
+static const ir_tnode *select_mask(const cg *g, const ir_tnode *n) {
+  if (n->kind != IR_TN_OP) return NULL;
+  const ninfo *in = ni(g, n);
+  if (in->kind != NK_ELEM || strcmp(in->b.kernel->name, "select") || in->b.nargs != 3 ||
+      in->b.args[0] < 0 || in->b.args[2] < 0)
+    return NULL;
+  const ir_tnode *m = n->ops[in->b.args[0]];
+  return m->kind == IR_TN_MASK ? m : NULL;
+}
+
+#define WINDOW_MAX_MASKS 8 /* selects in one chain (a longer one keeps the full loop) */
+
+/* Is node x (of type t, read at the index it is written at) equal to the
+ * current value of array v wherever every mask of ms[0..*nm-1] is false?
+ * So when x is v itself, or a select whose other branch is such a node, its
+ * mask added to ms unless it implies one there (a buffer holds its node's
+ * value at every index, so a materialised select counts as its
+ * expression). */
+static int keeps_outside(const cg *g, const ir_tnode *x, const ir_type *t, int v,
+                         const ir_tnode **ms, int *nm) {
+  if (!ir_type_equal(&x->type, t)) return 0;
+  if (x->kind == IR_TN_ARG) return x->arg == v;
+  const ir_tnode *xm = select_mask(g, x);
+  if (!xm) return 0;
+  int known = 0;
+  for (int i = 0; i < *nm && !known; i++) known = mask_implies(xm, ms[i]);
+  if (!known) {
+    if (*nm == WINDOW_MAX_MASKS) return 0;
+    ms[(*nm)++] = xm;
+  }
+  return keeps_outside(g, x->ops[ni(g, x)->b.args[2]], t, v, ms, nm);
+}
+
+/* Widen w to hold window u as well (per var: the lower of the lower
+ * bounds, the higher of the upper ones, none where either has none). */
+static void window_union(window *w, const window *u) {
+  for (int v = 0; v < IR_MAX_RANK; v++) {
+    char *b[2] = {w->lo[v], w->hi[v]};
+    const char *c[2] = {u->lo[v], u->hi[v]};
+    for (int s = 0; s < 2; s++) {
+      char old[STR];
+      snprintf(old, sizeof old, "%s", b[s]);
+      b[s][0] = 0;
+      if (old[0] && c[s][0]) cat(b[s], s ? "upl_maxl(%s, %s)" : "upl_minl(%s, %s)", old, c[s]);
+    }
+    w->outer[v] |= u->outer[v];
+  }
+  w->exact &= u->exact;
+}
+
+/* Elementwise root n written in place: when its value is select(m, e,
+ * base) with base the array's current value outside the masks of the
+ * selects it goes through (keeps_outside), the union of those masks'
+ * windows (1, in w) -- the loop can skip the rest, where it would only
+ * write the array's own value again; 0 when there is no such window. */
+static int inplace_window(const cg *g, const ir_tnode *n, window *w) {
+  const ninfo *in = ni(g, n);
+  const ir_tnode *ms[WINDOW_MAX_MASKS];
+  int nm = 0;
+  if (in->inplace < 0 || !select_mask(g, n) || !keeps_outside(g, n, &n->type, in->inplace, ms, &nm))
+    return 0;
+  int var[IR_MAX_RANK], pos[IR_MAX_RANK], ovar[IR_MAX_RANK];
+  for (int j = 0; j < IR_MAX_RANK; j++) var[j] = pos[j] = j < n->type.rank ? j : -1;
+  for (int i = 0; i < nm; i++) {
+    window u;
+    memset(&u, 0, sizeof u);
+    u.exact = 1;
+    /* each select of the chain has n's type: its mask is read as n's is */
+    operand_vars(g, n, 0, var, &ms[i]->type, ovar);
+    mask_window(g, ms[i], ovar, pos, &u);
+    if (i) window_union(w, &u);
+    else *w = u;
+  }
+  for (int j = 0; j < n->type.rank; j++)
+    if (w->lo[j][0] || w->hi[j][0]) return 1;
+  return 0;
+}
+
+/* The window of a reduce over its operand's dims (type it, the reduced
+ * ones in red) where the operand is select(mask, e, identity), sel: bounds
+ * on the reduced dims only, the kept dims being opened first (a bound may
+ * read them) or, with box, read by no bound (the window is the same box
+ * for every kept index).  1 if some reduced dim is bounded. */
+static int reduce_window(const cg *g, const ir_tnode *sel, const ir_tnode *mask,
+                         const ir_type *it, unsigned red, int box, window *w) {
+  int var[IR_MAX_RANK], pos[IR_MAX_RANK], ovar[IR_MAX_RANK], p = 0, any = 0;
+  for (int j = 0; j < IR_MAX_RANK; j++) var[j] = pos[j] = -1;
+  for (int pass = 0; pass < 2; pass++)
+    for (int d = 0; d < it->rank; d++)
+      if (!!(red & (1u << d)) == pass) {
+        var[d] = d;
+        pos[d] = p++;
+        if (box && !pass) pos[d] = -1;
+      }
+  operand_vars(g, sel, 0, var, &mask->type, ovar);
+  memset(w, 0, sizeof *w);
+  w->exact = 1;
+  mask_window(g, mask, ovar, pos, w);
+  for (int d = 0; d < IR_MAX_RANK; d++) {
+    int keep = d < it->rank && (red & (1u << d)) && !(box && w->outer[d]);
+    if (!keep && (w->lo[d][0] || w->hi[d][0])) {
+      w->lo[d][0] = w->hi[d][0] = 0;
+      w->exact = 0;
+    }
+    any |= keep && (w->lo[d][0] || w->hi[d][0]);
+  }
+  return any;
+}
+
+/* How many times the tree of x (of type t), inlined into the loop of its
+ * root (top: x is the root), reads node d, when every read is at the index
+ * the root computes (through elementwise nodes of type t: aligned); -1 if
+ * some read is elsewhere. */
+static int count_reads(const cg *g, const ir_tnode *x, const ir_tnode *d, const ir_type *t,
+                       int top, int aligned) {
+  if (x == d) return aligned ? 1 : -1;
+  const ninfo *xi = ni(g, x);
+  if ((!top && xi->mat) || x->kind != IR_TN_OP) return 0;
+  int al = aligned && xi->kind == NK_ELEM && ir_type_equal(&x->type, t), c = 0;
+  for (int i = 0; i < xi->b.nargs; i++) {
+    int r = xi->b.args[i] >= 0 ? count_reads(g, x->ops[xi->b.args[i]], d, t, 0, al) : 0;
+    if (r < 0) return -1;
+    c += r;
+  }
+  return c;
+}
+
+/* The window in which the value of node d is needed, when that is less
+ * than all of it: d is a temporary read only by one in-place root computed
+ * over a window (inplace_window), at the index that root writes (every
+ * read of d: count_reads finds them all in that root's code); the
+ * window's bounds that read an outer index are dropped (a box).  1 with
+ * the window in w, else 0. */
+static int demand_window(const cg *g, const ir_tnode *d, window *w) {
+  const ninfo *di = ni(g, d);
+  if (d->kind != IR_TN_OP || !di->mat || di->result || di->absorbed || di->inplace >= 0 ||
+      !di->user)
+    return 0; /* (a constant of a kept loop is written once, before it: whole) */
+  const ir_tnode *u = di->user; /* the root whose loop reads d: through inlined nodes */
+  while (u && !ni(g, u)->mat)
+    u = ni(g, u)->users == 1 ? ni(g, u)->user : NULL;
+  if (!u) return 0;
+  const ninfo *ui = ni(g, u);
+  if (ui->acc || !ir_type_equal(&u->type, &d->type) || !inplace_window(g, u, w) ||
+      count_reads(g, u, d, &u->type, 1, 1) != di->users)
+    return 0;
+  int any = 0;
+  for (int j = 0; j < d->type.rank; j++) {
+    if (w->outer[j]) w->lo[j][0] = w->hi[j][0] = 0;
+    any |= w->lo[j][0] || w->hi[j][0];
+  }
+  return any;
+}
+
+/* The loops of emit_loop over window w: each element at its offset (the
+ * comment says why the rest is not written). */
+static void emit_window_loop(cg *g, const ir_type *t, const window *w, const char *dst,
+                             const char *expr, const char *why) {
+  int var[IR_MAX_RANK];
+  for (int j = 0; j < IR_MAX_RANK; j++) var[j] = j;
+  char off[STR];
+  offset_str(g, t, var, off);
+  fprintf(g->out, "  { /* %s */\n", why);
+  for (int j = 0; j < t->rank; j++) window_for(g, w->lo[j], w->hi[j], j, t->dims[j]);
+  fprintf(g->out, "      %s[%s] = %s;\n  }\n", dst, off, expr);
+}
+
 /* ------------------------------------------------------------ dot_general */
 
 /* Is the group dims[0..n-1] of type t laid out as one flattened index?
@@ -605,7 +885,8 @@ static int sym_product(const cg *g, const ir_tnode *n, int nlf, int nrf) {
 
 /* dot_general n (operands in buffers upl_v<id>) into dst: dst = alpha *
  * (l . r) if !acc, dst += alpha * (l . r) if acc (BLAS beta = 1). */
-static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha, int acc) {
+static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha, int acc,
+                    const window *w) {
   const gram_binding *b = &ni(g, n)->b;
   const interp_attr *lb = &b->attrs[0], *rb = &b->attrs[1], *lc = &b->attrs[2],
                     *rc = &b->attrs[3];
@@ -656,6 +937,40 @@ static int emit_dot(cg *g, const ir_tnode *n, const char *dst, const char *alpha
   int ta = la.trans || !nlf, tb = ra.trans; /* a vector: element k at k * inc */
 
   const char *T = ctype(n->type.elem);
+  if (w && !nb && nlf == 1 && nrf == 1 && !sym && !acc && ir_elem_is_float(n->type.elem)) {
+    /* a matrix product whose one reader reads it in window w only
+     * (demand_window): the gemm of those rows of the lhs and columns of
+     * the rhs, into that block of dst; the rest of dst is never read */
+    char lo[2][STR], hi[2][STR], ldc[STR];
+    for (int j = 0; j < 2; j++) {
+      window_lo(w->lo[j], lo[j]);
+      window_hi(g, n->type.dims[j], w->hi[j], hi[j]);
+    }
+    dim_str(g, n->type.dims[1], ldc);
+    char loff[2 * STR] = "", roff[2 * STR] = ""; /* the first row of l, column of r */
+    cat(loff, ta ? "upl_m0" : "upl_m0 * (long)(%s)", la.ld);
+    cat(roff, tb ? "upl_n0 * (long)(%s)" : "upl_n0", ra.ld);
+    fprintf(g->out,
+            "  { /* only the window its reader reads */\n"
+            "    const long upl_m0 = %s, upl_n0 = %s, upl_ldc = %s;\n"
+            "    const long upl_M = upl_maxl(0L, %s - upl_m0), upl_N = upl_maxl(0L, %s - upl_n0), "
+            "upl_K = %s;\n"
+            "    if (upl_M > 0 && upl_N > 0 && upl_K == 0)\n"
+            "      for (long upl_m = 0; upl_m < upl_M; upl_m++)\n"
+            "        for (long upl_q = 0; upl_q < upl_N; upl_q++)\n"
+            "          %s[(upl_m0 + upl_m) * upl_ldc + upl_n0 + upl_q] = 0;\n"
+            "    else if (upl_M > 0 && upl_N > 0)\n"
+            "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M, (int)upl_N, (int)upl_K, (%s)(%s), "
+            "%s + %s, (int)(%s), %s + %s, (int)(%s), (%s)0, %s + upl_m0 * upl_ldc + upl_n0, "
+            "(int)upl_ldc);\n"
+            "  }\n",
+            lo[0], lo[1], ldc, hi[0], hi[1], K, dst, p, ta ? "CblasTrans" : "CblasNoTrans",
+            tb ? "CblasTrans" : "CblasNoTrans", T, alpha, la.use, loff, la.ld, ra.use, roff,
+            ra.ld, T, dst);
+    if (la.copied) fprintf(g->out, "  free(%s);\n", lname);
+    if (ra.copied) fprintf(g->out, "  free(%s);\n", rname);
+    return 0;
+  }
   const char *U = ir_elem_bits(n->type.elem) == 64 ? "unsigned long" : "unsigned"; /* ints wrap */
   const char *beta = acc ? "1" : "0";
   fprintf(g->out,
@@ -742,15 +1057,20 @@ static int slot_is_zero(const cg *g, const ir_tnode *n, int slot) {
 
 /* Write the matrix of node x (evaluated at the indices of the reduce's
  * operand, dims `first` then `second` in their order, `mask` applied when
- * not NULL: 0 outside it) as a row-major buffer `name`. */
+ * not NULL: 0 outside it) as a row-major buffer `name`, of the extents
+ * ext (per operand dim: a window's, wk, or the whole dim's). */
 static void masked_matrix(cg *g, const ir_type *it, const ir_tnode *x, const ir_tnode *mask,
-                          unsigned first, unsigned second, const char *name) {
+                          unsigned first, unsigned second, const window *wk,
+                          char ext[][STR], const char *name) {
   ir_type pt = *it;
-  int var[IR_MAX_RANK], p = 0;
+  int var[IR_MAX_RANK], p = 0, od[IR_MAX_RANK];
+  char n[STR] = "";
   for (int pass = 0; pass < 2; pass++)
     for (int d = 0; d < it->rank; d++)
       if ((pass ? second : first) & (1u << d)) {
         pt.dims[p] = it->dims[d];
+        cat(n, "%s(%s)", n[0] ? " * " : "", ext[d]);
+        od[p] = d;
         var[d] = p++;
       }
   for (int d = 0; d < it->rank; d++)
@@ -767,11 +1087,12 @@ static void masked_matrix(cg *g, const ir_type *it, const ir_tnode *x, const ir_
     ir_buf_printf(&e, " : ");
     literal(&e, 0, it->elem);
   }
-  char n[STR];
-  prod_str(g, pt.dims, pt.rank, n);
-  fprintf(g->out, "  %s *%s = upl_alloc(%s * sizeof(%s));\n", ctype(it->elem), name, n,
-          ctype(it->elem));
-  emit_loop(g, &pt, name, ir_buf_str(&e));
+  fprintf(g->out, "  %s *%s = upl_alloc(%s * sizeof(%s));\n", ctype(it->elem), name,
+          n[0] ? n : "1L", ctype(it->elem));
+  fprintf(g->out, "  {\n    long upl_o = 0;\n");
+  for (int q = 0; q < pt.rank; q++)
+    window_for(g, wk->lo[od[q]], wk->hi[od[q]], q, pt.dims[q]);
+  fprintf(g->out, "      %s[upl_o++] = %s;\n  }\n", name, ir_buf_str(&e));
   ir_buf_free(&e);
 }
 
@@ -836,16 +1157,33 @@ static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names
   if (mside < 0) return 0;
   const char *T = ctype(n->type.elem);
   char p = n->type.elem == IR_F64 ? 'd' : 's';
-  int dm[IR_MAX_RANK], dk[IR_MAX_RANK], dn[IR_MAX_RANK], nm = 0, nk = 0, nn = 0;
+  int dm[IR_MAX_RANK], dn[IR_MAX_RANK], nm = 0, nn = 0;
   for (int d = 0; d < it->rank; d++) {
-    if (red & (1u << d)) dk[nk++] = it->dims[d];
+    if (red & (1u << d)) continue;
     else if (dims[l] & (1u << d)) dm[nm++] = it->dims[d];
     else dn[nn++] = it->dims[d];
   }
   char M[STR], K[STR], N[STR];
   prod_str(g, dm, nm, M);
-  prod_str(g, dk, nk, K);
   prod_str(g, dn, nn, N);
+  /* the mask's window on the reduced dims, where its bounds there read no
+   * other index (a box): the product runs over it only, both matrices
+   * written over it (the terms left out are the masked zeros) */
+  window wk;
+  char ext[IR_MAX_RANK][STR];
+  int boxed = reduce_window(g, sel, mask, it, red, 1, &wk);
+  K[0] = 0;
+  for (int d = 0; d < it->rank; d++) {
+    ext[d][0] = 0;
+    if (boxed && (red & (1u << d)) && (wk.lo[d][0] || wk.hi[d][0])) {
+      char a[STR], b[STR];
+      window_lo(wk.lo[d], a);
+      window_hi(g, it->dims[d], wk.hi[d], b);
+      cat(ext[d], "upl_maxl(0L, %s - %s)", b, a);
+    } else
+      dim_str(g, it->dims[d], ext[d]);
+    if (red & (1u << d)) cat(K, "%s(%s)", K[0] ? " * " : "", ext[d]);
+  }
   snprintf(names[0], 64, "upl_v%d_l", n->id);
   snprintf(names[1], 64, "upl_v%d_r", n->id);
   fprintf(g->out, "  /* masked contraction: BLAS when the operand meeting masked zeros is finite */\n");
@@ -858,7 +1196,7 @@ static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names
     unsigned first = s ? red : dims[l] & ~red, second = s ? dims[r] & ~red : red;
     const ir_tnode *o = NULL;
     const ninfo *xi = ni(g, x[side]);
-    if (side != mside && xi->b.args[0] >= 0 && ni(g, x[side]->ops[xi->b.args[0]])->mat)
+    if (!boxed && side != mside && xi->b.args[0] >= 0 && ni(g, x[side]->ops[xi->b.args[0]])->mat)
       o = x[side]->ops[xi->b.args[0]];
     if (o) { /* the broadcast's operand dims of each group, in the group's order */
       int rd[IR_MAX_RANK], cd[IR_MAX_RANK], nr = 0, nc = 0;
@@ -875,7 +1213,8 @@ static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names
       if (nr == 0) /* a vector of K (M == 1): a 1 x K matrix stored K x 1, lda = inc */
         a[s].trans = 1;
     } else {
-      masked_matrix(g, it, x[side], side == mside ? mask : NULL, first, second, names[s]);
+      masked_matrix(g, it, x[side], side == mside ? mask : NULL, first, second, &wk, ext,
+                    names[s]);
       memset(&a[s], 0, sizeof a[s]);
       cat(a[s].use, "%s", names[s]);
       cat(a[s].ld, "%s", s ? N : K);
@@ -889,10 +1228,17 @@ static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names
   cat(at, a[c].trans ? "upl_q * (%s) + upl_p" : "upl_p * (%s) + upl_q", a[c].ld);
   fprintf(g->out,
           "  const long upl_M%d = %s, upl_N%d = %s, upl_K%d = %s;\n"
-          "  int upl_fin%d = 1;\n"
+          "  int upl_fin%d = 1;\n",
+          id, M, id, N, id, K, id);
+  if (boxed && wk.exact) /* the mask holds in the whole window: no masked zero is multiplied */
+    fprintf(g->out, "  /* the mask holds in its window: no masked zero to check */\n");
+  else
+    fprintf(g->out,
           "  for (long upl_p = 0; upl_p < upl_%c%d && upl_fin%d; upl_p++)\n"
           "    for (long upl_q = 0; upl_q < upl_%c%d; upl_q++)\n"
-          "      if (!isfinite(%s[%s])) { upl_fin%d = 0; break; }\n"
+          "      if (!isfinite(%s[%s])) { upl_fin%d = 0; break; }\n",
+          c ? 'K' : 'M', id, id, c ? 'N' : 'K', id, a[c].use, at, id);
+  fprintf(g->out,
           "  if (upl_fin%d) {\n"
           "    if (upl_M%d > 0 && upl_N%d > 0 && upl_K%d == 0)\n"
           "      for (long upl_q = 0; upl_q < upl_M%d * upl_N%d; upl_q++) %s[upl_q] = 0;\n"
@@ -900,12 +1246,30 @@ static int masked_dot_open(cg *g, const ir_tnode *n, const char *dst, char names
           "      cblas_%cgemm(CblasRowMajor, %s, %s, (int)upl_M%d, (int)upl_N%d, "
           "(int)upl_K%d, (%s)1, %s, (int)(%s), %s, (int)(%s), (%s)0, %s, (int)upl_N%d);\n"
           "  } else\n",
-          id, M, id, N, id, K, id, c ? 'K' : 'M', id, id, c ? 'N' : 'K', id, a[c].use, at, id, id,
-          id, id, id, id,
-          id, dst, id, id, p, a[0].trans ? "CblasTrans" : "CblasNoTrans",
+          id, id, id, id, id, id, dst, id, id, p, a[0].trans ? "CblasTrans" : "CblasNoTrans",
           a[1].trans ? "CblasTrans" : "CblasNoTrans", id, id, id, T, a[0].use, a[0].ld, a[1].use,
           a[1].ld, T, dst, id);
   return 1;
+}
+
+/* Is reduce n (body bi: 0 sum, 1 product) of sel = select(mask, e, z)
+ * such that z is the body's identity and leaving out its terms gives the
+ * same value, exactly?  A product: z is 1 (x * 1 is x).  A sum: z is 0 and
+ * either -0 (x + -0 is x for every x) or +0 with an initial value other
+ * than -0: the accumulator is then never -0 (a sum is -0 only when both
+ * terms are), and x + +0 is x for every other x.  Integer sums and
+ * products wrap, with the same identities. */
+static int identity_outside(const cg *g, const ir_tnode *n, const ir_tnode *sel, int bi) {
+  const gram_binding *b = &ni(g, n)->b, *sb = &ni(g, sel)->b;
+  const ir_tnode *z = sel->ops[sb->args[2]];
+  if (z->kind != IR_TN_CONST || bi > 1) return 0;
+  if (bi == 1) return z->value == 1;
+  double init;
+  if (b->args[1] < 0) init = b->kconst[1];
+  else if (n->ops[b->args[1]]->kind == IR_TN_CONST) init = n->ops[b->args[1]]->value;
+  else return 0;
+  if (!ir_elem_is_float(n->type.elem)) return z->value == 0;
+  return z->value == 0 && (signbit(z->value) || !(init == 0 && signbit(init)));
 }
 
 /* reduce n into dst: the operand tree is read inline, row-major over the
@@ -937,14 +1301,16 @@ static int emit_reduce(cg *g, const ir_tnode *n, const char *dst) {
   operand_expr(g, n, 0, var, &acc);
   operand_expr(g, n, 1, var, &init);
   const char *T = ctype(n->type.elem);
+  window w;
+  memset(&w, 0, sizeof w);
+  const ir_tnode *sel = b->args[0] >= 0 ? n->ops[b->args[0]] : NULL;
+  const ir_tnode *mask = sel && !ni(g, sel)->mat ? select_mask(g, sel) : NULL;
+  if (mask && identity_outside(g, n, sel, bi))
+    reduce_window(g, sel, mask, &x, red, 0, &w);
   fprintf(g->out, "  {\n    long upl_o = 0;\n");
   for (int pass = 0; pass < 2; pass++) {
-    for (int j = 0; j < x.rank; j++) {
-      if (!!(red & (1u << j)) != pass) continue;
-      char d[STR];
-      dim_str(g, x.dims[j], d);
-      fprintf(g->out, "    for (long upl_i%d = 0; upl_i%d < %s; upl_i%d++)\n", j, j, d, j);
-    }
+    for (int j = 0; j < x.rank; j++)
+      if (!!(red & (1u << j)) == pass) window_for(g, w.lo[j], w.hi[j], j, x.dims[j]);
     if (pass == 0) fprintf(g->out, "    {\n      %s upl_acc = %s;\n", T, ir_buf_str(&init));
   }
   int wrap = !ir_elem_is_float(n->type.elem) && bi < 2; /* wraps, unsigned */
@@ -1216,7 +1582,7 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
       slot_expr(g, in->acc_mul, 1 - ds, novar, &alpha);
     } else
       ir_buf_printf(&alpha, "1");
-    int rc = emit_dot(g, in->acc, dst, ir_buf_str(&alpha), !zero);
+    int rc = emit_dot(g, in->acc, dst, ir_buf_str(&alpha), !zero, NULL);
     ir_buf_free(&alpha);
     return rc;
   }
@@ -1224,7 +1590,10 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
   case NK_REDUCE:
     return emit_reduce(g, n, dst);
   case NK_OTHER:
-    if (!strcmp(in->b.kernel->name, "dot_general")) return emit_dot(g, n, dst, "1", 0);
+    if (!strcmp(in->b.kernel->name, "dot_general")) {
+      window w;
+      return emit_dot(g, n, dst, "1", 0, demand_window(g, n, &w) ? &w : NULL);
+    }
     {
       char cnt[STR];
       prod_str(g, n->type.dims, n->type.rank, cnt);
@@ -1235,7 +1604,15 @@ static int emit_root(cg *g, const ir_tnode *n, const char *dst) {
   default: {
     ir_buf e = {0};
     gen_value(g, n, var, &e);
-    emit_loop(g, &n->type, dst, ir_buf_str(&e));
+    window w;
+    if (inplace_window(g, n, &w))
+      emit_window_loop(g, &n->type, &w, dst, ir_buf_str(&e),
+                       "the mask's window: the rest keeps its value");
+    else if (demand_window(g, n, &w))
+      emit_window_loop(g, &n->type, &w, dst, ir_buf_str(&e),
+                       "only the window its reader reads");
+    else
+      emit_loop(g, &n->type, dst, ir_buf_str(&e));
     ir_buf_free(&e);
     return 0;
   }
@@ -1533,6 +1910,42 @@ static void write_view_copy(const ir_kernel *k, const ir_var *v, int id, int in,
   }
 }
 
+/* Is slice s a run of consecutive elements of its array: the dims it cuts
+ * at the iterator all come before the ones it keeps (a row, not a column)?
+ * Then it is read in place, through a pointer to the run's start (its
+ * array is not written by the body: ir_tslice). */
+static int slice_in_place(const ir_kernel *k, const ir_tslice *s) {
+  const ir_var *src = k->vars[s->src];
+  if (ir_var_is_view(src)) return 0;
+  for (int d = 1; d < src->rank; d++)
+    if (s->at[d] && !s->at[d - 1]) return 0;
+  return 1;
+}
+
+/* The index in array src of slice s's element (upl_r0, upl_r1, ...) or,
+ * with first, of its first element. */
+static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first, FILE *out) {
+  const ir_var *src = k->vars[s->src];
+  struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
+  for (int d = 0; d < src->rank; d++) fputc('(', out);
+  for (int d = 0, r = 0; d < src->rank; d++) {
+    if (d) {
+      fputs(" * (long)(", out);
+      ir_expr_print(k, ext[d], out);
+      fputs(") + ", out);
+    }
+    if (s->at[d]) {
+      fputs("(long)(", out);
+      ir_expr_print(k, s->at[d], out);
+      fputs("))", out);
+    } else if (first) {
+      fputs("0L)", out);
+    } else {
+      fprintf(out, "upl_r%d)", r++);
+    }
+  }
+}
+
 /* Copy slice s of a kept loop (ir_tslice) from its array at the iterator's
  * value into the row-major buffer upl_v<id>. */
 static void write_slice_copy(const ir_kernel *k, const ir_tslice *s, int id, FILE *out) {
@@ -1547,22 +1960,7 @@ static void write_slice_copy(const ir_kernel *k, const ir_tslice *s, int id, FIL
   if (v->rank) write_rowmajor(k, v->dims, v->rank, out);
   else fputc('0', out);
   fprintf(out, "] = ((%s *)%s)[", T, src->name);
-  struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
-  for (int d = 0; d < src->rank; d++) fputc('(', out);
-  for (int d = 0, r = 0; d < src->rank; d++) {
-    if (d) {
-      fputs(" * (long)(", out);
-      ir_expr_print(k, ext[d], out);
-      fputs(") + ", out);
-    }
-    if (s->at[d]) {
-      fputs("(long)(", out);
-      ir_expr_print(k, s->at[d], out);
-      fputs("))", out);
-    } else {
-      fprintf(out, "upl_r%d)", r++);
-    }
-  }
+  write_slice_index(k, s, 0, out);
   fputs("];\n", out);
 }
 
@@ -1601,6 +1999,36 @@ static void write_sizes(const ir_kernel *k, FILE *out) {
   write_assumes(k, out);
 }
 
+/* Is n a temporary of a kept loop's body allocated once, before the loop,
+ * and freed after it?  So every temporary whose size does not read the
+ * iterator: allocating it at each iteration costs the page faults of
+ * fresh memory every time (most of gramschmidt's time); each iteration
+ * writes it before reading it, as the first would. */
+static int hoisted(const cg *g, const ir_tnode *n) {
+  const ninfo *in = ni(g, n);
+  if (!g->loop || n->kind == IR_TN_ARG || !in->mat || in->absorbed || in->inplace >= 0)
+    return 0;
+  for (int j = 0; j < n->type.rank; j++)
+    if (n->type.dims[j] == g->loop->iter) return 0;
+  return 1;
+}
+
+/* Allocate the hoisted temporaries (before the kept loop); a constant's
+ * is written there too, once. */
+static int write_hoisted(cg *g, const ir_tnode **nodes, int nn) {
+  for (int i = 0; i < nn; i++) {
+    if (!hoisted(g, nodes[i])) continue;
+    const ir_type *t = &nodes[i]->type;
+    char cnt[STR], dst[64];
+    prod_str(g, t->dims, t->rank, cnt);
+    fprintf(g->out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s)); /* for every iteration */\n",
+            ctype(t->elem), nodes[i]->id, cnt, ctype(t->elem));
+    snprintf(dst, sizeof dst, "upl_v%d", nodes[i]->id);
+    if (nodes[i]->kind == IR_TN_CONST && emit_root(g, nodes[i], dst)) return -1;
+  }
+  return 0;
+}
+
 /* One step per materialised node: the arguments as pointers, every other
  * root into its buffer (or its result array, in place). */
 static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
@@ -1620,6 +2048,13 @@ static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
       continue;
     }
     const ir_tslice *sl = n->kind == IR_TN_ARG ? ir_tloop_slice(g->loop, n->arg) : NULL;
+    if (sl && slice_in_place(k, sl)) { /* a run of its array: a pointer to it */
+      fprintf(out, "  %s *upl_v%d = (%s *)%s + ", T, n->id, T, k->vars[sl->src]->name);
+      write_slice_index(k, sl, 1, out);
+      fprintf(out, "; /* %s, read in place in %s */\n  (void)upl_v%d;\n",
+              k->vars[n->arg]->name, k->vars[sl->src]->name, n->id);
+      continue;
+    }
     if (sl) { /* a kept loop's slice: cut at this iteration */
       char cnt[STR];
       prod_str(g, t->dims, t->rank, cnt);
@@ -1634,11 +2069,11 @@ static int write_steps(cg *g, const ir_tnode **nodes, int nn) {
               v->kind == IR_VAR_SCALAR ? "&" : "", v->name, n->id);
       continue;
     }
-    if (!in->mat || in->absorbed) continue;
+    if (!in->mat || in->absorbed || (n->kind == IR_TN_CONST && hoisted(g, n))) continue;
     if (in->inplace >= 0) {
       fprintf(out, "  %s *upl_v%d = (%s *)%s; /* written in place */\n", T, n->id, T,
               k->vars[in->inplace]->name);
-    } else {
+    } else if (!hoisted(g, n)) {
       char cnt[STR];
       prod_str(g, t->dims, t->rank, cnt);
       fprintf(out, "  %s *upl_v%d = upl_alloc(%s * sizeof(%s));\n", T, n->id, cnt, T);
@@ -1669,14 +2104,19 @@ static void write_tail(cg *g, const ir_tprog *p, const int *rvar, const ir_tnode
     fprintf(out, "    ((%s *)%s)[upl_q] = (%s)upl_v%d[upl_q];\n", ctype(v->elem), v->name,
             ctype(v->elem), r->id);
   }
-  for (int i = 0; i < nn; i++) {
-    const ninfo *in = ni(g, nodes[i]);
-    if ((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
-        (nodes[i]->kind == IR_TN_ARG && (ir_var_is_view(g->k->vars[nodes[i]->arg]) ||
-                                          ir_tloop_slice(g->loop, nodes[i]->arg))))
-      fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
+  for (int pass = 0; pass < 2; pass++) { /* in the loop, then the hoisted ones after it */
+    for (int i = 0; i < nn; i++) {
+      const ninfo *in = ni(g, nodes[i]);
+      const ir_tslice *sl =
+          nodes[i]->kind == IR_TN_ARG ? ir_tloop_slice(g->loop, nodes[i]->arg) : NULL;
+      if (((in->mat && in->kind != NK_ARG && !in->absorbed && in->inplace < 0) ||
+           (nodes[i]->kind == IR_TN_ARG && ir_var_is_view(g->k->vars[nodes[i]->arg])) ||
+           (sl && !slice_in_place(g->k, sl))) &&
+          hoisted(g, nodes[i]) == pass)
+        fprintf(out, "  free(upl_v%d);\n", nodes[i]->id);
+    }
+    if (!pass && p->loop) fputs("  }\n", out); /* the kept loop */
   }
-  if (p->loop) fputs("  }\n", out); /* the kept loop */
   if (g->k->returns)
     fprintf(out, "  return %s[0];\n", g->k->vars[g->k->params[g->k->nparams - 1]]->name);
   fprintf(out, "}\n");
@@ -1704,6 +2144,7 @@ static int emit_func(const ir_tprog *p, const ir_kernel *k, int part, FILE *out,
     write_sizes(k, out);
     write_overlaps(k, out);
     if (p->loop) { /* a kept loop (issue 14): the body's steps at each iteration */
+      if (write_hoisted(&g, nodes, nn)) rc = -1;
       int down = p->loop->down;
       fputs("  for (long upl_kept = ", out);
       ir_expr_print(k, down ? p->loop->hi : p->loop->lo, out);
@@ -1717,7 +2158,7 @@ static int emit_func(const ir_tprog *p, const ir_kernel *k, int part, FILE *out,
       if (p->loop->iter_size) /* a size of the body */
         fprintf(out, "  const long upl_%s = upl_kept;\n  (void)upl_%s;\n", it, it);
     }
-    rc = write_steps(&g, nodes, nn);
+    if (rc == 0) rc = write_steps(&g, nodes, nn);
   }
   if (rc == 0) write_tail(&g, p, rvar, nodes, nn);
   ir_free(g.hkey);

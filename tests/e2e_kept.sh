@@ -24,11 +24,15 @@
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
+# options of uplift verify only (a kernel whose wrong bodies differ only
+# at larger sizes: window_steps' --bound 4)
+vopts() { sed -n '1s|^// uplift verify: ||p' "$1"; }
 KEPT="benchmarks/kernels/partial/jacobi-1d.c benchmarks/kernels/partial/jacobi-2d.c
 benchmarks/kernels/partial/fdtd-2d.c tests/kernels/kept/smooth_steps.c
 tests/kernels/kept/forced_steps.c benchmarks/kernels/partial/trisolv.c
 benchmarks/kernels/partial/gramschmidt.c tests/kernels/kept/bound_steps.c
-tests/kernels/kept/history_steps.c tests/kernels/kept/back_subst.c"
+tests/kernels/kept/history_steps.c tests/kernels/kept/back_subst.c
+tests/kernels/kept/window_steps.c"
 for f in $KEPT; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -64,7 +68,7 @@ sys.exit(not (r["raised"] and len(k) == 1 and k[0]["dependence"]
               and all(t["verify"]["verdict"] == "proved" for t in r["tasks"])))' "$TMP/$name.json"
   # shellcheck disable=SC2046
   check "$name: its report is proved again by uplift verify" \
-    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.json"
+    "$UPLIFT" verify "$f" $(opts "$f") $(vopts "$f") "$TMP/$name.json"
   # a wrong body: the first literal of the first task that has one doubled
   # (a wrong step at every iteration) is not proved
   python3 -c 'import json, re, sys
@@ -80,7 +84,7 @@ for i, t in enumerate(r["tasks"]):
   if [ -s "$TMP/$name.bad.json" ]; then
     tampered=$((tampered + 1))
     # shellcheck disable=SC2046
-    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
+    "$UPLIFT" verify "$f" $(opts "$f") $(vopts "$f") "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
     rc=$?
     check "$name: a tampered body is not proved (exit $rc)" test "$rc" -ne 0
     check "$name: uplift verify says which task" grep -q "task $(cat "$TMP/badtask") " "$TMP/out" "$TMP/err"
@@ -103,7 +107,7 @@ for i, t in enumerate(r["tasks"]):
   if [ -s "$TMP/badtask" ]; then
     tampered=$((tampered + 1))
     # shellcheck disable=SC2046
-    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.badslice.json" >"$TMP/out" 2>"$TMP/err"
+    "$UPLIFT" verify "$f" $(opts "$f") $(vopts "$f") "$TMP/$name.badslice.json" >"$TMP/out" 2>"$TMP/err"
     rc=$?
     check "$name: a body using its slice wrongly is not proved (exit $rc)" test "$rc" -ne 0
     check "$name: uplift verify refutes that task" \
@@ -136,7 +140,7 @@ for i, t in enumerate(r["tasks"]):
   if [ -s "$TMP/badtask" ]; then
     tampered=$((tampered + 1))
     # shellcheck disable=SC2046
-    "$UPLIFT" verify "$f" $(opts "$f") "$TMP/$name.badmask.json" >"$TMP/out" 2>"$TMP/err"
+    "$UPLIFT" verify "$f" $(opts "$f") $(vopts "$f") "$TMP/$name.badmask.json" >"$TMP/out" 2>"$TMP/err"
     rc=$?
     check "$name: a body with its mask in the iterator turned is not proved (exit $rc)" test "$rc" -ne 0
     check "$name: uplift verify refutes that task" \
@@ -149,12 +153,50 @@ for i, t in enumerate(r["tasks"]):
   check "$name: the C has the kept loop" grep -q "/\* the kept loop " "$TMP/$name.out.c"
   # shellcheck disable=SC2046
   check "$name: the C compiles" cc -c -o "$TMP/$name.o" "$TMP/$name.out.c" $(pkg-config --cflags openblas)
-  # ... and computes what the original does (the loop runs tsteps times)
+  # ... and computes what the original does (the loop runs tsteps times),
+  # also on NaN, infinities and -0 (the masked windows leave out only
+  # elements the mask keeps and terms that are the sum's identity)
   for set in 9 14; do
     # shellcheck disable=SC2046
     expect_status 0 "$name: the C+BLAS agrees with the interpreter (size-set $set)" \
       "$UPLIFT" run "$f" $(opts "$f") --size-set "$set" --native --native-source "$TMP/$name.out.c" \
       --native-cflags "$(pkg-config --cflags --libs openblas)"
+    # shellcheck disable=SC2046
+    expect_status 0 "$name: the C+BLAS agrees with the native original (size-set $set, special values)" \
+      "$UPLIFT" run "$f" $(opts "$f") --size-set "$set" --values special --native \
+      --native-source "$TMP/$name.out.c" --against-native \
+      --native-cflags "$(pkg-config --cflags --libs openblas)"
+  done
+done
+
+# the masked windows of the C (docs/emit-c.md, "Masked windows"): a write
+# select(mask, e, x) into x in place loops over the mask's window only, a
+# sum of select(mask, e, 0) over the window of its reduced dims, a matrix
+# product read in one window only is the gemm of that block.  trisolv's
+# x[i] and j < i, gramschmidt's Q column and R row, window_steps' interior
+# j > i, j < n - 1 on both sides: the windows are there, and a window cut
+# one element short at either end (the first index or the last left out)
+# makes the result differ from the original's (window_steps changes every
+# element next to its window, so one element too few is seen)
+for name in trisolv gramschmidt window_steps; do
+  check "$name: the C loops over the mask's window" grep -q "the mask's window" "$TMP/$name.out.c"
+done
+check "trisolv: the masked sum runs over j < i only (no finiteness check left)" \
+  sh -c "grep -q 'upl_i0 < upl_minl(upl_n, (1\*upl_i + -1L + 1L))' '$TMP/trisolv.out.c' && ! grep -q isfinite '$TMP/trisolv.out.c'"
+check "gramschmidt: two matrix products cut to the window their reader reads" \
+  test "$(grep -c 'only the window its reader reads' "$TMP/gramschmidt.out.c")" -eq 2
+check "gramschmidt: the temporaries are allocated once, before the kept loop" \
+  grep -q "for every iteration" "$TMP/gramschmidt.out.c"
+for name in trisolv gramschmidt window_steps; do
+  f=$(echo $KEPT | tr ' ' '\n' | grep "/$name.c")
+  sed -E 's/(for \(long upl_i[0-9]+ = )upl_maxl\(0L, /\11 + upl_maxl(0L, /' "$TMP/$name.out.c" >"$TMP/$name.short1.c"
+  sed -E 's/(upl_i[0-9]+ < )upl_minl\(/\1-1 + upl_minl(/' "$TMP/$name.out.c" >"$TMP/$name.short2.c"
+  for cut in short1 short2; do
+    check "$name ($cut): the window was cut" sh -c "! cmp -s '$TMP/$name.out.c' '$TMP/$name.$cut.c'"
+    # shellcheck disable=SC2046
+    expect_status 3 "$name ($cut): a window one element short differs from the original" \
+      "$UPLIFT" run "$f" $(opts "$f") --size-set 9 --native --native-source "$TMP/$name.$cut.c" \
+      --against-native --native-cflags "$(pkg-config --cflags --libs openblas)"
   done
 done
 
@@ -185,7 +227,9 @@ check "fdtd-2d: the report names the slice" grep -q "the body reads fict\[t\] as
 check "fdtd-2d: --json names the slice" python3 -c 'import json, sys
 k = json.load(open(sys.argv[1]))["kept_loops"][0]
 sys.exit(k["slices"] != [{"operand": "fict_t", "array": "fict", "reads": "fict[t]"}])' "$TMP/fdtd-2d.json"
-check "fdtd-2d: the C cuts the slice at each iteration" grep -q "fict_t, cut from fict" "$TMP/fdtd-2d.out.c"
+check "fdtd-2d: the C reads the slice at each iteration in place (an element)" grep -q "fict_t, read in place in fict" "$TMP/fdtd-2d.out.c"
+# a slice that is a run of its array (a row) is read through a pointer
+check "window_steps: the row A[i][:] is read in place" grep -q "A_i, read in place in A" "$TMP/window_steps.out.c"
 
 # a body that reads the kept iterator other than in a subscript cut as a
 # slice: refused, with the reason (each would need the iterator in the
