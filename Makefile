@@ -136,6 +136,7 @@ run: $(UPLIFT)
 	$(UPLIFT) raise benchmarks/kernels/gemm.c
 
 bench: $(UPLIFT)
+	@sh mk/deps.sh bench
 	@UPLIFT=$(UPLIFT) sh benchmarks/bench.sh
 
 PREFIX   ?= /usr/local

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages uplift needs when any is missing (run as root
 # on a fresh machine, or through sudo when that is available).  With the
-# argument `fuzz`, also clang-16 and its libFuzzer runtime (make fuzz).
+# argument `fuzz`, also clang-16 and its libFuzzer runtime (make fuzz);
+# with `bench`, clang-16 (with Polly, the peer of make bench).
 set -e
 need=""
 pkg-config --version >/dev/null 2>&1 || need="$need pkg-config"
@@ -14,6 +15,9 @@ command -v mlir-opt-16 >/dev/null 2>&1 && command -v mlir-cpu-runner-16 >/dev/nu
   || need="$need mlir-16-tools"
 ls /usr/lib/llvm-16/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1 || need="$need libmlir-16"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
+if [ "$1" = bench ]; then
+  command -v clang-16 >/dev/null 2>&1 || need="$need clang-16"
+fi
 if [ "$1" = fuzz ]; then
   command -v clang-16 >/dev/null 2>&1 || need="$need clang-16"
   # libclang_rt.fuzzer (and the ASan/UBSan runtimes) for clang-16

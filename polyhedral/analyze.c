@@ -2146,29 +2146,55 @@ typedef struct cases_pass {
 
 /* Add the parameter projection of the set written as text.  Returns 0, or
  * -1 (c->bad set) when isl does not read it. */
-static int cases_push(cases_pass *c, const char *text) {
+static void cases_keep(cases_pass *c, __isl_take isl_set *params) {
+  if (c->nsets == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
+  }
+  c->sets[c->nsets++] = params;
+}
+
+/* The parameter projection of the set in text; with pairs, also, for each
+ * of its dims, the sizes at which it holds two points that differ there:
+ * a window that holds one element at the smallest sizes (i < j < n - 1
+ * at n = i + 3) gets a case where it holds two, so a candidate whose mask
+ * is one point (j == i + 1) is not checked at windows of one point only. */
+static int cases_push_pairs(cases_pass *c, const char *text, int pairs) {
   isl_set *s = isl_set_read_from_str(c->ctx, text);
   if (!s) {
     c->bad = 1;
     return -1;
   }
-  if (c->nsets == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 16;
-    c->sets = ir_realloc(c->sets, sizeof(isl_set *) * (size_t)c->cap);
+  int n = pairs ? (int)isl_set_dim(s, isl_dim_set) : 0;
+  for (int d = 0; d < n; d++) {
+    isl_map *m = isl_map_from_domain_and_range(isl_set_copy(s), isl_set_copy(s));
+    m = isl_map_order_lt(m, isl_dim_in, d, isl_dim_out, d);
+    isl_set *p = m ? isl_map_params(m) : NULL;
+    if (!p) {
+      c->bad = 1;
+      break;
+    }
+    cases_keep(c, p);
   }
-  c->sets[c->nsets++] = isl_set_params(s);
+  cases_keep(c, isl_set_params(s));
   return 0;
 }
 
+
 /* Add the parameter projection of "{ [it...] : cons }" (text over P and I
  * names; iters: the iterator ids of the tuple). */
-static void cases_add(cases_pass *c, const int *iters, int n, const char *cons) {
+static void cases_add_pairs(cases_pass *c, const int *iters, int n, const char *cons,
+                            int pairs) {
   sb b = {0};
   sb_add(&b, "%s -> { [", sb_str(&c->params));
   for (int d = 0; d < n; d++) sb_add(&b, "%sI%d", d ? ", " : "", iters[d]);
   sb_add(&b, "]%s%s }", cons[0] ? " : " : "", cons);
-  cases_push(c, sb_str(&b));
+  cases_push_pairs(c, sb_str(&b), pairs);
   sb_free(&b);
+}
+
+static void cases_add(cases_pass *c, const int *iters, int n, const char *cons) {
+  cases_add_pairs(c, iters, n, cons, 0);
 }
 
 /* Both sides of every affine comparison in e, within domain text dom. */
@@ -2207,7 +2233,7 @@ static void cases_walk(cases_pass *c, const ir_stmt *s, const unsigned char *mas
     size_t mark = dom->n;
     if (s->kind == IR_ST_ASSIGN) {
       if (mask && !mask[s->id]) continue;
-      cases_add(c, iters, depth, sb_str(dom));
+      cases_add_pairs(c, iters, depth, sb_str(dom), 1);
       cases_conds(c, s->lhs, iters, depth, sb_str(dom));
       cases_conds(c, s->rhs, iters, depth, sb_str(dom));
     } else if (s->kind == IR_ST_FOR) {
@@ -2264,16 +2290,22 @@ static void cases_mask(cases_pass *c, const ir_tnode *m) {
     if (m->type.dims[d] == IR_DIM_ONE) sb_add(&box, "0 <= o%d < 1 and ", d);
     else sb_add(&box, "0 <= o%d < P%d and ", d, m->type.dims[d]);
   }
-  for (int i = -1; i < 2 * m->mask->ncons; i++) {
+  for (int i = -2; i < 2 * m->mask->ncons; i++) {
     sb t = {0};
     sb_add(&t, "%s", sb_str(&box));
-    if (i < 0) {
+    if (i == -2) { /* the mask, where it holds two points along a dim */
+      for (int j = 0; j < m->mask->ncons; j++) {
+        if (j) sb_add(&t, " and ");
+        mask_con_text(&m->mask->cons[j], m->type.rank, 0, &t);
+      }
+      if (!m->mask->ncons) sb_add(&t, "1 = 1");
+    } else if (i < 0) {
       sb_add(&t, "1 = 1");
     } else {
       mask_con_text(&m->mask->cons[i / 2], m->type.rank, i % 2, &t);
     }
     sb_add(&t, " }");
-    int bad = cases_push(c, sb_str(&t));
+    int bad = cases_push_pairs(c, sb_str(&t), i == -2);
     sb_free(&t);
     if (bad) break;
   }

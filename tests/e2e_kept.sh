@@ -24,8 +24,9 @@
 . tests/lib.sh
 
 opts() { sed -n '1s|^// uplift: ||p' "$1"; }
-# options of uplift verify only (a kernel whose wrong bodies differ only
-# at larger sizes: window_steps' --bound 4)
+# options of uplift verify only, from a first line `// uplift verify: ...`
+# (none has one now: window_steps' wrong window, which differed only past
+# the bound, is refuted at a size case; docs/verify.md, "Which sizes")
 vopts() { sed -n '1s|^// uplift verify: ||p' "$1"; }
 KEPT="benchmarks/kernels/partial/jacobi-1d.c benchmarks/kernels/partial/jacobi-2d.c
 benchmarks/kernels/partial/fdtd-2d.c tests/kernels/kept/smooth_steps.c

@@ -1,4 +1,3 @@
-// uplift verify: --bound 4
 /* window_steps.c - a kept loop whose body writes, and sums over, a strict
  * interior window that moves with the iterator (not PolyBench style): step
  * i damps x[i+1..n-2] (the last element is left out) and adds row i of A
@@ -7,9 +6,10 @@
  * masks (j > i, j < n - 1) bound the window on both sides, so the C writes
  * and sums only inside it.  The elements on either side of the window have
  * values an update would change, so a window cut one element short at
- * either end changes the result.  Verified at sizes up to 4 (the first
- * line): at 3 the window holds one element at most, where a body with
- * j > i turned into j == i + 1 would agree with this one. */
+ * either end changes the result.  At the sizes up to 3 the window holds
+ * one element at most, where a body with j > i turned into j == i + 1
+ * agrees with this one; the size cases add the sizes where a window holds
+ * two (docs/verify.md, "Which sizes"), and there that body is refuted. */
 void window_steps(int n, float A[n][n], float x[n], float y[n]) {
   for (int i = 0; i < n; i++) {
     for (int j = i + 1; j < n - 1; j++)
