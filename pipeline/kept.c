@@ -49,7 +49,10 @@ static int has_loop(const ir_stmt *s) {
 static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
   const poly_kept_loop *kl = &a->kept[0];
   const ir_kernel *k = a->kernel;
-  if (a->nkept > 1) return "more than one kept loop (nested or in sequence)";
+  /* kept loops nested in the outermost one are the body's: its analysis
+   * keeps them again, and the body is raised as a sequence of items */
+  for (int i = 1; i < a->nkept; i++)
+    if (a->kept[i].parent < 0) return "more than one kept loop in sequence";
   /* with one kept loop, a statement that stays scalar has it as its only
    * loop: one statement of the body, run once per iteration */
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
@@ -301,10 +304,14 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   ir_kernel *body = body_kernel(a->kernel, kl, arena, &loop, &kept->why_not);
   if (!body) return a;
   poly_analysis *ba = poly_analyze(body, arena);
-  if (!ba || ba->error || !ba->raisable || ba->nkept) {
+  if (!ba || ba->error || (!ba->raisable && !ba->nkept)) {
     kept->why_not = "its body is not raisable as a kernel of its own";
     return a;
   }
+  /* a body that keeps loops of its own (lu's j sweep inside the pivot loop
+   * i): the body is raised as a sequence of items (pipe_split), the
+   * iterator a size of each (pipeline/raise.c, raise_nested) */
+  kept->nested = !ba->raisable;
   kept->outer = a;
   kept->kept = 0;
   kept->loop = loop;
