@@ -94,6 +94,29 @@ static int aff(const ir_kernel *k, const ir_expr *e, sb *b) {
   }
 }
 
+/* The kept assumptions of k (ir_assume.kept: an enclosing kept loop's
+ * bounds on its iterator, a size of this body) as isl text appended to b
+ * ("lo <= hi" for each leaf of lo's max tree and of hi's min tree), each
+ * after " and " when b is not empty.  The body only ever runs where they
+ * hold, so its dependences and size cases are those under them (the
+ * verifier checks there too, verify/verify.c).  -1 if one is not affine. */
+static int kept_leaves(const ir_kernel *k, const ir_expr *lo, const ir_expr *hi, sb *b) {
+  if (lo->kind == IR_EX_IMAX)
+    return kept_leaves(k, lo->args[0], hi, b) || kept_leaves(k, lo->args[1], hi, b);
+  if (hi->kind == IR_EX_IMIN)
+    return kept_leaves(k, lo, hi->args[0], b) || kept_leaves(k, lo, hi->args[1], b);
+  sb_add(b, "%s", b->n ? " and " : "");
+  if (aff(k, lo, b)) return -1;
+  sb_add(b, " <= ");
+  return aff(k, hi, b);
+}
+
+static int kept_context(const ir_kernel *k, sb *b) {
+  for (int i = 0; i < k->nassumes; i++)
+    if (k->assumes[i].kept && kept_leaves(k, k->assumes[i].lo, k->assumes[i].hi, b)) return -1;
+  return 0;
+}
+
 /* Bounds: lo may be a max tree, hi a min tree; one constraint per leaf. */
 static int bound(const ir_kernel *k, const ir_expr *e, int iter, int lower,
                  sb *b) {
@@ -438,6 +461,8 @@ static void add_stmt(pass *p, const ir_stmt *s) {
     }
   }
   if (p->conds.n) sb_add(&c, "%s%s", c.n ? " and " : "", sb_str(&p->conds));
+  if (kept_context(p->k, &c))
+    fail(p, nowhere, IR_ERR_INPUT, "the bounds of an enclosing kept loop are not affine");
   sb_add(&b, "%s -> { ", sb_str(&p->params));
   tuple_of(t, ir_arena_printf(p->arena, "S%d", s->id), &b);
   if (c.n) sb_add(&b, " : %s", sb_str(&c));
@@ -2336,6 +2361,7 @@ int poly_size_cases_build(const ir_kernel *k, const unsigned char *mask, int nma
   sb_add(&u, "%s -> { : 1 = 1", sb_str(&c.params));
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE) sb_add(&u, " and P%d >= 0", v);
+  if (kept_context(k, &u)) c.bad = 1; /* the body runs only where they hold */
   sb_add(&u, " }");
   int ncells = 1, cap = budget > 0 ? budget : 1;
   isl_set **cells = ir_calloc((size_t)cap * 2 + 2, sizeof(isl_set *));
