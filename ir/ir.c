@@ -589,14 +589,6 @@ int ir_kernel_no_overlap(const ir_kernel *k, int a, int b) {
   return ir_kernel_writes(k, a) || ir_kernel_writes(k, b);
 }
 
-int ir_kernel_kept_hold(const ir_kernel *k, const long *sizes) {
-  for (int i = 0; i < k->nassumes; i++) {
-    const ir_assume *a = &k->assumes[i];
-    if (a->kept && ir_expr_eval_int(a->lo, sizes) > ir_expr_eval_int(a->hi, sizes)) return 0;
-  }
-  return 1;
-}
-
 int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, size_t n) {
   for (int i = 0; i < k->nassumes; i++) {
     const ir_assume *a = &k->assumes[i];

@@ -628,11 +628,6 @@ int ir_stmts_read(const ir_stmt *s, int v);
 /* Does k write array v (an assignment to one of its elements)? */
 int ir_kernel_writes(const ir_kernel *k, int v);
 
-/* Do k's kept assumptions (ir_assume.kept: the enclosing kept loops'
- * bounds on their iterators, sizes of this body) hold at sizes[var id]?
- * The body runs nowhere else. */
-int ir_kernel_kept_hold(const ir_kernel *k, const long *sizes);
-
 /* Do all of k's assumptions hold at sizes[var id]?  1 if so; else 0 with
  * the first that fails in msg: "k <= lda does not hold (k=5, lda=3)". */
 int ir_kernel_assumes_hold(const ir_kernel *k, const long *sizes, char *msg, size_t n);

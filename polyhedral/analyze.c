@@ -461,8 +461,6 @@ static void add_stmt(pass *p, const ir_stmt *s) {
     }
   }
   if (p->conds.n) sb_add(&c, "%s%s", c.n ? " and " : "", sb_str(&p->conds));
-  if (kept_context(p->k, &c))
-    fail(p, nowhere, IR_ERR_INPUT, "the bounds of an enclosing kept loop are not affine");
   sb_add(&b, "%s -> { ", sb_str(&p->params));
   tuple_of(t, ir_arena_printf(p->arena, "S%d", s->id), &b);
   if (c.n) sb_add(&b, " : %s", sb_str(&c));
@@ -641,9 +639,34 @@ typedef struct collect_ctx {
   int nosrc; /* collecting no-source reads instead of dependences */
 } collect_ctx;
 
+/* m with its size parameters where the kernel's kept assumptions hold
+ * (kept_context: the enclosing kept loops' bounds on their iterators,
+ * sizes of this body).  The body runs nowhere else, so a dependence only
+ * outside them is none (lu's inner A[i][j] -= A[i][k] * A[k][j], k < j,
+ * reads A[i][j] at k = i only where i < j, and j < i holds).  The
+ * dependences are computed for every value of the parameters and each
+ * value's on its own, so restricting them afterwards is the same as
+ * computing them there; the domains stay whole (the tasks' regions and
+ * masks as before). */
+static __isl_give isl_map *kept_restrict(pass *p, __isl_take isl_map *m) {
+  sb b = {0}, c = {0};
+  int bad = kept_context(p->k, &c);
+  if (bad || !c.n) {
+    if (bad) fail(p, nowhere, IR_ERR_INPUT, "the bounds of an enclosing kept loop are not affine");
+    sb_free(&c);
+    return m;
+  }
+  sb_add(&b, "%s -> { : %s }", sb_str(&p->params), sb_str(&c));
+  isl_set *ctx = isl_set_read_from_str(p->ctx, sb_str(&b));
+  sb_free(&b);
+  sb_free(&c);
+  return ctx ? isl_map_intersect_params(m, ctx) : m;
+}
+
 static isl_stat collect_flow(__isl_take isl_map *m, void *user) {
   collect_ctx *c = user;
   pass *p = c->p;
+  m = kept_restrict(p, m);
   int na, nb;
   int a = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_in), &na);
   int b = parse_stmt_name(isl_map_get_tuple_name(m, c->nosrc ? isl_dim_in : isl_dim_out), &nb);
@@ -721,6 +744,7 @@ typedef struct mem_ctx {
 
 static isl_stat collect_mem(__isl_take isl_map *m, void *user) {
   mem_ctx *c = user;
+  m = kept_restrict(c->p, m);
   int n;
   int a = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_in), &n);
   int b = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_out), &n);
