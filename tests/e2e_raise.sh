@@ -62,27 +62,38 @@ done
 partial_reason() {
   case $(basename "$1" .c) in
     adi) echo "reads p values that it wrote itself in earlier iterations of loop j" ;;
-    cholesky) echo "depend on each other through A, carried by loop i" ;;
+    # a kept loop holding a kept loop (docs/analyze.md, "Nested kept
+    # loops"): raised inside down to its innermost item, whose search (a
+    # masked product of a row and a column of A) runs out of its budget
+    cholesky) echo "the body of the kept loop: part 1 of 2 (line 81): task 0 (output A): memory budget exhausted" ;;
     deriche) echo "a recurrence carried by loop j through ym1" ;;
     durbin) echo "through y, alpha, beta, z, sum, carried by loop k" ;;
     floyd-warshall) echo "reads path values that it wrote itself in earlier iterations of loop k" ;;
     fdtd-2d|heat-3d|jacobi-1d|jacobi-2d|gramschmidt|trisolv) echo KEPT ;;
-    lu) echo "through A, carried by loop j, i" ;;
+    lu) echo "the body of the kept loop: part 1 of 2 (line 81): task 0 (output A): memory budget exhausted" ;;
     # a sequence of three items (docs/analyze.md): its first, the LU
     # factorisation, a kept loop holding a kept loop, is the reason
-    ludcmp) echo "part 1 of 3 (line 86): not raisable: " ;;
+    ludcmp) echo "part 1 of 3 (line 86): the body of the kept loop: part 1 of 2 (line 87): task 1 (output w): memory budget exhausted" ;;
     nussinov) echo "reads table values that it wrote itself in earlier iterations of loop i" ;;
     seidel-2d) echo "reads A values that it wrote itself in earlier iterations of loop t" ;;
   esac
 }
 npartial=0
+# sanitizer builds count their shadow memory in the budget (tests/lib.sh)
+case "$UPLIFT" in *build-san/*) PARTIAL_MEMORY="--memory 3072" ;; *) PARTIAL_MEMORY="--memory 1024" ;; esac
 for f in benchmarks/kernels/partial/*.c; do
   npartial=$((npartial + 1))
   reason=$(partial_reason "$f")
   if [ -z "$reason" ]; then FAIL=$((FAIL + 1)); echo "FAIL: $f has no row in partial_reason"; continue; fi
   [ "$reason" = KEPT ] && continue
-  expect_status 1 "$f: refused" "$UPLIFT" raise "$f"
-  check "$f: refused as not raisable" grep -qF "not raisable: " "$TMP/err"
+  # (a smaller memory budget than the default: the nested kernels' inner
+  # search stops sooner, the others are refused by the analysis)
+  # shellcheck disable=SC2086
+  expect_status 1 "$f: refused" "$UPLIFT" raise "$f" $PARTIAL_MEMORY
+  case $reason in
+  *"the body of the kept loop"*) ;; # raised inside, down to the search
+  *) check "$f: refused as not raisable" grep -qF "not raisable: " "$TMP/err" ;;
+  esac
   check "$f: the reason names the dependence ($reason)" grep -qF "$reason" "$TMP/err"
 done
 check "15 PolyBench kernels in benchmarks/kernels/partial" test "$npartial" -eq 15
