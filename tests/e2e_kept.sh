@@ -318,14 +318,16 @@ sys.exit(not re.search(r"^task %s \(.*refuted" % sys.argv[3], part, re.M))' "$TM
 done
 # nested kept loops (raise_nested): a kept loop whose body keeps a loop of
 # its own, followed by a plain statement (solve_steps: a step loop holding
-# a forward substitution, then a feedback into the right-hand side).  The
+# a forward substitution, then a feedback into the right-hand side;
+# flat_solve_steps, the same on a flat row-major pointer with a local
+# accumulator).  The
 # body is raised item by item, recursively: every task of every item
 # proved, --check agrees with the natively compiled original (the
 # interpreter runs the items at each iteration), the --json "parts" nest,
 # uplift verify re-proves the saved report and refutes it with a mask
 # constraint in the inner iterator turned; emitting it is refused with the
 # reason (not built yet), never written wrong.
-NESTED="tests/kernels/kept/solve_steps.c"
+NESTED="tests/kernels/kept/solve_steps.c tests/kernels/kept/flat_solve_steps.c"
 for f in $NESTED; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
