@@ -293,6 +293,20 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   return body;
 }
 
+/* Is the body ba (not raisable, keeping loops) raised inside as items?
+ * A body that is one kept loop is so only where that loop is raised
+ * inside in turn: a chain of kept loops down to a scalar recurrence
+ * (floyd-warshall, seidel-2d: every loop kept) keeps the outermost
+ * dependence as its reason. */
+static int nested_inside(const poly_analysis *ba, ir_arena *arena) {
+  ir_kernel **parts;
+  const char *why;
+  if (pipe_split(ba, arena, &parts, &why) || why) return 1;
+  pipe_kept inner;
+  pipe_analyze(ba->kernel, arena, &inner);
+  return inner.outer && !inner.why_not;
+}
+
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept) {
   memset(kept, 0, sizeof *kept);
   poly_analysis *a = poly_analyze(k, arena);
@@ -312,6 +326,11 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
    * i): the body is raised as a sequence of items (pipe_split), the
    * iterator a size of each (pipeline/raise.c, raise_nested) */
   kept->nested = !ba->raisable;
+  if (kept->nested && !nested_inside(ba, arena)) {
+    kept->nested = 0;
+    kept->why_not = "its body is not raisable as a kernel of its own";
+    return a;
+  }
   kept->outer = a;
   kept->kept = 0;
   kept->loop = loop;
