@@ -430,6 +430,7 @@ static int cut_slices(const ir_kernel *k, const ir_tloop *loop, ir_tensor *args,
 }
 
 static int run_chain(const enum_result *r, ir_tensor *args, const long *sizes, ir_error *err);
+static int chain_nvars(const ir_kernel *k, const enum_result *r);
 
 /* Evaluate every result of r on args into got[0..nresults-1] (ir_malloc'd;
  * interp_tensor_free).  With a kept loop (r->prog.loop), the results are
@@ -449,7 +450,10 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
     memcpy(got[i].data, a->data, m * sizeof(double));
     got[i].poison = NULL;
   }
-  long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long)); /* with the iterator's value */
+  /* with the iterator's value; room for the vars of the body's items
+   * (their slices), which read it as their sizes */
+  int nat = r->body ? chain_nvars(k, r->body) : k->nvars;
+  long *at = ir_calloc((size_t)nat + 1, sizeof(long));
   memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
   for (long t = 0; t < trips; t++) {
     if (loop && loop->iter_size) at[loop->iter] = ir_tloop_iter_value(loop, sizes, t);
