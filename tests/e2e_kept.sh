@@ -327,7 +327,7 @@ done
 # uplift verify re-proves the saved report and refutes it with a mask
 # constraint in the inner iterator turned; emitting it is refused with the
 # reason (not built yet), never written wrong.
-NESTED="tests/kernels/kept/solve_steps.c tests/kernels/kept/flat_solve_steps.c"
+NESTED="tests/kernels/nested/solve_steps.c tests/kernels/nested/flat_solve_steps.c"
 for f in $NESTED; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
