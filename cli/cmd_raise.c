@@ -470,6 +470,10 @@ static void print_sizes_comment(const ir_kernel *k, const long *sizes, int decla
  * where its shapes come from) or C on out.  Returns an exit status. */
 static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
   ir_error err;
+  if (pipe_raised_nests(pr) && pipe_emit(pr, PIPE_EMIT_C, NULL, out, &err)) {
+    fprintf(stderr, "uplift raise: not emitted: %s\n", err.msg);
+    return IR_EXIT_MISMATCH;
+  }
   if (o->emit_c) {
     if (!pipe_emit(pr, PIPE_EMIT_C, NULL, out, &err)) return IR_EXIT_OK;
     fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);
@@ -495,6 +499,7 @@ static int report_unproved(const pipe_raised *pr) {
   int status = IR_EXIT_OK;
   for (int i = 0; i < pr->nparts; i++)
     if (report_unproved(&pr->parts[i])) status = IR_EXIT_MISMATCH;
+  if (pr->body && report_unproved(pr->body)) status = IR_EXIT_MISMATCH;
   for (int t = 0; t < res->ntasks; t++)
     for (int o = 0; o < res->tasks[t].noutputs; o++)
       if (res->tasks[t].outputs[o].verify.verdict != ENUM_PROVED) {
@@ -587,15 +592,20 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
     }
     if (kp->loop.nslices) ir_buf_puts(&sl, ", cut at each iteration");
     const char *it = kp->outer->kernel->vars[K->iter]->name;
-    fprintf(stderr, "kept loop %s (line %d): carries a dependence of %s that is not a reduction; "
-                    "raised inside it: tasks 0-%d, run once per iteration (",
-            it, K->loop->pos.line, poly_kept_dep(kp->outer, kp->kept, &b), pr->res.ntasks - 1);
+    fprintf(stderr, "kept loop %s (line %d): carries a dependence of %s that is not a reduction; ",
+            it, K->loop->pos.line, poly_kept_dep(kp->outer, kp->kept, &b));
+    if (pr->body) /* its body a sequence of items (raise_nested) */
+      fprintf(stderr, "raised inside it: its body as %d item%s, run in order once per iteration (",
+              pr->body->nparts, pr->body->nparts == 1 ? "" : "s");
+    else
+      fprintf(stderr, "raised inside it: tasks 0-%d, run once per iteration (", pr->res.ntasks - 1);
     if (kp->loop.iter_size) /* pipeline/kept.c, iter_as_size */
       fprintf(stderr, "they read its iterator %s as a size%s, so their verdicts hold at every "
                       "value of %s as at every size)\n", it, ir_buf_str(&sl), it);
     else
       fprintf(stderr, "its iterator does not occur in them%s, so their verdicts hold at every "
                       "iteration)\n", ir_buf_str(&sl));
+    if (pr->body) print_kept(pr->body, arena);
   } else if (kp->why_not) {
     fprintf(stderr, "uplift raise: a loop is kept, but not raised inside: %s\n", kp->why_not);
   }
@@ -633,6 +643,22 @@ static void kept_json(const pipe_raised *pr, cJSON *root, ir_arena *arena) {
   ir_buf_free(&b);
 }
 
+/* A sequence's items, or those of a kept loop whose body is one (pr->body),
+ * as root's "parts": each item's report, in order, recursively. */
+static void parts_json(const pipe_raised *pr, cJSON *root, double timeout, ir_arena *arena) {
+  const pipe_raised *seq = pr->body ? pr->body : pr;
+  if (!seq->nparts) return;
+  cJSON *parts = cJSON_AddArrayToObject(root, "parts");
+  for (int i = 0; i < seq->nparts && seq->parts[i].a; i++) {
+    const pipe_raised *p = &seq->parts[i];
+    cJSON *x = report_json(p->a->kernel, p->d, &p->res, timeout);
+    cJSON_AddNumberToObject(x, "line", p->k->body->pos.line);
+    kept_json(p, x, arena);
+    parts_json(p, x, timeout, arena);
+    cJSON_AddItemToArray(parts, x);
+  }
+}
+
 /* Print what pr raised to out (JSON, MLIR or C) and the reports on stderr;
  * run --check.  pe is PIPE_OK or PIPE_ERR_ELEM.  Returns the exit status. */
 static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE *out,
@@ -655,16 +681,7 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
     }
     if (checked) cJSON_AddItemToObject(root, "check", check_json(pr->a->kernel, &cs, &cerr));
     kept_json(pr, root, arena);
-    if (pr->nparts) { /* a sequence: each part's report, in order */
-      cJSON *parts = cJSON_AddArrayToObject(root, "parts");
-      for (int i = 0; i < pr->nparts && pr->parts[i].a; i++) {
-        const pipe_raised *p = &pr->parts[i];
-        cJSON *x = report_json(p->a->kernel, p->d, &p->res, o->po.verify.timeout);
-        cJSON_AddNumberToObject(x, "line", p->k->body->pos.line);
-        kept_json(p, x, arena);
-        cJSON_AddItemToArray(parts, x);
-      }
-    }
+    parts_json(pr, root, o->po.verify.timeout, arena);
     char *text = cJSON_Print(root);
     fprintf(out, "%s\n", text);
     cJSON_free(text);

@@ -130,6 +130,44 @@ static int print_missing(const pipe_report *r, cJSON *jtasks) {
   return missing;
 }
 
+/* Check r's rebuilt programs with vs, or, for a sequence or a kept loop
+ * whose body is one, each item's, recursively (each item's entries
+ * numbered in the item, after a line naming it: `part 1 of 1 (line 80) >
+ * part 2 of 2 (line 88):`); count them by their verdict word. */
+static void check_node(const pipe_report *r, const char *path, pipe_verify_state *vs,
+                       cJSON *jtasks, int json, const char **words, int *nwords, int *nword,
+                       int *nproved, int *nchecked, int *status) {
+  for (int pi = 0; pi < r->nparts; pi++) {
+    const pipe_report *p = &r->parts[pi];
+    double line = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p->json, "line"));
+    ir_buf b = {0};
+    ir_buf_printf(&b, "%s%spart %d of %d (line %d)", path, *path ? " > " : "", pi + 1, r->nparts,
+                  line > 0 ? (int)line : 0);
+    if (!json && !p->nparts) printf("%s:\n", ir_buf_str(&b));
+    check_node(p, ir_buf_str(&b), vs, jtasks, json, words, nwords, nword, nproved, nchecked,
+               status);
+    ir_buf_free(&b);
+  }
+  if (r->nparts) return;
+  for (int i = 0; i < r->nents; i++) {
+    (*nchecked)++;
+    int proved = pipe_report_check(r, i, vs);
+    *nproved += proved;
+    if (proved) {
+      const char *w = verify_verdict_word(VERIFY_PROVED, vs->last->assumes, 0);
+      int wi = 0;
+      while (wi < *nwords && strcmp(words[wi], w)) wi++;
+      if (wi == *nwords) words[(*nwords)++] = w;
+      nword[wi]++;
+    }
+    if (!proved) *status = IR_EXIT_MISMATCH;
+    print_entry(r, i, vs, jtasks);
+  }
+  int missing = print_missing(r, jtasks);
+  *nchecked += missing;
+  if (missing) *status = IR_EXIT_MISMATCH;
+}
+
 /* Check every rebuilt program with vs and print the results.  Returns the
  * exit status. */
 static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options *vo, int json) {
@@ -148,33 +186,7 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
   const char *words[VERIFY_ASSUMES_CONDITIONAL + 2] = {"proved"};
   int nwords = 1, nword[VERIFY_ASSUMES_CONDITIONAL + 2] = {0};
   int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
-  /* a sequence: each part's entries, numbered in the part */
-  int nparts = j->r.nparts ? j->r.nparts : 1;
-  for (int pi = 0; pi < nparts; pi++) {
-    const pipe_report *r = j->r.nparts ? &j->r.parts[pi] : &j->r;
-    if (j->r.nparts && !json)
-      printf("part %d of %d (line %d):\n", pi + 1, nparts,
-             cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r->json, "line")) > 0
-                 ? (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r->json, "line"))
-                 : 0);
-    for (int i = 0; i < r->nents; i++) {
-      nchecked++;
-      int proved = pipe_report_check(r, i, vs);
-      nproved += proved;
-      if (proved) {
-        const char *w = verify_verdict_word(VERIFY_PROVED, vs->last->assumes, 0);
-        int wi = 0;
-        while (wi < nwords && strcmp(words[wi], w)) wi++;
-        if (wi == nwords) words[nwords++] = w;
-        nword[wi]++;
-      }
-      if (!proved) status = IR_EXIT_MISMATCH;
-      print_entry(r, i, vs, jtasks);
-    }
-    int missing = print_missing(r, jtasks);
-    nchecked += missing;
-    if (missing) status = IR_EXIT_MISMATCH;
-  }
+  check_node(&j->r, "", vs, jtasks, json, words, &nwords, nword, &nproved, &nchecked, &status);
   if (json) {
     cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK);
     char *text = cJSON_Print(out);

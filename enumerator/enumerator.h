@@ -165,6 +165,12 @@ typedef struct enum_result {
   /* the part of a sequence that runs after this one (pipeline/kept.c,
    * pipe_split), on the variables as this one leaves them; NULL: none */
   const struct enum_result *then;
+  /* a kept loop whose body is itself a sequence of items (pipeline/kept.c,
+   * nested kept loops): prog.loop is the loop, prog has no nodes and its
+   * results are those of the items; body is the chain (then) of the items,
+   * run in order once per iteration with the loop's iterator a size of
+   * each; NULL: none */
+  const struct enum_result *body;
 } enum_result;
 
 /* Raise the analysed kernel a->kernel to dialect d.  vf may be NULL (no

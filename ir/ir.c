@@ -636,9 +636,10 @@ int ir_kernel_extent_var(const ir_kernel *k, long c) {
   return -1;
 }
 
-void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes) {
-  ir_kernel_pin_extents(k, sizes);
-  long *probe = ir_calloc((size_t)k->nvars + 1, sizeof *probe);
+/* One pass of ir_kernel_fit_sizes over k's assumptions; 1 if a size
+ * moved. */
+static int fit_once(const ir_kernel *k, long *sizes, long *probe) {
+  int moved = 0;
   for (int i = 0; i < k->nassumes; i++) {
     const ir_assume *a = &k->assumes[i];
     long gap = ir_expr_eval_int(a->lo, sizes) - ir_expr_eval_int(a->hi, sizes);
@@ -654,8 +655,19 @@ void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes) {
       if (c <= 0 || l != 0) continue;
       sizes[v] += (gap + c - 1) / c;
       gap = 0;
+      moved = 1;
     }
   }
+  return moved;
+}
+
+void ir_kernel_fit_sizes(const ir_kernel *k, long *sizes) {
+  ir_kernel_pin_extents(k, sizes);
+  long *probe = ir_calloc((size_t)k->nvars + 1, sizeof *probe);
+  /* a size raised for one assumption may break an earlier one (nested
+   * kept loops: j <= i - 1 raises i past i <= n - 1): passes until none
+   * moves, at most one a link of the chain */
+  for (int pass = 0; pass <= k->nassumes && fit_once(k, sizes, probe); pass++) continue;
   ir_free(probe);
 }
 

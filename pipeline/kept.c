@@ -49,7 +49,10 @@ static int has_loop(const ir_stmt *s) {
 static const char *unsupported(const poly_analysis *a, ir_arena *arena) {
   const poly_kept_loop *kl = &a->kept[0];
   const ir_kernel *k = a->kernel;
-  if (a->nkept > 1) return "more than one kept loop (nested or in sequence)";
+  /* kept loops nested in the outermost one are the body's: its analysis
+   * keeps them again, and the body is raised as a sequence of items */
+  for (int i = 1; i < a->nkept; i++)
+    if (a->kept[i].parent < 0) return "more than one kept loop in sequence";
   /* with one kept loop, a statement that stays scalar has it as its only
    * loop: one statement of the body, run once per iteration */
   if (a->nprelude || k->body != kl->loop || kl->loop->next)
@@ -290,6 +293,20 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   return body;
 }
 
+/* Is the body ba (not raisable, keeping loops) raised inside as items?
+ * A body that is one kept loop is so only where that loop is raised
+ * inside in turn: a chain of kept loops down to a scalar recurrence
+ * (floyd-warshall, seidel-2d: every loop kept) keeps the outermost
+ * dependence as its reason. */
+static int nested_inside(const poly_analysis *ba, ir_arena *arena) {
+  ir_kernel **parts;
+  const char *why;
+  if (pipe_split(ba, arena, &parts, &why) || why) return 1;
+  pipe_kept inner;
+  pipe_analyze(ba->kernel, arena, &inner);
+  return inner.outer && !inner.why_not;
+}
+
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept) {
   memset(kept, 0, sizeof *kept);
   poly_analysis *a = poly_analyze(k, arena);
@@ -301,7 +318,16 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   ir_kernel *body = body_kernel(a->kernel, kl, arena, &loop, &kept->why_not);
   if (!body) return a;
   poly_analysis *ba = poly_analyze(body, arena);
-  if (!ba || ba->error || !ba->raisable || ba->nkept) {
+  if (!ba || ba->error || (!ba->raisable && !ba->nkept)) {
+    kept->why_not = "its body is not raisable as a kernel of its own";
+    return a;
+  }
+  /* a body that keeps loops of its own (lu's j sweep inside the pivot loop
+   * i): the body is raised as a sequence of items (pipe_split), the
+   * iterator a size of each (pipeline/raise.c, raise_nested) */
+  kept->nested = !ba->raisable;
+  if (kept->nested && !nested_inside(ba, arena)) {
+    kept->nested = 0;
     kept->why_not = "its body is not raisable as a kernel of its own";
     return a;
   }

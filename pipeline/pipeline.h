@@ -112,6 +112,9 @@ typedef struct pipe_kept {
   int kept;
   ir_tloop loop;
   const char *why_not;
+  int nested;      /* the body holds kept loops of its own: it is raised as a
+                      sequence of items (pipe_split), each with the iterator
+                      a size */
 } pipe_kept;
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept
@@ -157,6 +160,9 @@ typedef struct pipe_raised {
    * first part's), and res holds no task of its own */
   int nparts;
   struct pipe_raised *parts;
+  /* a kept loop whose body is a sequence (kept.nested): the body, its
+   * items in body->parts, raised as a sequence is; res.body chains them */
+  struct pipe_raised *body;
 } pipe_raised;
 
 /* Parse path (taking its floating types as o->elem when o->retype), load
@@ -168,6 +174,10 @@ typedef struct pipe_raised {
  * element type: out->res not raised, its reason and err say so and name
  * the --element-type the dialect has), or PIPE_ERR_INTERNAL with err
  * filled. */
+/* Does pr hold a kept loop whose body is a sequence of items (pr->body,
+ * in pr or any of its parts)? */
+int pipe_raised_nests(const pipe_raised *pr);
+
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
                            ir_tp_store *store, pipe_raised *out, ir_error *err);
 

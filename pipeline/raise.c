@@ -176,12 +176,72 @@ static int raise_watched(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_
   return r;
 }
 
+static int raise_parts(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
+                       ir_arena *arena, pipe_raised *out, ir_kernel **parts, int nparts);
+
+/* Add var v to r's results (the loop's carried arrays) unless there. */
+static void add_result(enum_result *r, int v, const char *name) {
+  for (int i = 0; i < r->prog.nresults; i++)
+    if (r->result_vars[i] == v) return;
+  if (r->prog.nresults == IR_TP_MAX_RESULTS) return; /* each item holds at most as many */
+  r->result_vars[r->prog.nresults] = v;
+  r->prog.result_names[r->prog.nresults++] = name;
+}
+
+/* Raise the body of a kept loop that keeps loops of its own (out->kept.
+ * nested; out->a the body's analysis, the iterator a size of it) as a
+ * sequence of items (pipe_split; a body that is one kept loop is one item),
+ * each raised as a kernel of its own, recursively, and proved for every
+ * value of the iterator as of any size: so every item's proof holds at
+ * every iteration, on the arrays as the items before leave them.  The
+ * loop's results are the arrays the items write.  enum_raise's status. */
+static int raise_nested(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
+                        ir_arena *arena, pipe_raised *out) {
+  ir_kernel **parts = NULL;
+  const char *why = NULL;
+  int n = pipe_split(out->a, arena, &parts, &why);
+  if (!n && why) {
+    out->res.reason = ir_arena_printf(arena, "the body of the kept loop: %s", why);
+    return 1;
+  }
+  if (!n) { /* the body is one kept loop */
+    parts = IR_NEW_N(arena, ir_kernel *, 1);
+    parts[0] = (ir_kernel *)out->a->kernel;
+    n = 1;
+  }
+  pipe_raised *b = IR_NEW(arena, pipe_raised);
+  memset(b, 0, sizeof *b);
+  b->k = (ir_kernel *)out->a->kernel;
+  b->written = b->k;
+  b->d = out->d;
+  b->a = out->a;
+  int r = raise_parts(o, vs, store, arena, b, parts, n);
+  if (r < 0) return r;
+  out->body = b;
+  out->res.seconds += b->res.seconds;
+  if (!b->res.raised) {
+    out->res.reason = ir_arena_printf(arena, "the body of the kept loop: %s", b->res.reason);
+    return 1;
+  }
+  out->res.raised = 1;
+  out->res.body = &b->res;
+  memset(&out->res.prog, 0, sizeof out->res.prog);
+  out->res.prog.kernel = out->a->kernel;
+  for (int i = 0; i < n; i++) {
+    const enum_result *p = &b->parts[i].res;
+    for (int j = 0; j < p->prog.nresults; j++)
+      add_result(&out->res, p->result_vars[j], out->a->kernel->vars[p->result_vars[j]]->name);
+  }
+  return 0;
+}
+
 /* Raise out->a (analysed with pipe_analyze into out->kept) with the
  * hooks of o watching, if any; the raised program carries the kept loop
  * raised inside.  enum_raise's status. */
 static int raise_one(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
                      ir_arena *arena, pipe_raised *out) {
-  int r = o->hooks ? raise_watched(o, vs, store, arena, out)
+  int r = out->kept.nested ? raise_nested(o, vs, store, arena, out)
+          : o->hooks       ? raise_watched(o, vs, store, arena, out)
                    : pipe_raise_analysed(out->a, out->d, &o->search, vs, store, arena, &out->res);
   if (r >= 0 && out->kept.outer && out->res.raised) { /* in the arena: res may be copied */
     ir_tloop *l = IR_NEW(arena, ir_tloop);
@@ -266,10 +326,21 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
 
 /* ----------------------------------------------------------- emitting */
 
+int pipe_raised_nests(const pipe_raised *pr) {
+  if (pr->body) return 1;
+  for (int i = 0; i < pr->nparts; i++)
+    if (pipe_raised_nests(&pr->parts[i])) return 1;
+  return 0;
+}
+
 int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FILE *out,
               ir_error *err) {
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
+  if (pipe_raised_nests(pr)) /* refused rather than written wrong */
+    return ir_error_set(err, nowhere, IR_ERR_INPUT,
+                        "a kept loop whose body holds kept loops (nested items) is not "
+                        "emitted yet; --check runs it in the interpreter");
   if (pr->nparts) { /* a sequence: each part a function of its own */
     const ir_tprog **ps = ir_malloc(sizeof *ps * (size_t)pr->nparts);
     const ir_kernel **ks = ir_malloc(sizeof *ks * (size_t)pr->nparts);
@@ -358,6 +429,9 @@ static int cut_slices(const ir_kernel *k, const ir_tloop *loop, ir_tensor *args,
   return rc;
 }
 
+static int run_chain(const enum_result *r, ir_tensor *args, const long *sizes, ir_error *err);
+static int chain_nvars(const ir_kernel *k, const enum_result *r);
+
 /* Evaluate every result of r on args into got[0..nresults-1] (ir_malloc'd;
  * interp_tensor_free).  With a kept loop (r->prog.loop), the results are
  * evaluated once per iteration and each fed back into args (by variable);
@@ -376,14 +450,26 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
     memcpy(got[i].data, a->data, m * sizeof(double));
     got[i].poison = NULL;
   }
-  long *at = ir_malloc(((size_t)k->nvars + 1) * sizeof(long)); /* with the iterator's value */
+  /* with the iterator's value; room for the vars of the body's items
+   * (their slices), which read it as their sizes */
+  int nat = r->body ? chain_nvars(k, r->body) : k->nvars;
+  long *at = ir_calloc((size_t)nat + 1, sizeof(long));
   memcpy(at, sizes, ((size_t)k->nvars + 1) * sizeof(long));
   for (long t = 0; t < trips; t++) {
     if (loop && loop->iter_size) at[loop->iter] = ir_tloop_iter_value(loop, sizes, t);
-    if (loop && cut_slices(k, loop, args, sizes, t, err)) {
+    if (loop && (cut_slices(k, loop, args, sizes, t, err) ||
+                 (r->body && run_chain(r->body, args, at, err)))) {
       ir_free(at);
       for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
       return -1;
+    }
+    if (r->body) { /* the items wrote their results into args */
+      for (int i = 0; i < n; i++) {
+        const ir_tensor *a = &args[r->result_vars[i]];
+        size_t m = ir_tensor_size(a);
+        memcpy(got[i].data, a->data, m * sizeof(double));
+      }
+      continue;
     }
     for (int i = 0; i < n; i++) interp_tensor_free(&got[i]);
     for (int i = 0; i < n; i++) {
@@ -410,12 +496,33 @@ static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *arg
   return 0;
 }
 
-/* The most variables a kernel of r and the parts after it has (a kept
- * loop's body has its slices after k's). */
+/* Run the items of the sequence r (r->then) in order, each one's results
+ * written into args for the items after it (sizes: with the values of
+ * the enclosing kept loops' iterators).  Returns 0, or -1 with err
+ * filled. */
+static int run_chain(const enum_result *r, ir_tensor *args, const long *sizes, ir_error *err) {
+  for (const enum_result *p = r; p; p = p->then) {
+    ir_tensor part[IR_TP_MAX_RESULTS];
+    if (eval_results(p->prog.kernel, p, args, sizes, part, err)) return -1;
+    for (int i = 0; i < p->prog.nresults; i++) {
+      ir_free(args[p->result_vars[i]].data);
+      args[p->result_vars[i]] = part[i];
+    }
+  }
+  return 0;
+}
+
+/* The most variables a kernel of r, the parts after it and the items of
+ * their kept loops have (a kept loop's body has its slices after k's). */
 static int chain_nvars(const ir_kernel *k, const enum_result *r) {
   int nv = k->nvars;
-  for (; r; r = r->then)
+  for (; r; r = r->then) {
     if (r->prog.kernel && r->prog.kernel->nvars > nv) nv = r->prog.kernel->nvars;
+    if (r->body) {
+      int b = chain_nvars(k, r->body);
+      if (b > nv) nv = b;
+    }
+  }
   return nv;
 }
 

@@ -137,23 +137,24 @@ static pipe_error load_programs(pipe_report *r, ir_tp_store *store, ir_arena *ar
   return PIPE_OK;
 }
 
-pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
-                            ir_arena *arena, ir_tp_store *store, pipe_report *r,
-                            ir_error *err) {
-  memset(r, 0, sizeof *r);
-  ir_error_clear(err);
-  ir_kernel *k = fe_parse_file(path, fe, arena);
-  if (!k) return PIPE_ERR_SOURCE;
-  pipe_error pe = load_json(r, path, rpath, k, arena, err);
-  if (pe) return pe;
-  pipe_generalize(k, arena); /* as raise does */
+/* Analyse k into r (its entries r->json) and rebuild its programs; a
+ * sequence (pipe_split) or a kept loop whose body is one (pipe_kept.
+ * nested) has a "parts" array, each item's report loaded the same way,
+ * recursively, against the item's analysis. */
+static pipe_error load_node(pipe_report *r, const ir_kernel *k, ir_tp_store *store,
+                            ir_arena *arena, ir_error *err) {
   pipe_kept kept; /* a kept loop: its body is what the report raised */
   r->a = pipe_analyze(k, arena, &kept);
   if (r->a->error)
     return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);
   ir_kernel **parts = NULL;
   const char *why = NULL;
-  int nparts = kept.why_not ? pipe_split(r->a, arena, &parts, &why) : 0;
+  int nparts = kept.why_not || kept.nested ? pipe_split(r->a, arena, &parts, &why) : 0;
+  if (kept.nested && !nparts && !why) { /* the body is one kept loop (raise_nested) */
+    parts = IR_NEW_N(arena, ir_kernel *, 1);
+    parts[0] = (ir_kernel *)r->a->kernel;
+    nparts = 1;
+  }
   if (!nparts) return load_programs(r, store, arena, err);
   /* a sequence: each part's entries against the part's analysis */
   const cJSON *jparts = cJSON_GetObjectItemCaseSensitive(r->json, "parts");
@@ -165,16 +166,26 @@ pipe_error pipe_report_load(const char *path, const char *rpath, const fe_option
   r->nparts = nparts;
   for (int i = 0; i < nparts; i++) {
     pipe_report *p = &r->parts[i];
+    memset(p, 0, sizeof *p);
     p->d = r->d;
     p->json = cJSON_GetArrayItem(jparts, i); /* r->json's: freed with it */
-    p->a = pipe_analyze(parts[i], arena, &kept);
-    if (p->a->error)
-      return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "part %d: %s", i + 1,
-                  p->a->error);
-    pipe_error pe = load_programs(p, store, arena, err);
-    if (pe) return fail(r, arena, pe, err->code, err, "part %d: %s", i + 1, p->why);
+    pipe_error pe = load_node(p, parts[i], store, arena, err);
+    if (pe) return fail(r, arena, pe, err->code, err, "part %d: %s", i + 1, p->why ? p->why : err->msg);
   }
   return PIPE_OK;
+}
+
+pipe_error pipe_report_load(const char *path, const char *rpath, const fe_options *fe,
+                            ir_arena *arena, ir_tp_store *store, pipe_report *r,
+                            ir_error *err) {
+  memset(r, 0, sizeof *r);
+  ir_error_clear(err);
+  ir_kernel *k = fe_parse_file(path, fe, arena);
+  if (!k) return PIPE_ERR_SOURCE;
+  pipe_error pe = load_json(r, path, rpath, k, arena, err);
+  if (pe) return pe;
+  pipe_generalize(k, arena); /* as raise does */
+  return load_node(r, k, store, arena, err);
 }
 
 int pipe_report_check(const pipe_report *r, int i, pipe_verify_state *vs) {

@@ -94,6 +94,29 @@ static int aff(const ir_kernel *k, const ir_expr *e, sb *b) {
   }
 }
 
+/* The kept assumptions of k (ir_assume.kept: an enclosing kept loop's
+ * bounds on its iterator, a size of this body) as isl text appended to b
+ * ("lo <= hi" for each leaf of lo's max tree and of hi's min tree), each
+ * after " and " when b is not empty.  The body only ever runs where they
+ * hold, so its dependences and size cases are those under them (the
+ * verifier checks there too, verify/verify.c).  -1 if one is not affine. */
+static int kept_leaves(const ir_kernel *k, const ir_expr *lo, const ir_expr *hi, sb *b) {
+  if (lo->kind == IR_EX_IMAX)
+    return kept_leaves(k, lo->args[0], hi, b) || kept_leaves(k, lo->args[1], hi, b);
+  if (hi->kind == IR_EX_IMIN)
+    return kept_leaves(k, lo, hi->args[0], b) || kept_leaves(k, lo, hi->args[1], b);
+  sb_add(b, "%s", b->n ? " and " : "");
+  if (aff(k, lo, b)) return -1;
+  sb_add(b, " <= ");
+  return aff(k, hi, b);
+}
+
+static int kept_context(const ir_kernel *k, sb *b) {
+  for (int i = 0; i < k->nassumes; i++)
+    if (k->assumes[i].kept && kept_leaves(k, k->assumes[i].lo, k->assumes[i].hi, b)) return -1;
+  return 0;
+}
+
 /* Bounds: lo may be a max tree, hi a min tree; one constraint per leaf. */
 static int bound(const ir_kernel *k, const ir_expr *e, int iter, int lower,
                  sb *b) {
@@ -616,9 +639,34 @@ typedef struct collect_ctx {
   int nosrc; /* collecting no-source reads instead of dependences */
 } collect_ctx;
 
+/* m with its size parameters where the kernel's kept assumptions hold
+ * (kept_context: the enclosing kept loops' bounds on their iterators,
+ * sizes of this body).  The body runs nowhere else, so a dependence only
+ * outside them is none (lu's inner A[i][j] -= A[i][k] * A[k][j], k < j,
+ * reads A[i][j] at k = i only where i < j, and j < i holds).  The
+ * dependences are computed for every value of the parameters and each
+ * value's on its own, so restricting them afterwards is the same as
+ * computing them there; the domains stay whole (the tasks' regions and
+ * masks as before). */
+static __isl_give isl_map *kept_restrict(pass *p, __isl_take isl_map *m) {
+  sb b = {0}, c = {0};
+  int bad = kept_context(p->k, &c);
+  if (bad || !c.n) {
+    if (bad) fail(p, nowhere, IR_ERR_INPUT, "the bounds of an enclosing kept loop are not affine");
+    sb_free(&c);
+    return m;
+  }
+  sb_add(&b, "%s -> { : %s }", sb_str(&p->params), sb_str(&c));
+  isl_set *ctx = isl_set_read_from_str(p->ctx, sb_str(&b));
+  sb_free(&b);
+  sb_free(&c);
+  return ctx ? isl_map_intersect_params(m, ctx) : m;
+}
+
 static isl_stat collect_flow(__isl_take isl_map *m, void *user) {
   collect_ctx *c = user;
   pass *p = c->p;
+  m = kept_restrict(p, m);
   int na, nb;
   int a = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_in), &na);
   int b = parse_stmt_name(isl_map_get_tuple_name(m, c->nosrc ? isl_dim_in : isl_dim_out), &nb);
@@ -696,6 +744,7 @@ typedef struct mem_ctx {
 
 static isl_stat collect_mem(__isl_take isl_map *m, void *user) {
   mem_ctx *c = user;
+  m = kept_restrict(c->p, m);
   int n;
   int a = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_in), &n);
   int b = parse_stmt_name(isl_map_get_tuple_name(m, isl_dim_out), &n);
@@ -2368,6 +2417,7 @@ int poly_size_cases_build(const ir_kernel *k, const unsigned char *mask, int nma
   sb_add(&u, "%s -> { : 1 = 1", sb_str(&c.params));
   for (int v = 0; v < k->nvars; v++)
     if (k->vars[v]->kind == IR_VAR_SIZE) sb_add(&u, " and P%d >= 0", v);
+  if (kept_context(k, &u)) c.bad = 1; /* the body runs only where they hold */
   sb_add(&u, " }");
   int ncells = 1, cap = budget > 0 ? budget : 1;
   isl_set **cells = ir_calloc((size_t)cap * 2 + 2, sizeof(isl_set *));
