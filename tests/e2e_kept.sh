@@ -28,6 +28,20 @@ opts() { sed -n '1s|^// uplift: ||p' "$1"; }
 # (none has one now: window_steps' wrong window, which differed only past
 # the bound, is refuted at a size case; docs/verify.md, "Which sizes")
 vopts() { sed -n '1s|^// uplift verify: ||p' "$1"; }
+# turn(it): a re.sub callback turning the first constraint of a mask that
+# reads the kept iterator it (== 0 and >= 0 swapped); the wrong bodies of
+# the sequence and nested sections
+TURN_PY='import json, re, sys
+def turn(it):
+    def f(m):
+        cons = m.group(1).split(", ")
+        for j, c in enumerate(cons):
+            if re.search(r"(?<![\w])" + it + r"(?![\w])", c):
+                cons[j] = c[:-4] + (">= 0" if c.endswith("== 0") else "== 0")
+                return "mask[" + ", ".join(cons) + "]"
+        return m.group(0)
+    return f
+'
 KEPT="benchmarks/kernels/partial/jacobi-1d.c benchmarks/kernels/partial/jacobi-2d.c
 benchmarks/kernels/partial/fdtd-2d.c tests/kernels/kept/smooth_steps.c
 tests/kernels/kept/forced_steps.c benchmarks/kernels/partial/trisolv.c
@@ -318,17 +332,8 @@ sys.exit(not (r["raised"] and len(p) == 3 and any(x.get("kept_loops") for x in p
   check "$name: its report is proved again by uplift verify" "$UPLIFT" verify "$f" "$TMP/$name.json"
   # a wrong part: in the first part that has one, a mask constraint in a
   # kept iterator turned (== 0 and >= 0 swapped), else a literal doubled
-  python3 -c 'import json, re, sys
+  python3 -c "$TURN_PY"'
 r = json.load(open(sys.argv[1]))
-def turn(it):
-    def f(m):
-        cons = m.group(1).split(", ")
-        for j, c in enumerate(cons):
-            if re.search(r"(?<![\w])" + it + r"(?![\w])", c):
-                cons[j] = c[:-4] + (">= 0" if c.endswith("== 0") else "== 0")
-                return "mask[" + ", ".join(cons) + "]"
-        return m.group(0)
-    return f
 for pi, x in enumerate(r["parts"]):
     for i, t in enumerate(x["tasks"]):
         k = x.get("kept_loops")
@@ -401,17 +406,8 @@ sys.exit(not (r["raised"] and r["check"]["agree"] and depth(r) >= 2 and t
     check "$name ($d): the refusal's reason" grep -q "not emitted: a kept loop whose body holds kept loops" "$TMP/err"
   done
   # a wrong nested item: a mask constraint in its kept iterator turned
-  python3 -c 'import json, re, sys
+  python3 -c "$TURN_PY"'
 r = json.load(open(sys.argv[1]))
-def turn(it):
-    def f(m):
-        cons = m.group(1).split(", ")
-        for j, c in enumerate(cons):
-            if re.search(r"(?<![\w])" + it + r"(?![\w])", c):
-                cons[j] = c[:-4] + (">= 0" if c.endswith("== 0") else "== 0")
-                return "mask[" + ", ".join(cons) + "]"
-        return m.group(0)
-    return f
 def walk(x, depth):
     k = x.get("kept_loops")
     for t in x["tasks"]:

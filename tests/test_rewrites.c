@@ -51,19 +51,16 @@ static int holds(const rw_rules *rs, const rw_rule *r, uint64_t seed) {
   return ok;
 }
 
-static int has_input(const ir_tnode *n) {
-  if (n->kind == IR_TN_ARG) return 1;
-  for (int i = 0; i < n->nops; i++)
-    if (has_input(n->ops[i])) return 1;
-  return 0;
-}
 
+/* Does n have argument leaf arg (any argument leaf when arg < 0)? */
 static int has_arg_leaf(const ir_tnode *n, int arg) {
-  if (n->kind == IR_TN_ARG) return n->arg == arg;
+  if (n->kind == IR_TN_ARG) return arg < 0 || n->arg == arg;
   for (int i = 0; i < n->nops; i++)
     if (has_arg_leaf(n->ops[i], arg)) return 1;
   return 0;
 }
+
+static int has_input(const ir_tnode *n) { return has_arg_leaf(n, -1); }
 
 /* A folder for the test: every term of op `op` over constants is 0. */
 typedef struct fake_fold {

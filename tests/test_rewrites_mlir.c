@@ -94,7 +94,7 @@ static void run(const char *dialect, const char *inputs, int max_ops) {
     ir_tprog p = {.nargs = rs.nargs, .nresults = 1, .kernel = k};
     for (int j = 0; j < rs.nargs; j++) p.args[j] = rs.args[j];
     p.results[0] = r->lhs;
-    emit_run orig = {&p, sizes, k->nvars, in, {{0}}, 0}, rew = orig;
+    emit_run orig = {.prog = &p, .sizes = sizes, .nsizes = k->nvars, .inputs = in}, rew = orig;
     char *pdll = rule_pdll(&rs, r);
     int applied = 0;
     int rc0 = emit_mlir_run(rs.d, &orig, 1, &err, NULL);
