@@ -447,7 +447,7 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   }
   const ninfo *in = ni(g, n);
   const gram_binding *b = &in->b;
-  const char *kn = b->kernel->name;
+  const char *kn = interp_op_like(b->kernel->name); /* maxnum: max where defined */
   if (t->elem == IR_F64)
     ir_buf_printf(s, "(");
   else
@@ -1362,7 +1362,7 @@ static int classify(cg *g, const ir_tnode *n) {
   ir_error err;
   if (gram_bind(op, n->attrs, &in->b, &err)) return fail(g, "%s", err.msg);
   const gram_binding *b = &in->b;
-  const char *kn = b->kernel->name;
+  const char *kn = interp_op_like(b->kernel->name);
   int arity = 0;
   if (elem_template(kn, n->type.elem, &arity)) {
     if (b->nargs < arity) return fail(g, "%s: %d operands", kn, b->nargs);

@@ -863,7 +863,7 @@ static int kernel_attr(const gram_op *op, const char *key) {
 /* Whether n is an op node of kernel `kernel`. */
 static int has_kernel(const ir_tnode *n, const char *kernel) {
   const gram_op *op = n->kind == IR_TN_OP ? n->op->owner : NULL;
-  return op && op->kernel && !strcmp(op->kernel, kernel);
+  return op && op->kernel && !strcmp(interp_op_like(op->kernel), kernel);
 }
 
 /* When n is a reduce with emit.unit lines whose reduced operand x is a

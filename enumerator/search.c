@@ -383,8 +383,8 @@ static int add_leaf(es_state *st, const es_leaf *lf) {
 }
 
 static int commutative(const interp_op *k) {
-  return !strcmp(k->name, "add") || !strcmp(k->name, "mul") ||
-         !strcmp(k->name, "max") || !strcmp(k->name, "min");
+  const char *kn = interp_op_like(k->name);
+  return !strcmp(kn, "add") || !strcmp(kn, "mul") || !strcmp(kn, "max") || !strcmp(kn, "min");
 }
 
 /* Evaluate production `prod` (bound to b) on operand candidates ops[] into

@@ -832,6 +832,7 @@ int sg_constant_leaves(const sg_set *s, ir_tp_store *store, const ir_kernel *k,
 }
 
 int sg_kernel_allowed(const char *kn, unsigned h) {
+  kn = interp_op_like(kn); /* maxnum: the hints of max */
   static const struct {
     const char *name;
     unsigned need; /* any of these hints; 0: always */

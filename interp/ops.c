@@ -144,7 +144,7 @@ static shape_str sstr(const interp_shape *sh, int symbolic) {
 /* --------------------------------------------------------------- helpers */
 
 enum { U_NEG, U_SQRT, U_EXP, U_RSQRT, U_RECIP, U_ABS };
-enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_CFMAX, B_CFMIN };
+enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_CFMAX, B_CFMIN, B_MAXNUM, B_MINNUM };
 
 static long shape_numel(const interp_shape *s) {
   long n = 1;
@@ -563,6 +563,13 @@ static inline double min_c(double a, double b) {
   return a < b ? a : b;
 }
 
+/* The poison of maxnum/minnum (MLIR 16's lowering of tosa.maximum and
+ * friends, llvm.intr.maxnum: a NaN operand is skipped and of two zeros
+ * either may come out): a NaN operand or zeros of opposite signs. */
+static inline unsigned char num_tie_c(double a, double b) {
+  return a != a || b != b || (a == 0 && b == 0 && !signbit(a) != !signbit(b));
+}
+
 static inline double cmp_c(int dir, double a, double b) {
   switch (dir) {
   case INTERP_CMP_EQ: return a == b;
@@ -615,6 +622,7 @@ static inline double red_step_c(ir_elem e, int body, double acc, double x) {
 #define E_EXP(a) exp(a)
 #define E_CMP(dir, a, b) cmp_c((dir), (a), (b))
 #define E_SEL(p, a, b) ((p) != 0.0 ? (a) : (b))
+#define P_TIE(a, b) num_tie_c((a), (b))
 #define P_NONE 0
 #define P_TRUE 1
 #define P_SET(p) ((p) != 0)
@@ -657,6 +665,7 @@ static inline double red_step_c(ir_elem e, int body, double acc, double x) {
 #undef E_EXP
 #undef E_CMP
 #undef E_SEL
+#undef P_TIE
 #undef E_CONV
 #undef E_SHIFT
 #undef E_MUL_IN
@@ -707,6 +716,7 @@ static inline interp_term sym_psel(const interp_sym_algebra *alg,
 #define E_EXP(a) alg->exp(alg->ctx, (a))
 #define E_CMP(dir, a, b) alg->compare(alg->ctx, (interp_cmp)(dir), (a), (b))
 #define E_SEL(p, a, b) alg->select(alg->ctx, (p), (a), (b))
+#define P_TIE(a, b) alg->num_tie(alg->ctx, (a), (b))
 #define P_NONE INTERP_TERM_NONE
 #define P_TRUE alg->poison_true(alg->ctx)
 #define P_SET(p) ((p) != INTERP_TERM_NONE)
@@ -741,7 +751,9 @@ static inline interp_term sym_psel(const interp_sym_algebra *alg,
 /* -------------------------------------------------------------- registry */
 
 #define A_NONE {NULL, INTERP_ATTR_NONE}
-#define KERNEL(fam) fam##_c, fam##_s
+#define KERNEL(fam) fam##_c, fam##_s, NULL
+/* a kernel that plays the part of kernel `like` (interp_op.like) */
+#define KERNEL_LIKE(fam, like) fam##_c, fam##_s, like
 
 static const interp_op ops[] = {
     /* elementwise unary: x -> x */
@@ -778,6 +790,13 @@ static const interp_op ops[] = {
      shape_binary, KERNEL(k_binary)},
     {"fmin", B_CFMIN, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE | INTERP_OP_FLOAT_ONLY,
      shape_binary, KERNEL(k_binary)},
+    /* max and min with poison where MLIR 16's lowering to llvm.intr.maxnum
+     * and minnum leaves the value open (a NaN operand, zeros of opposite
+     * signs): TOSA's maximum and minimum */
+    {"maxnum", B_MAXNUM, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_binary,
+     KERNEL_LIKE(k_binary, "max")},
+    {"minnum", B_MINNUM, 2, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_binary,
+     KERNEL_LIKE(k_binary, "min")},
     {"compare", 0, 2, 1, {{"direction", INTERP_ATTR_DIR}},
      INTERP_OP_ELEMENTWISE, shape_compare, KERNEL(k_compare)},
     {"select", 0, 3, 0, {A_NONE}, INTERP_OP_ELEMENTWISE, shape_select,
@@ -800,6 +819,14 @@ static const interp_op ops[] = {
       {"body", INTERP_ATTR_BODY},
       {"keepdims", INTERP_ATTR_INT}},
      INTERP_OP_REDUCTION, shape_reduce, KERNEL(k_reduce)},
+    /* reduce whose max and min steps are maxnum and minnum (poison at a NaN
+     * element or a zero meeting one of the other sign): TOSA's reduce_max
+     * and reduce_min */
+    {"reduce_num", 1, 2, 3,
+     {{"dims", INTERP_ATTR_INTS},
+      {"body", INTERP_ATTR_BODY},
+      {"keepdims", INTERP_ATTR_INT}},
+     INTERP_OP_REDUCTION, shape_reduce, KERNEL_LIKE(k_reduce, "reduce")},
     {"iota", 0, 0, 1, {{"dimension", INTERP_ATTR_INT}}, INTERP_OP_GIVEN_SHAPE,
      shape_iota, KERNEL(k_iota)},
     {"constant", 0, 0, 1, {{"value", INTERP_ATTR_DOUBLE}},
@@ -832,6 +859,11 @@ const interp_op *interp_op_find(const char *name) {
 }
 
 int interp_op_count(void) { return NOPS; }
+
+const char *interp_op_like(const char *name) {
+  const interp_op *op = interp_op_find(name);
+  return op && op->like ? op->like : name;
+}
 
 const interp_op *interp_op_at(int i) {
   return i >= 0 && i < NOPS ? &ops[i] : NULL;

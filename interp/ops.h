@@ -174,6 +174,11 @@ typedef struct interp_sym_algebra {
    * ir_int_arith's rule for counts out of range. */
   interp_term (*convert)(void *ctx, interp_term a, ir_elem from, ir_elem to);
   interp_term (*shift)(void *ctx, int op, interp_term a, interp_term b, ir_elem elem);
+  /* The poison of maxnum(a, b) and minnum(a, b) on floating values (may be
+   * NULL: those kernels then fail): a NaN operand, or two zeros of opposite
+   * signs; INTERP_TERM_NONE where certainly defined.  A world that cannot
+   * tell (the abstract floating point) says it is outside its model. */
+  interp_term (*num_tie)(void *ctx, interp_term a, interp_term b);
 } interp_sym_algebra;
 
 /* A symbolic tensor: like ir_tensor with a term per element.  poison ==
@@ -252,7 +257,15 @@ struct interp_op {
   interp_shape_fn shape;
   interp_run_fn run;
   interp_run_sym_fn run_sym;
+  /* The kernel whose part this one plays for the search's hints and the C
+   * backend (maxnum: max), computing the same value where it is defined;
+   * NULL: its own name. */
+  const char *like;
 };
+
+/* The name of the kernel whose part `name` plays (interp_op.like), or name
+ * itself; NULL stays NULL. */
+const char *interp_op_like(const char *name);
 
 /* Look up a kernel by name; NULL if there is none. */
 const interp_op *interp_op_find(const char *name);

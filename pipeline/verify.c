@@ -306,12 +306,12 @@ static int ordinary_check(pipe_verify_state *vs, const enum_query *q, verify_tas
   if (!first) return 0;
   verify_result *at = NULL;
   for (int level = first; level <= 2; level++) {
-    if (at) {
+    if (at) { /* refuted for inputs without NaN or -0: with an infinity, try finite ones */
       int inf = at->verdict == VERIFY_REFUTED && at->cex && cex_special(t.k, at->cex, 2);
+      if (!inf) break; /* that refutation is the answer (below) */
       verify_result_free(at);
       ir_free(at);
       at = NULL;
-      if (!inf) break;
     }
     at = ir_calloc(1, sizeof *at);
     t.ordinary_inputs = level;

@@ -9,6 +9,7 @@
  *     function is run through the lowering pipeline and mlir-cpu-runner-16 on
  *     seeded random integer-valued inputs and compared with our kernel.
  * All functions of a dialect go into one module per tool call. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,15 @@ static int close_enough(double a, double b, ir_elem e) {
   return fabs(a - b) <= tol * (1 + fabs(b));
 }
 
+/* Lower and run n programs through mlir-cpu-runner-16 in one batch: 0,
+ * or a failed check naming `what`. */
+static int run_lowered(const gram_dialect *d, emit_run *runs, int n, const char *what) {
+  ir_error err = {0};
+  int rc = emit_mlir_run(d, runs, n, &err, NULL);
+  CHECKF(rc == 0, "%s: %d %s lower and run: %s", d->name, n, what, err.msg);
+  return rc;
+}
+
 /* Run every chosen one-op program with mlir-cpu-runner-16 (one module) and
  * compare each result with our kernel on the same inputs. */
 static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *progs, int n) {
@@ -141,9 +151,7 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
     runs[r].nsizes = NSYMS;
     runs[r].inputs = ins[r];
   }
-  ir_error err = {0};
-  int rc = emit_mlir_run(d, runs, n, &err, NULL);
-  CHECKF(rc == 0, "%s: %d programs lower and run: %s", d->name, n, err.msg);
+  int rc = run_lowered(d, runs, n, "programs");
   for (int r = 0; r < n && rc == 0; r++) {
     const gram_op *op = cs[r].prod.op;
     ir_tensor want;
@@ -231,9 +239,7 @@ static int test_empty_reductions(const gram_dialect *d, ir_tp_store *s) {
     runs[r].nsizes = NSYMS;
     runs[r].inputs = &ins[r];
   }
-  ir_error err = {0};
-  int rc = emit_mlir_run(d, runs, n, &err, NULL);
-  CHECKF(rc == 0, "%s: %d reductions over an empty vector lower and run: %s", d->name, n, err.msg);
+  int rc = run_lowered(d, runs, n, "reductions over an empty vector");
   for (int r = 0; r < n && rc == 0; r++) {
     const gram_op *op = cs[r].prod.op;
     ir_tensor want = {0};
@@ -345,9 +351,7 @@ static int test_update_reductions(const gram_dialect *d, ir_tp_store *s) {
     }
   }
   if (n == 0) return 0;
-  ir_error err = {0};
-  int rc = emit_mlir_run(d, runs, n, &err, NULL);
-  CHECKF(rc == 0, "%s: %d conditional-update reductions lower and run: %s", d->name, n, err.msg);
+  int rc = run_lowered(d, runs, n, "conditional-update reductions");
   int bad = 0;
   for (int r = 0; r < n && rc == 0; r++) {
     const gram_op *op = cs[r].prod.op;
@@ -381,16 +385,22 @@ static double ieee_maxmin(double a, double b, int is_max) {
   return (is_max ? a > b : a < b) ? a : b;
 }
 
-/* C's fmax and fmin as elementwise ops (kernels fmax, fmin: a NaN operand
- * gives the other, equal operands the first, interp_c_fmaxmin), or with
- * ieee, the IEEE max and min (kernels max, min; in linalg's map, whose
+/* C's fmax and fmin as elementwise ops (mode 0: kernels fmax, fmin: a NaN
+ * operand gives the other, equal operands the first, interp_c_fmaxmin),
+ * the IEEE max and min (1: kernels max, min; in linalg's map, whose
  * arith.maxf MLIR 16 lowers to a NaN-skipping maxnum, so emit/mlir.c
- * writes it as compares and selects), through mlir-cpu-runner-16 on the
- * pairs where they differ: NaN on either side and both, zeros of both
- * signs in both orders, and ordinary ones; MLIR, our kernel and the
- * reference must agree bit for bit.  Returns the number of runs. */
-static int test_binary_maxmin(const gram_dialect *d, ir_tp_store *s, int ieee) {
-  const char *kmax = ieee ? "max" : "fmax", *kmin = ieee ? "min" : "fmin";
+ * writes it as compares and selects), or maxnum and minnum (2: tosa's
+ * maximum and minimum, which MLIR 16 lowers to that maxnum: poison at a
+ * NaN operand and at zeros of opposite signs, the IEEE value elsewhere),
+ * through mlir-cpu-runner-16 on the pairs where they differ: NaN on either
+ * side and both, zeros of both signs in both orders, and ordinary ones;
+ * MLIR, our kernel and the reference must agree bit for bit where the
+ * kernel is defined, and maxnum's kernel must be poison exactly at the
+ * NaN and opposite-zero pairs.  Returns the number of runs. */
+static int test_binary_maxmin(const gram_dialect *d, ir_tp_store *s, int mode) {
+  static const char *const names[3][2] = {{"fmax", "fmin"}, {"max", "min"}, {"maxnum", "minnum"}};
+  const char *kmax = names[mode][0], *kmin = names[mode][1];
+  int ieee = mode > 0;
   static const double xa[] = {NAN, 1, NAN, -0.0, 0.0, 1, 2, -INFINITY, -0.0, 3};
   static const double xb[] = {1, NAN, NAN, 0.0, -0.0, 2, 1, INFINITY, -0.0, 3};
   enum { LEN = sizeof xa / sizeof xa[0], CAP = 16 };
@@ -428,9 +438,9 @@ static int test_binary_maxmin(const gram_dialect *d, ir_tp_store *s, int ieee) {
     }
   }
   if (n == 0) return 0;
-  ir_error err = {0};
-  int rc = emit_mlir_run(d, runs, n, &err, NULL);
-  CHECKF(rc == 0, "%s: %d %s/%s maps lower and run: %s", d->name, n, kmax, kmin, err.msg);
+  char what[64];
+  snprintf(what, sizeof what, "%s/%s maps", kmax, kmin);
+  int rc = run_lowered(d, runs, n, what);
   int bad = 0;
   for (int r = 0; r < n && rc == 0; r++) {
     ir_tensor want = {.elem = cs[r].prod.result.elem, .rank = 1, .dims = {LEN}};
@@ -440,11 +450,16 @@ static int test_binary_maxmin(const gram_dialect *d, ir_tp_store *s, int ieee) {
       double ref = ieee ? ieee_maxmin(xa[j], xb[j], is_max[r])
                         : interp_c_fmaxmin(xa[j], xb[j], is_max[r]);
       double got = runs[r].outputs[0].data[j];
-      if (krc || !same_value(got, ref) || !same_value(want.data[j], ref)) {
+      int open = isnan(xa[j]) || isnan(xb[j]) ||
+                 (xa[j] == 0 && xb[j] == 0 && !signbit(xa[j]) != !signbit(xb[j]));
+      int poison = !krc && want.poison && want.poison[j];
+      if (mode == 2 && !krc && poison == open && open) continue;
+      if (krc || poison || (mode == 2 && open) || !same_value(got, ref) ||
+          !same_value(want.data[j], ref)) {
         if (bad++ < 5)
-          CHECKF(0, "%s.%s %s(%g, %g): C %g, MLIR %g, kernel %g %s", d->name,
+          CHECKF(0, "%s.%s %s(%g, %g): C %g, MLIR %g, kernel %g%s %s", d->name,
                  cs[r].prod.op->name, is_max[r] ? kmax : kmin, xa[j], xb[j], ref, got,
-                 krc ? 0 : want.data[j], kerr.msg);
+                 krc ? 0 : want.data[j], poison ? " (poison)" : "", kerr.msg);
       }
     }
     ir_free(want.data);
@@ -453,6 +468,78 @@ static int test_binary_maxmin(const gram_dialect *d, ir_tp_store *s, int ieee) {
   }
   CHECKF(rc == 0 && bad == 0, "%s: %d %s/%s maps on NaN and signed zeros agree with the reference bit for bit",
          d->name, n, kmax, kmin);
+  return n;
+}
+
+/* reduce_num (tosa's reduce_max and reduce_min, which MLIR 16 folds with
+ * maxnum and minnum): through mlir-cpu-runner-16 on vectors with a NaN,
+ * zeros of both signs with and without a larger element, and ordinary
+ * ones.  The kernel must be poison exactly where the result is open (a
+ * NaN, or a zero result with an element of the other sign) and agree with
+ * MLIR and the IEEE fold bit for bit elsewhere.  Returns the runs. */
+static int test_num_reductions(const gram_dialect *d, ir_tp_store *s) {
+  static const double vx[][3] = {{1, NAN, 2}, {-0.0, 0.0, -1}, {0.0, -0.0, 5}, {-0.0, -0.0, -3},
+                                 {-2, 0.0, 0.0}, {3, 1, 2}, {-1, -0.0, 0.0}};
+  enum { NV = sizeof vx / sizeof vx[0], CAP = 32 };
+  static chosen cs[CAP];
+  static ir_tprog progs[CAP];
+  static emit_run runs[CAP];
+  static ir_tensor ins[CAP][1];
+  static long rsizes[NSYMS];
+  static int vec_of[CAP], max_of[CAP];
+  memcpy(rsizes, sizes, sizeof rsizes);
+  rsizes[M] = 3;
+  int n = 0;
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->nops != 1) continue;
+    ir_type ops[1] = {pool_type(1, IR_F32)};
+    gram_prod ps[16];
+    int np = gram_productions(op, ops, NULL, ps, 16, NULL);
+    for (int k = 0; k < np && k < 16; k++) {
+      gram_binding b;
+      if (gram_bind(op, ps[k].attrs, &b, NULL) || strcmp(b.kernel->name, "reduce_num")) continue;
+      for (int v = 0; v < NV && n < CAP; v++) {
+        cs[n].prod = ps[k];
+        memcpy(cs[n].ops, ops, sizeof ops);
+        progs[n] = one_op(s, &cs[n]);
+        vec_of[n] = v;
+        max_of[n] = b.attrs[1].v[0] == INTERP_BODY_MAX;
+        ins[n][0] = (ir_tensor){.elem = IR_F32, .rank = 1, .dims = {3}, .data = (double *)vx[v]};
+        runs[n] = (emit_run){.prog = &progs[n], .sizes = rsizes, .nsizes = NSYMS,
+                             .inputs = ins[n]};
+        n++;
+      }
+    }
+  }
+  if (n == 0) return 0;
+  int rc = run_lowered(d, runs, n, "maxnum reductions");
+  int bad = 0;
+  for (int r = 0; r < n && rc == 0; r++) {
+    const double *x = vx[vec_of[r]];
+    double ref = max_of[r] ? -FLT_MAX : FLT_MAX;
+    for (int j = 0; j < 3; j++) ref = ieee_maxmin(ref, x[j], max_of[r]);
+    int open = isnan(ref);
+    for (int j = 0; j < 3; j++)
+      open |= ref == 0 && x[j] == 0 && !signbit(ref) != !signbit(x[j]);
+    ir_tensor want = {.elem = IR_F32};
+    ir_error kerr = {0};
+    int krc = gram_prod_eval(cs[r].prod.op, cs[r].prod.attrs, ins[r], &want, &kerr);
+    int poison = !krc && want.poison && want.poison[0];
+    double got = runs[r].outputs[0].data[0];
+    if (krc || poison != open || (!open && (!same_value(got, ref) || !same_value(want.data[0], ref)))) {
+      if (bad++ < 5)
+        CHECKF(0, "%s.%s over {%g, %g, %g}: IEEE %g%s, MLIR %g, kernel %g%s %s", d->name,
+               cs[r].prod.op->name, x[0], x[1], x[2], ref, open ? " (open)" : "", got,
+               krc ? 0 : want.data[0], poison ? " (poison)" : "", kerr.msg);
+    }
+    ir_free(want.data);
+    ir_free(want.poison);
+    emit_tensor_free(&runs[r].outputs[0]);
+  }
+  CHECKF(rc == 0 && bad == 0,
+         "%s: %d maxnum reductions: poison exactly where the result is open, else MLIR, "
+         "kernel and IEEE agree bit for bit", d->name, n);
   return n;
 }
 
@@ -521,12 +608,17 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
       nempty += test_empty_reductions(d, &s);
       nupdate += test_update_reductions(d, &s);
       nupdate += test_binary_maxmin(d, &s, 0);
-      /* tosa.maximum and minimum: MLIR 16's tosa-to-linalg lowers them to
-       * the same NaN-skipping maxnum, which no tosa spelling avoids
-       * (docs/verify.md: open); linalg's are written exactly */
-      if (!strcmp(name, "linalg")) {
-        int m = test_binary_maxmin(d, &s, 1);
-        CHECKF(m > 0, "linalg: IEEE max/min maps run (%d)", m);
+      /* linalg's IEEE max and min are written exactly; tosa.maximum and
+       * minimum, which MLIR 16's tosa-to-linalg lowers to the NaN-skipping
+       * maxnum whatever the spelling, are maxnum and minnum: poison where
+       * maxnum's value is open (docs/verify.md) */
+      if (!strcmp(name, "linalg") || !strcmp(name, "tosa")) {
+        int m = test_binary_maxmin(d, &s, name[0] == 'l' ? 1 : 2);
+        CHECKF(m > 0, "%s: IEEE max/min maps run (%d)", name, m);
+      }
+      if (!strcmp(name, "tosa")) {
+        int m = test_num_reductions(d, &s);
+        CHECKF(m > 0, "tosa: maxnum reductions run (%d)", m);
       }
     }
   }

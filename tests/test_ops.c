@@ -339,6 +339,54 @@ static void test_reduce_update(void) {
     CHECKF(ok, "%s is C's on NaN and signed zeros %s", m ? "fmax" : "fmin", err.msg);
     interp_tensor_free(&out);
   }
+  /* maxnum and minnum (TOSA's maximum and minimum as MLIR 16 lowers them):
+   * poison exactly at a NaN operand or zeros of opposite signs, IEEE's
+   * maximum and minimum elsewhere; f32 and f64, and never poison on i32 */
+  static const double ta[] = {NAN, 1, NAN, -0.0, 0.0, 2, -0.0, 0.0, -1};
+  static const double tb[] = {1, NAN, NAN, 0.0, -0.0, 3, -0.0, 0.0, 0.0};
+  static const int tpoison[] = {1, 1, 1, 1, 1, 0, 0, 0, 0};
+  enum { NT = sizeof ta / sizeof ta[0] };
+  for (int m = 0; m < 2; m++) {
+    ir_tensor a[2] = {ten(1, D(NT), (double *)ta), ten(1, D(NT), (double *)tb)};
+    ir_tensor out;
+    memset(&out, 0, sizeof out);
+    interp_err err = {0};
+    int ok = !interp_op_eval(interp_op_find(m ? "maxnum" : "minnum"), NULL, a, &out, &err);
+    for (int i = 0; ok && i < NT; i++) {
+      int p = out.poison && out.poison[i];
+      double want = m ? (ta[i] > tb[i] ? ta[i] : tb[i]) : (ta[i] < tb[i] ? ta[i] : tb[i]);
+      ok = p == tpoison[i] && (p || (out.data[i] == want && signbit(out.data[i]) == signbit(want)));
+    }
+    CHECKF(ok, "%s: poison at a NaN and at zeros of opposite signs, else the maximum %s",
+           m ? "maxnum" : "minnum", err.msg);
+    interp_tensor_free(&out);
+    ir_tensor ia[2] = {ten(1, D(3), V(-0.0, 4, -7)), ten(1, D(3), V(0, 4, 2))};
+    ia[0].elem = ia[1].elem = IR_I32;
+    memset(&out, 0, sizeof out);
+    ok = !interp_op_eval(interp_op_find(m ? "maxnum" : "minnum"), NULL, ia, &out, &err);
+    CHECKF(ok && !out.poison && out.data[2] == (m ? 2 : -7), "%s on i32: no poison %s",
+           m ? "maxnum" : "minnum", err.msg);
+    interp_tensor_free(&out);
+  }
+  /* reduce_num: poison when a NaN is reduced or the maximum is a zero
+   * that comes with both signs; a larger element (5 after a tie of
+   * zeros: maxnum then gives 5 whichever zero it kept) or one sign:
+   * defined */
+  static const double rv[][3] = {{1, NAN, 2}, {-0.0, 0.0, -1}, {0.0, -0.0, 5},
+                                 {-0.0, -0.0, -3}, {-2, 0.0, 0.0}};
+  static const int rpoison[] = {1, 1, 0, 0, 0};
+  for (int v = 0; v < 5; v++) {
+    ir_tensor a[2] = {ten(1, D(3), (double *)rv[v]), ten(0, NULL, V(-3.4028234663852886e38))};
+    interp_attr at[3] = {ints(1, I(0)), interp_attr_body(INTERP_BODY_MAX), interp_attr_int(0)};
+    ir_tensor out;
+    memset(&out, 0, sizeof out);
+    interp_err err = {0};
+    int ok = !interp_op_eval(interp_op_find("reduce_num"), at, a, &out, &err);
+    int p = ok && out.poison && out.poison[0];
+    CHECKF(ok && p == rpoison[v], "reduce_num max of {%g, %g, %g}: %s %s", rv[v][0], rv[v][1],
+           rv[v][2], rpoison[v] ? "poison" : "defined", err.msg);
+    interp_tensor_free(&out);
+  }
   CHECK("update body names", interp_body_parse("upd_ge") == INTERP_BODY_UPD_GE &&
                                  interp_body_update_dir(INTERP_BODY_UPD_LT) == INTERP_CMP_LT &&
                                  interp_body_update_dir(INTERP_BODY_MAX) < 0);
@@ -625,8 +673,9 @@ static void test_errors(void) {
 static void test_registry(void) {
   static const char *const names[] = {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
-      "mul", "div", "max", "min", "fmax", "fmin", "compare", "select", "dot_general",
-      "transpose", "broadcast_in_dim", "slice", "reduce", "iota", "constant", "fill",
+      "mul", "div", "max", "min", "fmax", "fmin", "maxnum", "minnum", "compare", "select",
+      "dot_general", "transpose", "broadcast_in_dim", "slice", "reduce", "reduce_num", "iota",
+      "constant", "fill",
       "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
@@ -734,7 +783,8 @@ typedef enum {
   N_CONST, N_ADD, N_SUB, N_MUL, N_DIV, N_MAX, N_MIN, N_NEG, N_SQRT, N_EXP,
   N_CMP, N_SEL, N_RED, N_POR, N_PSEL, N_PTRUE,
   N_CONV,  /* a converted to element type `dir` */
-  N_SHIFT  /* a OP b (OP in `in`: 'l', 'a', 'r') in element type `dir` */
+  N_SHIFT, /* a OP b (OP in `in`: 'l', 'a', 'r') in element type `dir` */
+  N_TIE    /* maxnum's poison: a or b NaN, or zeros of opposite signs */
 } nkind;
 
 typedef struct node {
@@ -806,6 +856,9 @@ static interp_term t_conv(void *c, interp_term a, ir_elem from, ir_elem to) {
   node *n = mk(c, N_CONV, a, 0, 0);
   n->dir = (int)to;
   return H(n);
+}
+static interp_term t_tie(void *c, interp_term a, interp_term b) {
+  return H(mk(c, N_TIE, a, b, 0));
 }
 static interp_term t_shift(void *c, int op, interp_term a, interp_term b, ir_elem e) {
   node *n = mk(c, N_SHIFT, a, b, 0);
@@ -882,6 +935,10 @@ static double eval(const node *n, const ir_tensor *ins) {
     return acc;
   }
   case N_POR: return (eval(n->a, ins) != 0) || (eval(n->b, ins) != 0);
+  case N_TIE:
+    a = eval(n->a, ins);
+    b = eval(n->b, ins);
+    return isnan(a) || isnan(b) || (a == 0 && b == 0 && (signbit(a) != 0) != (signbit(b) != 0));
   case N_PTRUE: return 1;
   case N_CONV: return ref_wrap(n->dir, eval(n->a, ins));
   case N_SHIFT: {
@@ -943,7 +1000,7 @@ static int run_sym_case(const sym_case *c, int with_poison, int use_hook) {
   interp_sym_algebra alg = {&ctx, t_const, t_add, t_sub, t_mul, t_div,
                             t_max, t_min, t_neg, t_sqrt, t_exp,
                             t_cmp, t_sel, use_hook ? t_red : NULL,
-                            t_por, t_psel, t_ptrue, t_conv, t_shift};
+                            t_por, t_psel, t_ptrue, t_conv, t_shift, t_tie};
   for (int k = 0; k < c->nargs; k++) {
     in[k] = ten(c->ranks[k], c->dims[k], NULL);
     in[k].elem = c->elem;
@@ -1108,7 +1165,7 @@ static void make_case(const char *name, sym_case *c) {
       c->dims[0][i] = rnd_int(0, 2) == 0 ? 1 : c->out_dims[m[i]];
     }
     c->attrs[0] = ints(r, m);
-  } else if (strcmp(name, "reduce") == 0) {
+  } else if (strcmp(name, "reduce") == 0 || strcmp(name, "reduce_num") == 0) {
     int r = (int)rnd_int(0, 3), p[4];
     c->ranks[0] = r;
     rnd_shape(r, c->dims[0]);
@@ -1116,7 +1173,8 @@ static void make_case(const char *name, sym_case *c) {
     rnd_perm(r, p);
     int nd = (int)rnd_int(0, r);
     c->attrs[0] = ints(nd, p);
-    c->attrs[1] = interp_attr_body((interp_body)rnd_int(0, 3));
+    /* reduce_num: its max and min (maxnum, minnum) */
+    c->attrs[1] = interp_attr_body((interp_body)rnd_int(name[6] ? 2 : 0, 3));
     c->attrs[2] = interp_attr_int((int)rnd_int(0, 1));
   } else if (strcmp(name, "iota") == 0) {
     c->out_rank = (int)rnd_int(1, 3);

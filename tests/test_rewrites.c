@@ -62,6 +62,18 @@ static int has_arg_leaf(const ir_tnode *n, int arg) {
 
 static int has_input(const ir_tnode *n) { return has_arg_leaf(n, -1); }
 
+/* Does n use an op whose semantic kernel plays another's part (maxnum for
+ * max: a value MLIR 16 leaves open at a NaN or a tie of zeros)? */
+static int has_open_kernel(const ir_tnode *n) {
+  if (n->kind == IR_TN_OP) {
+    const char *kn = gram_prod_kernel(n->op->owner, n->attrs);
+    if (kn && strcmp(interp_op_like(kn), kn)) return 1;
+  }
+  for (int i = 0; i < n->nops; i++)
+    if (has_open_kernel(n->ops[i])) return 1;
+  return 0;
+}
+
 /* A folder for the test: every term of op `op` over constants is 0. */
 typedef struct fake_fold {
   ir_tp_store *store;
@@ -164,7 +176,16 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
   CHECKF(shrinking <= rs.old_n,
          "%s %s: no more size-reducing rules than the normal-form set (%d <= %d)", dialect,
          inputs, shrinking, rs.old_n);
-  if (!strcmp(dialect, "tosa")) test_egraph(&rs, &store);
+  if (!strcmp(dialect, "hlo")) test_egraph(&rs, &store);
+  /* tosa's maximum, minimum, reduce_max, reduce_min (maxnum): MLIR 16
+   * leaves their value open at a NaN or a tie of zeros, so no rule that
+   * has one is proved (maximum(x, minimum(x, y)) -> x gives y where x is
+   * NaN after the rewrite in MLIR 16, x before) */
+  int open = 0;
+  for (int i = 0; i < rs.n; i++)
+    open += has_open_kernel(rs.rules[i].lhs) || has_open_kernel(rs.rules[i].rhs);
+  CHECKF(open == 0, "%s %s: no proved rule has a maxnum, minnum or reduce_num op (%d)", dialect,
+         inputs, open);
   CHECKF(r == 0, "%s %s: mined (%s)", dialect, inputs, r ? err.msg : "");
   CHECKF(rs.n >= min_rules, "%s %s: %d rules (want >= %d)", dialect, inputs, rs.n, min_rules);
   int proved = 1, held = 1, smaller = 1;

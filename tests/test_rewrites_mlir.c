@@ -140,7 +140,7 @@ int main(void) {
     return TEST_REPORT();
   }
   long live = ir_mem_live();
-  run("tosa", "x:f32[n],y:f32[n]", 1);
+  run("tosa", "x:f32[n],y:f32[n]", 2);
   run("linalg", "x:f64[n],y:f64[n]", 1);
   CHECKF(total_applied > 0, "mlir-opt-16 applied %d patterns", total_applied);
   CHECKF(ir_mem_live() == live, "no leaks (%ld live)", ir_mem_live() - live);

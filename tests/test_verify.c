@@ -481,6 +481,12 @@ static ir_expr *rhs_relu(vec *v) {
   return SEL(BIN(IR_EX_GT, E1(v->x, V(v->i)), CD(0)), E1(v->x, V(v->i)), CD(0));
 }
 static ir_expr *rhs_sqrt(vec *v) { return CALL(IR_FN_SQRT, E1(v->x, V(v->i))); }
+/* x*z > 0 ? x*z : 0, whose x*z is -0 at x < 0, z = 0 */
+static ir_expr *rhs_relu_prod(vec *v) {
+  ir_expr *p = BIN(IR_EX_MUL, E1(v->x, V(v->i)), E1(v->z, V(v->i)));
+  return SEL(BIN(IR_EX_GT, p, CD(0)),
+             BIN(IR_EX_MUL, E1(v->x, V(v->i)), E1(v->z, V(v->i))), CD(0));
+}
 
 /* A candidate that is one program at every size but `at` (sizes[var] ==
  * at), where it is another: what only a check at that size can tell. */
@@ -632,6 +638,44 @@ static void test_elementwise(void) {
   CHECKF(rs.res.verdict == VERIFY_REFUTED || rs.res.verdict == VERIFY_UNKNOWN,
          "sqrt(x) vs max(x,0) is never proved: %s", verify_verdict_name(rs.res.verdict));
   verify_result_free(&rs.res);
+}
+
+/* maxnum and minnum, TOSA's maximum and minimum as MLIR 16 runs them
+ * (llvm.intr.maxnum: a NaN operand is skipped, of two zeros either comes
+ * out): poison at a NaN operand or zeros of opposite signs, so a proof
+ * never rests on what they give there.  IEEE's max proves what maxnum
+ * must not. */
+static void test_maxnum(void) {
+  vec v;
+  verify_task t = vec_kernel(&v, rhs_copy);
+  prog ieee = {1, {OP2("max", IN(0), IN(0))}};
+  prog num = {1, {OP2("maxnum", IN(0), IN(0))}};
+  prog numin = {1, {OP2("minnum", IN(0), IN(0))}};
+  expect("x as max(x, x)", VERIFY_REAL, &t, &ieee, VERIFY_PROVED, 0);
+  for (int m = 0; m < 2; m++) {
+    run r = check(m ? VERIFY_FP : VERIFY_REAL, &t, &num);
+    CHECKF(r.res.verdict != VERIFY_PROVED, "x as maxnum(x, x) (%s): not proved (NaN: poison): %s",
+           m ? "fp" : "real", verify_verdict_name(r.res.verdict));
+    verify_result_free(&r.res);
+  }
+  t.ordinary_inputs = 1;
+  expect("x as maxnum(x, x), inputs without NaN or -0", VERIFY_REAL, &t, &num, VERIFY_PROVED, 0);
+  expect("x as minnum(x, x), inputs without NaN or -0", VERIFY_REAL, &t, &numin, VERIFY_PROVED,
+         0);
+  /* x*z is -0 at x < 0, z = 0: max(-0, +0) is +0 as the source gives,
+   * maxnum's is open even for finite inputs without -0 (finite: inf * 0
+   * would be NaN) */
+  t = vec_kernel(&v, rhs_relu_prod);
+  t.ordinary_inputs = 2;
+  prog rp = {3, {OP2("mul", IN(0), IN(1)), CONST(0.0), OP2("max", 0, 1)}};
+  prog rpn = {3, {OP2("mul", IN(0), IN(1)), CONST(0.0), OP2("maxnum", 0, 1)}};
+  expect("x*z > 0 ? x*z : 0 as max(x*z, 0), finite inputs but -0", VERIFY_REAL, &t, &rp,
+         VERIFY_PROVED, 0);
+  run r = check(VERIFY_REAL, &t, &rpn);
+  CHECKF(r.res.verdict != VERIFY_PROVED,
+         "x*z > 0 ? x*z : 0 as maxnum(x*z, 0): not proved (-0 meets +0): %s",
+         verify_verdict_name(r.res.verdict));
+  verify_result_free(&r.res);
 }
 
 /* s[i] = 0; s[i] += A[i][j] * x[j] (matvec), j downward */
@@ -1221,6 +1265,7 @@ int main(void) {
   test_step_budget();
   test_int_data();
   test_ordinary();
+  test_maxnum();
   test_narrow_data();
   test_float_in_int();
   ir_arena_free(&A);

@@ -1222,6 +1222,43 @@ interp_term vx_fmaxmin(vx *x, interp_term a, interp_term b, int is_max) {
   return minmax2(x, a, b, is_max, 0);
 }
 
+/* The poison of maxnum/minnum(a, b) (interp_sym_algebra.num_tie): a NaN
+ * operand, or zeros of opposite signs.  real: from the classes and IEEE's
+ * signs of zeros (vx_negzero); fp: isnan of either, or an uninterpreted
+ * commutative "zeros of opposite signs" (the abstract values have no
+ * zeros), so that a proof never relies on it; int (a floating value met
+ * among integer data): a fresh Boolean, outside the model. */
+static interp_term a_num_tie(void *ctx, interp_term a, interp_term b) {
+  vx *x = ctx;
+  if (x->kind == VX_CONCRETE) {
+    double p = D(x, a), q = D(x, b);
+    int t = p != p || q != q || (p == 0 && q == 0 && !signbit(p) != !signbit(q));
+    return t ? new_term(x, NULL, NULL, 1, 0) : INTERP_TERM_NONE;
+  }
+  Z3_ast r;
+  if (x->kind == VX_INT) {
+    char name[48];
+    x->outside = 1;
+    snprintf(name, sizeof name, "tie!%ld", x->fresh++);
+    r = K(Z3_mk_const(x->z, Z3_mk_string_symbol(x->z, name), x->boolsort));
+  } else if (x->kind == VX_FP) {
+    Z3_ast va = vx_num(x, a), vb = vx_num(x, b);
+    r = z_or(x, z_or(x, app1(x, x->f_isnan, va), app1(x, x->f_isnan, vb)),
+             comm(x, x->f_ztie, va, vb));
+  } else {
+    xv p = xval(x, a), q = xval(x, b);
+    Z3_ast za = vx_negzero(x, a), zb = vx_negzero(x, b);
+    Z3_ast opp = za || zb ? K(Z3_mk_xor(x->z, za ? za : z_false(x), zb ? zb : z_false(x)))
+                          : NULL;
+    r = z_or(x, z_or(x, p.n, q.n), b_and(x, b_and(x, zero_of(x, a), zero_of(x, b)), opp));
+  }
+  if (x->in_lhs) { /* a rule's left side: open, not undefined (vx.in_lhs) */
+    x->open_lhs = z_or(x, x->open_lhs, r);
+    return INTERP_TERM_NONE;
+  }
+  return r ? new_term(x, r, NULL, 0, 0) : INTERP_TERM_NONE;
+}
+
 static interp_term a_max(void *ctx, interp_term a, interp_term b) {
   return minmax(ctx, a, b, 1);
 }
@@ -1940,6 +1977,7 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   g->poison_true = a_poison_true;
   g->convert = a_convert;
   g->shift = a_shift;
+  g->num_tie = a_num_tie;
   if (kind == VX_CONCRETE) return;
 
   x->boolsort = Z3_mk_bool_sort(z);
@@ -1966,6 +2004,7 @@ void vx_init(vx *x, vx_kind kind, Z3_context z, unsigned width) {
   x->f_isnan = decl(x, "isnan", 1, N, N, B);
   x->f_fmax = decl(x, "c_fmax", 2, N, N, N);
   x->f_fmin = decl(x, "c_fmin", 2, N, N, N);
+  x->f_ztie = decl(x, "zero_tie", 2, N, N, B);
   x->f_r32 = decl(x, "round_f32", 1, N, N, N);
   x->f_ovf = decl(x, "f32_overflow", 1, N, N, B);
   /* the associative bodies (a conditional update is folded in order) */

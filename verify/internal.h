@@ -72,6 +72,13 @@ typedef struct vx_term {
 
 typedef struct vx {
   vx_kind kind;
+  /* pair (a rewrite rule): the left side is being built; there a maxnum
+   * whose value is open (num_tie) is no licence for any right side, as
+   * poison would be, but a place where the rule cannot be shown to keep
+   * the value MLIR 16 computes: its condition goes to open_lhs (an element
+   * where it holds is a mismatch, verify/pair.c) and the value is IEEE's */
+  int in_lhs;
+  Z3_ast open_lhs;
   int masked_zero; /* real: a product with the candidate's literal 0 was
                     * taken as 0 (VERIFY_ASSUMES_MASKED_ZERO) */
   int ieee_zero;   /* real: ... never: such a product is IEEE's
@@ -106,7 +113,7 @@ typedef struct vx {
   /* real: the unspecified class of an arithmetic expression into which an
    * infinity or a division by zero entered, by its real normal form;
    * fp: isnan of an abstract value, C's fmax/fmin, the rounding to f32 */
-  Z3_func_decl f_isnan, f_fmax, f_fmin, f_r32, f_ovf;
+  Z3_func_decl f_isnan, f_fmax, f_fmin, f_r32, f_ovf, f_ztie;
   /* int, int_reals: IEEE + - * and negation of f32 ([0]) and f64 ([1])
    * values, uninterpreted (algebra.c, real_arith) */
   Z3_func_decl f_rop[4][2];

@@ -48,7 +48,10 @@ static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_
   }
   for (int j = 0; j < 2; j++) {
     ir_error e = {0};
-    if (c[j]->eval_sym(c[j]->user, sizes, q->ins, nin, &q->out[j], 1, &q->x.alg, &e))
+    q->x.in_lhs = j == 0;
+    int bad = c[j]->eval_sym(c[j]->user, sizes, q->ins, nin, &q->out[j], 1, &q->x.alg, &e);
+    q->x.in_lhs = 0;
+    if (bad)
       return ir_error_set(err, e.pos, e.code, "%s: %s", j ? "rhs" : "lhs", e.msg);
   }
   int ok = q->out[0].rank == q->out[1].rank;
@@ -75,6 +78,9 @@ static Z3_ast pq_formula(pq *q, Z3_params som) {
     if (!f) continue;
     dis[nd++] = f;
   }
+  /* the left side meets a maxnum whose value is open: MLIR 16 gives one
+   * of the values there, which the rule need not keep */
+  if (x->open_lhs) dis[nd++] = x->open_lhs;
   Z3_ast r = nd ? vx_keep(x, Z3_mk_or(z, (unsigned)nd, dis)) : NULL;
   ir_free(dis);
   return r;
