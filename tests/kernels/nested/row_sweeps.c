@@ -1,21 +1,28 @@
-/* row_sweeps.c - sweeps over the rows of two grids, repeated (not
- * PolyBench style: float data, pointer parameters): at each step s a
- * plain statement relaxes the forcing r towards the step's weight w[s]
- * (a slice of w cut at s), then a kept loop carries u down its rows from
- * row s + 1 (its bounds read s: s is a size of the step's body and an
- * index argument of the item), then a second kept loop carries v up its
- * rows, downward, reading u's row i (a slice cut at i).  The step loop s
- * is kept and its body is a statement, a kept loop and another kept loop:
- * three items (docs/analyze.md, "Nested kept loops"). */
-void row_sweeps(int steps, int m, int n, const float *w, float *r, float u[m][n], float v[m][n]) {
+/* row_sweeps.c - forward and backward sweeps, repeated (not PolyBench
+ * style: float data, pointer parameters): at each step s a plain
+ * statement relaxes the forcing r towards the step's weight w[s] (a slice
+ * of w cut at s), then a kept loop sweeps x forward from element s on
+ * (its bound reads s: s is a size of the step's body and an index
+ * argument of the item), each x[i] from r[i] and the x[j] before it, then
+ * a second kept loop sweeps y backward, each y[i] from x[i] and the y[j]
+ * after it.  The step loop s is kept and its body is a statement, a kept
+ * loop and another kept loop: three items (docs/analyze.md, "Nested kept
+ * loops").  The scalings keep the values small. */
+void row_sweeps(int steps, int n, const float *w, float *r, float *x, float *y) {
   for (int s = 0; s < steps; s++) {
     for (int j = 0; j < n; j++)
       r[j] = 0.5f * r[j] + w[s];
-    for (int i = s + 1; i < m; i++)
-      for (int j = 0; j < n; j++)
-        u[i][j] = 0.5f * u[i - 1][j] + r[j];
-    for (int i = m - 2; i >= 0; i--)
-      for (int j = 0; j < n; j++)
-        v[i][j] = 0.5f * (v[i + 1][j] + u[i][j]);
+    for (int i = s; i < n; i++) {
+      x[i] = r[i];
+      for (int j = 0; j < i; j++)
+        x[i] += x[j];
+      x[i] = 0.0625f * x[i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      y[i] = x[i];
+      for (int j = i + 1; j < n; j++)
+        y[i] -= y[j];
+      y[i] = 0.25f * y[i];
+    }
   }
 }
