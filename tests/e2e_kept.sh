@@ -303,6 +303,24 @@ check "a local carried by the kept loop: the reason" \
 # natively, the saved report is proved again by uplift verify, and a part
 # tampered (a mask constraint in the iterator turned, or a literal
 # doubled) is refuted.
+# c_agrees NAME FILE PATTERN SETS AGAINST: FILE's --emit c (in
+# $TMP/NAME.out.c) has a line PATTERN (its parts' or items' functions),
+# compiles, and agrees with the interpreter, and with AGAINST not empty
+# with the native original too, at each size set of SETS
+c_agrees() {
+  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" --emit c -o "$TMP/$1.out.c"
+  check "$1: the C has a function per part or item" grep -q "$3" "$TMP/$1.out.c"
+  # shellcheck disable=SC2046
+  check "$1: the C compiles" cc -c -o "$TMP/$1.o" "$TMP/$1.out.c" $(pkg-config --cflags openblas)
+  for set in $4; do
+    expect_status 0 "$1: the C+BLAS agrees with the interpreter (size-set $set)" \
+      "$UPLIFT" run "$2" --size-set "$set" --native --native-source "$TMP/$1.out.c" \
+      --native-cflags "$(pkg-config --cflags --libs openblas)"
+    [ -n "$5" ] && expect_status 0 "$1: the C+BLAS agrees with the native original (size-set $set)" \
+      "$UPLIFT" run "$2" --size-set "$set" --native --native-source "$TMP/$1.out.c" \
+      --against-native --native-cflags "$(pkg-config --cflags --libs openblas)"
+  done
+}
 for f in tests/kernels/kept/lu_solve.c tests/kernels/kept/steps_then_scale.c; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -356,15 +374,7 @@ for pi, x in enumerate(r["parts"]):
 text = open(sys.argv[1]).read()
 part = text.split("part %s of 3" % sys.argv[2])[1].split("\npart ")[0]
 sys.exit(not re.search(r"^task %s \(.*refuted" % sys.argv[3], part, re.M))' "$TMP/out" "$bp" "$bt"
-  expect_status 0 "$name: --emit c" "$UPLIFT" raise -q "$f" --emit c -o "$TMP/$name.out.c"
-  check "$name: the C has a function per part" grep -q "^static void ${name}_part2(" "$TMP/$name.out.c"
-  # shellcheck disable=SC2046
-  check "$name: the C compiles" cc -c -o "$TMP/$name.o" "$TMP/$name.out.c" $(pkg-config --cflags openblas)
-  for set in 9 14; do
-    expect_status 0 "$name: the C+BLAS agrees with the interpreter (size-set $set)" \
-      "$UPLIFT" run "$f" --size-set "$set" --native --native-source "$TMP/$name.out.c" \
-      --native-cflags "$(pkg-config --cflags --libs openblas)"
-  done
+  c_agrees "$name" "$f" "^static void ${name}_part2(" "9 14" ""
 done
 # nested kept loops (raise_nested): a kept loop whose body keeps a loop of
 # its own, followed by a plain statement (solve_steps: a step loop holding
@@ -427,19 +437,8 @@ sys.exit(not (r["raised"] and r["check"]["agree"] and depth(r) >= 2 and t
     # shellcheck disable=SC2086
     check "$name ($d): dynamic shapes pass mlir-opt-16" mlir-opt-16 $ua "$TMP/$name.$d.dyn.mlir"
   done
-  expect_status 0 "$name: --emit c" "$UPLIFT" raise -q "$f" --emit c -o "$TMP/$name.out.c"
-  check "$name: the C has a function per item" grep -q "^static void ${name}_item1(" "$TMP/$name.out.c"
+  c_agrees "$name" "$f" "^static void ${name}_item1(" "2 9" native
   check "$name: the C has the nested kept loop" grep -q "^  for (long upl_kept = .* /\* the kept loop " "$TMP/$name.out.c"
-  # shellcheck disable=SC2046
-  check "$name: the C compiles" cc -c -o "$TMP/$name.o" "$TMP/$name.out.c" $(pkg-config --cflags openblas)
-  for set in 2 9; do
-    expect_status 0 "$name: the C+BLAS agrees with the interpreter (size-set $set)" \
-      "$UPLIFT" run "$f" --size-set "$set" --native --native-source "$TMP/$name.out.c" \
-      --native-cflags "$(pkg-config --cflags --libs openblas)"
-    expect_status 0 "$name: the C+BLAS agrees with the native original (size-set $set)" \
-      "$UPLIFT" run "$f" --size-set "$set" --native --native-source "$TMP/$name.out.c" \
-      --against-native --native-cflags "$(pkg-config --cflags --libs openblas)"
-  done
   # mutants of the loop around the items: the last item not called; the
   # iterator passed one too high (an item that reads it sees another step)
   last=$(grep -o "^    ${name}_item[0-9]*(" "$TMP/$name.out.c" | tail -1 | tr -d ' (')
