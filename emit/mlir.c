@@ -1086,34 +1086,39 @@ static emit_opts body_opts(const emit_opts *o, const ir_tloop *l, int **buf) {
   return bo;
 }
 
-static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen);
+static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen, int nseen);
 
 /* The index arguments of the body of kept loop p (@NAME_body, options bo)
- * into seen: those of each of its items (nested kept loops), or the
- * enclosing iterators a plain body takes. */
-static void body_index_args(const ir_tprog *p, const emit_opts *bo, unsigned char *seen) {
-  for (int i = 0; i < p->nitems; i++) index_args(p->items[i], bo, seen);
+ * into seen[0..nseen-1]: those of each of its items (nested kept loops),
+ * or the enclosing iterators a plain body takes. */
+static void body_index_args(const ir_tprog *p, const emit_opts *bo, unsigned char *seen,
+                            int nseen) {
+  for (int i = 0; i < p->nitems; i++) index_args(p->items[i], bo, seen, nseen);
   if (!p->nitems)
-    for (int i = 0; i < bo->nsym_args; i++) seen[bo->sym_args[i]] = 1;
+    for (int i = 0; i < bo->nsym_args; i++)
+      if (bo->sym_args[i] < nseen) seen[bo->sym_args[i]] = 1;
 }
 
 /* The index arguments of the function emit_mlir_func writes for p (var ids
- * into seen; they follow the tensors in the order of the ids): a plain
- * program's enclosing iterators (o->sym_args); a kept loop's, the sizes
- * its bounds and slices read that have no static value and the index
- * arguments of its body, but its own iterator (the loop's value). */
-static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen) {
+ * into seen[0..nseen-1]; they follow the tensors in the order of the ids,
+ * and are sizes and iterators, vars of the kernel the slices of kept loops
+ * come after): a plain program's enclosing iterators (o->sym_args); a kept
+ * loop's, the sizes its bounds and slices read that have no static value
+ * and the index arguments of its body, but its own iterator (the loop's
+ * value). */
+static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen, int nseen) {
   if (!p->loop) {
-    for (int i = 0; i < o->nsym_args; i++) seen[o->sym_args[i]] = 1;
+    for (int i = 0; i < o->nsym_args; i++)
+      if (o->sym_args[i] < nseen) seen[o->sym_args[i]] = 1;
     return;
   }
-  int nk = p->kernel->nvars, *buf;
+  int nk = p->kernel->nvars + 1, *buf;
   emit_opts bo = body_opts(o, p->loop, &buf);
-  unsigned char *own = ir_calloc((size_t)nk + 1, 1);
+  unsigned char *own = ir_calloc((size_t)nk, 1);
   kept_bound_args(p->loop, o, own);
-  body_index_args(p, &bo, own);
+  body_index_args(p, &bo, own, nk);
   own[p->loop->iter] = 0;
-  for (int v = 0; v < nk; v++) seen[v] |= own[v];
+  for (int v = 0; v < nk && v < nseen; v++) seen[v] |= own[v];
   ir_free(own);
   ir_free(buf);
 }
@@ -1369,8 +1374,8 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   }
   unsigned char *seen = ir_calloc((size_t)k->nvars + 1, 1);
   unsigned char *bseen = ir_calloc((size_t)k->nvars + 1, 1);
-  index_args(p, o, seen);
-  body_index_args(p, &bo, bseen);
+  index_args(p, o, seen, k->nvars + 1);
+  body_index_args(p, &bo, bseen, k->nvars + 1);
   ir_free(buf);
   ir_buf b = {0};
   char nm[64], lo[48], hi[48];
@@ -1815,9 +1820,9 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   /* a kept loop's bounds: the sizes that come in as index arguments */
   emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic, 0, 0};
   unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
-  if (!run->nseq) index_args(p, &eo, seen);
+  if (!run->nseq) index_args(p, &eo, seen, run->nsizes + 1);
   for (int i = 0; i < run->nseq; i++) /* a sequence: its parts' */
-    index_args(run->seq[i], &eo, seen);
+    index_args(run->seq[i], &eo, seen, run->nsizes + 1);
   for (int v = 0; v < run->nsizes; v++)
     if (seen[v])
       ir_buf_printf(b, "  %%kidx%d_%d = arith.constant %ld : index\n", r, v, run->sizes[v]);
@@ -2173,7 +2178,7 @@ int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const
     snprintf(pname, sizeof pname, "%s_part%d", fname, i);
     po.func_name = pname;
     rc = emit_mlir_func(d, ps[i], &po, out);
-    index_args(ps[i], o, seen);
+    index_args(ps[i], o, seen, nk + 1);
   }
   if (!rc && (rc = seq_collect(ps, n, vals, &nv)))
     fprintf(stderr, "uplift: error: the sequence's arrays do not fit its wrapper\n");
@@ -2204,7 +2209,7 @@ int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const
   for (int i = 0; i < n && !rc; i++) {
     const ir_tprog *p = ps[i];
     memset(own, 0, (size_t)nk + 1);
-    index_args(p, o, own);
+    index_args(p, o, own, nk + 1);
     ir_buf_printf(&b, "  %%part%d:%d = func.call @%s_part%d(", i, p->nresults, fname, i);
     int first = 1;
     for (int a = 0; a < p->nargs; a++) {

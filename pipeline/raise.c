@@ -657,6 +657,9 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
   for (const enum_result *p = r; p; p = p->then) {
     /* in a sequence, a part's iterator as a size is none of k's */
     if (r->then && p->prog.loop && p->prog.loop->iter_size) continue;
+    /* a nested kept loop's results are its items' nodes: their masks read
+     * the items' iterators, none of k's sizes */
+    if (p->prog.nitems) continue;
     for (int i = 0; i < p->prog.nresults; i++)
       nmasks = pipe_tnode_masks(p->prog.results[i], masks, nmasks, 64);
   }
