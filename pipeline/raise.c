@@ -279,6 +279,7 @@ static int raise_parts(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_st
   out->res.prog = out->parts[0].res.prog;
   memcpy(out->res.result_vars, out->parts[0].res.result_vars, sizeof out->res.result_vars);
   out->res.then = out->parts[0].res.then;
+  out->res.body = out->parts[0].res.body; /* a first part that is a nested kept loop */
   return 0;
 }
 

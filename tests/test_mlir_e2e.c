@@ -143,6 +143,8 @@ static const struct {
     {"tests/kernels/nested/solve_steps.c", {RAISES, REFUSED, RAISES}},
     {"tests/kernels/nested/flat_solve_steps.c", {RAISES, REFUSED, RAISES}},
     {"tests/kernels/nested/row_sweeps.c", {RAISES, RAISES, RAISES}},
+    /* three deep: the repeat loop around row_sweeps' step loop */
+    {"tests/kernels/nested/deep_sweeps.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
