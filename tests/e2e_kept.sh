@@ -382,8 +382,8 @@ done
 # flat_solve_steps, the same on a flat row-major pointer with a local
 # accumulator), or a statement, then two kept loops (row_sweeps: float,
 # pointers, a slice of the step loop's, an inner loop bound in the step
-# iterator, a downward loop; deep_sweeps, the same inside a repeat loop:
-# three deep).  The
+# iterator, a downward loop; deep_sweeps, three deep: a repeat loop
+# around a nested step loop and a downward kept loop).  The
 # body is raised item by item, recursively: every task of every item
 # proved, --check agrees with the natively compiled original (the
 # interpreter runs the items at each iteration), the --json "parts" nest,

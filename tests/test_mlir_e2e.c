@@ -143,7 +143,8 @@ static const struct {
     {"tests/kernels/nested/solve_steps.c", {RAISES, REFUSED, RAISES}},
     {"tests/kernels/nested/flat_solve_steps.c", {RAISES, REFUSED, RAISES}},
     {"tests/kernels/nested/row_sweeps.c", {RAISES, RAISES, RAISES}},
-    /* three deep: the repeat loop around row_sweeps' step loop */
+    /* three deep: a repeat loop around a nested step loop, its slice w[q]
+     * read two levels down */
     {"tests/kernels/nested/deep_sweeps.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
