@@ -470,10 +470,6 @@ static void print_sizes_comment(const ir_kernel *k, const long *sizes, int decla
  * where its shapes come from) or C on out.  Returns an exit status. */
 static int emit_program(const raise_cli *o, const pipe_raised *pr, FILE *out, ir_arena *arena) {
   ir_error err;
-  if (pipe_raised_nests(pr) && pipe_emit(pr, PIPE_EMIT_C, NULL, out, &err)) {
-    fprintf(stderr, "uplift raise: not emitted: %s\n", err.msg);
-    return IR_EXIT_MISMATCH;
-  }
   if (o->emit_c) {
     if (!pipe_emit(pr, PIPE_EMIT_C, NULL, out, &err)) return IR_EXIT_OK;
     fprintf(stderr, "uplift raise: --emit c: %s\n", err.msg);

@@ -26,10 +26,11 @@ typedef struct emit_opts {
   const long *sizes;     /* concrete value of each size symbol, by symbol id */
   int nsizes;
   int dynamic;           /* `?` dims with runtime checks (sizes unused) */
-  int has_sym_arg;       /* 1: size symbol sym_arg (a kept iterator that is a
-                            size of the body) has no static value: an index
-                            argument %NAME after the tensors */
-  int sym_arg;
+  const int *sym_args;   /* [nsym_args] size symbols that are enclosing kept
+                            iterators (sizes of a kept loop's body): no
+                            static value, each an index argument %NAME after
+                            the tensors, in the order of their var ids */
+  int nsym_args;
 } emit_opts;
 
 /* Write program p as one func.func in dialect d to out.  Returns 0, or -1

@@ -668,8 +668,12 @@ static int same_shape(const ir_type *a, const ir_type *b) {
  * literal, such as the rank-3 mask of a contraction in exact form at
  * Polybench's sizes)? */
 #define MASK_DENSE_MAX (1L << 22)
-/* Is size symbol sym the index argument (emit_opts.sym_arg)? */
-static int is_sym_arg(const emit_opts *o, int sym) { return o->has_sym_arg && sym == o->sym_arg; }
+/* Is size symbol sym an index argument (emit_opts.sym_args)? */
+static int is_sym_arg(const emit_opts *o, int sym) {
+  for (int i = 0; i < o->nsym_args; i++)
+    if (o->sym_args[i] == sym) return 1;
+  return 0;
+}
 
 static int mask_is_dynamic(const ectx *c, const ir_tnode *n) {
   for (int j = 0; j < n->mask->ncons; j++) /* no static value: index ops */
@@ -1045,7 +1049,7 @@ static void prologue_dims(ectx *c, const ir_tprog *p, const char *fname) {
 
 /* Does the bound's size v come in as an index argument? */
 static int bound_is_arg(const emit_opts *o, int v) {
-  return o->dynamic || !o->sizes || v >= o->nsizes || o->sizes[v] <= 0;
+  return is_sym_arg(o, v) || o->dynamic || !o->sizes || v >= o->nsizes || o->sizes[v] <= 0;
 }
 
 static void bound_args(const ir_expr *e, const emit_opts *o, unsigned char *seen) {
@@ -1070,9 +1074,59 @@ static int outer_arg(const ir_tprog *p, int i) {
   return !ir_tloop_slice(p->loop, p->args[i]->arg);
 }
 
-/* Emit the index value of the affine bound e; its SSA name in nm. */
-static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const ir_expr *e,
-                        int *tmp, char *nm, size_t n) {
+/* The options of the body of kept loop l: o's, with l's iterator one more
+ * index argument where the body reads it as a size (in *buf, ir_malloc'd:
+ * the caller frees it). */
+static emit_opts body_opts(const emit_opts *o, const ir_tloop *l, int **buf) {
+  emit_opts bo = *o;
+  *buf = ir_malloc(sizeof **buf * (size_t)(o->nsym_args + 1));
+  if (o->nsym_args) memcpy(*buf, o->sym_args, sizeof **buf * (size_t)o->nsym_args);
+  bo.sym_args = *buf;
+  if (l->iter_size && !is_sym_arg(o, l->iter)) (*buf)[bo.nsym_args++] = l->iter;
+  return bo;
+}
+
+static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen, int nseen);
+
+/* The index arguments of the body of kept loop p (@NAME_body, options bo)
+ * into seen[0..nseen-1]: those of each of its items (nested kept loops),
+ * or the enclosing iterators a plain body takes. */
+static void body_index_args(const ir_tprog *p, const emit_opts *bo, unsigned char *seen,
+                            int nseen) {
+  for (int i = 0; i < p->nitems; i++) index_args(p->items[i], bo, seen, nseen);
+  if (!p->nitems)
+    for (int i = 0; i < bo->nsym_args; i++)
+      if (bo->sym_args[i] < nseen) seen[bo->sym_args[i]] = 1;
+}
+
+/* The index arguments of the function emit_mlir_func writes for p (var ids
+ * into seen[0..nseen-1]; they follow the tensors in the order of the ids,
+ * and are sizes and iterators, vars of the kernel the slices of kept loops
+ * come after): a plain program's enclosing iterators (o->sym_args); a kept
+ * loop's, the sizes its bounds and slices read that have no static value
+ * and the index arguments of its body, but its own iterator (the loop's
+ * value). */
+static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen, int nseen) {
+  if (!p->loop) {
+    for (int i = 0; i < o->nsym_args; i++)
+      if (o->sym_args[i] < nseen) seen[o->sym_args[i]] = 1;
+    return;
+  }
+  int nk = p->kernel->nvars + 1, *buf;
+  emit_opts bo = body_opts(o, p->loop, &buf);
+  unsigned char *own = ir_calloc((size_t)nk, 1);
+  kept_bound_args(p->loop, o, own);
+  body_index_args(p, &bo, own, nk);
+  own[p->loop->iter] = 0;
+  for (int v = 0; v < nk && v < nseen; v++) seen[v] |= own[v];
+  ir_free(own);
+  ir_free(buf);
+}
+
+/* Emit the index value of the affine bound e, in the function of the kept
+ * loop whose iterator is iter (%kept_ITER); its SSA name in nm. */
+static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, int iter,
+                        const ir_expr *e, int *tmp, char *nm, size_t n) {
   char x[48], y[48];
   const char *op = NULL;
   switch (e->kind) {
@@ -1081,7 +1135,7 @@ static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const
     ir_buf_printf(b, "  %s = arith.constant %ld : index\n", nm, (long)e->value);
     return;
   case IR_EX_VAR:
-    if (k->vars[e->var]->kind == IR_VAR_ITER || is_sym_arg(o, e->var)) { /* the kept loop's */
+    if (e->var == iter || k->vars[e->var]->kind == IR_VAR_ITER) { /* the kept loop's */
       snprintf(nm, n, "%%kept_%s", k->vars[e->var]->name);
     } else if (bound_is_arg(o, e->var)) {
       snprintf(nm, n, "%%%s", k->vars[e->var]->name);
@@ -1090,9 +1144,9 @@ static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const
       ir_buf_printf(b, "  %s = arith.constant %ld : index\n", nm, o->sizes[e->var]);
     }
     return;
-  case IR_EX_CAST: bound_value(b, k, o, e->args[0], tmp, nm, n); return;
+  case IR_EX_CAST: bound_value(b, k, o, iter, e->args[0], tmp, nm, n); return;
   case IR_EX_NEG:
-    bound_value(b, k, o, e->args[0], tmp, x, sizeof x);
+    bound_value(b, k, o, iter, e->args[0], tmp, x, sizeof x);
     snprintf(nm, n, "%%kb%d", (*tmp)++);
     ir_buf_printf(b, "  %s_0 = arith.constant 0 : index\n  %s = arith.subi %s_0, %s : index\n",
                   nm, nm, nm, x);
@@ -1104,8 +1158,8 @@ static void bound_value(ir_buf *b, const ir_kernel *k, const emit_opts *o, const
   case IR_EX_IMAX: op = "maxsi"; break;
   default: UNREACHABLE();
   }
-  bound_value(b, k, o, e->args[0], tmp, x, sizeof x);
-  bound_value(b, k, o, e->args[1], tmp, y, sizeof y);
+  bound_value(b, k, o, iter, e->args[0], tmp, x, sizeof x);
+  bound_value(b, k, o, iter, e->args[1], tmp, y, sizeof y);
   snprintf(nm, n, "%%kb%d", (*tmp)++);
   ir_buf_printf(b, "  %s = arith.%s %s, %s : index\n", nm, op, x, y);
 }
@@ -1141,9 +1195,12 @@ static void types_list(ir_buf *b, const gram_dialect *d, const ir_tprog *p, cons
   }
 }
 
-/* The call of the body in the loop, its results %kept_body#i. */
+/* The call of the body in the loop, its results %kept_body#i: p's
+ * arguments (a carried one as its block value, named with prefix), then
+ * the body's index arguments bseen (the loop's iterator %kept_ITER). */
 static void body_call(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
-                      const char *body, const char *prefix) {
+                      const char *body, const char *prefix, const unsigned char *bseen) {
+  const ir_kernel *k = p->kernel;
   char nm[64];
   ir_buf_printf(b, "    %%kept_body:%d = func.call @%s(", p->nresults, body);
   for (int j = 0; j < p->nargs; j++) {
@@ -1154,10 +1211,12 @@ static void body_call(ir_buf *b, const gram_dialect *d, const ir_tprog *p, const
     else node_name(p->args[j], nm, sizeof nm);
     ir_buf_printf(b, "%s%s", j ? ", " : "", nm);
   }
-  if (o->has_sym_arg) ir_buf_printf(b, ", %%kept_%s", p->kernel->vars[o->sym_arg]->name);
+  for (int v = 0; v < k->nvars; v++)
+    if (bseen[v]) ir_buf_printf(b, ", %%%s%s", v == p->loop->iter ? "kept_" : "", k->vars[v]->name);
   ir_buf_puts(b, ") : (");
   types_list(b, d, p, o, 0);
-  if (o->has_sym_arg) ir_buf_puts(b, ", index");
+  for (int v = 0; v < k->nvars; v++)
+    if (bseen[v]) ir_buf_puts(b, ", index");
   ir_buf_puts(b, ") -> (");
   types_list(b, d, p, o, 1);
   ir_buf_puts(b, ")\n");
@@ -1202,7 +1261,7 @@ static int emit_slices(ir_buf *b, const gram_dialect *d, const ir_tprog *p, cons
     type_str(d, &unit, ts, o->nsizes, uty, sizeof uty);
     for (int dd = 0; dd < rank; dd++) { /* offsets and sizes as index values */
       if (sl->at[dd]) {
-        bound_value(b, k, o, sl->at[dd], tmp, off[dd], sizeof off[dd]);
+        bound_value(b, k, o, l->iter, sl->at[dd], tmp, off[dd], sizeof off[dd]);
         snprintf(size[dd], sizeof size[dd], "1");
         continue;
       }
@@ -1304,15 +1363,20 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   ir_tprog bp = *p;
   bp.loop = NULL;
   const ir_tloop *l = p->loop;
-  emit_opts ko = *o; /* the iterator a size of the body: its index argument */
-  ko.has_sym_arg = l->iter_size;
-  ko.sym_arg = l->iter;
-  o = &ko;
-  emit_opts bo = *o;
+  int *buf; /* the iterator a size of the body: its index argument */
+  emit_opts bo = body_opts(o, l, &buf);
   bo.func_name = body;
-  if (emit_mlir_func(d, &bp, &bo, out)) return -1;
+  /* the body: the program, or the sequence of its items (nested kept
+   * loops), each item a function of its own (a kept loop in turn) */
+  if (p->nitems ? emit_mlir_seq(d, p->items, p->nitems, &bo, out) : emit_mlir_func(d, &bp, &bo, out)) {
+    ir_free(buf);
+    return -1;
+  }
   unsigned char *seen = ir_calloc((size_t)k->nvars + 1, 1);
-  kept_bound_args(l, o, seen);
+  unsigned char *bseen = ir_calloc((size_t)k->nvars + 1, 1);
+  index_args(p, o, seen, k->nvars + 1);
+  body_index_args(p, &bo, bseen, k->nvars + 1);
+  ir_free(buf);
   ir_buf b = {0};
   char nm[64], lo[48], hi[48];
   ir_buf_printf(&b, "// the kept loop %s (issue 14): @%s is one iteration, the arrays it writes "
@@ -1334,8 +1398,8 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   types_list(&b, d, p, o, 1);
   ir_buf_puts(&b, ") {\n");
   int tmp = 0;
-  bound_value(&b, k, o, l->lo, &tmp, lo, sizeof lo);
-  bound_value(&b, k, o, l->hi, &tmp, hi, sizeof hi);
+  bound_value(&b, k, o, l->iter, l->lo, &tmp, lo, sizeof lo);
+  bound_value(&b, k, o, l->iter, l->hi, &tmp, hi, sizeof hi);
   ir_buf_printf(&b, "  %%kept_one = arith.constant 1 : index\n"
                     "  %%kept_end = arith.addi %s, %%kept_one : index\n", hi);
   /* a downward loop counts %kept_I_up from lo to hi, its iterator
@@ -1356,7 +1420,7 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
     if (l->down)
       ir_buf_printf(&b, "    %%kept_%s = arith.subi %%kept_sum, %%kept_%s_up : index\n", it, it);
     if (emit_slices(&b, d, p, o, &tmp)) goto fail;
-    body_call(&b, d, p, o, body, "kv_");
+    body_call(&b, d, p, o, body, "kv_", bseen);
     ir_buf_puts(&b, "    scf.yield ");
     for (int i = 0; i < n; i++) ir_buf_printf(&b, "%s%%kept_body#%d", i ? ", " : "", i);
     ir_buf_puts(&b, " : ");
@@ -1389,7 +1453,7 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
         ir_buf_printf(&b, "    %%kept_%s = arith.subi %%kept_sum, %%kept_%s_up : index\n", it, it);
     }
     if (emit_slices(&b, d, p, o, &tmp)) goto fail;
-    body_call(&b, d, p, o, body, "kv_");
+    body_call(&b, d, p, o, body, "kv_", bseen);
     ir_buf_puts(&b, "    %kept_inc = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : "
                     "() -> tensor<i64>\n"
                     "    %kept_next = \"stablehlo.add\"(%kept.t, %kept_inc) : "
@@ -1410,9 +1474,11 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
   ir_buf_puts(&b, "\n}\n");
   fputs(b.s, out);
   ir_free(b.s);
+  ir_free(bseen);
   return 0;
 fail:
   ir_free(b.s);
+  ir_free(bseen);
   return -1;
 }
 
@@ -1476,8 +1542,11 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     ir_buf_printf(&b, "%s%s: ", i ? ", " : "", nm);
     put_type(&c, &p->args[i]->type);
   }
-  if (o->has_sym_arg && p->kernel)
-    ir_buf_printf(&b, "%s%%%s: index", p->nargs ? ", " : "", p->kernel->vars[o->sym_arg]->name);
+  for (int v = 0, first = !p->nargs; p->kernel && v < p->kernel->nvars; v++)
+    if (is_sym_arg(o, v)) { /* the enclosing kept iterators */
+      ir_buf_printf(&b, "%s%%%s: index", first ? "" : ", ", p->kernel->vars[v]->name);
+      first = 0;
+    }
   ir_buf_puts(&b, ") -> (");
   for (int i = 0; i < p->nresults; i++) {
     if (i) ir_buf_puts(&b, ", ");
@@ -1751,9 +1820,9 @@ static void main_call(const gram_dialect *d, ir_buf *b, const emit_run *run, int
   /* a kept loop's bounds: the sizes that come in as index arguments */
   emit_opts eo = {NULL, run->sizes, run->nsizes, run->dynamic, 0, 0};
   unsigned char *seen = ir_calloc((size_t)run->nsizes + 1, 1);
-  if (p->loop) kept_bound_args(p->loop, &eo, seen);
-  for (int i = 0; i < run->nseq; i++) /* a sequence: its kept loops' */
-    if (run->seq[i]->loop) kept_bound_args(run->seq[i]->loop, &eo, seen);
+  if (!run->nseq) index_args(p, &eo, seen, run->nsizes + 1);
+  for (int i = 0; i < run->nseq; i++) /* a sequence: its parts' */
+    index_args(run->seq[i], &eo, seen, run->nsizes + 1);
   for (int v = 0; v < run->nsizes; v++)
     if (seen[v])
       ir_buf_printf(b, "  %%kidx%d_%d = arith.constant %ld : index\n", r, v, run->sizes[v]);
@@ -2109,7 +2178,7 @@ int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const
     snprintf(pname, sizeof pname, "%s_part%d", fname, i);
     po.func_name = pname;
     rc = emit_mlir_func(d, ps[i], &po, out);
-    if (ps[i]->loop) kept_bound_args(ps[i]->loop, o, seen);
+    index_args(ps[i], o, seen, nk + 1);
   }
   if (!rc && (rc = seq_collect(ps, n, vals, &nv)))
     fprintf(stderr, "uplift: error: the sequence's arrays do not fit its wrapper\n");
@@ -2140,7 +2209,7 @@ int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const
   for (int i = 0; i < n && !rc; i++) {
     const ir_tprog *p = ps[i];
     memset(own, 0, (size_t)nk + 1);
-    if (p->loop) kept_bound_args(p->loop, o, own);
+    index_args(p, o, own, nk + 1);
     ir_buf_printf(&b, "  %%part%d:%d = func.call @%s_part%d(", i, p->nresults, fname, i);
     int first = 1;
     for (int a = 0; a < p->nargs; a++) {

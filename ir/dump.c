@@ -230,7 +230,9 @@ void ir_kernel_print_overlaps(const ir_kernel *k, const char *prefix, FILE *out)
   }
 }
 
-void ir_signature_print(const ir_kernel *k, FILE *out) {
+void ir_signature_print(const ir_kernel *k, FILE *out) { ir_signature_print_with(k, NULL, 0, out); }
+
+void ir_signature_print_with(const ir_kernel *k, const char *const *extra, int nextra, FILE *out) {
   const ir_var *ret = k->returns ? k->vars[k->params[k->nparams - 1]] : NULL;
   fprintf(out, "%s %s(", ret ? ir_elem_c_name(ret->elem) : "void", k->name);
   int n = ir_kernel_nargs(k);
@@ -238,7 +240,8 @@ void ir_signature_print(const ir_kernel *k, FILE *out) {
     if (i) fputs(", ", out);
     ir_param_print(k, i, out);
   }
-  if (!n) fputs("void", out);
+  for (int i = 0; i < nextra; i++) fprintf(out, "%s%s", n + i ? ", " : "", extra[i]);
+  if (!n && !nextra) fputs("void", out);
   fputc(')', out);
 }
 

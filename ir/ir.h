@@ -597,6 +597,9 @@ void ir_param_print(const ir_kernel *k, int i, FILE *out);
 /* Print k's C signature: `void NAME(double A[n][m], int n)`, or, when k
  * returns a value, `float NAME(...)` without the returned value's array. */
 void ir_signature_print(const ir_kernel *k, FILE *out);
+/* ir_signature_print with extra[0..nextra-1] (declarations: "long s") as
+ * further parameters after k's. */
+void ir_signature_print_with(const ir_kernel *k, const char *const *extra, int nextra, FILE *out);
 
 /* Print assumption a of k as `k <= lda`. */
 void ir_assume_print(const ir_kernel *k, const ir_assume *a, FILE *out);

@@ -177,6 +177,15 @@ typedef struct ir_tprog {
   const ir_kernel *kernel;       /* for dim names; may be NULL */
   const ir_tloop *loop;          /* NULL: the program runs once; else it is
                                     the body of this kept loop */
+  /* a kept loop whose body is a sequence of programs (nested kept loops,
+   * docs/analyze.md "Nested kept loops"): its items, run in order at each
+   * iteration, each on the arrays as the one before leaves them (an item
+   * may be such a loop in turn).  The program then has no op nodes of its
+   * own: its arguments and results are the items' (the signature of the
+   * sequence, emit_mlir_seq_signature: every array some item reads or
+   * writes, and the first result written to each array). */
+  int nitems;
+  const struct ir_tprog *const *items;
 } ir_tprog;
 
 /* The number of iterations of loop at sizes (by var id; 0 when empty). */

@@ -286,7 +286,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   for (int i = 0; i < c.nslices; i++) body->params[before + i] = c.slices[i].var;
   if (k->returns) body->params[before + c.nslices] = k->params[k->nparams - 1];
   body->nparams = k->nparams + c.nslices;
-  body->nslices = c.nslices;
+  body->nslices = k->nslices + c.nslices; /* an enclosing kept loop's too */
   loop->slices = c.slices;
   loop->nslices = c.nslices;
   if (c.as_size) iter_as_size(body, kl, arena, loop);

@@ -174,10 +174,6 @@ typedef struct pipe_raised {
  * element type: out->res not raised, its reason and err say so and name
  * the --element-type the dialect has), or PIPE_ERR_INTERNAL with err
  * filled. */
-/* Does pr hold a kept loop whose body is a sequence of items (pr->body,
- * in pr or any of its parts)? */
-int pipe_raised_nests(const pipe_raised *pr);
-
 pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena *arena,
                            ir_tp_store *store, pipe_raised *out, ir_error *err);
 

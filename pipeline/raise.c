@@ -179,22 +179,15 @@ static int raise_watched(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_
 static int raise_parts(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
                        ir_arena *arena, pipe_raised *out, ir_kernel **parts, int nparts);
 
-/* Add var v to r's results (the loop's carried arrays) unless there. */
-static void add_result(enum_result *r, int v, const char *name) {
-  for (int i = 0; i < r->prog.nresults; i++)
-    if (r->result_vars[i] == v) return;
-  if (r->prog.nresults == IR_TP_MAX_RESULTS) return; /* each item holds at most as many */
-  r->result_vars[r->prog.nresults] = v;
-  r->prog.result_names[r->prog.nresults++] = name;
-}
-
 /* Raise the body of a kept loop that keeps loops of its own (out->kept.
  * nested; out->a the body's analysis, the iterator a size of it) as a
  * sequence of items (pipe_split; a body that is one kept loop is one item),
  * each raised as a kernel of its own, recursively, and proved for every
  * value of the iterator as of any size: so every item's proof holds at
  * every iteration, on the arrays as the items before leave them.  The
- * loop's results are the arrays the items write.  enum_raise's status. */
+ * loop's program is the signature of the items' sequence (its arguments
+ * every array an item reads or writes, its results the arrays the items
+ * write) with the items (ir_tprog.items).  enum_raise's status. */
 static int raise_nested(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
                         ir_arena *arena, pipe_raised *out) {
   ir_kernel **parts = NULL;
@@ -223,15 +216,20 @@ static int raise_nested(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_s
     out->res.reason = ir_arena_printf(arena, "the body of the kept loop: %s", b->res.reason);
     return 1;
   }
+  const ir_tprog **items = IR_NEW_N(arena, const ir_tprog *, n);
+  for (int i = 0; i < n; i++) items[i] = &b->parts[i].res.prog;
+  if (emit_mlir_seq_signature(items, n, &out->res.prog)) {
+    out->res.reason = "the body of the kept loop: its items' arrays do not fit one program's "
+                      "arguments";
+    return 1;
+  }
   out->res.raised = 1;
   out->res.body = &b->res;
-  memset(&out->res.prog, 0, sizeof out->res.prog);
   out->res.prog.kernel = out->a->kernel;
-  for (int i = 0; i < n; i++) {
-    const enum_result *p = &b->parts[i].res;
-    for (int j = 0; j < p->prog.nresults; j++)
-      add_result(&out->res, p->result_vars[j], out->a->kernel->vars[p->result_vars[j]]->name);
-  }
+  out->res.prog.items = items;
+  out->res.prog.nitems = n;
+  for (int i = 0; i < out->res.prog.nresults; i++)
+    out->res.result_vars[i] = ir_kernel_find_var(out->a->kernel, out->res.prog.result_names[i]);
   return 0;
 }
 
@@ -281,6 +279,7 @@ static int raise_parts(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_st
   out->res.prog = out->parts[0].res.prog;
   memcpy(out->res.result_vars, out->parts[0].res.result_vars, sizeof out->res.result_vars);
   out->res.then = out->parts[0].res.then;
+  out->res.body = out->parts[0].res.body; /* a first part that is a nested kept loop */
   return 0;
 }
 
@@ -326,21 +325,10 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
 
 /* ----------------------------------------------------------- emitting */
 
-int pipe_raised_nests(const pipe_raised *pr) {
-  if (pr->body) return 1;
-  for (int i = 0; i < pr->nparts; i++)
-    if (pipe_raised_nests(&pr->parts[i])) return 1;
-  return 0;
-}
-
 int pipe_emit(const pipe_raised *pr, pipe_emit_kind kind, const long *sizes, FILE *out,
               ir_error *err) {
   const ir_kernel *k = pr->a->kernel;
   ir_error_clear(err);
-  if (pipe_raised_nests(pr)) /* refused rather than written wrong */
-    return ir_error_set(err, nowhere, IR_ERR_INPUT,
-                        "a kept loop whose body holds kept loops (nested items) is not "
-                        "emitted yet; --check runs it in the interpreter");
   if (pr->nparts) { /* a sequence: each part a function of its own */
     const ir_tprog **ps = ir_malloc(sizeof *ps * (size_t)pr->nparts);
     const ir_kernel **ks = ir_malloc(sizeof *ks * (size_t)pr->nparts);
@@ -670,6 +658,9 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
   for (const enum_result *p = r; p; p = p->then) {
     /* in a sequence, a part's iterator as a size is none of k's */
     if (r->then && p->prog.loop && p->prog.loop->iter_size) continue;
+    /* a nested kept loop's results are its items' nodes: their masks read
+     * the items' iterators, none of k's sizes */
+    if (p->prog.nitems) continue;
     for (int i = 0; i < p->prog.nresults; i++)
       nmasks = pipe_tnode_masks(p->prog.results[i], masks, nmasks, 64);
   }

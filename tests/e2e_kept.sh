@@ -303,6 +303,24 @@ check "a local carried by the kept loop: the reason" \
 # natively, the saved report is proved again by uplift verify, and a part
 # tampered (a mask constraint in the iterator turned, or a literal
 # doubled) is refuted.
+# c_agrees NAME FILE PATTERN SETS AGAINST: FILE's --emit c (in
+# $TMP/NAME.out.c) has a line PATTERN (its parts' or items' functions),
+# compiles, and agrees with the interpreter, and with AGAINST not empty
+# with the native original too, at each size set of SETS
+c_agrees() {
+  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" --emit c -o "$TMP/$1.out.c"
+  check "$1: the C has a function per part or item" grep -q "$3" "$TMP/$1.out.c"
+  # shellcheck disable=SC2046
+  check "$1: the C compiles" cc -c -o "$TMP/$1.o" "$TMP/$1.out.c" $(pkg-config --cflags openblas)
+  for set in $4; do
+    expect_status 0 "$1: the C+BLAS agrees with the interpreter (size-set $set)" \
+      "$UPLIFT" run "$2" --size-set "$set" --native --native-source "$TMP/$1.out.c" \
+      --native-cflags "$(pkg-config --cflags --libs openblas)"
+    [ -n "$5" ] && expect_status 0 "$1: the C+BLAS agrees with the native original (size-set $set)" \
+      "$UPLIFT" run "$2" --size-set "$set" --native --native-source "$TMP/$1.out.c" \
+      --against-native --native-cflags "$(pkg-config --cflags --libs openblas)"
+  done
+}
 for f in tests/kernels/kept/lu_solve.c tests/kernels/kept/steps_then_scale.c; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -356,28 +374,30 @@ for pi, x in enumerate(r["parts"]):
 text = open(sys.argv[1]).read()
 part = text.split("part %s of 3" % sys.argv[2])[1].split("\npart ")[0]
 sys.exit(not re.search(r"^task %s \(.*refuted" % sys.argv[3], part, re.M))' "$TMP/out" "$bp" "$bt"
-  expect_status 0 "$name: --emit c" "$UPLIFT" raise -q "$f" --emit c -o "$TMP/$name.out.c"
-  check "$name: the C has a function per part" grep -q "^static void ${name}_part2(" "$TMP/$name.out.c"
-  # shellcheck disable=SC2046
-  check "$name: the C compiles" cc -c -o "$TMP/$name.o" "$TMP/$name.out.c" $(pkg-config --cflags openblas)
-  for set in 9 14; do
-    expect_status 0 "$name: the C+BLAS agrees with the interpreter (size-set $set)" \
-      "$UPLIFT" run "$f" --size-set "$set" --native --native-source "$TMP/$name.out.c" \
-      --native-cflags "$(pkg-config --cflags --libs openblas)"
-  done
+  c_agrees "$name" "$f" "^static void ${name}_part2(" "9 14" ""
 done
 # nested kept loops (raise_nested): a kept loop whose body keeps a loop of
 # its own, followed by a plain statement (solve_steps: a step loop holding
 # a forward substitution, then a feedback into the right-hand side;
 # flat_solve_steps, the same on a flat row-major pointer with a local
-# accumulator).  The
+# accumulator), or a statement, then two kept loops (row_sweeps: float,
+# pointers, a slice of the step loop's, an inner loop bound in the step
+# iterator, a downward loop; deep_sweeps, three deep: a repeat loop
+# around a nested step loop and a downward kept loop).  The
 # body is raised item by item, recursively: every task of every item
 # proved, --check agrees with the natively compiled original (the
 # interpreter runs the items at each iteration), the --json "parts" nest,
 # uplift verify re-proves the saved report and refutes it with a mask
-# constraint in the inner iterator turned; emitting it is refused with the
-# reason (not built yet), never written wrong.
-NESTED="tests/kernels/nested/solve_steps.c tests/kernels/nested/flat_solve_steps.c"
+# constraint in the inner iterator turned; the MLIR is the loop around a
+# call of @NAME_body, the items' sequence, a kept-loop item a loop of its
+# own (scf.for, stablehlo.while), and passes mlir-opt-16 with static and
+# dynamic shapes; --emit c is the loop calling a function per item,
+# compiles, and agrees with the interpreter and the native original at two
+# size sets, and the C with its last item's call left out (and, where an
+# item reads the step iterator, with the iterator passed one too high)
+# differs from the native original.
+NESTED="tests/kernels/nested/solve_steps.c tests/kernels/nested/flat_solve_steps.c
+tests/kernels/nested/row_sweeps.c tests/kernels/nested/deep_sweeps.c"
 for f in $NESTED; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -401,9 +421,38 @@ sys.exit(not (r["raised"] and r["check"]["agree"] and depth(r) >= 2 and t
     # (uplift verify reads the kernel as written: a retyped report is not re-read)
     [ -z "$fl" ] && check "$name ($d): its report is proved again by uplift verify" "$UPLIFT" verify "$f" "$TMP/$name.$d.json"
     # shellcheck disable=SC2086
-    expect_status 3 "$name ($d): emitting a nested kept loop is refused" \
+    expect_status 0 "$name ($d): the nested kept loop is emitted" \
       "$UPLIFT" raise -q "$f" $fl --dialect $d -o "$TMP/$name.$d.mlir"
-    check "$name ($d): the refusal's reason" grep -q "not emitted: a kept loop whose body holds kept loops" "$TMP/err"
+    check "$name ($d): the loop calls its body, the items' sequence" \
+      grep -q "= func.call @${name}_body(" "$TMP/$name.$d.mlir"
+    check "$name ($d): the body calls its kept-loop item" \
+      grep -q "= func.call @${name}_body_part[0-9]*(" "$TMP/$name.$d.mlir"
+    ua=""; loop=" = scf.for "
+    [ "$d" = hlo ] && ua="--allow-unregistered-dialect" && loop='"stablehlo.while"'
+    check "$name ($d): two loops, one around the other's call" \
+      test "$(grep -c "$loop" "$TMP/$name.$d.mlir")" -ge 2
+    # shellcheck disable=SC2086
+    check "$name ($d): output passes mlir-opt-16" mlir-opt-16 $ua "$TMP/$name.$d.mlir"
+    # shellcheck disable=SC2086
+    "$UPLIFT" raise -q "$f" $fl --dialect $d --shapes dynamic -o "$TMP/$name.$d.dyn.mlir" 2>/dev/null
+    # shellcheck disable=SC2086
+    check "$name ($d): dynamic shapes pass mlir-opt-16" mlir-opt-16 $ua "$TMP/$name.$d.dyn.mlir"
+  done
+  c_agrees "$name" "$f" "^static void ${name}_item.*1(" "2 9" native
+  check "$name: the C has the nested kept loop" grep -q "^  for (long upl_kept = .* /\* the kept loop " "$TMP/$name.out.c"
+  # mutants of the loop around the items: the last item not called; the
+  # iterator passed one too high (an item that reads it sees another step)
+  last=$(grep -o "^    ${name}_item[0-9]*(" "$TMP/$name.out.c" | tail -1 | tr -d ' (')
+  grep -v "^    $last(" "$TMP/$name.out.c" >"$TMP/$name.nolast.c"
+  sed 's/^\(    '"$name"'_item[0-9]*(.*\)upl_kept);$/\1upl_kept + 1);/' "$TMP/$name.out.c" >"$TMP/$name.shift.c"
+  size=$(python3 -c 'import json, sys
+print(int(json.load(open(sys.argv[1]))["kept_loops"][0]["iterator_is_size"]))' "$TMP/$name.hlo.json")
+  for m in nolast shift; do
+    [ "$m" = shift ] && [ "$size" != 1 ] && continue
+    check "$name ($m): the mutant differs in text" sh -c "! cmp -s '$TMP/$name.out.c' '$TMP/$name.$m.c'"
+    expect_status 3 "$name ($m): the mutant's C differs from the native original" \
+      "$UPLIFT" run "$f" --size-set 2 --native --native-source "$TMP/$name.$m.c" \
+      --against-native --native-cflags "$(pkg-config --cflags --libs openblas)"
   done
   # a wrong nested item: a mask constraint in its kept iterator turned
   python3 -c "$TURN_PY"'

@@ -7,7 +7,8 @@
  * loop, benchmarks/kernels/partial/jacobi-*.c, fdtd-2d.c (its
  * body reads the iterator: a slice cut in the loop), trisolv.c and
  * gramschmidt.c (the iterator a size of the body) and
- * tests/kernels/kept/ *.c; a first line `// uplift: OPTIONS` gives
+ * tests/kernels/kept/ *.c, and the nested kept loops of
+ * tests/kernels/nested/ *.c; a first line `// uplift: OPTIONS` gives
  * front-end options) and each of the dialects linalg and tosa (tosa reads
  * Polybench-style files with -D DATA_TYPE_IS_FLOAT: MLIR 16's tosa has no
  * f64), the kernel is raised (no verification; the search is bounded by
@@ -136,6 +137,15 @@ static const struct {
     {"tests/kernels/kept/lu_solve.c", {RAISES, REFUSED, RAISES}},
     {"tests/kernels/kept/steps_then_scale.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/kept/window_steps.c", {RAISES, RAISES, RAISES}},
+    /* nested kept loops: the loop's function calls @NAME_body, its items'
+     * sequence, a kept-loop item a loop function of its own; solve_steps
+     * and flat_solve_steps are f64, which tosa has not */
+    {"tests/kernels/nested/solve_steps.c", {RAISES, REFUSED, RAISES}},
+    {"tests/kernels/nested/flat_solve_steps.c", {RAISES, REFUSED, RAISES}},
+    {"tests/kernels/nested/row_sweeps.c", {RAISES, RAISES, RAISES}},
+    /* three deep: a repeat loop around a nested step loop, its slice w[q]
+     * read two levels down */
+    {"tests/kernels/nested/deep_sweeps.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
@@ -433,6 +443,7 @@ int main(void) {
   glob("benchmarks/kernels/partial/trisolv.c", GLOB_APPEND, NULL, &g);
   glob("benchmarks/kernels/partial/gramschmidt.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/kept/*.c", GLOB_APPEND, NULL, &g);
+  glob("tests/kernels/nested/*.c", GLOB_APPEND, NULL, &g);
   CHECK("kernel files found", g.gl_pathc > 0);
   for (int i = 0; i < NEXPECTED; i++) {
     int found = 0;
