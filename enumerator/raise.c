@@ -123,9 +123,9 @@ static int untyped_var(const ir_kernel *k, int v, ir_error *err) {
   return 1;
 }
 
-static int region_mask(const poly_region *r, ir_mask *m) {
-  if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
-  const poly_mask *pm = &r->masks[0];
+/* Mask pm of a region as an ir_mask into m.  Returns 0, or -1 when it
+ * does not fit one. */
+static int poly_mask_ir(const poly_mask *pm, ir_mask *m) {
   if (pm->ncons > IR_MASK_MAX_CONS) return -1;
   memset(m, 0, sizeof *m);
   m->ncons = pm->ncons;
@@ -142,6 +142,13 @@ static int region_mask(const poly_region *r, ir_mask *m) {
     mc->eq = pc->is_eq;
   }
   return 0;
+}
+
+/* Region r as one ir_mask into m.  Returns 0, or -1 when it is not one
+ * affine mask. */
+static int region_mask(const poly_region *r, ir_mask *m) {
+  if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
+  return poly_mask_ir(&r->masks[0], m);
 }
 
 static long symval(int sym, void *user) { return ((const long *)user)[sym]; }
@@ -375,9 +382,14 @@ static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, no
   ir_mask m;
   ir_type mt = *vt;
   mt.elem = IR_I1;
-  if (region_mask(r, &m)) return;
-  nodes_push(l, ir_tp_mask(t->store, &m, &mt));
-  if (!select_takes_scalar(t, &mt)) {
+  if (r->kind != POLY_REGION_MASK) return;
+  int any = 0;
+  for (int i = 0; i < r->nmasks; i++)
+    if (!poly_mask_ir(&r->masks[i], &m)) {
+      nodes_push(l, ir_tp_mask(t->store, &m, &mt));
+      any = 1;
+    }
+  if (any && !select_takes_scalar(t, &mt)) {
     mt.elem = t->k->data_type;
     constant_leaves(t, &mt, l);
   }
