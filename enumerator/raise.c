@@ -373,11 +373,27 @@ static void constant_leaves(task_ctx *t, const ir_type *vt, node_list *l) {
   l->n += sg_constant_leaves(&t->subgoals, t->store, t->k, vt, l->v + l->n, l->cap - l->n);
 }
 
+/* Does mask pm of a tensor of type vt bound it by a size that is none of
+ * its dims (a part cut at a loop-invariant subscript: lu's column A[k][j]
+ * at the kept iterator j, not a halo of the array's own box)? */
+static int cut_by_size(const poly_mask *pm, const ir_type *vt) {
+  for (int c = 0; c < pm->ncons; c++)
+    for (int p = 0; p < pm->cons[c].nparams; p++) {
+      int dim = 0;
+      for (int d = 0; d < vt->rank; d++) dim |= vt->dims[d] == pm->cons[c].pvar[p];
+      if (pm->cons[c].pcoef[p] && !dim) return 1;
+    }
+  return 0;
+}
+
 /* The leaves for region r of a tensor of type vt (elem ignored) when it is
- * one affine mask: the mask, and the constants a select on it needs
- * (`select(mask, A, 0)`), shaped like the mask when the dialect's select
- * does not take a rank-0 operand (no implicit broadcasting).  Appended to
- * l. */
+ * one affine mask, or for each of its masks cut by a size that is none of
+ * vt's dims when it is a disjunction (lu's inner item reads A in (i0 < j
+ * and i1 == j) or (i0 == i and i1 <= j): a column and a row; isl's pieces
+ * of a stencil's halo, bounded by the array's own extents, would only grow
+ * the search, heat-3d's beyond its memory budget): the mask, and the constants a select on it needs (`select(mask,
+ * A, 0)`), shaped like the mask when the dialect's select does not take a
+ * rank-0 operand (no implicit broadcasting).  Appended to l. */
 static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, node_list *l) {
   ir_mask m;
   ir_type mt = *vt;
@@ -385,7 +401,7 @@ static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, no
   if (r->kind != POLY_REGION_MASK) return;
   int any = 0;
   for (int i = 0; i < r->nmasks; i++)
-    if (!poly_mask_ir(&r->masks[i], &m)) {
+    if ((r->nmasks == 1 || cut_by_size(&r->masks[i], vt)) && !poly_mask_ir(&r->masks[i], &m)) {
       nodes_push(l, ir_tp_mask(t->store, &m, &mt));
       any = 1;
     }
