@@ -14,7 +14,9 @@
 # --check is not asserted: LU without pivoting on --check's random
 # matrices amplifies rounding past the f32 tolerance 1e-4 (the original's
 # own float and double results differ there by far more).  ludcmp's first
-# item stops in the search (tests/e2e_raise.sh, partial_reason).
+# item stops in the search (tests/e2e_raise.sh, partial_reason).  With
+# --timeout 900: cholesky's search takes 10-25 s, several times that
+# under the sanitizers.
 . tests/lib.sh
 
 NESTED="benchmarks/kernels/partial/lu.c benchmarks/kernels/partial/cholesky.c"
@@ -25,7 +27,7 @@ for f in $NESTED; do
     [ "$d" = tosa ] && fl="--element-type f32"
     # shellcheck disable=SC2086
     expect_status 0 "$name ($d): raised item by item inside its nested kept loops" \
-      "$UPLIFT" raise "$f" $fl $SEARCH_MEMORY --dialect $d --json -o "$TMP/$name.$d.json"
+      "$UPLIFT" raise "$f" $fl $SEARCH_MEMORY --timeout 900 --dialect $d --json -o "$TMP/$name.$d.json"
     check "$name ($d): every task of every item proved, nested, --check agrees in f64" \
       python3 -c "$NESTED_OK_PY" "$TMP/$name.$d.json" proved,proved_finite "$([ "$d" = tosa ] || echo 1)"
     [ "$d" != tosa ] && check "$name ($d): its report is proved again by uplift verify" \
