@@ -123,9 +123,9 @@ static int untyped_var(const ir_kernel *k, int v, ir_error *err) {
   return 1;
 }
 
-static int region_mask(const poly_region *r, ir_mask *m) {
-  if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
-  const poly_mask *pm = &r->masks[0];
+/* Mask pm of a region as an ir_mask into m.  Returns 0, or -1 when it
+ * does not fit one. */
+static int poly_mask_ir(const poly_mask *pm, ir_mask *m) {
   if (pm->ncons > IR_MASK_MAX_CONS) return -1;
   memset(m, 0, sizeof *m);
   m->ncons = pm->ncons;
@@ -142,6 +142,13 @@ static int region_mask(const poly_region *r, ir_mask *m) {
     mc->eq = pc->is_eq;
   }
   return 0;
+}
+
+/* Region r as one ir_mask into m.  Returns 0, or -1 when it is not one
+ * affine mask. */
+static int region_mask(const poly_region *r, ir_mask *m) {
+  if (r->kind != POLY_REGION_MASK || r->nmasks != 1) return -1;
+  return poly_mask_ir(&r->masks[0], m);
 }
 
 static long symval(int sym, void *user) { return ((const long *)user)[sym]; }
@@ -366,18 +373,39 @@ static void constant_leaves(task_ctx *t, const ir_type *vt, node_list *l) {
   l->n += sg_constant_leaves(&t->subgoals, t->store, t->k, vt, l->v + l->n, l->cap - l->n);
 }
 
+/* Does mask pm of a tensor of type vt bound it by a size that is none of
+ * its dims (a part cut at a loop-invariant subscript: lu's column A[k][j]
+ * at the kept iterator j, not a halo of the array's own box)? */
+static int cut_by_size(const poly_mask *pm, const ir_type *vt) {
+  for (int c = 0; c < pm->ncons; c++)
+    for (int p = 0; p < pm->cons[c].nparams; p++) {
+      int dim = 0;
+      for (int d = 0; d < vt->rank; d++) dim |= vt->dims[d] == pm->cons[c].pvar[p];
+      if (pm->cons[c].pcoef[p] && !dim) return 1;
+    }
+  return 0;
+}
+
 /* The leaves for region r of a tensor of type vt (elem ignored) when it is
- * one affine mask: the mask, and the constants a select on it needs
- * (`select(mask, A, 0)`), shaped like the mask when the dialect's select
- * does not take a rank-0 operand (no implicit broadcasting).  Appended to
- * l. */
+ * one affine mask, or for each of its masks cut by a size that is none of
+ * vt's dims when it is a disjunction (lu's inner item reads A in (i0 < j
+ * and i1 == j) or (i0 == i and i1 <= j): a column and a row; isl's pieces
+ * of a stencil's halo, bounded by the array's own extents, would only grow
+ * the search, heat-3d's beyond its memory budget): the mask, and the constants a select on it needs (`select(mask,
+ * A, 0)`), shaped like the mask when the dialect's select does not take a
+ * rank-0 operand (no implicit broadcasting).  Appended to l. */
 static void mask_leaves(task_ctx *t, const poly_region *r, const ir_type *vt, node_list *l) {
   ir_mask m;
   ir_type mt = *vt;
   mt.elem = IR_I1;
-  if (region_mask(r, &m)) return;
-  nodes_push(l, ir_tp_mask(t->store, &m, &mt));
-  if (!select_takes_scalar(t, &mt)) {
+  if (r->kind != POLY_REGION_MASK) return;
+  int any = 0;
+  for (int i = 0; i < r->nmasks; i++)
+    if ((r->nmasks == 1 || cut_by_size(&r->masks[i], vt)) && !poly_mask_ir(&r->masks[i], &m)) {
+      nodes_push(l, ir_tp_mask(t->store, &m, &mt));
+      any = 1;
+    }
+  if (any && !select_takes_scalar(t, &mt)) {
     mt.elem = t->k->data_type;
     constant_leaves(t, &mt, l);
   }

@@ -2,6 +2,8 @@
 # check DESC CMD...: passes when CMD exits 0.
 # expect_status N DESC CMD...: passes when CMD exits with status N.
 # kernel_want FILE DIALECT: the expected raise result (table below).
+# TURN_PY, TAMPER_NESTED_PY, NESTED_OK_PY: python for the reports of kept
+# loops (checked, tampered).
 # report: prints "N passed, N failed" and exits non-zero on failure.
 # There is no skip: a script that runs no check fails (docs/testing.md).
 UPLIFT=${UPLIFT:-./uplift}
@@ -46,5 +48,65 @@ kernel_want() {
     # aligned operands (slices): float data, every dialect
     */kernels/slice/*.c) echo R ;;
   esac
+}
+# turn(it): a re.sub callback turning the first constraint of a mask that
+# reads the kept iterator it (== 0 and >= 0 swapped); the wrong bodies of
+# the sequence and nested sections (e2e_kept.sh, e2e_nested.sh)
+TURN_PY='import json, re, sys
+def turn(it):
+    def f(m):
+        cons = m.group(1).split(", ")
+        for j, c in enumerate(cons):
+            if re.search(r"(?<![\w])" + it + r"(?![\w])", c):
+                cons[j] = c[:-4] + (">= 0" if c.endswith("== 0") else "== 0")
+                return "mask[" + ", ".join(cons) + "]"
+        return m.group(0)
+    return f
+'
+# TAMPER_NESTED_PY IN OUT [all]: the report IN with the first task of a
+# nested item (below the top level) whose kept iterator is a size
+# tampered: a mask constraint in that iterator turned (in its first mask,
+# or with `all` in every mask); written to OUT, "made" printed
+TAMPER_NESTED_PY="$TURN_PY"'
+r = json.load(open(sys.argv[1]))
+count = 0 if sys.argv[3:] == ["all"] else 1
+def walk(x, depth):
+    k = x.get("kept_loops")
+    for t in x["tasks"]:
+        if depth and k and k[0]["iterator_is_size"]:
+            p = re.sub(r"mask\[([^\]]*)\]", turn(k[0]["loop"]), t["program"], count=count)
+            if p != t["program"]:
+                t["program"] = p
+                return True
+    return any(walk(p, depth + 1) for p in x.get("parts", []))
+if walk(r, 0):
+    json.dump(r, open(sys.argv[2], "w"))
+    print("made")'
+# NESTED_OK_PY REPORT VERDICTS CHECKED: the --json REPORT of a kept loop
+# holding kept loops is raised, nests its items (an item with a kept
+# loop), every task of every item has one of the comma-separated VERDICTS,
+# and with CHECKED 1 its --check agrees
+NESTED_OK_PY='import json, sys
+r = json.load(open(sys.argv[1]))
+def tasks(x):
+    yield from x["tasks"]
+    for p in x.get("parts", []):
+        yield from tasks(p)
+def depth(x):
+    return 1 + max([depth(p) for p in x.get("parts", [])] + [0])
+t = list(tasks(r))
+sys.exit(not (r["raised"] and depth(r) >= 2 and t
+              and (sys.argv[3] != "1" or r["check"]["agree"])
+              and any(p.get("kept_loops") for p in r["parts"])
+              and all(x["verify"]["verdict"] in sys.argv[2].split(",") for x in t)))'
+# nested_tamper_refuted FILE NAME REPORT [all]: a tampered nested item of
+# REPORT (TAMPER_NESTED_PY) is made and refuted by uplift verify
+nested_tamper_refuted() {
+  python3 -c "$TAMPER_NESTED_PY" "$3" "$TMP/$2.bad.json" ${4:-} >"$TMP/badtask"
+  check "$2: a tampered nested item is made" grep -q made "$TMP/badtask"
+  "$UPLIFT" verify "$1" "$TMP/$2.bad.json" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  check "$2: a tampered nested item is not proved (exit $rc)" test "$rc" -ne 0
+  check "$2: uplift verify refutes it" grep -q "refuted" "$TMP/out"
 }
 report() { echo "$PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; }
