@@ -36,5 +36,13 @@ for f in $NESTED; do
   # a wrong item of the j sweep: every mask constraint in j of its first
   # task turned
   nested_tamper_refuted "$f" "$name" "$TMP/$name.hlo.json" all
+  # emitted: linalg's MLIR passes mlir-opt-16 (the pivot loop around
+  # @NAME_body, the j sweep a loop function of its own), and the C+BLAS
+  # (a function per item) agrees with the native original
+  expect_status 0 "$name (linalg): MLIR emitted" \
+    "$UPLIFT" raise -q "$f" $SEARCH_MEMORY --timeout 900 --dialect linalg -o "$TMP/$name.mlir"
+  check "$name (linalg): the loop calls its body" grep -q "func.call @kernel_${name}_body" "$TMP/$name.mlir"
+  check "$name (linalg): output passes mlir-opt-16" mlir-opt-16 "$TMP/$name.mlir"
+  c_agrees "$name" "$f" "^static void kernel_${name}_item1(" "2 9" native
 done
 report

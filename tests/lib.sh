@@ -110,3 +110,22 @@ nested_tamper_refuted() {
   check "$2: uplift verify refutes it" grep -q "refuted" "$TMP/out"
 }
 report() { echo "$PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; }
+
+# c_agrees NAME FILE PATTERN SETS AGAINST: FILE's --emit c (in
+# $TMP/NAME.out.c) has a line PATTERN (its parts' or items' functions),
+# compiles, and agrees with the interpreter, and with AGAINST not empty
+# with the native original too, at each size set of SETS
+c_agrees() {
+  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" --emit c -o "$TMP/$1.out.c"
+  check "$1: the C has a function per part or item" grep -q "$3" "$TMP/$1.out.c"
+  # shellcheck disable=SC2046
+  check "$1: the C compiles" cc -c -o "$TMP/$1.o" "$TMP/$1.out.c" $(pkg-config --cflags openblas)
+  for set in $4; do
+    expect_status 0 "$1: the C+BLAS agrees with the interpreter (size-set $set)" \
+      "$UPLIFT" run "$2" --size-set "$set" --native --native-source "$TMP/$1.out.c" \
+      --native-cflags "$(pkg-config --cflags --libs openblas)"
+    [ -n "$5" ] && expect_status 0 "$1: the C+BLAS agrees with the native original (size-set $set)" \
+      "$UPLIFT" run "$2" --size-set "$set" --native --native-source "$TMP/$1.out.c" \
+      --against-native --native-cflags "$(pkg-config --cflags --libs openblas)"
+  done
+}
