@@ -283,6 +283,49 @@ static void test_slice(void) {
                "expected 2 (the operand rank)");
 }
 
+/* ---- pad (issue 14) ----
+ * pad: x[r - low] inside x, the padding value elsewhere; a negative low
+ * or high crops; the padding value's poison where it is used. */
+static void test_pad(void) {
+  ir_tensor x = ten(1, D(5), V(1, 2, 3, 4, 5)), v = ten(0, D(0), V(9));
+  ir_tensor xv[2] = {x, v};
+  interp_attr a[2] = {ints(1, I(1)), ints(1, I(2))};
+  EVAL("pad [5] by (1, 2) with 9", "pad", a, xv, 1, D(8), V(9, 1, 2, 3, 4, 5, 9, 9));
+  a[0] = ints(1, I(1)), a[1] = ints(1, I(-1));
+  EVAL("pad (1, -1): x[i-1], 9 at the start", "pad", a, xv, 1, D(5), V(9, 1, 2, 3, 4));
+  a[0] = ints(1, I(-1)), a[1] = ints(1, I(1));
+  EVAL("pad (-1, 1): x[i+1], 9 at the end", "pad", a, xv, 1, D(5), V(2, 3, 4, 5, 9));
+  a[0] = ints(1, I(-2)), a[1] = ints(1, I(-3));
+  EVAL("pad (-2, -3): everything cropped", "pad", a, xv, 1, D(0), V(0));
+  a[0] = ints(1, I(0)), a[1] = ints(1, I(0));
+  EVAL("pad (0, 0): x itself", "pad", a, xv, 1, D(5), V(1, 2, 3, 4, 5));
+  ir_tensor e[2] = {ten(1, D(0), NULL), v};
+  a[0] = ints(1, I(2)), a[1] = ints(1, I(1));
+  EVAL("pad of an empty x: all padding", "pad", a, e, 1, D(3), V(9, 9, 9));
+  ir_tensor m[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), v};
+  interp_attr c[2] = {ints(2, I(1, -1)), ints(2, I(-1, 1))};
+  EVAL("pad [2,3] by (1,-1) low, (-1,1) high: m[i-1][j+1]", "pad", c, m, 2, D(2, 3),
+       V(9, 9, 9, 2, 3, 9));
+  c[0] = ints(2, I(0, 1)), c[1] = ints(2, I(1, 0));
+  EVAL("pad [2,3] to [3,4]", "pad", c, m, 2, D(3, 4), V(9, 1, 2, 3, 9, 4, 5, 6, 9, 9, 9, 9));
+  /* poison: x's where x is read, the padding value's elsewhere */
+  ir_tensor px[2] = {x, v};
+  px[0].poison = PZ(0, 1, 0, 0, 0);
+  px[1].poison = PZ(1);
+  a[0] = ints(1, I(1)), a[1] = ints(1, I(-1));
+  EVAL_P("pad poison: x's moved, v's at the padding", "pad", a, px, 1, D(5),
+         V(9, 1, 2, 3, 4), PZ(1, 0, 1, 0, 0));
+  ir_tensor o = ten(1, D(2), NULL);
+  a[0] = ints(1, I(-6)), a[1] = ints(1, I(0));
+  expect_error("pad cropping past the extent", "pad", a, xv, &o, "crops more than its extent");
+  interp_attr a1[2] = {ints(1, I(0)), ints(1, I(0))};
+  expect_error("pad low of rank 1 for a rank-2 operand", "pad", a1, m, &o,
+               "expected 2 (the operand rank)");
+  ir_tensor vv[2] = {x, x};
+  expect_error("pad value of rank 1", "pad", a1, vv, &o, "must be rank 0");
+}
+/* ---- end pad ---- */
+
 /* The conditional-update bodies against C's loop `if (x OP acc) acc = x`
  * on the values where no max or min op agrees with it: a NaN element
  * (skipped), a NaN start (kept), zeros of both signs (`>` keeps the
@@ -627,7 +670,7 @@ static void test_registry(void) {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
       "mul", "div", "max", "min", "fmax", "fmin", "compare", "select", "dot_general",
       "transpose", "broadcast_in_dim", "slice", "reduce", "iota", "constant", "fill",
-      "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
+      "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl", "pad"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
   for (int i = 0; i < n; i++) found += interp_op_find(names[i]) != NULL;
@@ -695,6 +738,16 @@ static void test_types(void) {
   CHECK("sqrt of i32 is rejected",
         interp_op_type(sq, NULL, c, &r, &err) != 0 &&
             strstr(err.msg, "expected f32 or f64"));
+  /* pad over size symbols: a shift keeps the dim, a growth has no type */
+  const interp_op *pd = interp_op_find("pad");
+  ir_type pa[2] = {{IR_F64, 2, {M, N}}, {IR_F64, 0, {0}}};
+  interp_attr sh[2] = {ints(2, I(1, -1)), ints(2, I(-1, 1))};
+  CHECK("symbolic pad by a shift keeps the type",
+        interp_op_type(pd, sh, pa, &r, &err) == 0 && r.rank == 2 && r.dims[0] == M &&
+            r.dims[1] == N && r.elem == IR_F64);
+  sh[1] = ints(2, I(0, 1));
+  CHECK("symbolic pad that grows a dim has no type",
+        interp_op_type(pd, sh, pa, &r, &err) != 0 && strstr(err.msg, "no size symbol"));
   const interp_op *rs = interp_op_find("reshape");
   ir_type x = {IR_F64, 2, {M, N}};
   r = (ir_type){IR_F64, 3, {N, IR_DIM_ONE, M}};
@@ -1145,6 +1198,19 @@ static void make_case(const char *name, sym_case *c) {
     }
     c->attrs[0] = ints(r, st);
     c->attrs[1] = ints(r, keep);
+  } else if (strcmp(name, "pad") == 0) {
+    /* low and high in -1..2 per dim, never cropping past the extent */
+    int r = (int)rnd_int(0, 3), lo[4], hi[4];
+    c->ranks[0] = r;
+    c->ranks[1] = 0;
+    rnd_shape(r, c->dims[0]);
+    for (int d = 0; d < r; d++) {
+      lo[d] = (int)rnd_int(c->dims[0][d] > 0 ? -1 : 0, 2);
+      hi[d] = (int)rnd_int(c->dims[0][d] + lo[d] > 0 ? -1 : 0, 2);
+      if (lo[d] < 0 && hi[d] < 0 && c->dims[0][d] < 2) hi[d] = 0;
+    }
+    c->attrs[0] = ints(r, lo);
+    c->attrs[1] = ints(r, hi);
   } else if (strcmp(name, "reshape") == 0) {
     /* split 2*3*k elements into two different shapes */
     long k = rnd_int(1, 2);
@@ -1184,6 +1250,7 @@ int main(void) {
   test_dot();
   test_transpose();
   test_slice();
+  test_pad();
   test_reduce();
   test_reduce_update();
   test_creators();
