@@ -867,6 +867,7 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"shl", POLY_OP_SHL},
       {"shra", POLY_OP_SHR},
       {"shrl", POLY_OP_SHR},
+      {"pad", POLY_OP_SHIFTED}, /* issue 14: a stencil's shifted reads */
   };
   /* C's fmax and fmin elementwise (a clamp): not for a running maximum or
    * minimum, whose fold the conditional-update reduce computes and whose
