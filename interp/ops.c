@@ -434,10 +434,9 @@ static int shape_pad(const interp_op *op, const interp_attr *attrs,
                     "(only low + high = 0 has a type)", op->name, shapes, d, grow);
       res->dims[d] = x->dims[d];
     } else {
-      if (x->dims[d] + grow < 0 || (lo->v[d] < 0 && -lo->v[d] > x->dims[d]) ||
-          (hi->v[d] < 0 && -hi->v[d] > x->dims[d]))
-        return fail(err, "%s: %s: the padding of dim %d (low %d, high %d) crops more "
-                    "than its extent", op->name, shapes, d, lo->v[d], hi->v[d]);
+      if (x->dims[d] + grow < 0)
+        return fail(err, "%s: %s: the padding of dim %d (low %d, high %d) leaves a "
+                    "negative extent", op->name, shapes, d, lo->v[d], hi->v[d]);
       res->dims[d] = x->dims[d] + grow;
     }
   }

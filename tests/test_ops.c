@@ -317,7 +317,13 @@ static void test_pad(void) {
          V(9, 1, 2, 3, 4), PZ(1, 0, 1, 0, 0));
   ir_tensor o = ten(1, D(2), NULL);
   a[0] = ints(1, I(-6)), a[1] = ints(1, I(0));
-  expect_error("pad cropping past the extent", "pad", a, xv, &o, "crops more than its extent");
+  expect_error("pad cropping past the extent", "pad", a, xv, &o, "negative extent");
+  a[0] = ints(1, I(1)), a[1] = ints(1, I(-1));
+  EVAL("pad (1, -1) of an empty x: empty (a shift at size 0)", "pad", a, e, 1, D(0), V(0));
+  ir_tensor one[2] = {ten(1, D(1), V(4)), v};
+  a[0] = ints(1, I(-2)), a[1] = ints(1, I(2));
+  EVAL("pad (-2, 2) of a [1]: reads past the end, the padding value", "pad", a, one, 1, D(1),
+       V(9));
   interp_attr a1[2] = {ints(1, I(0)), ints(1, I(0))};
   expect_error("pad low of rank 1 for a rank-2 operand", "pad", a1, m, &o,
                "expected 2 (the operand rank)");
@@ -1199,15 +1205,15 @@ static void make_case(const char *name, sym_case *c) {
     c->attrs[0] = ints(r, st);
     c->attrs[1] = ints(r, keep);
   } else if (strcmp(name, "pad") == 0) {
-    /* low and high in -1..2 per dim, never cropping past the extent */
+    /* low and high in -3..2 per dim, any whose extent is not negative */
     int r = (int)rnd_int(0, 3), lo[4], hi[4];
     c->ranks[0] = r;
     c->ranks[1] = 0;
     rnd_shape(r, c->dims[0]);
     for (int d = 0; d < r; d++) {
-      lo[d] = (int)rnd_int(c->dims[0][d] > 0 ? -1 : 0, 2);
-      hi[d] = (int)rnd_int(c->dims[0][d] + lo[d] > 0 ? -1 : 0, 2);
-      if (lo[d] < 0 && hi[d] < 0 && c->dims[0][d] < 2) hi[d] = 0;
+      lo[d] = (int)rnd_int(-3, 2);
+      hi[d] = (int)rnd_int(-3, 2);
+      if (c->dims[0][d] + lo[d] + hi[d] < 0) hi[d] = -lo[d];
     }
     c->attrs[0] = ints(r, lo);
     c->attrs[1] = ints(r, hi);
