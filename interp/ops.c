@@ -445,6 +445,26 @@ static int shape_pad(const interp_op *op, const interp_attr *attrs,
 }
 /* ---- end pad ---- */
 
+/* ---- conv (issue 14) ----
+ * conv: x and a window w of x's rank; the result has x's shape (a `same`
+ * convolution, unit strides, zero padding, so that it types over size
+ * symbols). */
+static int shape_conv(const interp_op *op, const interp_attr *attrs,
+                      const interp_shape *args, interp_shape *res,
+                      int symbolic, interp_err *err) {
+  (void)attrs;
+  const interp_shape *x = &args[0], *w = &args[1];
+  if (check_rank(op, x, err) || check_rank(op, w, err)) return -1;
+  char shapes[160];
+  SHAPES("operand %s and window %s", S(x), S(w));
+  if (x->rank != w->rank || x->rank == 0)
+    return fail(err, "%s: %s: the window must have the operand's rank, at least 1", op->name,
+                shapes);
+  *res = *x;
+  return 0;
+}
+/* ---- end conv ---- */
+
 static int shape_reduce(const interp_op *op, const interp_attr *attrs,
                         const interp_shape *args, interp_shape *res,
                         int symbolic, interp_err *err) {
@@ -836,6 +856,7 @@ static const interp_op ops[] = {
     /* issue 14's stencil ops */
     {"pad", 0, 2, 2, {{"low", INTERP_ATTR_INTS}, {"high", INTERP_ATTR_INTS}}, 0,
      shape_pad, KERNEL(k_pad)},
+    {"conv", 0, 2, 0, {A_NONE}, INTERP_OP_REDUCTION, shape_conv, KERNEL(k_conv)},
     {"reduce", 0, 2, 3,
      {{"dims", INTERP_ATTR_INTS},
       {"body", INTERP_ATTR_BODY},

@@ -332,6 +332,41 @@ static void test_pad(void) {
 }
 /* ---- end pad ---- */
 
+/* ---- conv (issue 14) ----
+ * conv: a `same` cross-correlation, the window centred at (K-1)/2, zeros
+ * outside the operand (their products with the window are terms too). */
+static void test_conv(void) {
+  ir_tensor xw[2] = {ten(1, D(5), V(1, 2, 3, 4, 5)), ten(1, D(3), V(1, 10, 100))};
+  /* y[i] = x[i-1] + 10 x[i] + 100 x[i+1] */
+  EVAL("conv [5] with [3]: x[i-1] + 10x[i] + 100x[i+1], 0 past either end", "conv", NULL, xw,
+       1, D(5), V(210, 321, 432, 543, 54));
+  xw[1] = ten(1, D(2), V(1, 10)); /* even window: lo = 0, y[i] = x[i] + 10 x[i+1] */
+  EVAL("conv with an even window [2]: x[i] + 10x[i+1]", "conv", NULL, xw, 1, D(5),
+       V(21, 32, 43, 54, 5));
+  xw[1] = ten(1, D(0), NULL);
+  EVAL("conv with an empty window: 0", "conv", NULL, xw, 1, D(5), V(0, 0, 0, 0, 0));
+  ir_tensor e[2] = {ten(1, D(0), NULL), ten(1, D(3), V(1, 10, 100))};
+  EVAL("conv of an empty operand: empty", "conv", NULL, e, 1, D(0), V(0));
+  /* 2-D: a [2,3] x, the window [[0,1,0],[0,0,2]]: y[i][j] = x[i-0][j] +
+   * 2 x[i+1][j+1] (lo = (0, 1)) */
+  ir_tensor m[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), ten(2, D(2, 3), V(0, 1, 0, 0, 0, 2))};
+  EVAL("conv 2-D [2,3] with [2,3]", "conv", NULL, m, 2, D(2, 3), V(11, 14, 3, 4, 5, 6));
+  /* a NaN window times a padding zero is NaN, as on the padded operand */
+  ir_tensor nw[2] = {ten(1, D(2), V(1, 2)), ten(1, D(3), V(NAN, 0, 0))};
+  ir_tensor o;
+  memset(&o, 0, sizeof o);
+  const interp_op *cv = interp_op_find("conv");
+  int ok = cv && interp_op_eval(cv, NULL, nw, &o, NULL) == 0 && isnan(o.data[0]) &&
+           isnan(o.data[1]);
+  CHECK("conv: a padding zero times a NaN window element is NaN", ok);
+  if (o.data) interp_tensor_free(&o);
+  ir_tensor bad[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), ten(1, D(3), V(1, 2, 3))};
+  ir_tensor out = ten(2, D(2, 3), NULL);
+  expect_error("conv with a window of another rank", "conv", NULL, bad, &out,
+               "the window must have the operand's rank");
+}
+/* ---- end conv ---- */
+
 /* The conditional-update bodies against C's loop `if (x OP acc) acc = x`
  * on the values where no max or min op agrees with it: a NaN element
  * (skipped), a NaN start (kept), zeros of both signs (`>` keeps the
@@ -676,7 +711,7 @@ static void test_registry(void) {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
       "mul", "div", "max", "min", "fmax", "fmin", "compare", "select", "dot_general",
       "transpose", "broadcast_in_dim", "slice", "reduce", "iota", "constant", "fill",
-      "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl", "pad"};
+      "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl", "pad", "conv"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
   for (int i = 0; i < n; i++) found += interp_op_find(names[i]) != NULL;
@@ -1217,6 +1252,11 @@ static void make_case(const char *name, sym_case *c) {
     }
     c->attrs[0] = ints(r, lo);
     c->attrs[1] = ints(r, hi);
+  } else if (strcmp(name, "conv") == 0) {
+    int r = (int)rnd_int(1, 3);
+    c->ranks[0] = c->ranks[1] = r;
+    rnd_shape(r, c->dims[0]);
+    rnd_shape(r, c->dims[1]);
   } else if (strcmp(name, "reshape") == 0) {
     /* split 2*3*k elements into two different shapes */
     long k = rnd_int(1, 2);
@@ -1257,6 +1297,7 @@ int main(void) {
   test_transpose();
   test_slice();
   test_pad();
+  test_conv();
   test_reduce();
   test_reduce_update();
   test_creators();
