@@ -459,21 +459,21 @@ static int test_binary_maxmin(const gram_dialect *d, ir_tp_store *s, int ieee) {
   return n;
 }
 
-/* ---- pad (issue 14) ----
- * The ops with a shift attribute (pad) with dynamic shapes too: each
- * chosen production emitted with `?` dims passes mlir-opt-16 (hlo:
- * parses) and, in an upstream dialect, runs and agrees with our kernel.
- * Returns how many were run or parsed. */
-static int test_shift_dynamic(const gram_dialect *d, const chosen *all, ir_tprog *progs,
-                              int nfuncs, int registered) {
+/* ---- pad and conv (issue 14) ----
+ * The stencil ops, those with a shift attribute (pad) or of kernel conv,
+ * with dynamic shapes too: each chosen production emitted with `?` dims
+ * passes mlir-opt-16 (hlo: parses) and, in an upstream dialect, runs and
+ * agrees with our kernel.  Returns how many were run or parsed. */
+static int test_stencil_dynamic(const gram_dialect *d, const chosen *all, ir_tprog *progs,
+                                int nfuncs, int registered) {
   static chosen cs[MAX_FUNCS];
   static ir_tprog ps[MAX_FUNCS];
   int n = 0;
   for (int i = 0; i < nfuncs; i++) {
     const gram_op *op = all[i].prod.op;
-    int shift = 0;
-    for (int a = 0; a < op->nattrs; a++) shift |= op->attrs[a].dom == GRAM_DOM_SHIFT;
-    if (!shift) continue;
+    int stencil = op->kernel && !strcmp(op->kernel, "conv");
+    for (int a = 0; a < op->nattrs; a++) stencil |= op->attrs[a].dom == GRAM_DOM_SHIFT;
+    if (!stencil) continue;
     cs[n] = all[i];
     ps[n++] = progs[i];
   }
@@ -490,13 +490,13 @@ static int test_shift_dynamic(const gram_dialect *d, const chosen *all, ir_tprog
   fclose(f);
   ir_error err = {0};
   int rc = emit_mlir_check(text, !registered, &err);
-  CHECKF(rc == 0, "%s: %d shift ops with dynamic shapes pass mlir-opt-16: %s", d->name, n,
+  CHECKF(rc == 0, "%s: %d stencil ops with dynamic shapes pass mlir-opt-16: %s", d->name, n,
          err.msg);
   free(text);
   if (registered && rc == 0) compare_runs(d, cs, ps, n, 1);
   return n;
 }
-static int nshift; /* shift (pad) productions run with dynamic shapes */
+static int nstencil; /* pad and conv productions run with dynamic shapes */
 /* ---- end pad ---- */
 
 static int nupdate; /* conditional-update reductions run, all dialects */
@@ -557,7 +557,7 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
          registered ? "" : " --allow-unregistered-dialect", err.msg);
   if (rc) fprintf(stderr, "%s\n", text);
   free(text);
-  nshift += test_shift_dynamic(d, all, progs, nfuncs, registered);
+  nstencil += test_stencil_dynamic(d, all, progs, nfuncs, registered);
   if (registered && rc == 0) {
     CHECKF(emit_mlir_tools_available(), "%s: mlir-cpu-runner-16 and its libraries are installed (mk/deps.sh)", name);
     if (emit_mlir_tools_available()) {
@@ -586,7 +586,8 @@ int main(void) {
   test_dialect("linalg", IR_F64, 1, &a);
   test_dialect("tosa", IR_F32, 1, &a);
   CHECKF(nempty > 0, "%d reductions start from a kernel constant (tosa's)", nempty);
-  CHECKF(nshift >= 3, "%d pads run with dynamic shapes (every dialect has one)", nshift);
+  CHECKF(nstencil >= 3, "%d pads and convs run with dynamic shapes (every dialect has a pad)",
+         nstencil);
   CHECKF(nupdate > 0, "%d conditional-update reductions and C fmax/fmin maps run (linalg's)", nupdate);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
