@@ -320,17 +320,19 @@ static const char w_tag[W_COUNT] = {'o', 's', 'l', 'h', 'e'};
 /* Is attribute ai of n's op a window, or a shift (issue 14's pad: edge
  * padding (low, high) per dim with low + high = 0, written as the window
  * that starts at high and keeps every dim)? */
+static gram_dom attr_dom(const ir_tnode *n, int ai) {
+  return ((const gram_op *)n->op->owner)->attrs[ai].dom;
+}
 static int is_window(const ir_tnode *n, int ai) {
-  gram_dom dom = ((const gram_op *)n->op->owner)->attrs[ai].dom;
-  return dom == GRAM_DOM_WINDOW || dom == GRAM_DOM_SHIFT;
+  return attr_dom(n, ai) == GRAM_DOM_WINDOW || attr_dom(n, ai) == GRAM_DOM_SHIFT;
 }
 
 /* Start and keep of dim d of window (or shift) attribute ai of n. */
 static long window_start(const ir_tnode *n, int ai, int d) {
-  return n->attrs[ai].v[2 * d + (((const gram_op *)n->op->owner)->attrs[ai].dom == GRAM_DOM_SHIFT)];
+  return n->attrs[ai].v[2 * d + (attr_dom(n, ai) == GRAM_DOM_SHIFT)];
 }
 static int window_keep(const ir_tnode *n, int ai, int d) {
-  return ((const gram_op *)n->op->owner)->attrs[ai].dom == GRAM_DOM_SHIFT ? 1 : n->attrs[ai].v[2 * d + 1];
+  return attr_dom(n, ai) == GRAM_DOM_SHIFT ? 1 : n->attrs[ai].v[2 * d + 1];
 }
 
 /* The result dim of n that operand dim d of its window attribute ai keeps,
@@ -986,9 +988,9 @@ static void emit_node(ectx *c, const ir_tnode *n) {
         lines = op->emit_b;
         nl = op->nemit_b;
       }
-  int shifts = 0; /* issue 14's pad: its shift is written as a window */
-  for (int ai = 0; ai < op->nattrs; ai++) shifts |= op->attrs[ai].dom == GRAM_DOM_SHIFT;
-  if (c->dyn && (gram_op_has_window(op) || shifts)) {
+  int windows = 0; /* a window, or a shift (issue 14's pad) written as one */
+  for (int ai = 0; ai < op->nattrs; ai++) windows |= is_window(n, ai);
+  if (c->dyn && windows) {
     /* a window's values are index values whatever the shapes */
     window_dynamic(c, n);
     if (op->nemit_d) {

@@ -218,11 +218,11 @@ static unsigned expr_ops(const ir_expr *e) {
   return o;
 }
 
-/* ---- issue 14's pad ----
+/* ---- issue 14's stencil hint ----
  * Does e read an element at a subscript `i + c` or `i - c` (c a nonzero
  * integer literal, i an iterator the write w subscripts with)?  A
- * stencil's shifted read, for which the pad ops are worth trying
- * (POLY_OP_SHIFTED). */
+ * stencil's shifted read, for which the pad ops (and, with a product and
+ * a sum, the convolutions) are worth trying (POLY_OP_SHIFTED). */
 static int shifted_read(const ir_kernel *k, const ir_expr *e, const ir_expr *w) {
   for (int d = 0; e->kind == IR_EX_ELEM && d < e->nargs; d++) {
     const ir_expr *x = e->args[d];

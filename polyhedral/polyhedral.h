@@ -51,7 +51,7 @@ enum {
   POLY_OP_SHR = 1u << 19,     /* a >> b */
   POLY_OP_CONVERT = 1u << 20, /* a conversion of integer data (a C promotion,
                                  a store into a narrower type, a cast) */
-  /* ---- issue 14's pad ---- */
+  /* ---- issue 14's stencil hint (pad, conv) ---- */
   POLY_OP_SHIFTED = 1u << 21, /* a read at i + c (c a nonzero literal) of an
                                  iterator i the write has: a stencil */
   /* ---- end ---- */
