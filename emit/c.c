@@ -414,23 +414,27 @@ static const char *elem_template(const char *kn, ir_elem e, int *arity) {
 static void slice_expr(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   const ninfo *in = ni(g, n);
   const ir_tnode *x = n->ops[in->b.args[0]];
+  /* pad (issue 14): starts -low, every dim kept, its constant padding
+   * value outside x */
+  int pad = !strcmp(in->b.kernel->name, "pad");
   const interp_attr *st = &in->b.attrs[0], *keep = &in->b.attrs[1];
   char cond[STR] = "", off[STR] = "";
   for (int d = 0, k = 0; d < x->type.rank; d++) {
     char j[STR] = "", dim[STR], stride[STR];
+    int kd = pad ? 1 : keep->v[d], sd = pad ? -st->v[d] : st->v[d];
     dim_str(g, x->type.dims[d], dim);
-    if (keep->v[d] == 1) {
-      if (var[k] >= 0) cat(j, "(upl_i%d + %dL)", var[k], st->v[d]);
-      else cat(j, "%dL", st->v[d]); /* a dim of extent 1: index 0 */
+    if (kd == 1) {
+      if (var[k] >= 0) cat(j, "(upl_i%d + %dL)", var[k], sd);
+      else cat(j, "%dL", sd); /* a dim of extent 1: index 0 */
       k++;
-    } else if (keep->v[d] == 2) cat(j, "(%s + %dL)", dim, st->v[d]);
-    else cat(j, "%dL", st->v[d]);
+    } else if (kd == 2) cat(j, "(%s + %dL)", dim, sd);
+    else cat(j, "%dL", sd);
     stride_str(g, &x->type, d, stride);
     cat(cond, "%s%s >= 0 && %s < %s", cond[0] ? " && " : "", j, j, dim);
     cat(off, "%s%s*%s", off[0] ? " + " : "", j, stride);
   }
   ir_buf_printf(s, "(%s) ? upl_v%d[%s] : ", cond[0] ? cond : "1", x->id, off[0] ? off : "0");
-  literal(s, 0, n->type.elem);
+  literal(s, pad ? in->b.kconst[1] : 0, n->type.elem);
 }
 
 /* Append the value of node n at index var, computed (not read from n's
@@ -1405,6 +1409,10 @@ static int classify(cg *g, const ir_tnode *n) {
   } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice")) {
     if (b->nargs < 1 || b->args[0] < 0) return fail(g, "%s of a constant", kn);
     in->kind = kn[0] == 's' ? NK_SLICE : NK_OTHER;
+  } else if (!strcmp(kn, "pad")) { /* issue 14: a slice with a constant padding value */
+    if (b->nargs != 2 || b->args[0] < 0 || b->args[1] >= 0)
+      return fail(g, "pad: only of an operand with a constant padding value");
+    in->kind = NK_SLICE;
   } else if (!strcmp(kn, "iota") || !strcmp(kn, "constant") || !strcmp(kn, "fill") ||
              !strcmp(kn, "empty") || !strcmp(kn, "fill_scalar")) {
     if (!strcmp(kn, "fill_scalar") && b->nargs < 1) return fail(g, "fill_scalar: no operand");

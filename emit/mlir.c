@@ -317,13 +317,30 @@ static double leaf_value(long i, void *u) {
 enum { W_OFF, W_SIZE, W_LOW, W_HIGH, W_LIMIT, W_COUNT };
 static const char w_tag[W_COUNT] = {'o', 's', 'l', 'h', 'e'};
 
+/* Is attribute ai of n's op a window, or a shift (issue 14's pad: edge
+ * padding (low, high) per dim with low + high = 0, written as the window
+ * that starts at high and keeps every dim)? */
+static gram_dom attr_dom(const ir_tnode *n, int ai) {
+  return ((const gram_op *)n->op->owner)->attrs[ai].dom;
+}
+static int is_window(const ir_tnode *n, int ai) {
+  return attr_dom(n, ai) == GRAM_DOM_WINDOW || attr_dom(n, ai) == GRAM_DOM_SHIFT;
+}
+
+/* Start and keep of dim d of window (or shift) attribute ai of n. */
+static long window_start(const ir_tnode *n, int ai, int d) {
+  return n->attrs[ai].v[2 * d + (attr_dom(n, ai) == GRAM_DOM_SHIFT)];
+}
+static int window_keep(const ir_tnode *n, int ai, int d) {
+  return attr_dom(n, ai) == GRAM_DOM_SHIFT ? 1 : n->attrs[ai].v[2 * d + 1];
+}
+
 /* The result dim of n that operand dim d of its window attribute ai keeps,
  * or -1 when it is dropped. */
 static int window_rdim(const ir_tnode *n, int ai, int d) {
-  const ir_attr *w = &n->attrs[ai];
-  if (w->v[2 * d + 1] != 1) return -1;
+  if (window_keep(n, ai, d) != 1) return -1;
   int k = 0;
-  for (int e = 0; e < d; e++) k += w->v[2 * e + 1] == 1;
+  for (int e = 0; e < d; e++) k += window_keep(n, ai, e) == 1;
   return k;
 }
 
@@ -337,7 +354,7 @@ static const ir_tnode *window_operand(const ir_tnode *n, int ai) {
 static void window_static(ectx *c, const ir_tnode *n, int ai, int d, long v[W_COUNT]) {
   const ir_tnode *x = window_operand(n, ai);
   long X = dim_size(x->type.dims[d], c->o->sizes, c->o->nsizes);
-  long s = n->attrs[ai].v[2 * d] + (n->attrs[ai].v[2 * d + 1] == 2 ? X : 0);
+  long s = window_start(n, ai, d) + (window_keep(n, ai, d) == 2 ? X : 0);
   int k = window_rdim(n, ai, d);
   long R = k < 0 ? 1 : dim_size(n->type.dims[k], c->o->sizes, c->o->nsizes);
   long low = -s < 0 ? 0 : -s, off = s < 0 ? 0 : s;
@@ -354,11 +371,11 @@ static void window_static(ectx *c, const ir_tnode *n, int ai, int d, long v[W_CO
 static void window_dynamic(ectx *c, const ir_tnode *n) {
   const gram_op *op = n->op->owner;
   for (int ai = 0; ai < op->nattrs; ai++) {
-    if (op->attrs[ai].dom != GRAM_DOM_WINDOW) continue;
+    if (!is_window(n, ai)) continue;
     const ir_tnode *x = window_operand(n, ai);
     for (int d = 0; d < x->type.rank; d++) {
       char X[64], R[64], z[32], s[32], ms[32];
-      long sv = n->attrs[ai].v[2 * d];
+      long sv = window_start(n, ai, d);
       int k = window_rdim(n, ai, d);
       dim_value(c, &x->type, d, X, sizeof X);
       if (k < 0) idx_const(c, 1, R, sizeof R);
@@ -369,7 +386,7 @@ static void window_dynamic(ectx *c, const ir_tnode *n) {
       const char *p = "  %%v%d_w%c%d";
       int id = n->id;
       ir_buf *b = c->b;
-      if (n->attrs[ai].v[2 * d + 1] == 2) { /* the start counted from X */
+      if (window_keep(n, ai, d) == 2) { /* the start counted from X */
         ir_buf_printf(b, p, id, 'A', d), ir_buf_printf(b, " = arith.addi %s, %s : index\n", X, s);
         ir_buf_printf(b, p, id, 'M', d), ir_buf_printf(b, " = arith.subi %s, %%v%d_wA%d : index\n", z, id, d);
         snprintf(s, sizeof s, "%%v%d_wA%d", id, d);
@@ -444,7 +461,7 @@ static int put_window(ectx *c, const ir_tnode *n, int ai, const char *sfx, int s
       } else if (c->dyn) ir_buf_puts(b, "?x");
       else window_static(c, n, ai, d, v), ir_buf_printf(b, "%ldx", v[W_SIZE]);
     }
-    ir_buf_printf(b, "%s>", ir_elem_mlir_name(x->type.elem));
+    ir_buf_printf(b, "%s>", elem_name(c->d, x->type.elem));
   } else if (WS("reassoc")) {
     if (n->type.rank == rank) return 0;
     /* group k: from kept dim k (operand dim 0 for the first) to the
@@ -573,7 +590,7 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
     }
     const gram_attr *a = &op->attrs[ai];
     const ir_attr *av = &n->attrs[ai];
-    if (a->dom == GRAM_DOM_WINDOW && dot && !put_window(c, n, ai, sfx, slen)) continue;
+    if (is_window(n, ai) && dot && !put_window(c, n, ai, sfx, slen)) continue;
     if (a->dom == GRAM_DOM_ENUM || a->dom == GRAM_DOM_REGION) {
       if (SFX("init")) {
         put_elem(b, n->type.elem, gram_region_identity(a->vals[av->v[0]]));
@@ -975,7 +992,9 @@ static void emit_node(ectx *c, const ir_tnode *n) {
         lines = op->emit_b;
         nl = op->nemit_b;
       }
-  if (c->dyn && gram_op_has_window(op)) {
+  int windows = 0; /* a window, or a shift (issue 14's pad) written as one */
+  for (int ai = 0; ai < op->nattrs; ai++) windows |= is_window(n, ai);
+  if (c->dyn && windows) {
     /* a window's values are index values whatever the shapes */
     window_dynamic(c, n);
     if (op->nemit_d) {

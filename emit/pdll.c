@@ -158,6 +158,7 @@ static const char *attr_value(const ir_tnode *n, const char *s, size_t len, char
       snprintf(v, sizeof v, "%s", sp);
     } else {
       if (a->dom == GRAM_DOM_WINDOW) return "a window attribute";
+      if (a->dom == GRAM_DOM_SHIFT) return "a shift attribute"; /* issue 14's pad */
       size_t o = 0;
       for (int k = start; k < av->n && o < sizeof v; k += step)
         o += (size_t)snprintf(v + o, sizeof v - o, "%s%d", k == start ? "" : ", ", av->v[k]);

@@ -868,7 +868,11 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"shl", POLY_OP_SHL},
       {"shra", POLY_OP_SHR},
       {"shrl", POLY_OP_SHR},
+      {"pad", POLY_OP_SHIFTED}, /* issue 14: a stencil's shifted reads */
   };
+  /* issue 14: a `same` convolution, a sum of products of shifted reads */
+  if (!strcmp(kn, "conv"))
+    return (h & POLY_OP_SHIFTED) && (h & POLY_OP_MUL) && (h & (POLY_OP_ADD | POLY_OP_RED_ADD));
   /* C's fmax and fmin elementwise (a clamp): not for a running maximum or
    * minimum, whose fold the conditional-update reduce computes and whose
    * start joins it by a compare and a select */

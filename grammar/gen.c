@@ -400,6 +400,22 @@ static void walk(gen *g, int ai) {
     walk(g, ai + 1);
     break;
   }
+  /* ---- shift (issue 14's pad) ---- */
+  case GRAM_DOM_SHIFT: { /* (low, high) per dim: one dim not 1 moved by 1 */
+    const ir_type *x = arg_type(g, a->arg[0]);
+    v->n = (int8_t)(2 * x->rank);
+    for (int d = 0; d < x->rank; d++) {
+      if (x->dims[d] == IR_DIM_ONE) continue; /* all padding: no read of x */
+      for (int s = -1; s <= 1; s += 2) {
+        v->v[2 * d] = (int8_t)-s;
+        v->v[2 * d + 1] = (int8_t)s;
+        walk(g, ai + 1);
+      }
+      v->v[2 * d] = v->v[2 * d + 1] = 0;
+    }
+    break;
+  }
+  /* ---- end shift ---- */
   case GRAM_DOM_BCAST:
     v->n = 0;
     if (g->ops[a->arg[0]].rank > g->pre.rank) {
@@ -552,7 +568,7 @@ void gram_op_signature(const gram_op *op, FILE *out) {
 
 static const char *dom_name(gram_dom d) {
   static const char *n[] = {"perm", "subset", "dim", "pairs", "bcast", "window", "enum",
-                            "region"};
+                            "region", "shift"};
   return n[d];
 }
 

@@ -54,8 +54,14 @@ typedef enum gram_dom {
                       start (2), flattened s0,k0,s1,k1.. */
   GRAM_DOM_ENUM,   /* enum(A, B=spelling, ...): one value (index); a
                       spelling FLOAT|INT gives the integer form apart */
-  GRAM_DOM_REGION  /* region(add=spelling, ...): a reduction body
+  GRAM_DOM_REGION, /* region(add=spelling, ...): a reduction body
                       (add, mul, max, min), one value (index) */
+  /* ---- shift (issue 14's pad) ---- */
+  GRAM_DOM_SHIFT   /* shift(x): a unit shift of one dim of x that is not 1,
+                      as edge padding low and high per dim of x (low = -1,
+                      high = 1: the result reads x[i + 1]; 1, -1: x[i - 1]),
+                      flattened l0,h0,l1,h1..; any shift is a composition */
+  /* ---- end shift ---- */
 } gram_dom;
 
 typedef struct gram_attr {

@@ -336,7 +336,7 @@ static int operand_ref(parser *p, gram_op *op, const tok *t, int allow_result) {
 
 #define DOMAINS_SUPPORTED \
   "perm(x) [noid], subset(x), dim(x|result), pairs(l, r) [empty], " \
-  "bcast(x, result) [exact], window(x), enum(A, B=spelling, ...), " \
+  "bcast(x, result) [exact], window(x), shift(x), enum(A, B=spelling, ...), " \
   "region(add|mul|max|min|upd_gt|upd_ge|upd_lt|upd_le[=spelling], ...); " \
   "a spelling FLOAT|INT " \
   "(INT '-': no integer form; FLOAT '-': no float form)"
@@ -483,6 +483,7 @@ static void parse_attr(parser *p, gram_op *op) {
       {"perm", GRAM_DOM_PERM, 1},   {"subset", GRAM_DOM_SUBSET, 1},
       {"dim", GRAM_DOM_DIM, 1},     {"pairs", GRAM_DOM_PAIRS, 2},
       {"bcast", GRAM_DOM_BCAST, 2}, {"window", GRAM_DOM_WINDOW, 1},
+      {"shift", GRAM_DOM_SHIFT, 1}, /* issue 14's pad */
       {"enum", GRAM_DOM_ENUM, -1},
       {"region", GRAM_DOM_REGION, -1}};
   int di = -1;
@@ -749,9 +750,10 @@ static int kernel_value(parser *p, gram_op *op, gram_kattr *ka, int *k) {
                  rl, dot + 1);
         return -1;
       }
-      if (op->attrs[a].dom != GRAM_DOM_PAIRS && op->attrs[a].dom != GRAM_DOM_WINDOW) {
+      if (op->attrs[a].dom != GRAM_DOM_PAIRS && op->attrs[a].dom != GRAM_DOM_WINDOW &&
+          op->attrs[a].dom != GRAM_DOM_SHIFT) {
         error_at(p, x->col + len + 1, KERNEL_SUPPORTED,
-                 ".lhs/.rhs select a half of a pairs or window attribute");
+                 ".lhs/.rhs select a half of a pairs, window or shift attribute");
         return -1;
       }
     }
@@ -860,7 +862,8 @@ int gram_template_next(const char *s, const char **name, int *len, int *skip) {
   "$res, $OPERAND, $OPERAND.type|elem|shape|shape_attr|rank|dyn|dims|axes|core_type|" \
   "core_reassoc|collapse|expand|into|units|full_type|zero|conv, $ATTR, " \
   "$ATTR.n|lhs|rhs|added|init|name (a window attribute: $ATTR.n|offsets|sizes|limits|" \
-  "low|high|strides|block_args|padding|collapse|into|slice_type|pad_type|reassoc), " \
+  "low|high|strides|block_args|padding|collapse|into|slice_type|pad_type|reassoc; a shift " \
+  "attribute: those and lhs|rhs), " \
   "$%FRESH, ${...} around any of them, $$"
 
 static void check_template(parser *p, gram_op *op, const char *t, int col) {
@@ -907,10 +910,13 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
         /* a window attribute's (emit/mlir.c, put_window) */
         static const char *wsfx[] = {"n", "offsets", "sizes", "limits", "low", "high",
                                      "strides", "block_args", "padding", "collapse", "into",
-                                     "slice_type", "pad_type", "reassoc"};
-        int win = op->attrs[ai].dom == GRAM_DOM_WINDOW;
+                                     "slice_type", "pad_type", "reassoc",
+                                     "lhs", "rhs"}; /* the last two: a shift's */
+        int win = op->attrs[ai].dom == GRAM_DOM_WINDOW || op->attrs[ai].dom == GRAM_DOM_SHIFT;
         const char *const *list = win ? wsfx : sfx;
-        int nl = win ? (int)(sizeof wsfx / sizeof wsfx[0]) : (int)(sizeof sfx / sizeof sfx[0]);
+        int nl = win ? (int)(sizeof wsfx / sizeof wsfx[0]) -
+                           (op->attrs[ai].dom == GRAM_DOM_WINDOW ? 2 : 0)
+                     : (int)(sizeof sfx / sizeof sfx[0]);
         ok = !dot;
         for (int i = 0; i < nl && !ok; i++)
           ok = slen == (int)strlen(list[i]) && !strncmp(suffix, list[i], (size_t)slen);

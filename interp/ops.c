@@ -407,6 +407,64 @@ static int shape_slice(const interp_op *op, const interp_attr *attrs,
   return 0;
 }
 
+/* ---- pad (edge padding; issue 14's stencil ops) ----
+ * pad: x and a rank-0 padding value v; low and high per dim of x, each
+ * possibly negative (a crop at that edge, as StableHLO's).  Result dim d
+ * is x's + low[d] + high[d].  Over size symbols an extent that changes by
+ * a constant is no type (dims are sizes or 1): there only pads with
+ * low[d] + high[d] = 0 (a shift of the dim by low[d]) have one. */
+static int shape_pad(const interp_op *op, const interp_attr *attrs,
+                     const interp_shape *args, interp_shape *res,
+                     int symbolic, interp_err *err) {
+  const interp_attr *lo = &attrs[0], *hi = &attrs[1];
+  const interp_shape *x = &args[0], *v = &args[1];
+  if (check_rank(op, x, err)) return -1;
+  char shapes[160];
+  SHAPES("operand %s and padding value %s", S(x), S(v));
+  if (v->rank != 0)
+    return fail(err, "%s: %s: the padding value must be rank 0", op->name, shapes);
+  if (lo->n != x->rank || hi->n != x->rank)
+    return fail(err, "%s: %s: low and high have %d and %d entries, expected %d (the "
+                "operand rank)", op->name, shapes, lo->n, hi->n, x->rank);
+  for (int d = 0; d < x->rank; d++) {
+    long grow = (long)lo->v[d] + hi->v[d];
+    if (symbolic) {
+      if (grow != 0)
+        return fail(err, "%s: %s: dim %d grows by %ld, which no size symbol expresses "
+                    "(only low + high = 0 has a type)", op->name, shapes, d, grow);
+      res->dims[d] = x->dims[d];
+    } else {
+      if (x->dims[d] + grow < 0)
+        return fail(err, "%s: %s: the padding of dim %d (low %d, high %d) leaves a "
+                    "negative extent", op->name, shapes, d, lo->v[d], hi->v[d]);
+      res->dims[d] = x->dims[d] + grow;
+    }
+  }
+  res->rank = x->rank;
+  return 0;
+}
+/* ---- end pad ---- */
+
+/* ---- conv (issue 14) ----
+ * conv: x and a window w of x's rank; the result has x's shape (a `same`
+ * convolution, unit strides, zero padding, so that it types over size
+ * symbols). */
+static int shape_conv(const interp_op *op, const interp_attr *attrs,
+                      const interp_shape *args, interp_shape *res,
+                      int symbolic, interp_err *err) {
+  (void)attrs;
+  const interp_shape *x = &args[0], *w = &args[1];
+  if (check_rank(op, x, err) || check_rank(op, w, err)) return -1;
+  char shapes[160];
+  SHAPES("operand %s and window %s", S(x), S(w));
+  if (x->rank != w->rank || x->rank == 0)
+    return fail(err, "%s: %s: the window must have the operand's rank, at least 1", op->name,
+                shapes);
+  *res = *x;
+  return 0;
+}
+/* ---- end conv ---- */
+
 static int shape_reduce(const interp_op *op, const interp_attr *attrs,
                         const interp_shape *args, interp_shape *res,
                         int symbolic, interp_err *err) {
@@ -814,6 +872,10 @@ static const interp_op ops[] = {
      INTERP_OP_GIVEN_SHAPE, shape_bcast, KERNEL(k_bcast)},
     {"slice", 0, 1, 2, {{"start", INTERP_ATTR_INTS}, {"keep", INTERP_ATTR_INTS}},
      INTERP_OP_GIVEN_SHAPE, shape_slice, KERNEL(k_slice)},
+    /* issue 14's stencil ops */
+    {"pad", 0, 2, 2, {{"low", INTERP_ATTR_INTS}, {"high", INTERP_ATTR_INTS}}, 0,
+     shape_pad, KERNEL(k_pad)},
+    {"conv", 0, 2, 0, {A_NONE}, INTERP_OP_REDUCTION, shape_conv, KERNEL(k_conv)},
     {"reduce", 0, 2, 3,
      {{"dims", INTERP_ATTR_INTS},
       {"body", INTERP_ATTR_BODY},

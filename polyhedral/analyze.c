@@ -218,6 +218,27 @@ static unsigned expr_ops(const ir_expr *e) {
   return o;
 }
 
+/* ---- issue 14's stencil hint ----
+ * Does e read an element at a subscript `i + c` or `i - c` (c a nonzero
+ * integer literal, i an iterator the write w subscripts with)?  A
+ * stencil's shifted read, for which the pad ops (and, with a product and
+ * a sum, the convolutions) are worth trying (POLY_OP_SHIFTED). */
+static int shifted_read(const ir_kernel *k, const ir_expr *e, const ir_expr *w) {
+  for (int d = 0; e->kind == IR_EX_ELEM && d < e->nargs; d++) {
+    const ir_expr *x = e->args[d];
+    if (x->kind != IR_EX_ADD && x->kind != IR_EX_SUB) continue;
+    const ir_expr *v = x->args[0], *c = x->args[1];
+    if (x->kind == IR_EX_ADD && v->kind == IR_EX_CONST) v = x->args[1], c = x->args[0];
+    if (v->kind == IR_EX_VAR && k->vars[v->var]->kind == IR_VAR_ITER &&
+        c->kind == IR_EX_CONST && c->is_int && c->value != 0 && expr_uses_var(w, v->var))
+      return 1;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (shifted_read(k, e->args[i], w)) return 1;
+  return 0;
+}
+/* ---- end ---- */
+
 /* The reduction operator of `lhs op= rhs`, if it is one: the accumulator
  * (lhs) appears exactly in the reduction position and nowhere else. */
 static poly_red_op red_op(const ir_stmt *s) {
@@ -493,6 +514,7 @@ static void add_stmt(pass *p, const ir_stmt *s) {
   for (int i = 0; i < p->ndata; i++) t->ops |= expr_ops(p->data[i]) | POLY_OP_SELECT;
   static const unsigned compound[] = {0, POLY_OP_ADD, POLY_OP_SUB, POLY_OP_MUL, POLY_OP_DIV};
   t->ops |= compound[s->op];
+  if (shifted_read(p->k, s->rhs, s->lhs)) t->ops |= POLY_OP_SHIFTED;
   t->red = red_op(s);
   if (t->red == POLY_RED_MAX && s->rhs->kind == IR_EX_SELECT) t->ops |= POLY_OP_MAX;
   if (t->red == POLY_RED_MIN && s->rhs->kind == IR_EX_SELECT) t->ops |= POLY_OP_MIN;
@@ -2163,7 +2185,8 @@ const char *poly_op_name(unsigned bit) {
   static const char *names[POLY_OP_NBITS] = {
       "add", "sub", "mul", "div", "neg", "sqrt", "exp", "pow", "abs", "max",
       "min", "compare", "select", "logic", "reduce_add", "reduce_mul",
-      "reduce_max", "reduce_min", "shift_left", "shift_right", "convert"};
+      "reduce_max", "reduce_min", "shift_left", "shift_right", "convert",
+      "shifted_read"};
   for (int i = 0; i < POLY_OP_NBITS; i++)
     if (bit == 1u << i) return names[i];
   return "?";

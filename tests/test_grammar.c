@@ -616,6 +616,56 @@ static void test_window(ir_arena *a) {
   }
 }
 
+/* ---- pad (issue 14) ----
+ * A shift attribute (the pad ops): enumerated, one dim that is not 1 moved
+ * by one either way, as edge padding (low, high) = (1, -1) or (-1, 1),
+ * the result x's type; a kernel binding's .lhs/.rhs are the lows and
+ * highs, which the pad kernel runs. */
+static void test_shift(ir_arena *a) {
+  const char *names[] = {"hlo", "linalg", "tosa"};
+  for (int i = 0; i < 3; i++) {
+    gram_dialect *d = gram_load(names[i], a);
+    const gram_op *op = d ? gram_find_op(d, "pad") : NULL;
+    CHECKF(op && op->nattrs == 1 && op->attrs[0].dom == GRAM_DOM_SHIFT &&
+               !strcmp(op->kernel, "pad") && !gram_op_has_window(op),
+           "%s has a pad op with a shift attribute, enumerated", names[i]);
+    if (!op) continue;
+    ir_type ops[1] = {ty(IR_F32, 2, M, N, 0)};
+    gram_prod p[8];
+    int n = gram_productions(op, ops, NULL, p, 8, NULL);
+    int ok = n == 4;
+    static const int8_t want[4][4] = {{1, -1, 0, 0}, {-1, 1, 0, 0}, {0, 0, 1, -1}, {0, 0, -1, 1}};
+    for (int k = 0; ok && k < 4; k++) {
+      ok = ir_type_equal(&p[k].result, &ops[0]) && p[k].attrs[0].n == 4;
+      for (int j = 0; ok && j < 4; j++) ok = p[k].attrs[0].v[j] == want[k][j];
+    }
+    CHECKF(ok, "%s: pad of [m,n] is a unit shift of either dim, either way (%d)", names[i],
+           n);
+    ops[0] = ty(IR_F32, 2, IR_DIM_ONE, N, 0);
+    CHECKF(gram_productions(op, ops, NULL, p, 8, NULL) == 2,
+           "%s: a dim 1 is not shifted (all padding)", names[i]);
+    ops[0] = ty(IR_F32, 0, 0, 0, 0);
+    CHECKF(gram_productions(op, ops, NULL, p, 8, NULL) == 0, "%s: a scalar has no shift",
+           names[i]);
+    /* the production runs: x[i + 1] of [3], 0 past the end */
+    ops[0] = ty(IR_F32, 1, M, 0, 0);
+    n = gram_productions(op, ops, NULL, p, 8, NULL);
+    ir_tensor args[1] = {{IR_F32, 1, {3}, (double[]){1, 2, 3}, NULL}};
+    ir_tensor out = {IR_F32, 1, {3}, NULL, NULL};
+    int ran = n == 2 && p[1].attrs[0].v[0] == -1 &&
+              gram_prod_eval(op, p[1].attrs, args, &out, NULL) == 0;
+    CHECKF(ran && out.data[0] == 2 && out.data[1] == 3 && out.data[2] == 0,
+           "%s: pad (-1, 1) reads x[i + 1], 0 past the end", names[i]);
+    if (ran) ir_free(out.data), ir_free(out.poison);
+  }
+  static const char bad[] = "dialect u\nelem f64\nconstant $res = $value\n"
+                            "op m\n operands a:[*s]\n attr f : enum(x)\n result [*s]\n"
+                            " kernel pad(a, 0) low=@f.lhs high=@f.rhs\n emit $res = m $a\nend\n";
+  fprintf(stderr, "(an error is expected here)\n");
+  CHECK(".lhs of an enum attribute is refused", gram_parse("u", bad, a) == NULL);
+}
+/* ---- end pad ---- */
+
 /* Template lines: the indentation after `emit`, and `emit.unit` (only in
  * an op of kernel reduce). */
 static void test_templates(ir_arena *a) {
@@ -668,6 +718,7 @@ int main(void) {
   test_many_productions(&a);
   test_templates(&a);
   test_window(&a);
+  test_shift(&a);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);
   return TEST_REPORT();

@@ -127,7 +127,8 @@ static int run_lowered(const gram_dialect *d, emit_run *runs, int n, const char 
 
 /* Run every chosen one-op program with mlir-cpu-runner-16 (one module) and
  * compare each result with our kernel on the same inputs. */
-static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *progs, int n) {
+static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *progs, int n,
+                         int dynamic) {
   emit_run *runs = ir_calloc((size_t)n, sizeof *runs);
   ir_tensor (*ins)[IR_TP_MAX_OPERANDS] = ir_calloc((size_t)n, sizeof *ins);
   for (int r = 0; r < n; r++) {
@@ -150,8 +151,9 @@ static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *prog
     runs[r].sizes = sizes;
     runs[r].nsizes = NSYMS;
     runs[r].inputs = ins[r];
+    runs[r].dynamic = dynamic;
   }
-  int rc = run_lowered(d, runs, n, "programs");
+  int rc = run_lowered(d, runs, n, dynamic ? "programs with dynamic shapes" : "programs");
   for (int r = 0; r < n && rc == 0; r++) {
     const gram_op *op = cs[r].prod.op;
     ir_tensor want;
@@ -543,6 +545,46 @@ static int test_num_reductions(const gram_dialect *d, ir_tp_store *s) {
   return n;
 }
 
+/* ---- pad and conv (issue 14) ----
+ * The stencil ops, those with a shift attribute (pad) or of kernel conv,
+ * with dynamic shapes too: each chosen production emitted with `?` dims
+ * passes mlir-opt-16 (hlo: parses) and, in an upstream dialect, runs and
+ * agrees with our kernel.  Returns how many were run or parsed. */
+static int test_stencil_dynamic(const gram_dialect *d, const chosen *all, ir_tprog *progs,
+                                int nfuncs, int registered) {
+  static chosen cs[MAX_FUNCS];
+  static ir_tprog ps[MAX_FUNCS];
+  int n = 0;
+  for (int i = 0; i < nfuncs; i++) {
+    const gram_op *op = all[i].prod.op;
+    int stencil = op->kernel && !strcmp(op->kernel, "conv");
+    for (int a = 0; a < op->nattrs; a++) stencil |= op->attrs[a].dom == GRAM_DOM_SHIFT;
+    if (!stencil) continue;
+    cs[n] = all[i];
+    ps[n++] = progs[i];
+  }
+  if (n == 0) return 0;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  for (int i = 0; i < n; i++) {
+    char fname[64];
+    snprintf(fname, sizeof fname, "%s_dyn_%d", cs[i].prod.op->name, i);
+    emit_opts o = {.func_name = fname, .sizes = sizes, .nsizes = NSYMS, .dynamic = 1};
+    CHECKF(emit_mlir_func(d, &ps[i], &o, f) == 0, "%s: emits with dynamic shapes", fname);
+  }
+  fclose(f);
+  ir_error err = {0};
+  int rc = emit_mlir_check(text, !registered, &err);
+  CHECKF(rc == 0, "%s: %d stencil ops with dynamic shapes pass mlir-opt-16: %s", d->name, n,
+         err.msg);
+  free(text);
+  if (registered && rc == 0) compare_runs(d, cs, ps, n, 1);
+  return n;
+}
+static int nstencil; /* pad and conv productions run with dynamic shapes */
+/* ---- end pad ---- */
+
 static int nupdate; /* conditional-update reductions run, all dialects */
 static int nempty; /* reductions run over an empty vector, all dialects */
 
@@ -601,10 +643,11 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
          registered ? "" : " --allow-unregistered-dialect", err.msg);
   if (rc) fprintf(stderr, "%s\n", text);
   free(text);
+  nstencil += test_stencil_dynamic(d, all, progs, nfuncs, registered);
   if (registered && rc == 0) {
     CHECKF(emit_mlir_tools_available(), "%s: mlir-cpu-runner-16 and its libraries are installed (mk/deps.sh)", name);
     if (emit_mlir_tools_available()) {
-      compare_runs(d, all, progs, nfuncs);
+      compare_runs(d, all, progs, nfuncs, 0);
       nempty += test_empty_reductions(d, &s);
       nupdate += test_update_reductions(d, &s);
       nupdate += test_binary_maxmin(d, &s, 0);
@@ -634,6 +677,8 @@ int main(void) {
   test_dialect("linalg", IR_F64, 1, &a);
   test_dialect("tosa", IR_F32, 1, &a);
   CHECKF(nempty > 0, "%d reductions start from a kernel constant (tosa's)", nempty);
+  CHECKF(nstencil >= 3, "%d pads and convs run with dynamic shapes (every dialect has a pad)",
+         nstencil);
   CHECKF(nupdate > 0, "%d conditional-update reductions and C fmax/fmin maps run (linalg's)", nupdate);
   ir_arena_free(&a);
   CHECK("no leaks", ir_mem_live() == 0);

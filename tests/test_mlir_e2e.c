@@ -115,6 +115,11 @@ static const struct {
     {"tests/kernels/slice/laplace_flat.c", {RAISES, RAISES, RAISES}},
     /* Polybench style: one Jacobi time step, two sweeps (two tasks) */
     {"tests/kernels/slice/jacobi2d_sweep.c", {RAISES, RAISES, RAISES}},
+    /* a read shifted along a transposed dim: no aligned operand, a pad op
+     * (issue 14's shift) found by the search */
+    {"tests/kernels/slice/shift_transposed.c", {RAISES, RAISES, RAISES}},
+    /* a 3-tap filter with its weights in an array: linalg's conv_1d */
+    {"tests/kernels/slice/conv3_weights.c", {RAISES, RAISES, RAISES}},
     /* raised inside a kept time-step loop (issue 14): scf.for (linalg,
      * tosa) or stablehlo.while (hlo) around the raised body */
     {"benchmarks/kernels/partial/jacobi-1d.c", {RAISES, RAISES, RAISES}},

@@ -283,6 +283,90 @@ static void test_slice(void) {
                "expected 2 (the operand rank)");
 }
 
+/* ---- pad (issue 14) ----
+ * pad: x[r - low] inside x, the padding value elsewhere; a negative low
+ * or high crops; the padding value's poison where it is used. */
+static void test_pad(void) {
+  ir_tensor x = ten(1, D(5), V(1, 2, 3, 4, 5)), v = ten(0, D(0), V(9));
+  ir_tensor xv[2] = {x, v};
+  interp_attr a[2] = {ints(1, I(1)), ints(1, I(2))};
+  EVAL("pad [5] by (1, 2) with 9", "pad", a, xv, 1, D(8), V(9, 1, 2, 3, 4, 5, 9, 9));
+  a[0] = ints(1, I(1)), a[1] = ints(1, I(-1));
+  EVAL("pad (1, -1): x[i-1], 9 at the start", "pad", a, xv, 1, D(5), V(9, 1, 2, 3, 4));
+  a[0] = ints(1, I(-1)), a[1] = ints(1, I(1));
+  EVAL("pad (-1, 1): x[i+1], 9 at the end", "pad", a, xv, 1, D(5), V(2, 3, 4, 5, 9));
+  a[0] = ints(1, I(-2)), a[1] = ints(1, I(-3));
+  EVAL("pad (-2, -3): everything cropped", "pad", a, xv, 1, D(0), V(0));
+  a[0] = ints(1, I(0)), a[1] = ints(1, I(0));
+  EVAL("pad (0, 0): x itself", "pad", a, xv, 1, D(5), V(1, 2, 3, 4, 5));
+  ir_tensor e[2] = {ten(1, D(0), NULL), v};
+  a[0] = ints(1, I(2)), a[1] = ints(1, I(1));
+  EVAL("pad of an empty x: all padding", "pad", a, e, 1, D(3), V(9, 9, 9));
+  ir_tensor m[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), v};
+  interp_attr c[2] = {ints(2, I(1, -1)), ints(2, I(-1, 1))};
+  EVAL("pad [2,3] by (1,-1) low, (-1,1) high: m[i-1][j+1]", "pad", c, m, 2, D(2, 3),
+       V(9, 9, 9, 2, 3, 9));
+  c[0] = ints(2, I(0, 1)), c[1] = ints(2, I(1, 0));
+  EVAL("pad [2,3] to [3,4]", "pad", c, m, 2, D(3, 4), V(9, 1, 2, 3, 9, 4, 5, 6, 9, 9, 9, 9));
+  /* poison: x's where x is read, the padding value's elsewhere */
+  ir_tensor px[2] = {x, v};
+  px[0].poison = PZ(0, 1, 0, 0, 0);
+  px[1].poison = PZ(1);
+  a[0] = ints(1, I(1)), a[1] = ints(1, I(-1));
+  EVAL_P("pad poison: x's moved, v's at the padding", "pad", a, px, 1, D(5),
+         V(9, 1, 2, 3, 4), PZ(1, 0, 1, 0, 0));
+  ir_tensor o = ten(1, D(2), NULL);
+  a[0] = ints(1, I(-6)), a[1] = ints(1, I(0));
+  expect_error("pad cropping past the extent", "pad", a, xv, &o, "negative extent");
+  a[0] = ints(1, I(1)), a[1] = ints(1, I(-1));
+  EVAL("pad (1, -1) of an empty x: empty (a shift at size 0)", "pad", a, e, 1, D(0), V(0));
+  ir_tensor one[2] = {ten(1, D(1), V(4)), v};
+  a[0] = ints(1, I(-2)), a[1] = ints(1, I(2));
+  EVAL("pad (-2, 2) of a [1]: reads past the end, the padding value", "pad", a, one, 1, D(1),
+       V(9));
+  interp_attr a1[2] = {ints(1, I(0)), ints(1, I(0))};
+  expect_error("pad low of rank 1 for a rank-2 operand", "pad", a1, m, &o,
+               "expected 2 (the operand rank)");
+  ir_tensor vv[2] = {x, x};
+  expect_error("pad value of rank 1", "pad", a1, vv, &o, "must be rank 0");
+}
+/* ---- end pad ---- */
+
+/* ---- conv (issue 14) ----
+ * conv: a `same` cross-correlation, the window centred at (K-1)/2, zeros
+ * outside the operand (their products with the window are terms too). */
+static void test_conv(void) {
+  ir_tensor xw[2] = {ten(1, D(5), V(1, 2, 3, 4, 5)), ten(1, D(3), V(1, 10, 100))};
+  /* y[i] = x[i-1] + 10 x[i] + 100 x[i+1] */
+  EVAL("conv [5] with [3]: x[i-1] + 10x[i] + 100x[i+1], 0 past either end", "conv", NULL, xw,
+       1, D(5), V(210, 321, 432, 543, 54));
+  xw[1] = ten(1, D(2), V(1, 10)); /* even window: lo = 0, y[i] = x[i] + 10 x[i+1] */
+  EVAL("conv with an even window [2]: x[i] + 10x[i+1]", "conv", NULL, xw, 1, D(5),
+       V(21, 32, 43, 54, 5));
+  xw[1] = ten(1, D(0), NULL);
+  EVAL("conv with an empty window: 0", "conv", NULL, xw, 1, D(5), V(0, 0, 0, 0, 0));
+  ir_tensor e[2] = {ten(1, D(0), NULL), ten(1, D(3), V(1, 10, 100))};
+  EVAL("conv of an empty operand: empty", "conv", NULL, e, 1, D(0), V(0));
+  /* 2-D: a [2,3] x, the window [[0,1,0],[0,0,2]]: y[i][j] = x[i-0][j] +
+   * 2 x[i+1][j+1] (lo = (0, 1)) */
+  ir_tensor m[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), ten(2, D(2, 3), V(0, 1, 0, 0, 0, 2))};
+  EVAL("conv 2-D [2,3] with [2,3]", "conv", NULL, m, 2, D(2, 3), V(11, 14, 3, 4, 5, 6));
+  /* a NaN window times a padding zero is NaN, as on the padded operand */
+  ir_tensor nw[2] = {ten(1, D(2), V(1, 2)), ten(1, D(3), V(NAN, 0, 0))};
+  ir_tensor o;
+  memset(&o, 0, sizeof o);
+  const interp_op *cv = interp_op_find("conv");
+  int ok = cv && interp_op_eval(cv, NULL, nw, &o, NULL) == 0 && isnan(o.data[0]) &&
+           isnan(o.data[1]);
+  CHECK("conv: a padding zero times a NaN window element is NaN", ok);
+  if (o.data) interp_tensor_free(&o);
+  ir_tensor bad[2] = {ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6)), ten(1, D(3), V(1, 2, 3))};
+  ir_tensor out = ten(2, D(2, 3), NULL);
+  expect_error("conv with a window of another rank", "conv", NULL, bad, &out,
+               "the window must have the operand's rank");
+}
+/* ---- end conv ---- */
+
 /* The conditional-update bodies against C's loop `if (x OP acc) acc = x`
  * on the values where no max or min op agrees with it: a NaN element
  * (skipped), a NaN start (kept), zeros of both signs (`>` keeps the
@@ -675,8 +759,8 @@ static void test_registry(void) {
       "neg", "sqrt", "exp", "rsqrt", "reciprocal", "abs", "add", "sub",
       "mul", "div", "max", "min", "fmax", "fmin", "maxnum", "minnum", "compare", "select",
       "dot_general", "transpose", "broadcast_in_dim", "slice", "reduce", "reduce_num", "iota",
-      "constant", "fill",
-      "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl"};
+      "constant", "fill", "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl",
+      "pad", "conv"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
   for (int i = 0; i < n; i++) found += interp_op_find(names[i]) != NULL;
@@ -744,6 +828,16 @@ static void test_types(void) {
   CHECK("sqrt of i32 is rejected",
         interp_op_type(sq, NULL, c, &r, &err) != 0 &&
             strstr(err.msg, "expected f32 or f64"));
+  /* pad over size symbols: a shift keeps the dim, a growth has no type */
+  const interp_op *pd = interp_op_find("pad");
+  ir_type pa[2] = {{IR_F64, 2, {M, N}}, {IR_F64, 0, {0}}};
+  interp_attr sh[2] = {ints(2, I(1, -1)), ints(2, I(-1, 1))};
+  CHECK("symbolic pad by a shift keeps the type",
+        interp_op_type(pd, sh, pa, &r, &err) == 0 && r.rank == 2 && r.dims[0] == M &&
+            r.dims[1] == N && r.elem == IR_F64);
+  sh[1] = ints(2, I(0, 1));
+  CHECK("symbolic pad that grows a dim has no type",
+        interp_op_type(pd, sh, pa, &r, &err) != 0 && strstr(err.msg, "no size symbol"));
   const interp_op *rs = interp_op_find("reshape");
   ir_type x = {IR_F64, 2, {M, N}};
   r = (ir_type){IR_F64, 3, {N, IR_DIM_ONE, M}};
@@ -1203,6 +1297,24 @@ static void make_case(const char *name, sym_case *c) {
     }
     c->attrs[0] = ints(r, st);
     c->attrs[1] = ints(r, keep);
+  } else if (strcmp(name, "pad") == 0) {
+    /* low and high in -3..2 per dim, any whose extent is not negative */
+    int r = (int)rnd_int(0, 3), lo[4], hi[4];
+    c->ranks[0] = r;
+    c->ranks[1] = 0;
+    rnd_shape(r, c->dims[0]);
+    for (int d = 0; d < r; d++) {
+      lo[d] = (int)rnd_int(-3, 2);
+      hi[d] = (int)rnd_int(-3, 2);
+      if (c->dims[0][d] + lo[d] + hi[d] < 0) hi[d] = -lo[d];
+    }
+    c->attrs[0] = ints(r, lo);
+    c->attrs[1] = ints(r, hi);
+  } else if (strcmp(name, "conv") == 0) {
+    int r = (int)rnd_int(1, 3);
+    c->ranks[0] = c->ranks[1] = r;
+    rnd_shape(r, c->dims[0]);
+    rnd_shape(r, c->dims[1]);
   } else if (strcmp(name, "reshape") == 0) {
     /* split 2*3*k elements into two different shapes */
     long k = rnd_int(1, 2);
@@ -1242,6 +1354,8 @@ int main(void) {
   test_dot();
   test_transpose();
   test_slice();
+  test_pad();
+  test_conv();
   test_reduce();
   test_reduce_update();
   test_creators();

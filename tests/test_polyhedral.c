@@ -446,6 +446,7 @@ static void specific(const poly_analysis *a, const char *file) {
           o && o->region.kind == POLY_REGION_BOX && (o->flags & POLY_OUT_PARAM));
     CHECK("gemm: op hints of the accumulation",
           (T->ops & POLY_OP_MUL) && (T->ops & POLY_OP_RED_ADD));
+    CHECK("gemm: no shifted read, so no pad or conv is tried", !(T->ops & POLY_OP_SHIFTED));
   }
   if (!strcmp(base, "2mm.c")) {
     int tmp = var_id(a, "tmp"), D = var_id(a, "D");
@@ -811,6 +812,12 @@ static void one(const char *file) {
     CHECKF(a && !a->error, "%s: analysed (%s)", file, a && a->error ? a->error : "");
     if (a && !a->error) {
       generic(a, file);
+      /* issue 14's stencil hint: reads at i - 1 and i + 1 of the write's i */
+      const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+      if (!strcmp(base, "jacobi1d.c"))
+        CHECK("jacobi1d: both statements read shifted (pad and conv are tried)",
+              a->nstmts == 2 && (a->stmts[0].ops & POLY_OP_SHIFTED) &&
+                  (a->stmts[1].ops & POLY_OP_SHIFTED));
       CHECKF(e != NULL, "%s: has expectations from the math", file);
       if (e) {
         CHECKF(a->raisable == e->raisable, "%s: raisable is %d (%s)", file, e->raisable,
