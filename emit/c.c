@@ -89,7 +89,7 @@ typedef enum nkind {
   NK_OUTER,  /* dot_general without contracting dims: l * r */
   NK_CHEAP,  /* constant, fill, iota, empty, fill_scalar */
   NK_REDUCE, /* a loop root that reads its operand tree inline */
-  NK_SLICE,  /* slice: one guarded load of its operand's buffer */
+  NK_SLICE,  /* slice, reverse: one (guarded) load of its operand's buffer */
   NK_OTHER   /* needs its operands in memory: BLAS dot_general, reshape */
 } nkind;
 
@@ -414,6 +414,25 @@ static void slice_expr(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   literal(s, 0, n->type.elem);
 }
 
+/* ---- reverse: x read at the flipped index of its dim (its operand is in
+ * memory, as a slice's: one load) */
+static void reverse_expr(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
+  const ninfo *in = ni(g, n);
+  const ir_tnode *x = n->ops[in->b.args[0]];
+  int flip = in->b.attrs[0].v[0];
+  char off[STR] = "";
+  for (int d = 0; d < x->type.rank; d++) {
+    if (var[d] < 0 || x->type.dims[d] == IR_DIM_ONE) continue;
+    char dim[STR], stride[STR];
+    dim_str(g, x->type.dims[d], dim);
+    stride_str(g, &x->type, d, stride);
+    if (d == flip) cat(off, "%s(%s - 1 - upl_i%d)*%s", off[0] ? " + " : "", dim, var[d], stride);
+    else cat(off, "%supl_i%d*%s", off[0] ? " + " : "", var[d], stride);
+  }
+  ir_buf_printf(s, "upl_v%d[%s]", x->id, off[0] ? off : "0");
+}
+/* ---- end reverse */
+
 /* Append the value of node n at index var, computed (not read from n's
  * buffer): the loop body of a root, or an inlined subterm. */
 static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
@@ -485,7 +504,8 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   } else if (in->kind == NK_GATHER || !strcmp(kn, "fill_scalar")) {
     operand_expr(g, n, 0, var, s);
   } else if (in->kind == NK_SLICE) {
-    slice_expr(g, n, var, s);
+    if (!strcmp(kn, "reverse")) reverse_expr(g, n, var, s);
+    else slice_expr(g, n, var, s);
   } else if (!strcmp(kn, "iota")) {
     int d = b->attrs[0].v[0];
     if (d >= 0 && d < t->rank && var[d] >= 0)
@@ -1383,9 +1403,9 @@ static int classify(cg *g, const ir_tnode *n) {
       in->kind = NK_OUTER;
   } else if (!strcmp(kn, "reduce")) {
     in->kind = NK_REDUCE;
-  } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice")) {
+  } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice") || !strcmp(kn, "reverse")) {
     if (b->nargs < 1 || b->args[0] < 0) return fail(g, "%s of a constant", kn);
-    in->kind = kn[0] == 's' ? NK_SLICE : NK_OTHER;
+    in->kind = strcmp(kn, "reshape") ? NK_SLICE : NK_OTHER;
   } else if (!strcmp(kn, "iota") || !strcmp(kn, "constant") || !strcmp(kn, "fill") ||
              !strcmp(kn, "empty") || !strcmp(kn, "fill_scalar")) {
     if (!strcmp(kn, "fill_scalar") && b->nargs < 1) return fail(g, "fill_scalar: no operand");

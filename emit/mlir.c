@@ -465,6 +465,24 @@ static int put_window(ectx *c, const ir_tnode *n, int ai, const char *sfx, int s
 #undef WS
 }
 
+/* ---- linalg.generic placeholders (reverse) */
+/* affine_map<(d0, d1) -> (d0, d1)> of rank r. */
+static void put_idmap(ir_buf *b, int r) {
+  ir_buf_puts(b, "affine_map<(");
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%sd%d", i ? ", " : "", i);
+  ir_buf_puts(b, ") -> (");
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%sd%d", i ? ", " : "", i);
+  ir_buf_puts(b, ")>");
+}
+
+/* The value of op node n's dim(x) attribute, or -1 when it has none. */
+static int op_dim_attr(const gram_op *op, const ir_tnode *n) {
+  for (int i = 0; op && i < op->nattrs; i++)
+    if (op->attrs[i].dom == GRAM_DOM_DIM && n->attrs[i].n > 0) return n->attrs[i].v[0];
+  return -1;
+}
+/* ---- end linalg.generic placeholders */
+
 /* The element type T of op node n: that of its first operand whose pattern
  * fixes no element type, else the result's (docs/dialects.md). */
 static ir_elem node_t_elem(const gram_op *op, const ir_tnode *n) {
@@ -541,6 +559,21 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       else if (SFX("dims")) put_dims(c, &v->type);
       else if (SFX("axes"))
         for (int i = 0; i < v->type.rank; i++) ir_buf_printf(b, "%s%d", i ? ", " : "", i);
+      /* ---- a linalg.generic written over v's iteration space (reverse):
+       * the identity map, the iterator types, the linalg.index values and
+       * their list with the entry at the op's dim(x) attribute flipped */
+      else if (SFX("idmap")) put_idmap(b, v->type.rank);
+      else if (SFX("parallel"))
+        for (int i = 0; i < v->type.rank; i++) ir_buf_printf(b, "%s\"parallel\"", i ? ", " : "");
+      else if (SFX("index_defs"))
+        for (int i = 0; i < v->type.rank; i++)
+          ir_buf_printf(b, "%s%%v%d_i%d = linalg.index %d : index", i ? "\n  " : "", n->id, i, i);
+      else if (SFX("indices") || SFX("indices_flip")) {
+        int flip = SFX("indices_flip") ? op_dim_attr(op, n) : -1;
+        for (int i = 0; i < v->type.rank; i++)
+          ir_buf_printf(b, i == flip ? "%s%%v%d_flip" : "%s%%v%d_i%d", i ? ", " : "", n->id, i);
+      }
+      /* ---- end linalg.generic placeholders */
       else if (SFX("core_type")) {
         ir_type k = core_type(&v->type);
         put_type(c, &k);

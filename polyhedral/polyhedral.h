@@ -51,7 +51,9 @@ enum {
   POLY_OP_SHR = 1u << 19,     /* a >> b */
   POLY_OP_CONVERT = 1u << 20, /* a conversion of integer data (a C promotion,
                                  a store into a narrower type, a cast) */
-  POLY_OP_NBITS = 21
+  POLY_OP_REVERSE = 1u << 21, /* a read at a subscript where a loop iterator
+                                 has a negative coefficient (x[n - 1 - i]) */
+  POLY_OP_NBITS = 22
 };
 /* Is e a cast the tensor program makes with a convert op (POLY_OP_CONVERT):
  * one between integer types, or between a floating type and integer

@@ -111,6 +111,9 @@ static const struct {
     {"tests/kernels/slice/smooth_ptr.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/bias_first.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/row_pivot.c", {RAISES, RAISES, RAISES}},
+    /* reversed reads (x[n - 1 - i]): the reverse op */
+    {"tests/kernels/slice/mirror_ptr.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/slice/flip_cols.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/slice/laplace_flat.c", {RAISES, RAISES, RAISES}},
     /* Polybench style: one Jacobi time step, two sweeps (two tasks) */
     {"tests/kernels/slice/jacobi2d_sweep.c", {RAISES, RAISES, RAISES}},
