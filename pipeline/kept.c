@@ -312,10 +312,18 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   poly_analysis *a = poly_analyze(k, arena);
   if (!a || a->error || a->raisable || a->nkept == 0) return a;
   if ((kept->why_not = unsupported(a, arena))) return a;
-  const poly_kept_loop *kl = &a->kept[0];
+  /* the body as written: a local the analysis expanded over the kept loop
+   * (a temporary written before it is read in each iteration, such as
+   * tests/kernels/kept/filter_steps.c's acc) stays a local of the body,
+   * which the body's analysis expands where it crosses the body's tasks
+   * (the expansion keeps the ids of variables and statements; the kept
+   * loop is the kernel's only statement) */
+  poly_kept_loop kl0 = a->kept[0];
+  if (a->transformed) kl0.loop = k->body;
+  const poly_kept_loop *kl = &kl0;
   ir_tloop loop;
   memset(&loop, 0, sizeof loop);
-  ir_kernel *body = body_kernel(a->kernel, kl, arena, &loop, &kept->why_not);
+  ir_kernel *body = body_kernel(k, kl, arena, &loop, &kept->why_not);
   if (!body) return a;
   poly_analysis *ba = poly_analyze(body, arena);
   if (!ba || ba->error || (!ba->raisable && !ba->nkept)) {
@@ -402,6 +410,37 @@ static ir_stmt *copy_stmt(const ir_stmt *s, int *id, ir_arena *arena) {
   return x;
 }
 
+/* Make each local scalar marked in carried that part p reads or writes a
+ * value of its own: a scalar (IR_VAR_SCALAR, not a C parameter) among p's
+ * parameters after its slices (p->ncarried), which the analysis sees as an
+ * input where p reads the value an earlier part left, and as an output
+ * (live-out) where p writes it.  p's proofs then hold for every incoming
+ * value, and the part's result carries the value to the parts after it
+ * (by variable, as an array's). */
+static void carry_locals(ir_kernel *p, const unsigned char *carried, ir_arena *arena) {
+  int n = 0;
+  for (int v = 0; v < p->nvars; v++)
+    n += carried[v] && (ir_stmts_read(p->body, v) || ir_kernel_writes(p, v));
+  if (!n) return;
+  ir_var **vars = IR_NEW_N(arena, ir_var *, p->nvars);
+  memcpy(vars, p->vars, sizeof *vars * (size_t)p->nvars);
+  int *params = IR_NEW_N(arena, int, p->nparams + n);
+  memcpy(params, p->params, sizeof *params * (size_t)p->nparams);
+  for (int v = 0; v < p->nvars; v++) {
+    if (!carried[v] || !(ir_stmts_read(p->body, v) || ir_kernel_writes(p, v))) continue;
+    ir_var *x = IR_NEW(arena, ir_var);
+    *x = *p->vars[v];
+    x->kind = IR_VAR_SCALAR;
+    x->param_index = -1;
+    x->carried = 1;
+    vars[v] = x;
+    params[p->nparams++] = v;
+  }
+  p->vars = vars;
+  p->params = params;
+  p->ncarried = n;
+}
+
 int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why) {
   const ir_kernel *k = a->kernel;
   *why = NULL;
@@ -416,41 +455,54 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
     return 0;
   }
   /* the items: runs of statements that are no kept loop, and each kept
-   * loop alone, in order */
+   * loop alone, in order, as written (a->source: a local the analysis
+   * expanded over a kept loop, a temporary of each iteration, stays a
+   * local of the item, whose own analysis expands it where it must) */
   ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
   int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
   int np = 0;
   ir_stmt **tail = NULL;
   int prev_kept = 1;
-  for (const ir_stmt *s = k->body; s; s = s->next) {
+  for (const ir_stmt *s = k->body, *s0 = a->source->body; s && s0; s = s->next, s0 = s0->next) {
     int kl = is_kept_loop(a, s);
     if (kl || prev_kept) {
       ir_kernel *p = IR_NEW(arena, ir_kernel);
-      *p = *k;
+      *p = *a->source;
       p->body = NULL;
       p->nassign = 0;
       ps[np++] = p;
       tail = &p->body;
     }
     mark_part(s, np - 1, part_of);
-    *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
+    *tail = copy_stmt(s0, &ps[np - 1]->nassign, arena);
     tail = &(*tail)->next;
     prev_kept = kl;
   }
   /* each part is raised on the arrays as the one before leaves them; a
-   * local is no argument of a part, so a value of one that a part reads
-   * from another (a flow dependence, value-based: ludcmp's w, written
-   * before it is read in each part, has none) would start uninitialised */
+   * local scalar that a part reads from another (a flow dependence,
+   * value-based: ludcmp's w, written before it is read in each part, has
+   * none; durbin's alpha and beta, set by the prelude, do) is made a
+   * value of its own in the parts that touch it (carry_locals); a local
+   * array would start uninitialised */
+  unsigned char *carried = IR_NEW_N(arena, unsigned char, k->nvars + 1);
+  int ncarried = 0;
   for (int i = 0; i < a->ndeps; i++) {
     const poly_dep *d = &a->deps[i];
     ir_var_kind vk = k->vars[d->var]->kind;
-    if (d->kind == POLY_DEP_FLOW && (vk == IR_VAR_LOCAL || vk == IR_VAR_LOCAL_ARRAY) &&
-        part_of[d->src] != part_of[d->dst]) {
-      *why = ir_arena_printf(arena, "the local %s carries a value from one of the statements "
-                             "and kept loops in sequence to another", k->vars[d->var]->name);
+    if (d->kind != POLY_DEP_FLOW || part_of[d->src] == part_of[d->dst] ||
+        (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY))
+      continue;
+    if (vk == IR_VAR_LOCAL_ARRAY || k->vars[d->var]->rank) {
+      *why = ir_arena_printf(arena, "the local array %s carries a value from one of the "
+                             "statements and kept loops in sequence to another",
+                             k->vars[d->var]->name);
       return 0;
     }
+    ncarried += !carried[d->var];
+    carried[d->var] = 1;
   }
+  if (ncarried)
+    for (int p = 0; p < np; p++) carry_locals(ps[p], carried, arena);
   *parts = ps;
   return np;
 }
