@@ -2194,6 +2194,62 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
   return emit_func(p, k, 0, out, err);
 }
 
+/* ---- carried locals: a part's locals carried from one part to another
+ * (ir_var.carried) as C parameters after the kernel's, one-element arrays
+ * (`float e[1]`) the part reads and writes and the wrapper declares. */
+typedef struct carried_c {
+  ir_var **vars;  /* the part's variables, the carried ones copies */
+  ir_var **mine;  /* the copies, nmine of them */
+  int nmine;
+  int *params;
+  ir_expr *one;   /* their extent */
+} carried_c;
+
+/* Make part's carried locals C parameters (in c's memory: carried_free). */
+static void carried_params(ir_kernel *part, carried_c *c) {
+  memset(c, 0, sizeof *c);
+  if (!part->ncarried) return;
+  int nargs = ir_kernel_nargs(part);
+  c->one = ir_calloc(1, sizeof *c->one);
+  c->one->kind = IR_EX_CONST;
+  c->one->type = IR_I32;
+  c->one->value = 1;
+  c->one->is_int = 1;
+  c->vars = ir_calloc((size_t)part->nvars, sizeof *c->vars);
+  memcpy(c->vars, part->vars, sizeof *c->vars * (size_t)part->nvars);
+  c->mine = ir_calloc((size_t)part->ncarried, sizeof *c->mine);
+  c->params = ir_calloc((size_t)part->nparams, sizeof *c->params);
+  memcpy(c->params, part->params, sizeof *c->params * (size_t)nargs);
+  int np = nargs;
+  for (int a = nargs; a < part->nparams; a++) { /* the carried ones first */
+    int v = part->params[a];
+    if (!part->vars[v]->carried) continue;
+    ir_var *x = ir_calloc(1, sizeof *x);
+    *x = *part->vars[v];
+    x->kind = IR_VAR_ARRAY;
+    x->rank = 1;
+    x->dims[0] = c->one;
+    x->param_index = np;
+    c->vars[v] = x;
+    c->mine[c->nmine++] = x;
+    c->params[np++] = v;
+  }
+  for (int a = nargs; a < part->nparams; a++)
+    if (!part->vars[part->params[a]]->carried) c->params[np++] = part->params[a];
+  part->vars = c->vars;
+  part->params = c->params;
+  part->ncarried = 0;
+}
+
+static void carried_free(carried_c *c) {
+  for (int i = 0; i < c->nmine; i++) ir_free(c->mine[i]);
+  ir_free(c->mine);
+  ir_free(c->vars);
+  ir_free(c->params);
+  ir_free(c->one);
+}
+/* ---- end carried locals */
+
 int emit_c_seq(const gram_dialect *d, const ir_tprog *const *ps, const ir_kernel *const *ks,
                int n, const ir_kernel *k, FILE *out, ir_error *err) {
   (void)d;
@@ -2219,15 +2275,34 @@ int emit_c_seq(const gram_dialect *d, const ir_tprog *const *ps, const ir_kernel
     snprintf(name, sizeof name, "%s_part%d", k->name, i);
     part.name = name;
     fputc('\n', out);
-    if (emit_func(ps[i], &part, 1, out, err)) return -1;
+    carried_c c;
+    carried_params(&part, &c);
+    int rc = emit_func(ps[i], &part, 1, out, err);
+    carried_free(&c);
+    if (rc) return -1;
   }
   fputc('\n', out);
   ir_signature_print(k, out);
   fputs(" {\n", out);
+  /* the locals carried from one part to another: one element each */
+  unsigned char *decl = ir_calloc((size_t)k->nvars + 1, 1);
+  for (int i = 0; i < n; i++)
+    for (int a = ir_kernel_nargs(ks[i]); a < ks[i]->nparams; a++) {
+      const ir_var *v = ks[i]->vars[ks[i]->params[a]];
+      if (!v->carried || decl[v->id]) continue;
+      decl[v->id] = 1;
+      fprintf(out, "  %s %s[1]; /* a local carried from one part to another */\n",
+              ir_elem_c_name(v->elem), v->name);
+    }
+  ir_free(decl);
   for (int i = 0; i < n; i++) {
     fprintf(out, "  %s_part%d(", k->name, i);
-    for (int a = 0; a < ir_kernel_nargs(k); a++)
+    int nargs = ir_kernel_nargs(k);
+    for (int a = 0; a < nargs; a++)
       fprintf(out, "%s%s", a ? ", " : "", k->vars[k->params[a]]->name);
+    for (int a = ir_kernel_nargs(ks[i]); a < ks[i]->nparams; a++)
+      if (ks[i]->vars[ks[i]->params[a]]->carried)
+        fprintf(out, "%s%s", nargs++ ? ", " : "", ks[i]->vars[ks[i]->params[a]]->name);
     fputs(");\n", out);
   }
   fputs("}\n", out);
