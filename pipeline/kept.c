@@ -312,18 +312,10 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   poly_analysis *a = poly_analyze(k, arena);
   if (!a || a->error || a->raisable || a->nkept == 0) return a;
   if ((kept->why_not = unsupported(a, arena))) return a;
-  /* the body as written: a local the analysis expanded over the kept loop
-   * (a temporary written before it is read in each iteration, such as
-   * tests/kernels/kept/filter_steps.c's acc) stays a local of the body,
-   * which the body's analysis expands where it crosses the body's tasks
-   * (the expansion keeps the ids of variables and statements; the kept
-   * loop is the kernel's only statement) */
-  poly_kept_loop kl0 = a->kept[0];
-  if (a->transformed) kl0.loop = k->body;
-  const poly_kept_loop *kl = &kl0;
+  const poly_kept_loop *kl = &a->kept[0];
   ir_tloop loop;
   memset(&loop, 0, sizeof loop);
-  ir_kernel *body = body_kernel(k, kl, arena, &loop, &kept->why_not);
+  ir_kernel *body = body_kernel(a->kernel, kl, arena, &loop, &kept->why_not);
   if (!body) return a;
   poly_analysis *ba = poly_analyze(body, arena);
   if (!ba || ba->error || (!ba->raisable && !ba->nkept)) {
@@ -455,26 +447,24 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
     return 0;
   }
   /* the items: runs of statements that are no kept loop, and each kept
-   * loop alone, in order, as written (a->source: a local the analysis
-   * expanded over a kept loop, a temporary of each iteration, stays a
-   * local of the item, whose own analysis expands it where it must) */
+   * loop alone, in order */
   ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
   int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
   int np = 0;
   ir_stmt **tail = NULL;
   int prev_kept = 1;
-  for (const ir_stmt *s = k->body, *s0 = a->source->body; s && s0; s = s->next, s0 = s0->next) {
+  for (const ir_stmt *s = k->body; s; s = s->next) {
     int kl = is_kept_loop(a, s);
     if (kl || prev_kept) {
       ir_kernel *p = IR_NEW(arena, ir_kernel);
-      *p = *a->source;
+      *p = *k;
       p->body = NULL;
       p->nassign = 0;
       ps[np++] = p;
       tail = &p->body;
     }
     mark_part(s, np - 1, part_of);
-    *tail = copy_stmt(s0, &ps[np - 1]->nassign, arena);
+    *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
     tail = &(*tail)->next;
     prev_kept = kl;
   }

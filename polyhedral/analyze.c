@@ -2115,14 +2115,12 @@ static int run(const ir_kernel *k, ir_arena *arena, poly_analysis *a, int allow_
 static poly_analysis *analyze(const ir_kernel *k, ir_arena *arena) {
   poly_analysis *a = IR_NEW(arena, poly_analysis);
   a->kernel = k;
-  a->source = k;
   poly_expansion *want = NULL;
   int nwant = 0;
   if (run(k, arena, a, 1, &want, &nwant) == 1) {
     const ir_kernel *x = poly_expand_kernel(k, want, nwant, arena);
     memset(a, 0, sizeof *a);
     a->kernel = x;
-    a->source = k;
     a->transformed = 1;
     a->expanded = want;
     a->nexpanded = nwant;

@@ -298,8 +298,6 @@ typedef struct poly_analysis {
   const ir_kernel *kernel; /* the analysed kernel: the input, or a copy in
                               the arena when a local was expanded */
   int transformed;         /* kernel is a transformed copy */
-  const ir_kernel *source; /* the input (kernel unless transformed): its
-                              variables and assignments have the same ids */
   int nexpanded;
   poly_expansion *expanded;
   const char *params;      /* isl parameter tuple, e.g. "[m, n]" */

@@ -67,7 +67,10 @@ partial_reason() {
     # masked product of a row and a column of A) runs out of its budget
     cholesky) echo "the body of the kept loop: part 1 of 2 (line 81): task 0 (output A): memory budget exhausted" ;;
     deriche) echo "a recurrence carried by loop j through ym1" ;;
-    durbin) echo "through y, alpha, beta, z, sum, carried by loop k" ;;
+    # two items: the prelude, then the kept loop k, alpha and beta carried
+    # from the one to the other; k's body reads the reversed windows
+    # r[k - i - 1] and y[k - i - 1], which no body cuts yet
+    durbin) echo "through alpha, y, beta, sum, z, carried by loop k" ;;
     floyd-warshall) echo "reads path values that it wrote itself in earlier iterations of loop k" ;;
     fdtd-2d|heat-3d|jacobi-1d|jacobi-2d|gramschmidt|trisolv) echo KEPT ;;
     lu) echo "the body of the kept loop: part 1 of 2 (line 81): task 0 (output A): memory budget exhausted" ;;
