@@ -220,12 +220,26 @@ static unsigned expr_ops(const ir_expr *e) {
 
 /* ---- reversed reads: POLY_OP_REVERSE when e reads an array at a
  * subscript in which a loop iterator has a negative coefficient
- * (x[n - 1 - i], durbin's r[k - i - 1]); the subscripts are affine, so the
- * coefficient is the subscript at that iterator 1 less at every var 0. */
+ * (x[n - 1 - i], durbin's r[k - i - 1]): the subscript at that iterator 1
+ * less than at every var 0, for a subscript of integer arithmetic (an
+ * affine one; anything else, a data subscript, is left to the checks of
+ * the accesses). */
+static int int_arith(const ir_expr *e) {
+  switch (e->kind) {
+  case IR_EX_CONST: case IR_EX_VAR: case IR_EX_NEG: case IR_EX_ADD: case IR_EX_SUB:
+  case IR_EX_MUL: case IR_EX_CAST: case IR_EX_IMIN: case IR_EX_IMAX: break;
+  default: return 0;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (!int_arith(e->args[i])) return 0;
+  return 1;
+}
+
 static unsigned reversed_reads(const ir_kernel *k, const ir_expr *e, long *vals) {
   unsigned o = 0;
   if (e->kind == IR_EX_ELEM)
     for (int s = 0; s < e->nargs && !o; s++) {
+      if (!int_arith(e->args[s])) continue;
       long at0 = ir_expr_eval_int(e->args[s], vals);
       for (int v = 0; v < k->nvars && !o; v++) {
         if (k->vars[v]->kind != IR_VAR_ITER || !ir_expr_reads(e->args[s], v)) continue;
