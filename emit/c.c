@@ -89,7 +89,7 @@ typedef enum nkind {
   NK_OUTER,  /* dot_general without contracting dims: l * r */
   NK_CHEAP,  /* constant, fill, iota, empty, fill_scalar */
   NK_REDUCE, /* a loop root that reads its operand tree inline */
-  NK_SLICE,  /* slice: one guarded load of its operand's buffer */
+  NK_SLICE,  /* slice, reverse: one (guarded) load of its operand's buffer */
   NK_OTHER   /* needs its operands in memory: BLAS dot_general, reshape */
 } nkind;
 
@@ -437,6 +437,25 @@ static void slice_expr(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   literal(s, pad ? in->b.kconst[1] : 0, n->type.elem);
 }
 
+/* ---- reverse: x read at the flipped index of its dim (its operand is in
+ * memory, as a slice's: one load) */
+static void reverse_expr(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
+  const ninfo *in = ni(g, n);
+  const ir_tnode *x = n->ops[in->b.args[0]];
+  int flip = in->b.attrs[0].v[0];
+  char off[STR] = "";
+  for (int d = 0; d < x->type.rank; d++) {
+    if (var[d] < 0 || x->type.dims[d] == IR_DIM_ONE) continue;
+    char dim[STR], stride[STR];
+    dim_str(g, x->type.dims[d], dim);
+    stride_str(g, &x->type, d, stride);
+    if (d == flip) cat(off, "%s(%s - 1 - upl_i%d)*%s", off[0] ? " + " : "", dim, var[d], stride);
+    else cat(off, "%supl_i%d*%s", off[0] ? " + " : "", var[d], stride);
+  }
+  ir_buf_printf(s, "upl_v%d[%s]", x->id, off[0] ? off : "0");
+}
+/* ---- end reverse */
+
 /* Append the value of node n at index var, computed (not read from n's
  * buffer): the loop body of a root, or an inlined subterm. */
 static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
@@ -508,7 +527,8 @@ static void gen_value(cg *g, const ir_tnode *n, const int *var, ir_buf *s) {
   } else if (in->kind == NK_GATHER || !strcmp(kn, "fill_scalar")) {
     operand_expr(g, n, 0, var, s);
   } else if (in->kind == NK_SLICE) {
-    slice_expr(g, n, var, s);
+    if (!strcmp(kn, "reverse")) reverse_expr(g, n, var, s);
+    else slice_expr(g, n, var, s);
   } else if (!strcmp(kn, "iota")) {
     int d = b->attrs[0].v[0];
     if (d >= 0 && d < t->rank && var[d] >= 0)
@@ -1406,9 +1426,9 @@ static int classify(cg *g, const ir_tnode *n) {
       in->kind = NK_OUTER;
   } else if (!strcmp(kn, "reduce")) {
     in->kind = NK_REDUCE;
-  } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice")) {
+  } else if (!strcmp(kn, "reshape") || !strcmp(kn, "slice") || !strcmp(kn, "reverse")) {
     if (b->nargs < 1 || b->args[0] < 0) return fail(g, "%s of a constant", kn);
-    in->kind = kn[0] == 's' ? NK_SLICE : NK_OTHER;
+    in->kind = strcmp(kn, "reshape") ? NK_SLICE : NK_OTHER;
   } else if (!strcmp(kn, "pad")) { /* issue 14: a slice with a constant padding value */
     if (b->nargs != 2 || b->args[0] < 0 || b->args[1] >= 0)
       return fail(g, "pad: only of an operand with a constant padding value");
@@ -2301,6 +2321,62 @@ int emit_c_func(const gram_dialect *d, const ir_tprog *p, const ir_kernel *k, FI
   return emit_func(p, k, 0, NULL, out, err);
 }
 
+/* ---- carried locals: a part's locals carried from one part to another
+ * (ir_var.carried) as C parameters after the kernel's, one-element arrays
+ * (`float e[1]`) the part reads and writes and the wrapper declares. */
+typedef struct carried_c {
+  ir_var **vars;  /* the part's variables, the carried ones copies */
+  ir_var **mine;  /* the copies, nmine of them */
+  int nmine;
+  int *params;
+  ir_expr *one;   /* their extent */
+} carried_c;
+
+/* Make part's carried locals C parameters (in c's memory: carried_free). */
+static void carried_params(ir_kernel *part, carried_c *c) {
+  memset(c, 0, sizeof *c);
+  if (!part->ncarried) return;
+  int nargs = ir_kernel_nargs(part);
+  c->one = ir_calloc(1, sizeof *c->one);
+  c->one->kind = IR_EX_CONST;
+  c->one->type = IR_I32;
+  c->one->value = 1;
+  c->one->is_int = 1;
+  c->vars = ir_calloc((size_t)part->nvars, sizeof *c->vars);
+  memcpy(c->vars, part->vars, sizeof *c->vars * (size_t)part->nvars);
+  c->mine = ir_calloc((size_t)part->ncarried, sizeof *c->mine);
+  c->params = ir_calloc((size_t)part->nparams, sizeof *c->params);
+  memcpy(c->params, part->params, sizeof *c->params * (size_t)nargs);
+  int np = nargs;
+  for (int a = nargs; a < part->nparams; a++) { /* the carried ones first */
+    int v = part->params[a];
+    if (!part->vars[v]->carried) continue;
+    ir_var *x = ir_calloc(1, sizeof *x);
+    *x = *part->vars[v];
+    x->kind = IR_VAR_ARRAY;
+    x->rank = 1;
+    x->dims[0] = c->one;
+    x->param_index = np;
+    c->vars[v] = x;
+    c->mine[c->nmine++] = x;
+    c->params[np++] = v;
+  }
+  for (int a = nargs; a < part->nparams; a++)
+    if (!part->vars[part->params[a]]->carried) c->params[np++] = part->params[a];
+  part->vars = c->vars;
+  part->params = c->params;
+  part->ncarried = 0;
+}
+
+static void carried_free(carried_c *c) {
+  for (int i = 0; i < c->nmine; i++) ir_free(c->mine[i]);
+  ir_free(c->mine);
+  ir_free(c->vars);
+  ir_free(c->params);
+  ir_free(c->one);
+}
+/* ---- end carried locals */
+
 int emit_c_seq(const gram_dialect *d, const ir_tprog *const *ps, const ir_kernel *const *ks,
                int n, const ir_kernel *k, FILE *out, ir_error *err) {
   (void)d;
@@ -2319,15 +2395,35 @@ int emit_c_seq(const gram_dialect *d, const ir_tprog *const *ps, const ir_kernel
     snprintf(name, sizeof name, "%s_part%d", k->name, i);
     part.name = name;
     fputc('\n', out);
-    if (emit_func(ps[i], &part, 1, NULL, out, err)) return -1;
+    carried_c c;
+    carried_params(&part, &c);
+    int rc = emit_func(ps[i], &part, 1, NULL, out, err);
+    carried_free(&c);
+    if (rc) return -1;
   }
   fputc('\n', out);
   ir_signature_print(k, out);
   fputs(" {\n", out);
+  /* the locals carried from one part to another: one element each */
+  unsigned char *decl = ir_calloc((size_t)k->nvars + 1, 1);
+  for (int i = 0; i < n; i++)
+    for (int a = ir_kernel_nargs(ks[i]); a < ks[i]->nparams; a++) {
+      const ir_var *v = ks[i]->vars[ks[i]->params[a]];
+      if (!v->carried || decl[v->id]) continue;
+      decl[v->id] = 1;
+      fprintf(out, "  %s %s[1]; /* a local carried from one part to another */\n",
+              ir_elem_c_name(v->elem), v->name);
+    }
+  ir_free(decl);
   for (int i = 0; i < n; i++) {
-    char name[256];
+    char name[256], carried[512] = "";
     snprintf(name, sizeof name, "%s_part%d", k->name, i);
-    write_call(k, name, NULL, NULL, out);
+    size_t at = 0;
+    for (int a = ir_kernel_nargs(ks[i]); a < ks[i]->nparams && at < sizeof carried; a++)
+      if (ks[i]->vars[ks[i]->params[a]]->carried)
+        at += (size_t)snprintf(carried + at, sizeof carried - at, "%s%s", at ? ", " : "",
+                               ks[i]->vars[ks[i]->params[a]]->name);
+    write_call(k, name, NULL, at ? carried : NULL, out);
   }
   fputs("}\n", out);
   return 0;

@@ -482,6 +482,24 @@ static int put_window(ectx *c, const ir_tnode *n, int ai, const char *sfx, int s
 #undef WS
 }
 
+/* ---- linalg.generic placeholders (reverse) */
+/* affine_map<(d0, d1) -> (d0, d1)> of rank r. */
+static void put_idmap(ir_buf *b, int r) {
+  ir_buf_puts(b, "affine_map<(");
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%sd%d", i ? ", " : "", i);
+  ir_buf_puts(b, ") -> (");
+  for (int i = 0; i < r; i++) ir_buf_printf(b, "%sd%d", i ? ", " : "", i);
+  ir_buf_puts(b, ")>");
+}
+
+/* The value of op node n's dim(x) attribute, or -1 when it has none. */
+static int op_dim_attr(const gram_op *op, const ir_tnode *n) {
+  for (int i = 0; op && i < op->nattrs; i++)
+    if (op->attrs[i].dom == GRAM_DOM_DIM && n->attrs[i].n > 0) return n->attrs[i].v[0];
+  return -1;
+}
+/* ---- end linalg.generic placeholders */
+
 /* The element type T of op node n: that of its first operand whose pattern
  * fixes no element type, else the result's (docs/dialects.md). */
 static ir_elem node_t_elem(const gram_op *op, const ir_tnode *n) {
@@ -558,6 +576,21 @@ static void expand(ectx *c, const gram_line *line, const ir_tnode *n, const ir_b
       else if (SFX("dims")) put_dims(c, &v->type);
       else if (SFX("axes"))
         for (int i = 0; i < v->type.rank; i++) ir_buf_printf(b, "%s%d", i ? ", " : "", i);
+      /* ---- a linalg.generic written over v's iteration space (reverse):
+       * the identity map, the iterator types, the linalg.index values and
+       * their list with the entry at the op's dim(x) attribute flipped */
+      else if (SFX("idmap")) put_idmap(b, v->type.rank);
+      else if (SFX("parallel"))
+        for (int i = 0; i < v->type.rank; i++) ir_buf_printf(b, "%s\"parallel\"", i ? ", " : "");
+      else if (SFX("index_defs"))
+        for (int i = 0; i < v->type.rank; i++)
+          ir_buf_printf(b, "%s%%v%d_i%d = linalg.index %d : index", i ? "\n  " : "", n->id, i, i);
+      else if (SFX("indices") || SFX("indices_flip")) {
+        int flip = SFX("indices_flip") ? op_dim_attr(op, n) : -1;
+        for (int i = 0; i < v->type.rank; i++)
+          ir_buf_printf(b, i == flip ? "%s%%v%d_flip" : "%s%%v%d_i%d", i ? ", " : "", n->id, i);
+      }
+      /* ---- end linalg.generic placeholders */
       else if (SFX("core_type")) {
         ir_type k = core_type(&v->type);
         put_type(c, &k);
@@ -2133,6 +2166,9 @@ typedef struct seq_val {
   const ir_type *type;
   char ssa[48];
   int arg; /* a wrapper argument */
+  int local; /* a local carried from one part to another (ir_var.carried):
+                no argument or result of the wrapper, undefined until a
+                part writes it (tensor.empty) */
 } seq_val;
 
 enum { SEQ_MAX_VALS = 64 };
@@ -2160,15 +2196,23 @@ static seq_val *seq_add(seq_val *v, int *n, const ir_tnode *node, const char *na
 static int seq_collect(const ir_tprog *const *ps, int n, seq_val *vals, int *nv) {
   *nv = 0;
   for (int i = 0; i < n; i++) {
+    const ir_kernel *k = ps[i]->kernel;
     for (int a = 0; a < ps[i]->nargs; a++) {
       const ir_tnode *x = ps[i]->args[a];
       if ((ps[i]->loop && !outer_arg(ps[i], a)) || seq_find(vals, *nv, x->name)) continue;
-      if (!x->name || !seq_add(vals, nv, x, x->name, 1)) return -1;
+      int local = k && x->arg >= 0 && x->arg < k->nvars && k->vars[x->arg]->carried;
+      seq_val *v = x->name ? seq_add(vals, nv, x, x->name, !local) : NULL;
+      if (!v) return -1;
+      v->local = local;
     }
-    for (int r = 0; r < ps[i]->nresults; r++)
-      if (!seq_find(vals, *nv, ps[i]->result_names[r]) &&
-          !seq_add(vals, nv, ps[i]->results[r], ps[i]->result_names[r], 0))
-        return -1;
+    for (int r = 0; r < ps[i]->nresults; r++) {
+      const char *name = ps[i]->result_names[r];
+      if (seq_find(vals, *nv, name)) continue;
+      seq_val *v = seq_add(vals, nv, ps[i]->results[r], name, 0);
+      if (!v) return -1;
+      int var = k && name ? ir_kernel_find_var(k, name) : -1;
+      v->local = var >= 0 && k->vars[var]->carried;
+    }
   }
   return 0;
 }
@@ -2218,12 +2262,16 @@ int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const
     ir_buf_puts(&b, ") -> (");
     first = 1;
     for (int i = 0; i < nv; i++) /* every array some part writes */
-      if (ps_writes(ps, n, vals[i].name)) {
+      if (ps_writes(ps, n, vals[i].name) && !vals[i].local) {
         ir_buf_printf(&b, "%s%s", first ? "" : ", ",
                       type_str(d, vals[i].type, sz, o->nsizes, ty, sizeof ty));
         first = 0;
       }
     ir_buf_puts(&b, ") {\n");
+    for (int i = 0; i < nv; i++) /* a carried local: undefined until written */
+      if (vals[i].local)
+        ir_buf_printf(&b, "  %s = tensor.empty() : %s\n", vals[i].ssa,
+                      type_str(d, vals[i].type, sz, o->nsizes, ty, sizeof ty));
   }
   for (int i = 0; i < n && !rc; i++) {
     const ir_tprog *p = ps[i];
@@ -2259,14 +2307,14 @@ int emit_mlir_seq(const gram_dialect *d, const ir_tprog *const *ps, int n, const
     ir_buf_puts(&b, "  return ");
     int first = 1;
     for (int i = 0; i < nv; i++)
-      if (ps_writes(ps, n, vals[i].name)) {
+      if (ps_writes(ps, n, vals[i].name) && !vals[i].local) {
         ir_buf_printf(&b, "%s%s", first ? "" : ", ", vals[i].ssa);
         first = 0;
       }
     ir_buf_puts(&b, " : ");
     first = 1;
     for (int i = 0; i < nv; i++)
-      if (ps_writes(ps, n, vals[i].name)) {
+      if (ps_writes(ps, n, vals[i].name) && !vals[i].local) {
         ir_buf_printf(&b, "%s%s", first ? "" : ", ",
                       type_str(d, vals[i].type, sz, o->nsizes, ty, sizeof ty));
         first = 0;
@@ -2291,7 +2339,7 @@ int emit_mlir_seq_signature(const ir_tprog *const *ps, int n, ir_tprog *sig) {
       if (sig->nargs == (int)(sizeof sig->args / sizeof sig->args[0])) return -1;
       sig->args[sig->nargs++] = vals[i].node;
     }
-    if (ps_writes(ps, n, vals[i].name)) {
+    if (ps_writes(ps, n, vals[i].name) && !vals[i].local) {
       if (sig->nresults == IR_TP_MAX_RESULTS) return -1;
       sig->result_names[sig->nresults] = vals[i].name;
       sig->results[sig->nresults++] = vals[i].node;

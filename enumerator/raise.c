@@ -1782,14 +1782,16 @@ static int raise_task(task_ctx *t, int ti, enum_verify_fn vf, void *vuser, doubl
   return status;
 }
 
-/* The kernel's results: every array parameter some task writes, with its
+/* The kernel's results: every array parameter some task writes, and every
+ * scalar one (a local carried from one item of a sequence to another,
+ * ir_kernel.ncarried: scalar parameters are otherwise read-only), with its
  * final value cur[v].  Returns 0, or 1 with err filled. */
 static int kernel_results(const poly_analysis *a, const ir_tnode *const *cur, enum_result *res,
                           ir_error *err) {
   const ir_kernel *k = a->kernel;
   for (int p = 0; p < k->nparams; p++) {
     int v = k->params[p];
-    if (k->vars[v]->kind != IR_VAR_ARRAY) continue;
+    if (k->vars[v]->kind != IR_VAR_ARRAY && k->vars[v]->kind != IR_VAR_SCALAR) continue;
     int written = 0;
     for (int ti = 0; ti < a->ntasks; ti++)
       for (int oi = 0; oi < a->tasks[ti].noutputs; oi++)

@@ -858,6 +858,7 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
       {"dot_general", POLY_OP_RED_ADD | SG_HINT_OUTER},
       {"reduce", POLY_OP_RED_ADD | POLY_OP_RED_MUL | POLY_OP_RED_MAX | POLY_OP_RED_MIN},
       {"transpose", 0},
+      {"reverse", POLY_OP_REVERSE},
       {"broadcast_in_dim", 0},
       {"reshape", 0},
       {"constant", 0},

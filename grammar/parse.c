@@ -901,7 +901,10 @@ static void check_template(parser *p, gram_op *op, const char *t, int col) {
                                     "dyn",      "dims",         "core_type", "core_reassoc",
                                     "collapse", "expand",       "into",      "axes",
                                     "units",    "full_type",    "shape_attr",
-                                    "zero",     "conv",         "ones"};
+                                    "zero",     "conv",         "ones",
+                                    /* a linalg.generic over the value (reverse) */
+                                    "idmap",    "parallel",     "index_defs",
+                                    "indices",  "indices_flip"};
         ok = !dot;
         for (size_t i = 0; i < sizeof sfx / sizeof sfx[0] && !ok; i++)
           ok = slen == (int)strlen(sfx[i]) && !strncmp(suffix, sfx[i], (size_t)slen);

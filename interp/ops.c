@@ -355,6 +355,22 @@ static int shape_transpose(const interp_op *op, const interp_attr *attrs,
   return 0;
 }
 
+/* ---- reverse (issue 14: reversed windows such as durbin's r[k - i - 1]) */
+static int shape_reverse(const interp_op *op, const interp_attr *attrs,
+                         const interp_shape *args, interp_shape *res,
+                         int symbolic, interp_err *err) {
+  (void)symbolic;
+  const interp_shape *x = &args[0];
+  if (check_rank(op, x, err)) return -1;
+  int d = attrs[0].v[0];
+  if (d < 0 || d >= x->rank)
+    return fail(err, "%s: operand %s: dimension %d out of range for rank %d",
+                op->name, S(x), d, x->rank);
+  *res = *x;
+  return 0;
+}
+/* ---- end reverse */
+
 static int shape_bcast(const interp_op *op, const interp_attr *attrs,
                        const interp_shape *args, interp_shape *res,
                        int symbolic, interp_err *err) {
@@ -868,6 +884,9 @@ static const interp_op ops[] = {
      INTERP_OP_REDUCTION, shape_dot, KERNEL(k_dot)},
     {"transpose", 0, 1, 1, {{"permutation", INTERP_ATTR_INTS}}, 0,
      shape_transpose, KERNEL(k_transpose)},
+    /* reverse: x with one dim's order reversed */
+    {"reverse", 0, 1, 1, {{"dimension", INTERP_ATTR_INT}}, 0, shape_reverse,
+     KERNEL(k_reverse)},
     {"broadcast_in_dim", 0, 1, 1, {{"dims", INTERP_ATTR_INTS}},
      INTERP_OP_GIVEN_SHAPE, shape_bcast, KERNEL(k_bcast)},
     {"slice", 0, 1, 2, {{"start", INTERP_ATTR_INTS}, {"keep", INTERP_ATTR_INTS}},

@@ -23,6 +23,7 @@
  *   dot_general                           lhs, rhs; lhs_batch rhs_batch
  *                                         lhs_contract rhs_contract
  *   transpose                             x; permutation
+ *   reverse                               x; dimension (reversed)
  *   broadcast_in_dim                      x -> given shape; dims
  *   reduce                                x, init; dims body keepdims
  *   iota                                  -> given shape; dimension

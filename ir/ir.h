@@ -435,6 +435,10 @@ typedef struct ir_var {
    * have), the interpreter and the emitted C compute it from the sizes
    * (docs/frontend.md, "Sizes as values").  NULL otherwise. */
   struct ir_expr *size_value;
+  int carried;       /* IR_VAR_SCALAR of an item of a sequence: a local whose
+                        value passes from one item to another
+                        (ir_kernel.ncarried), no argument or result of the
+                        whole kernel */
   ir_pos pos;        /* declaration */
 } ir_var;
 
@@ -558,6 +562,11 @@ typedef struct ir_kernel {
                          its iterator (ir_tslice, pipeline/kept.c): among the
                          parameters after the file-scope arrays, not C
                          parameters */
+  int ncarried;       /* local scalars whose value passes from one item of a
+                         sequence to another (pipeline/kept.c, pipe_split):
+                         in the item, scalars (IR_VAR_SCALAR) it reads (an
+                         input) or writes (an output), among the parameters
+                         after the slices, not C parameters */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
   ir_assume *assumes; /* the size relations its views need */
@@ -568,10 +577,11 @@ typedef struct ir_kernel {
 static inline int ir_var_is_view(const ir_var *v) { return v->rank > 0 && v->store[0]; }
 
 /* The number of C parameters of k: its parameters without the file-scope
- * arrays (k->nglobals), a kept loop body's slices (k->nslices) and the
- * returned value's array (k->returns). */
+ * arrays (k->nglobals), a kept loop body's slices (k->nslices), the
+ * carried locals of an item (k->ncarried) and the returned value's array
+ * (k->returns). */
 static inline int ir_kernel_nargs(const ir_kernel *k) {
-  return k->nparams - k->nglobals - k->nslices - (k->returns != 0);
+  return k->nparams - k->nglobals - k->nslices - k->ncarried - (k->returns != 0);
 }
 
 /* Are a and b the same expression (kind, value, variable, function, cast

@@ -402,6 +402,37 @@ static ir_stmt *copy_stmt(const ir_stmt *s, int *id, ir_arena *arena) {
   return x;
 }
 
+/* Make each local scalar marked in carried that part p reads or writes a
+ * value of its own: a scalar (IR_VAR_SCALAR, not a C parameter) among p's
+ * parameters after its slices (p->ncarried), which the analysis sees as an
+ * input where p reads the value an earlier part left, and as an output
+ * (live-out) where p writes it.  p's proofs then hold for every incoming
+ * value, and the part's result carries the value to the parts after it
+ * (by variable, as an array's). */
+static void carry_locals(ir_kernel *p, const unsigned char *carried, ir_arena *arena) {
+  int n = 0;
+  for (int v = 0; v < p->nvars; v++)
+    n += carried[v] && (ir_stmts_read(p->body, v) || ir_kernel_writes(p, v));
+  if (!n) return;
+  ir_var **vars = IR_NEW_N(arena, ir_var *, p->nvars);
+  memcpy(vars, p->vars, sizeof *vars * (size_t)p->nvars);
+  int *params = IR_NEW_N(arena, int, p->nparams + n);
+  memcpy(params, p->params, sizeof *params * (size_t)p->nparams);
+  for (int v = 0; v < p->nvars; v++) {
+    if (!carried[v] || !(ir_stmts_read(p->body, v) || ir_kernel_writes(p, v))) continue;
+    ir_var *x = IR_NEW(arena, ir_var);
+    *x = *p->vars[v];
+    x->kind = IR_VAR_SCALAR;
+    x->param_index = -1;
+    x->carried = 1;
+    vars[v] = x;
+    params[p->nparams++] = v;
+  }
+  p->vars = vars;
+  p->params = params;
+  p->ncarried = n;
+}
+
 int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why) {
   const ir_kernel *k = a->kernel;
   *why = NULL;
@@ -438,19 +469,30 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
     prev_kept = kl;
   }
   /* each part is raised on the arrays as the one before leaves them; a
-   * local is no argument of a part, so a value of one that a part reads
-   * from another (a flow dependence, value-based: ludcmp's w, written
-   * before it is read in each part, has none) would start uninitialised */
+   * local scalar that a part reads from another (a flow dependence,
+   * value-based: ludcmp's w, written before it is read in each part, has
+   * none; durbin's alpha and beta, set by the prelude, do) is made a
+   * value of its own in the parts that touch it (carry_locals); a local
+   * array would start uninitialised */
+  unsigned char *carried = IR_NEW_N(arena, unsigned char, k->nvars + 1);
+  int ncarried = 0;
   for (int i = 0; i < a->ndeps; i++) {
     const poly_dep *d = &a->deps[i];
     ir_var_kind vk = k->vars[d->var]->kind;
-    if (d->kind == POLY_DEP_FLOW && (vk == IR_VAR_LOCAL || vk == IR_VAR_LOCAL_ARRAY) &&
-        part_of[d->src] != part_of[d->dst]) {
-      *why = ir_arena_printf(arena, "the local %s carries a value from one of the statements "
-                             "and kept loops in sequence to another", k->vars[d->var]->name);
+    if (d->kind != POLY_DEP_FLOW || part_of[d->src] == part_of[d->dst] ||
+        (vk != IR_VAR_LOCAL && vk != IR_VAR_LOCAL_ARRAY))
+      continue;
+    if (vk == IR_VAR_LOCAL_ARRAY || k->vars[d->var]->rank) {
+      *why = ir_arena_printf(arena, "the local array %s carries a value from one of the "
+                             "statements and kept loops in sequence to another",
+                             k->vars[d->var]->name);
       return 0;
     }
+    ncarried += !carried[d->var];
+    carried[d->var] = 1;
   }
+  if (ncarried)
+    for (int p = 0; p < np; p++) carry_locals(ps[p], carried, arena);
   *parts = ps;
   return np;
 }

@@ -518,7 +518,8 @@ static int chain_nvars(const ir_kernel *k, const enum_result *r) {
  * their vars into vars[], *n of them (at most nvars).  A sequence
  * (r->then) runs its parts in order, each part's results written into
  * args; got then holds every array some part writes, as the last leaves
- * it.  Returns 0, or -1 with err filled (got freed). */
+ * it (not the locals carried from one part to another, which are no
+ * output of k).  Returns 0, or -1 with err filled (got freed). */
 static int eval_all(const ir_kernel *k, const enum_result *r, ir_tensor *args, const long *sizes,
                     ir_tensor *got, int *vars, int *n, ir_error *err) {
   if (!r->then) {
@@ -535,7 +536,7 @@ static int eval_all(const ir_kernel *k, const enum_result *r, ir_tensor *args, c
       ir_free(args[v].data);
       args[v] = part[i];
       for (int j = 0; j < *n && !seen; j++) seen = vars[j] == v;
-      if (!seen) vars[(*n)++] = v;
+      if (!seen && k->vars[v]->kind != IR_VAR_LOCAL) vars[(*n)++] = v;
     }
   }
   for (int i = 0; i < *n; i++) {

@@ -239,6 +239,48 @@ static int shifted_read(const ir_kernel *k, const ir_expr *e, const ir_expr *w) 
 }
 /* ---- end ---- */
 
+/* ---- reversed reads: POLY_OP_REVERSE when e reads an array at a
+ * subscript in which a loop iterator has a negative coefficient
+ * (x[n - 1 - i], durbin's r[k - i - 1]): the subscript at that iterator 1
+ * less than at every var 0, for a subscript of integer arithmetic (an
+ * affine one; anything else, a data subscript, is left to the checks of
+ * the accesses). */
+static int int_arith(const ir_expr *e) {
+  switch (e->kind) {
+  case IR_EX_CONST: case IR_EX_VAR: case IR_EX_NEG: case IR_EX_ADD: case IR_EX_SUB:
+  case IR_EX_MUL: case IR_EX_CAST: case IR_EX_IMIN: case IR_EX_IMAX: break;
+  default: return 0;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (!int_arith(e->args[i])) return 0;
+  return 1;
+}
+
+static unsigned reversed_reads(const ir_kernel *k, const ir_expr *e, long *vals) {
+  unsigned o = 0;
+  if (e->kind == IR_EX_ELEM)
+    for (int s = 0; s < e->nargs && !o; s++) {
+      if (!int_arith(e->args[s])) continue;
+      long at0 = ir_expr_eval_int(e->args[s], vals);
+      for (int v = 0; v < k->nvars && !o; v++) {
+        if (k->vars[v]->kind != IR_VAR_ITER || !ir_expr_reads(e->args[s], v)) continue;
+        vals[v] = 1;
+        o = ir_expr_eval_int(e->args[s], vals) < at0 ? POLY_OP_REVERSE : 0;
+        vals[v] = 0;
+      }
+    }
+  for (int i = 0; i < e->nargs && !o; i++) o |= reversed_reads(k, e->args[i], vals);
+  return o;
+}
+
+static unsigned expr_reversed_reads(const ir_kernel *k, const ir_expr *e) {
+  long *vals = ir_calloc((size_t)k->nvars + 1, sizeof *vals);
+  unsigned o = reversed_reads(k, e, vals);
+  ir_free(vals);
+  return o;
+}
+/* ---- end reversed reads */
+
 /* The reduction operator of `lhs op= rhs`, if it is one: the accumulator
  * (lhs) appears exactly in the reduction position and nowhere else. */
 static poly_red_op red_op(const ir_stmt *s) {
@@ -510,7 +552,7 @@ static void add_stmt(pass *p, const ir_stmt *s) {
   collect_reads(p, t, s->rhs);
   for (int i = 0; i < p->ndata; i++) collect_reads(p, t, p->data[i]);
 
-  t->ops = expr_ops(s->rhs);
+  t->ops = expr_ops(s->rhs) | expr_reversed_reads(p->k, s->rhs);
   for (int i = 0; i < p->ndata; i++) t->ops |= expr_ops(p->data[i]) | POLY_OP_SELECT;
   static const unsigned compound[] = {0, POLY_OP_ADD, POLY_OP_SUB, POLY_OP_MUL, POLY_OP_DIV};
   t->ops |= compound[s->op];
@@ -2186,7 +2228,7 @@ const char *poly_op_name(unsigned bit) {
       "add", "sub", "mul", "div", "neg", "sqrt", "exp", "pow", "abs", "max",
       "min", "compare", "select", "logic", "reduce_add", "reduce_mul",
       "reduce_max", "reduce_min", "shift_left", "shift_right", "convert",
-      "shifted_read"};
+      "shifted_read", "reverse"};
   for (int i = 0; i < POLY_OP_NBITS; i++)
     if (bit == 1u << i) return names[i];
   return "?";

@@ -55,7 +55,9 @@ enum {
   POLY_OP_SHIFTED = 1u << 21, /* a read at i + c (c a nonzero literal) of an
                                  iterator i the write has: a stencil */
   /* ---- end ---- */
-  POLY_OP_NBITS = 22
+  POLY_OP_REVERSE = 1u << 22, /* a read at a subscript where a loop iterator
+                                 has a negative coefficient (x[n - 1 - i]) */
+  POLY_OP_NBITS = 23
 };
 /* Is e a cast the tensor program makes with a convert op (POLY_OP_CONVERT):
  * one between integer types, or between a floating type and integer

@@ -288,8 +288,12 @@ check "a local carried by the kept loop: the reason" \
 # and the wrapper calling them (mlir-opt-16), --emit c compiles and agrees
 # natively, the saved report is proved again by uplift verify, and a part
 # tampered (a mask constraint in the iterator turned, or a literal
-# doubled) is refuted.
-for f in tests/kernels/kept/lu_solve.c tests/kernels/kept/steps_then_scale.c; do
+# doubled) is refuted.  filter_steps carries a local from each part to
+# the next (e: a value of its own, an input of each proof), through its
+# kept loop too: its tampered part is the state's update (0.5 * e doubled),
+# refuted for some incoming value.
+for f in tests/kernels/kept/lu_solve.c tests/kernels/kept/steps_then_scale.c \
+         tests/kernels/kept/filter_steps.c; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
     fl=""
@@ -328,6 +332,8 @@ for pi, x in enumerate(r["parts"]):
             p = re.sub(r"mask\[([^\]]*)\]", turn(k[0]["loop"]), p, count=1)
         if p == t["program"]:
             p = re.sub(r"(?<![\w.])(\d+\.\d+):", lambda m: repr(2 * float(m.group(1))) + ":", p, count=1)
+        if p == t["program"]: # a literal operand of a scalar op
+            p = re.sub(r"(?<![\w.])(\d+\.\d+)(?=[,)])", lambda m: repr(2 * float(m.group(1))), p, count=1)
         if p != t["program"]:
             t["program"] = p
             json.dump(r, open(sys.argv[2], "w"))
@@ -415,17 +421,36 @@ print(int(json.load(open(sys.argv[1]))["kept_loops"][0]["iterator_is_size"]))' "
   # a wrong nested item: a mask constraint in its kept iterator turned
   nested_tamper_refuted "$f" "$name" "$TMP/$name.hlo.json"
 done
-# a local that two items of the sequence share would start uninitialised
-# in the second: refused, with the reason
+# a local array that two items of the sequence share would start
+# uninitialised in the second (a local scalar is carried: filter_steps
+# above): refused, with the reason
 cat >"$TMP/seq_local.c" <<'C'
 void kernel_sl(int steps, int n, double A[n], double B[n]) {
-  double c = B[0];
+  double c[2];
+  c[0] = B[0];
+  c[1] = B[1];
   for (int t = 0; t < steps; t++)
     for (int i = 0; i < n; i++)
-      A[i] = c * A[i] + B[i] * A[n - 1 - i];
+      A[i] = c[0] * A[i] + c[1] * B[i];
 }
 C
-expect_status 1 "a local two items of a sequence share: refused" "$UPLIFT" raise "$TMP/seq_local.c"
-check "a local two items of a sequence share: the reason" \
-  grep -q "not raised inside: the local c carries a value from one of the statements and kept loops in sequence to another" "$TMP/err"
+expect_status 1 "a local array two items of a sequence share: refused" "$UPLIFT" raise "$TMP/seq_local.c"
+check "a local array two items of a sequence share: the reason" \
+  grep -q "not raised inside: the local array c carries a value from one of the statements and kept loops in sequence to another" "$TMP/err"
+# a local scalar carried by a kept loop that nothing sets before it (the
+# loop is the kernel's only statement) would start uninitialised: refused
+cat >"$TMP/loop_local.c" <<'C'
+void kernel_sc(int steps, int n, double A[n]) {
+  double c;
+  for (int t = 0; t < steps; t++) {
+    for (int i = 0; i < n; i++)
+      A[i] = c * A[i];
+    c = A[0];
+  }
+}
+C
+expect_status 1 "a local carried by the only kept loop, never set before it: refused" \
+  "$UPLIFT" raise "$TMP/loop_local.c"
+check "a local carried by the only kept loop: the reason" \
+  grep -q "not raised inside: the local c carries a value from one iteration to the next" "$TMP/err"
 report

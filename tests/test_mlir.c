@@ -125,8 +125,9 @@ static int run_lowered(const gram_dialect *d, emit_run *runs, int n, const char 
   return rc;
 }
 
-/* Run every chosen one-op program with mlir-cpu-runner-16 (one module) and
- * compare each result with our kernel on the same inputs. */
+/* Run every chosen one-op program with mlir-cpu-runner-16 (one module),
+ * with static shapes or with `?` dims (dynamic), and compare each result
+ * with our kernel on the same inputs. */
 static void compare_runs(const gram_dialect *d, const chosen *cs, ir_tprog *progs, int n,
                          int dynamic) {
   emit_run *runs = ir_calloc((size_t)n, sizeof *runs);
@@ -588,6 +589,18 @@ static int nstencil; /* pad and conv productions run with dynamic shapes */
 static int nupdate; /* conditional-update reductions run, all dialects */
 static int nempty; /* reductions run over an empty vector, all dialects */
 
+/* Is every dim of c's result 1 or a dim of one of its operands? */
+static int sized_by_operands(const chosen *c) {
+  for (int k = 0; k < c->prod.result.rank; k++) {
+    long dim = c->prod.result.dims[k];
+    int found = dim == O;
+    for (int i = 0; i < c->prod.op->nops && !found; i++)
+      for (int j = 0; j < c->ops[i].rank && !found; j++) found = c->ops[i].dims[j] == dim;
+    if (!found) return 0;
+  }
+  return 1;
+}
+
 static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena *a) {
   gram_dialect *d = gram_load(name, a);
   CHECKF(d != NULL, "%s loads", name);
@@ -648,6 +661,15 @@ static void test_dialect(const char *name, ir_elem fe, int registered, ir_arena 
     CHECKF(emit_mlir_tools_available(), "%s: mlir-cpu-runner-16 and its libraries are installed (mk/deps.sh)", name);
     if (emit_mlir_tools_available()) {
       compare_runs(d, all, progs, nfuncs, 0);
+      /* and with `?` dims those whose result dims are dims of operands
+       * (a result sized by nothing else has no value then: iota, fill) */
+      static chosen dall[MAX_FUNCS];
+      static ir_tprog dprogs[MAX_FUNCS];
+      int nd = 0;
+      for (int i = 0; i < nfuncs; i++)
+        if (sized_by_operands(&all[i])) dall[nd] = all[i], dprogs[nd++] = progs[i];
+      CHECKF(nd > 0, "%s: %d one-op programs sized by their operands", name, nd);
+      compare_runs(d, dall, dprogs, nd, 1);
       nempty += test_empty_reductions(d, &s);
       nupdate += test_update_reductions(d, &s);
       nupdate += test_binary_maxmin(d, &s, 0);

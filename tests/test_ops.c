@@ -244,6 +244,30 @@ static void test_transpose(void) {
   EVAL("transpose 2x3", "transpose", &p2, &m, 2, D(3, 2), V(1, 4, 2, 5, 3, 6));
 }
 
+/* ---- reverse: one dim's order reversed, the others kept, poison moved */
+static void test_reverse(void) {
+  ir_tensor v = ten(1, D(4), V(1, 2, 3, 4));
+  interp_attr d0 = interp_attr_int(0), d1 = interp_attr_int(1);
+  EVAL("reverse a vector", "reverse", &d0, &v, 1, D(4), V(4, 3, 2, 1));
+  ir_tensor m = ten(2, D(2, 3), V(1, 2, 3, 4, 5, 6));
+  EVAL("reverse rows of 2x3", "reverse", &d0, &m, 2, D(2, 3), V(4, 5, 6, 1, 2, 3));
+  EVAL("reverse columns of 2x3", "reverse", &d1, &m, 2, D(2, 3), V(3, 2, 1, 6, 5, 4));
+  ir_tensor e = ten(1, D(0), NULL);
+  EVAL("reverse an empty vector", "reverse", &d0, &e, 1, D(0), NULL);
+  ir_tensor p = ten(1, D(3), V(1, 2, 3));
+  unsigned char pp[] = {1, 0, 0};
+  p.poison = pp;
+  EVAL_P("reverse moves poison", "reverse", &d0, &p, 1, D(3), V(3, 2, 1), PZ(0, 0, 1));
+  ir_tensor o = ten(1, D(3), NULL);
+  interp_attr d2 = interp_attr_int(2);
+  expect_error("reverse past the rank", "reverse", &d2, &m, &o,
+               "reverse: operand [2,3]: dimension 2 out of range for rank 2");
+  ir_tensor s0 = ten(0, NULL, V(1));
+  expect_error("reverse a scalar", "reverse", &d0, &s0, &o,
+               "reverse: operand []: dimension 0 out of range for rank 0");
+}
+/* ---- end reverse */
+
 /* slice: start and keep per operand dim, any given result shape, 0
  * outside the operand. */
 static void test_slice(void) {
@@ -760,7 +784,7 @@ static void test_registry(void) {
       "mul", "div", "max", "min", "fmax", "fmin", "maxnum", "minnum", "compare", "select",
       "dot_general", "transpose", "broadcast_in_dim", "slice", "reduce", "reduce_num", "iota",
       "constant", "fill", "fill_scalar", "reshape", "empty", "convert", "shl", "shra", "shrl",
-      "pad", "conv"};
+      "pad", "conv", "reverse"};
   int n = (int)(sizeof names / sizeof names[0]);
   int found = 0;
   for (int i = 0; i < n; i++) found += interp_op_find(names[i]) != NULL;
@@ -1248,6 +1272,11 @@ static void make_case(const char *name, sym_case *c) {
     rnd_shape(r, c->dims[0]);
     rnd_perm(r, p);
     c->attrs[0] = ints(r, p);
+  } else if (strcmp(name, "reverse") == 0) {
+    int r = (int)rnd_int(1, 4);
+    c->ranks[0] = r;
+    rnd_shape(r, c->dims[0]);
+    c->attrs[0] = interp_attr_int((int)rnd_int(0, r - 1));
   } else if (strcmp(name, "broadcast_in_dim") == 0) {
     int rr = (int)rnd_int(0, 3), r = (int)rnd_int(0, rr), p[4], m[4];
     c->out_rank = rr;
@@ -1353,6 +1382,7 @@ int main(void) {
   test_compare_select();
   test_dot();
   test_transpose();
+  test_reverse();
   test_slice();
   test_pad();
   test_conv();
