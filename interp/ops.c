@@ -624,6 +624,18 @@ static inline int odo_next(long *idx, const long *dims, int rank) {
   return 0;
 }
 
+/* Advance the reduced multi-index ridx (extents re, strides rst, nr dims)
+ * and the element offset *o with it, row-major; back to the start once it
+ * wraps around. */
+static inline void red_next(long *o, long *ridx, const long *rst, const long *re, int nr) {
+  for (int c = nr - 1; c >= 0; c--) {
+    *o += rst[c];
+    if (++ridx[c] < re[c]) return;
+    *o -= rst[c] * re[c];
+    ridx[c] = 0;
+  }
+}
+
 /* NaN-propagating max/min with -0 < +0 (StableHLO maximum/minimum, MLIR
  * arith.maxf/minf). */
 static inline double max_c(double a, double b) {

@@ -450,6 +450,10 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
    * loop alone, in order */
   ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
   int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
+  /* per part: 2 for a kept loop whose body has no loop of its own (a
+   * scalar recurrence, which `unsupported` refuses), 1 for another kept
+   * loop, 0 for a run of statements */
+  unsigned char *part_kept = IR_NEW_N(arena, unsigned char, n + 1);
   int np = 0;
   ir_stmt **tail = NULL;
   int prev_kept = 1;
@@ -463,6 +467,7 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
       ps[np++] = p;
       tail = &p->body;
     }
+    part_kept[np - 1] = (unsigned char)(kl ? (has_loop(s->body) ? 1 : 2) : 0);
     mark_part(s, np - 1, part_of);
     *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
     tail = &(*tail)->next;
@@ -475,34 +480,7 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
    * value of its own in the parts that touch it (carry_locals); a local
    * array would start uninitialised */
   unsigned char *carried = IR_NEW_N(arena, unsigned char, k->nvars + 1);
-  /* per part: 2 for a kept loop whose body has no loop of its own (a
-   * scalar recurrence, which `unsupported` refuses), 1 for another kept
-   * loop, 0 for a run of statements */
-  unsigned char *part_kept = IR_NEW_N(arena, unsigned char, np + 1);
-  int at = 0;
-  for (const ir_stmt *s = k->body; s; s = s->next) {
-    int kl = is_kept_loop(a, s);
-    if (kl || at == 0 || part_kept[at - 1]) at++;
-    part_kept[at - 1] = (unsigned char)(kl ? (has_loop(s->body) ? 1 : 2) : 0);
-  }
   int ncarried = 0;
-  /* a kept loop without loops of its own that carries a local's value
-   * from one iteration to the next is a scalar recurrence (`unsupported`):
-   * made a part, its analysis would take the carried local for a value
-   * that no iteration writes, and raise the loop as statements; the
-   * kernel's own reason stands (read_first: B[i] = s; s = A[i] * 2) */
-  for (int i = 0; i < a->ndeps; i++) {
-    const poly_dep *d = &a->deps[i];
-    ir_var_kind vk = k->vars[d->var]->kind;
-    if (d->kind != POLY_DEP_FLOW || vk != IR_VAR_LOCAL || part_of[d->src] != part_of[d->dst] ||
-        !d->levels || part_kept[part_of[d->src]] != 2)
-      continue;
-    int crosses = 0; /* is it a value one part passes to another? */
-    for (int j = 0; j < a->ndeps && !crosses; j++)
-      crosses = a->deps[j].kind == POLY_DEP_FLOW && a->deps[j].var == d->var &&
-                part_of[a->deps[j].src] != part_of[a->deps[j].dst];
-    if (crosses) return 0; /* the kernel's own reason stands */
-  }
   for (int i = 0; i < a->ndeps; i++) {
     const poly_dep *d = &a->deps[i];
     ir_var_kind vk = k->vars[d->var]->kind;
@@ -517,6 +495,17 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
     }
     ncarried += !carried[d->var];
     carried[d->var] = 1;
+  }
+  /* a kept loop without loops of its own that carries such a local from
+   * one iteration to the next is a scalar recurrence (`unsupported`):
+   * made a part, its analysis would take the carried local for a value
+   * that no iteration writes, and raise the loop as statements; the
+   * kernel's own reason stands (read_first: B[i] = s; s = A[i] * 2) */
+  for (int i = 0; ncarried && i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    if (d->kind == POLY_DEP_FLOW && carried[d->var] && part_of[d->src] == part_of[d->dst] &&
+        d->levels && part_kept[part_of[d->src]] == 2)
+      return 0;
   }
   if (ncarried)
     for (int p = 0; p < np; p++) carry_locals(ps[p], carried, arena);
