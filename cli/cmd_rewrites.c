@@ -78,9 +78,9 @@ static void text_section(const rw_rules *rs, const char *title, const char *pref
 
 static void emit_text(const rw_rules *rs, const rw_opts *o, FILE *out) {
   fprintf(out, "# %d rules for dialect %s over %s (at most %d ops; %ld proposed, %ld implied, "
-          "%d refuted, %d unknown; %ld generalized, %ld ground folds)\n", rs->n, rs->d->name,
-          o->inputs, o->search.max_ops, rs->proposed, rs->implied, rs->nrefuted, rs->nunknown,
-          rs->generalized, rs->folds);
+          "%d refuted, %d unknown; %ld generalized, %d derived from later rules, %ld ground "
+          "folds)\n", rs->n, rs->d->name, o->inputs, o->search.max_ops, rs->proposed,
+          rs->implied, rs->nrefuted, rs->nunknown, rs->generalized, rs->shrunk, rs->folds);
   print_legend(o, "#", out);
   if (rs->nargs > rs->ninputs) {
     fputs("# pattern variables (each stands for any term of its type):", out);
@@ -148,6 +148,7 @@ static void emit_json(const rw_rules *rs, const rw_opts *o, FILE *out) {
   cJSON_AddNumberToObject(counts, "refuted", rs->nrefuted);
   cJSON_AddNumberToObject(counts, "unknown", rs->nunknown);
   cJSON_AddNumberToObject(counts, "generalized", (double)rs->generalized);
+  cJSON_AddNumberToObject(counts, "derived_from_later", rs->shrunk);
   cJSON_AddNumberToObject(counts, "ground_folds", (double)rs->folds);
   if (rs->old_n >= 0) {
     cJSON *od = cJSON_AddObjectToObject(root, "normal_form_set");

@@ -307,8 +307,16 @@ static const char *term_why(const ir_tnode *n, const ir_tnode *lhs, int rhs) {
 
 const char *emit_pdll_why(const emit_pdll_rule *r) {
   const char *why = term_why(r->lhs, r->lhs, 0);
-  if (why) return why;
-  return term_why(r->rhs, r->lhs, 1);
+  if (!why) why = term_why(r->rhs, r->lhs, 1);
+  /* a PDL pattern states no shape: it matches its ops at any shape, so a
+   * rule proved at its inputs' shapes only (`reverse[dim=(0)](_4) -> _4`
+   * over _4:f64[1,n], a reverse along a unit dim) would rewrite
+   * `stablehlo.reverse` of a tensor<3xf64> to its operand */
+  if (!why && !gram_rule_shape_generic(r->lhs, r->rhs))
+    why = "proved at its inputs' shapes only (an op that is not elementwise, or operands "
+          "of other shapes than the result), which a PDL pattern cannot state: it would "
+          "match the ops at any shape";
+  return why;
 }
 
 static void pdll_const(pdll *p, const ir_tnode *n) {
@@ -331,12 +339,20 @@ static void pdll_lhs(pdll *p, const ir_tnode *n) {
   if (pseen(p, n) || p->nseen == 128) return;
   for (int i = 0; i < n->nops; i++) pdll_lhs(p, n->ops[i]);
   FILE *out = p->out;
+  /* nodes of one type share its type variable: the pattern matches only
+   * where the values the rule relates have the types it relates */
+  char ty[32];
+  const ir_tnode *same = NULL;
+  for (int i = 0; i < p->nseen && !same; i++)
+    if (ir_type_equal(&p->seen[i]->type, &n->type)) same = p->seen[i];
+  if (same) snprintf(ty, sizeof ty, "t%d", same->id);
+  else snprintf(ty, sizeof ty, "t%d: Type", n->id);
   if (n->kind == IR_TN_ARG) {
-    fprintf(out, "  let v%d: Value<t%d: Type>;\n", n->id, n->id);
+    fprintf(out, "  let v%d: Value<%s>;\n", n->id, ty);
   } else if (n->kind == IR_TN_CONST) {
     fprintf(out, "  let v%d = ", n->id);
     pdll_const(p, n);
-    fprintf(out, " -> (t%d: Type);\n", n->id);
+    fprintf(out, " -> (%s);\n", ty);
   } else {
     op_form f;
     op_form_of(n, 0, &f);
@@ -349,7 +365,7 @@ static void pdll_lhs(pdll *p, const ir_tnode *n) {
       if (f.opnd[i] < 0) fprintf(out, "e%d_%d.0", n->id, i);
       else pdll_ref(p, n->ops[f.opnd[i]]);
     }
-    fprintf(out, ")%s -> (t%d: Type);\n", f.dict, n->id);
+    fprintf(out, ")%s -> (%s);\n", f.dict, ty);
   }
   p->seen[p->nseen++] = n;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "grammar/grammar.h"
+#include "interp/ops.h"
 #include "grammar/kernels.h"
 
 typedef struct gen {
@@ -497,6 +498,26 @@ const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem) {
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs) {
   if (op->kernel_attr >= 0) return op->attrs[op->kernel_attr].vals[attrs[op->kernel_attr].v[0]];
   return op->kernel;
+}
+
+static int term_shape_generic(const ir_tnode *n, const ir_type *root) {
+  const ir_type *t = &n->type;
+  if (t->rank) {
+    if (t->rank != root->rank) return 0;
+    for (int d = 0; d < t->rank; d++)
+      if (t->dims[d] != root->dims[d]) return 0;
+  }
+  if (n->kind == IR_TN_OP) {
+    const interp_op *k = interp_op_find(gram_prod_kernel(n->op->owner, n->attrs));
+    if (!k || !(k->flags & INTERP_OP_ELEMENTWISE)) return 0;
+  }
+  for (int i = 0; i < n->nops; i++)
+    if (!term_shape_generic(n->ops[i], root)) return 0;
+  return 1;
+}
+
+int gram_rule_shape_generic(const ir_tnode *lhs, const ir_tnode *rhs) {
+  return term_shape_generic(lhs, &lhs->type) && term_shape_generic(rhs, &lhs->type);
 }
 
 char *gram_attrs_str(const gram_op *op, const ir_attr *attrs, char *buf, size_t n) {

@@ -282,6 +282,13 @@ int gram_op_needs_target(const gram_op *op);
 
 /* The kernel name of a production (resolves `kernel @attr`). */
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs);
+/* Does the rule lhs -> rhs hold at every shape when it holds at its own:
+ * every op of it elementwise (its kernel's INTERP_OP_ELEMENTWISE: each
+ * result element from the same element of each operand) and every node
+ * of rank 0 or of lhs's dims?  Then each element of either side is the
+ * same scalar expression of the inputs' elements at that place (a rank-0
+ * node the same at every place), whatever the shape. */
+int gram_rule_shape_generic(const ir_tnode *lhs, const ir_tnode *rhs);
 
 /* Run a production on concrete operands args[0..op->nops-1] through its
  * semantic kernel (interp/ops.h, found by name).  out->elem, rank and dims

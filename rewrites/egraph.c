@@ -238,6 +238,8 @@ int rw_egraph_rebuild(rw_egraph *g) {
 typedef struct esubst {
   int var[RW_MAXSYM]; /* class of each pattern variable (arg number), -1 */
   int dim[RW_MAXSYM]; /* size symbol map, -2: unset */
+  ir_type shape;      /* a shape-generic rule: the dims its nodes of rank
+                       * above 0 take (shape.rank < 0: unset) */
 } esubst;
 
 #define MAXPEND 64 /* pattern nodes pending in one match */
@@ -245,14 +247,42 @@ typedef struct esubst {
 typedef struct matcher {
   rw_egraph *g;
   const rw_rule *rule;
+  int generic;  /* the rule holds at every shape (gram_rule_shape_generic) */
   int root;     /* the class the lhs matched */
   int changed;  /* a node was added or classes merged */
 } matcher;
 
+/* Does pattern type p match class type t under s (extended)?  A
+ * shape-generic rule's node matches a node of its element type at any
+ * shape its other nodes of rank above 0 take too (rank 0 at rank 0). */
+static int match_type(const matcher *m, esubst *s, const ir_type *p, const ir_type *t) {
+  if (!m->generic) return rw_match_type(s->dim, p, t);
+  if (p->elem != t->elem) return 0;
+  if (!p->rank) return !t->rank;
+  if (!t->rank) return 0;
+  if (s->shape.rank < 0) {
+    s->shape = *t;
+    return 1;
+  }
+  if (s->shape.rank != t->rank) return 0;
+  for (int d = 0; d < t->rank; d++)
+    if (s->shape.dims[d] != t->dims[d]) return 0;
+  return 1;
+}
+
+/* The type of rhs node type p instantiated under s. */
+static ir_type inst_type(const matcher *m, const esubst *s, const ir_type *p) {
+  if (!m->generic) return rw_map_type(s->dim, p);
+  if (!p->rank) return *p;
+  ir_type t = s->shape;
+  t.elem = p->elem;
+  return t;
+}
+
 /* The class of rhs pattern n instantiated with s (new nodes added). */
 static int instantiate(matcher *m, const esubst *s, const ir_tnode *n) {
   rw_egraph *g = m->g;
-  ir_type ty = rw_map_type(s->dim, &n->type);
+  ir_type ty = inst_type(m, s, &n->type);
   enode e;
   memset(&e, 0, sizeof e);
   e.type = ty;
@@ -291,7 +321,7 @@ static void ematch(matcher *m, const ir_tnode *const *ps, const int *cs, int np,
   int c = rw_egraph_find(g, cs[np - 1]);
   esubst s = *s0;
   /* the class's type is its first member's */
-  if (!rw_match_type(s.dim, &p->type, &g->nodes[g->members[g->start[c]]].type)) return;
+  if (!match_type(m, &s, &p->type, &g->nodes[g->members[g->start[c]]].type)) return;
   if (p->kind == IR_TN_ARG) {
     if (p->arg < 0 || p->arg >= RW_MAXSYM) return;
     if (s.var[p->arg] >= 0 && rw_egraph_find(g, s.var[p->arg]) != c) return;
@@ -375,15 +405,18 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
     roots = 0;
     for (int c = 0; c < g->n; c++)
       if (g->start[c + 1] > g->start[c]) rootv[roots++] = c;
-    for (int r = 0; r < nr && g->n <= g->limit; r++)
+    for (int r = 0; r < nr && g->n <= g->limit; r++) {
+      int generic = gram_rule_shape_generic(rules[r].lhs, rules[r].rhs);
       for (int k = 0; k < roots && g->n <= g->limit; k++) {
-        matcher m = {g, &rules[r], rootv[k], 0};
+        matcher m = {g, &rules[r], generic, rootv[k], 0};
         esubst s;
         for (int i = 0; i < RW_MAXSYM; i++) s.var[i] = -1, s.dim[i] = -2;
+        s.shape.rank = -1;
         const ir_tnode *p = rules[r].lhs;
         ematch(&m, &p, &rootv[k], 1, &s);
         changed |= m.changed;
       }
+    }
     ir_free(rootv);
     changed |= rw_egraph_rebuild(g);
     if (g->n > g->limit) return 1;
@@ -394,14 +427,47 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
   return 1;
 }
 
+int rw_vars_within(const ir_tnode *a, const ir_tnode *b) {
+  if (b->kind == IR_TN_ARG) {
+    const ir_tnode *stack[256];
+    int sp = 0;
+    stack[sp++] = a;
+    while (sp) {
+      const ir_tnode *x = stack[--sp];
+      if (x == b) return 1;
+      for (int i = 0; i < x->nops && sp < 256; i++) stack[sp++] = x->ops[i];
+    }
+    return 0;
+  }
+  for (int i = 0; i < b->nops; i++)
+    if (!rw_vars_within(a, b->ops[i])) return 0;
+  return 1;
+}
+
+
 int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnode *a,
-                 const ir_tnode *b, const rw_folder *fold) {
+                 const ir_tnode *b, const rw_folder *fold, int both) {
   if (a == b) return 1;
+  /* left to right first: the rules applied both ways grow the e-graph
+   * faster, so it may reach its node limit before the classes meet */
+  if (both && rw_derivable(store, rules, nr, a, b, fold, 0)) return 1;
+  /* every rule is an equality: with both, applied right to left too,
+   * where its rhs is an op and binds every variable of its lhs */
+  rw_rule *all = ir_malloc(sizeof(rw_rule) * (size_t)(2 * nr + 1));
+  int nb = 0;
+  for (int i = 0; i < nr; i++) all[nb++] = rules[i];
+  for (int i = 0; i < nr && both; i++)
+    if (rules[i].rhs->kind == IR_TN_OP && rw_vars_within(rules[i].rhs, rules[i].lhs)) {
+      all[nb] = rules[i];
+      all[nb].lhs = rules[i].rhs;
+      all[nb++].rhs = rules[i].lhs;
+    }
   rw_egraph *g = rw_egraph_new(store, RW_EGRAPH_NODES);
   rw_egraph_set_folder(g, fold);
   int ca = rw_egraph_add(g, a), cb = rw_egraph_add(g, b);
-  rw_egraph_saturate(g, rules, nr, RW_EGRAPH_ITERS, ca, cb);
+  rw_egraph_saturate(g, all, nb, RW_EGRAPH_ITERS, ca, cb);
   int same = rw_egraph_find(g, ca) == rw_egraph_find(g, cb);
   rw_egraph_free(g);
+  ir_free(all);
   return same;
 }

@@ -15,4 +15,7 @@ int rw_match_type(int *dim, const ir_type *p, const ir_type *t);
 /* t with its size symbols renamed by dim (unset ones kept). */
 ir_type rw_map_type(const int *dim, const ir_type *t);
 
+/* Do the argument leaves of b all occur in a? */
+int rw_vars_within(const ir_tnode *a, const ir_tnode *b);
+
 #endif

@@ -114,24 +114,6 @@ const ir_tnode *rw_normalize(ir_tp_store *store, const rw_rule *rules, int nr,
   return normalize(store, rules, nr, n, 0);
 }
 
-/* Do the argument leaves of b all occur in a? */
-static int vars_within(const ir_tnode *a, const ir_tnode *b) {
-  if (b->kind == IR_TN_ARG) {
-    const ir_tnode *stack[256];
-    int sp = 0;
-    stack[sp++] = a;
-    while (sp) {
-      const ir_tnode *x = stack[--sp];
-      if (x == b) return 1;
-      for (int i = 0; i < x->nops && sp < 256; i++) stack[sp++] = x->ops[i];
-    }
-    return 0;
-  }
-  for (int i = 0; i < b->nops; i++)
-    if (!vars_within(a, b->ops[i])) return 0;
-  return 1;
-}
-
 /* ------------------------------------------------------------- mining */
 
 typedef struct miner {
@@ -151,7 +133,10 @@ static void propose(miner *m, const ir_tnode *lhs, const ir_tnode *rhs) {
 /* A candidate equal to a strictly smaller stored one: `n -> rep`. */
 static void on_equal(void *u, const ir_tnode *n, int level, const ir_tnode *rep) {
   (void)level;
-  if (n->size <= rep->size) return;
+  if (n->size < rep->size || n == rep) return;
+  if (n->size == rep->size)
+    for (int i = 0; i < n->nops; i++)
+      if (n->ops[i]->kind == IR_TN_OP) return;
   propose(u, n, rep);
 }
 
@@ -468,7 +453,7 @@ static int verifiers(const rw_opts *o, verify_ctx **vr, verify_ctx **vf) {
 /* Is the proposal no rule at all: its rhs uses an input its lhs does not,
  * or its lhs is undefined somewhere (it holds only vacuously)? */
 static int filtered(const rw_rules *rs, const rw_rule *rule) {
-  return !vars_within(rule->lhs, rule->rhs) || !defined_lhs(rs, rule->lhs);
+  return !rw_vars_within(rule->lhs, rule->rhs) || !defined_lhs(rs, rule->lhs);
 }
 
 /* What judging a proposal needs: the rules so far, the inputs, the two
@@ -549,15 +534,36 @@ static int op_subterms(const ir_tnode *n, const ir_tnode **subs, int k, int max)
   return k;
 }
 
-/* A rule more general than r of which r is an instance: an op subterm s
- * of r's lhs replaced, everywhere in r, by an input of s's type that r
- * uses only inside s (`multiply(1, add(x, y)) -> add(x, y)` gives
- * `multiply(1, x) -> x`).  The i-th such rule (larger subterms first),
- * or 0 when there is none. */
+/* The distinct constant leaves of n, appended to subs[k..] (at most
+ * max), in the order they occur. */
+static int const_leaves(const ir_tnode *n, const ir_tnode **subs, int k, int max) {
+  if (n->kind == IR_TN_CONST) {
+    for (int j = 0; j < k; j++)
+      if (subs[j] == n) return k;
+    if (k < max) subs[k++] = n;
+    return k;
+  }
+  for (int i = 0; i < n->nops; i++) k = const_leaves(n->ops[i], subs, k, max);
+  return k;
+}
+
+/* The subterms of n that generalize may turn into a pattern variable:
+ * its op subterms below the root (larger first), then its constants. */
+static int general_subterms(const ir_tnode *n, const ir_tnode **subs, int max) {
+  int k = op_subterms(n, subs, 0, max);
+  return const_leaves(n, subs, k, max);
+}
+
+/* A rule more general than r of which r is an instance: an op subterm or
+ * a constant s of r's lhs replaced, everywhere in r, by an input of s's
+ * type that r uses only inside s (`multiply(1, add(x, y)) -> add(x, y)`
+ * gives `multiply(1, x) -> x`; `maximum(x, minimum(x, 1)) -> x` gives
+ * `maximum(x, minimum(x, _1)) -> x`).  The i-th such rule (larger
+ * subterms first, constants last), or 0 when there is none. */
 static int generalize(const rw_rules *rs, ir_tp_store *st, const rw_rule *r, int i,
                       rw_rule *out) {
   const ir_tnode *subs[32];
-  int ns = op_subterms(r->lhs, subs, 0, 32);
+  int ns = general_subterms(r->lhs, subs, 32);
   for (int k = 0; k < ns; k++) {
     const ir_tnode *s = subs[k], *hole = ir_tp_const(st, 0.0, &s->type);
     const ir_tnode *lh = replace(st, r->lhs, s, hole), *rh = replace(st, r->rhs, s, hole);
@@ -738,7 +744,7 @@ static int judge(judging *j, rw_rule rule) {
     out->implied++;
     return FATE_FILTERED;
   }
-  if (rw_derivable(j->store, out->rules, out->n, rule.lhs, rule.rhs, &j->folder)) {
+  if (rw_derivable(j->store, out->rules, out->n, rule.lhs, rule.rhs, &j->folder, 0)) {
     out->implied++;
     return VERIFY_SKIPPED;
   }
@@ -801,8 +807,47 @@ static void old_set(judging *j, rw_rule *props, int n) {
   out->old_derivable = 0;
   for (int i = 0; i < nold; i++)
     out->old_derivable +=
-        rw_derivable(store, out->rules, out->n, old[i].lhs, old[i].rhs, &j->folder);
+        rw_derivable(store, out->rules, out->n, old[i].lhs, old[i].rhs, &j->folder, 1);
   ir_free(old);
+}
+
+/* The accepted rules without those derivable from the others: judging
+ * accepts a rule when the rules before it do not derive it, and a rule
+ * accepted later may derive it (`compare[GT](_0, minimum(x, _0))` before
+ * `compare[LT](minimum(x, _0), _0)`, which with `compare[GT](x, y) ->
+ * compare[LT](y, x)` derives it).  So, from the last accepted back, a rule
+ * the other remaining rules derive is dropped; then every dropped rule is
+ * checked against the final set, and one it does not derive (saturation
+ * is bounded) is accepted again, so the set derives every rule dropped.
+ * Sets out->shrunk. */
+static void shrink(judging *j) {
+  rw_rules *out = j->out;
+  int n = out->n;
+  if (n < 2) return;
+  char *drop = ir_calloc((size_t)n, 1);
+  rw_rule *rest = ir_malloc(sizeof(rw_rule) * (size_t)n);
+  for (int i = n - 1; i >= 0 && !ir_budget_expired(); i--) {
+    int m = 0;
+    for (int k = 0; k < n; k++)
+      if (k != i && !drop[k]) rest[m++] = out->rules[k];
+    drop[i] = (char)rw_derivable(j->store, rest, m, out->rules[i].lhs, out->rules[i].rhs,
+                                 &j->folder, 1);
+  }
+  int m = 0;
+  for (int k = 0; k < n; k++)
+    if (!drop[k]) rest[m++] = out->rules[k];
+  for (int k = 0; k < n; k++)
+    if (drop[k] &&
+        !rw_derivable(j->store, rest, m, out->rules[k].lhs, out->rules[k].rhs, &j->folder, 1))
+      drop[k] = 0;
+  m = 0;
+  for (int k = 0; k < n; k++)
+    if (!drop[k]) out->rules[m++] = out->rules[k];
+  out->shrunk = n - m;
+  out->implied += n - m;
+  out->n = m;
+  ir_free(rest);
+  ir_free(drop);
 }
 
 /* ------------------------------------------------ pattern variables
@@ -830,7 +875,7 @@ static void add_patterns(const rw_opts *o, rw_rules *out, const rw_rule *props, 
   int nt = 0, room = RW_MAXSYM - out->k->nvars;
   for (int i = 0; i < n && nt < room; i++) {
     const ir_tnode *subs[32];
-    int ns = op_subterms(props[i].lhs, subs, 0, 32);
+    int ns = general_subterms(props[i].lhs, subs, 32);
     for (int k = 0; k < ns && nt < room; k++) {
       const ir_type *t = &subs[k]->type;
       int seen = t->elem != out->k->data_type && t->elem != IR_I1;
@@ -926,6 +971,7 @@ pipe_error rw_mine(const rw_opts *o, ir_arena *arena, ir_tp_store *store, rw_rul
     r.why = "not checked: the budget of the command (--timeout or --work) ran out";
     push(&out->unknown, &out->nunknown, &r);
   }
+  if (!out->unjudged) shrink(&j);
   out->old_n = out->old_derivable = -1;
   if (o->derive_old && !out->unjudged) old_set(&j, m.props, m.n);
   out->folds = j.folds;

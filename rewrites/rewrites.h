@@ -61,6 +61,8 @@ typedef struct rw_rules {
   long folds;             /* ground folds proved (rewrites.c,
                              fold_ground): ground rules derive from them */
   int ntried;
+  int shrunk;             /* accepted, then dropped: the rules accepted
+                             after them derive them (rewrites.c, shrink) */
   rw_rule *tried;         /* the generalizations checked (rewrites.c) */
   int complete;           /* the enumeration was not cut short */
   int unjudged;           /* proposed rules not checked: the budget ran out
@@ -161,8 +163,11 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
                        int goal_b);
 /* Do a and b end in one class after saturating an e-graph of the two with
  * rules[0..nr-1] and the constant folder fold (NULL: none;
- * RW_EGRAPH_NODES, RW_EGRAPH_ITERS)? */
+ * RW_EGRAPH_NODES, RW_EGRAPH_ITERS)?  The rules are applied left to
+ * right, and with both right to left too (each is an equality), where a
+ * rule's rhs is an op that binds every variable of its lhs (after a
+ * saturation left to right only). */
 int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnode *a,
-                 const ir_tnode *b, const rw_folder *fold);
+                 const ir_tnode *b, const rw_folder *fold, int both);
 
 #endif

@@ -33,6 +33,11 @@ static int pq_build(pq *q, Z3_context z, vx_kind kind, unsigned width, const ir_
   memset(q, 0, sizeof *q);
   vx_init(&q->x, kind, z, width);
   q->x.cand = 1; /* both sides are tensor programs (IEEE identities) */
+  /* and a product with a literal 0 is IEEE's (NaN at an infinite or NaN
+   * factor, -0 at a negative one): in a rule it is no masked-out element
+   * of a search's select, so the structural zero of a_mul would prove
+   * `multiply(0, x) -> 0`, which MLIR does not keep at x = NaN */
+  q->x.ieee_zero = 1;
   for (int i = 0; i < nin; i++) {
     const ir_var *v = k->vars[in_vars[i]];
     interp_sym_tensor *t = &q->ins[i];
