@@ -62,7 +62,11 @@ done
 # loop holding one, tests/e2e_nested.sh).
 partial_reason() {
   case $(basename "$1" .c) in
-    adi) echo "reads p values that it wrote itself in earlier iterations of loop j" ;;
+    # its line loops i are distributed over their items and moved inside
+    # the kept sweeps j (docs/analyze.md, "Batched loops"); the first
+    # sweep's q (a division of a five-term sum over column slices) is
+    # beyond the search
+    adi) echo "part 2 of 2 (line 109): the body of the kept loop: part 2 of 8 (line 115): task 1 (output q): memory budget exhausted" ;;
     # a kept loop holding a kept loop (docs/analyze.md, "Nested kept
     # loops"): raised item by item (NESTED: tests/e2e_nested.sh)
     cholesky|lu) echo NESTED ;;
