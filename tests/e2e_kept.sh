@@ -428,7 +428,7 @@ done
 "$UPLIFT" analyze tests/kernels/nested/row_scans.c >"$TMP/out" 2>&1
 check "row_scans: the analysis distributes loop r" \
   grep -q "loop r (line 14) inside loop s keeps nothing and carries no dependence: distributed" "$TMP/out"
-"$UPLIFT" raise -q tests/kernels/nested/row_scans.c -o /dev/null 2>"$TMP/err"
+"$UPLIFT" raise tests/kernels/nested/row_scans.c -o /dev/null 2>"$TMP/err"
 check "row_scans: the kept j's body cuts the columns it reads" \
   grep -q "the body reads y\[:\]\[j - 1\] as y_j, z\[:\]\[j\] as z_j, cut at each iteration" "$TMP/err"
 # not distributed, with the reason: a row loop that carries a dependence
