@@ -14,7 +14,8 @@
  *
  * The iterator.  Where the body reads an array it does not write at
  * subscripts that read the iterator t and no other iterator (fdtd-2d's
- * fict[t], A[t + 1][i], trisolv's L[i][j]), each distinct access (array
+ * fict[t], A[t + 1][i], trisolv's L[i][j]), or one it writes only a
+ * constant apart in t (p[i][t - 1] beside p[i][t]: writes_over), each distinct access (array
  * and t-subscripts) becomes a slice: a new operand of the body (a var
  * after the kernel's, `fict_t`, shaped by the array's other dims), read at
  * the remaining subscripts, and cut from the array at each iteration
@@ -29,6 +30,12 @@
  * cuts a window at an offset in a size).  A downward kept loop runs
  * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
+ *
+ * Sequences (pipe_split): a kernel's top level cut into items, runs of
+ * statements and kept loops, each raised as a kernel of its own; a batch
+ * loop (polyhedral.h, poly_batch_loop: a loop that keeps nothing around
+ * kept loops and carries no dependence) is first distributed over its
+ * items and moved inside each kept loop it holds (top_items).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,20 +487,18 @@ static const poly_batch_loop *batch_loop(const poly_analysis *a, const ir_stmt *
   return NULL;
 }
 
-/* A copy of loop header l around the statement list body. */
-static ir_stmt *loop_around(const ir_stmt *l, ir_stmt *body, ir_arena *arena) {
-  ir_stmt *x = IR_NEW(arena, ir_stmt);
-  *x = *l;
-  x->next = NULL;
-  x->body = body;
-  return x;
-}
-
 /* A copy of statement s alone (its next dropped; what it holds shared). */
 static ir_stmt *alone(const ir_stmt *s, ir_arena *arena) {
   ir_stmt *x = IR_NEW(arena, ir_stmt);
   *x = *s;
   x->next = NULL;
+  return x;
+}
+
+/* A copy of loop header l around the statement list body. */
+static ir_stmt *loop_around(const ir_stmt *l, ir_stmt *body, ir_arena *arena) {
+  ir_stmt *x = alone(l, arena);
+  x->body = body;
   return x;
 }
 
