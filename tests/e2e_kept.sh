@@ -431,6 +431,22 @@ check "row_scans: the analysis distributes loop r" \
 "$UPLIFT" raise tests/kernels/nested/row_scans.c -o /dev/null 2>"$TMP/err"
 check "row_scans: the kept j's body cuts the columns it reads" \
   grep -q "the body reads y\[:\]\[j - 1\] as y_j, z\[:\]\[j\] as z_j, cut at each iteration" "$TMP/err"
+# a kernel that is one batch loop around one kept loop: a sequence of one
+# part, the loop over j around the whole column; --check and the C agree
+cat >"$TMP/scan_rows.c" <<'C'
+void scan_rows(int nr, int m, float a, float *y, const float *x) {
+  for (int r = 0; r < nr; r++)
+    for (int j = 1; j < m; j++)
+      y[r * m + j] = a * y[r * m + j - 1] + x[r * m + j];
+}
+C
+expect_status 0 "one batch loop around a kept loop: raised, --check agrees" \
+  "$UPLIFT" raise "$TMP/scan_rows.c" --check -o /dev/null
+check "one batch loop around a kept loop: --check agrees" \
+  grep -q "^uplift raise: --check: the raised program agrees" "$TMP/err"
+check "one batch loop around a kept loop: a kept loop over j" \
+  grep -q "^kept loop j (line 3): .* the body reads y\[:\]\[j - 1\] as y_j, x\[:\]\[j\] as x_j" "$TMP/err"
+c_agrees scan_rows "$TMP/scan_rows.c" "^static void scan_rows_part0(" "2 9" native
 # not distributed, with the reason: a row loop that carries a dependence
 # (x[r] reads the row r + 1 that the kept j sweep rewrites at the next r:
 # distributed, it would read the new row), and a kept loop whose bounds
