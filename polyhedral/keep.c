@@ -92,22 +92,24 @@ static int kept_on_path(const poly_analysis *a, int k, const ir_stmt *loop) {
   return 0;
 }
 
-static const char *dep_text(const keep *c, const poly_kept_loop *K) {
+/* "a dependence of S1 on S0 (flow through x, distance 1)": dst reads (or
+ * overwrites) what src accessed; the distance when has. */
+static const char *dep_str(const keep *c, poly_dep_kind kind, int src, int dst, int var, int has,
+                           long distance) {
   static const char *kinds[] = {"flow", "anti", "output"};
-  const char *dist =
-      K->has_distance ? ir_arena_printf(c->arena, ", distance %ld", K->distance) : "";
-  return ir_arena_printf(c->arena, "a dependence of S%d on S%d (%s through %s%s)", K->dst,
-                         K->src, kinds[K->kind], vname(c, K->var), dist);
+  const char *dist = has ? ir_arena_printf(c->arena, ", distance %ld", distance) : "";
+  return ir_arena_printf(c->arena, "a dependence of S%d on S%d (%s through %s%s)", dst, src,
+                         kinds[kind], vname(c, var), dist);
 }
 
-/* "a dependence of S1 on S0 (flow through x, distance 1)" for d at level l. */
+static const char *dep_text(const keep *c, const poly_kept_loop *K) {
+  return dep_str(c, K->kind, K->src, K->dst, K->var, K->has_distance, K->distance);
+}
+
+/* dep_str of d, with its distance at loop level l. */
 static const char *dep_at(const keep *c, const poly_dep *d, int l) {
-  static const char *kinds[] = {"flow", "anti", "output"};
-  const char *dist = (d->fixed >> l) & 1
-                         ? ir_arena_printf(c->arena, ", distance %ld", d->distance[l])
-                         : "";
-  return ir_arena_printf(c->arena, "a dependence of S%d on S%d (%s through %s%s)", d->dst,
-                         d->src, kinds[d->kind], vname(c, d->var), dist);
+  int has = (d->fixed >> l) & 1;
+  return dep_str(c, d->kind, d->src, d->dst, d->var, has, has ? d->distance[l] : 0);
 }
 
 /* Is stmt `loop` one of list's statements (not under an if)? */
