@@ -81,8 +81,10 @@ partial_reason() {
     # factorisation, a kept loop holding a kept loop, is the reason (its
     # accumulator w, expanded over j, is a matrix there)
     ludcmp) echo "part 1 of 3 (line 86): the body of the kept loop: part 1 of 2 (line 87): task 1 (output w): memory budget exhausted" ;;
-    # its kept i holds a kept j whose body is raised inside, down to the search
-    nussinov) echo "the body of the kept loop: part 1 of 1 (line 90): task 0 (output table): memory budget exhausted" ;;
+    # its kept i holds a kept j whose body is raised inside, down to the
+    # search (tasks 0 and 1 found since the column table[:][j - 1] is a
+    # slice of the table the body writes at column j)
+    nussinov) echo "the body of the kept loop: part 1 of 1 (line 90): task 2 (output table): memory budget exhausted" ;;
     seidel-2d) echo "reads A values that it wrote itself in earlier iterations of loop t" ;;
   esac
 }
