@@ -590,6 +590,12 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
     const char *it = kp->outer->kernel->vars[K->iter]->name;
     fprintf(stderr, "kept loop %s (line %d): carries a dependence of %s that is not a reduction; ",
             it, K->loop->pos.line, poly_kept_dep(kp->outer, kp->kept, &b));
+    if (kp->nested && !pr->body) { /* its body not split into items: the reason below */
+      fprintf(stderr, "its body is not raised as items\n");
+      ir_buf_free(&b);
+      ir_buf_free(&sl);
+      return;
+    }
     if (pr->body) /* its body a sequence of items (raise_nested) */
       fprintf(stderr, "raised inside it: its body as %d item%s, run in order once per iteration (",
               pr->body->nparts, pr->body->nparts == 1 ? "" : "s");

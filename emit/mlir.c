@@ -1283,8 +1283,8 @@ static const ir_tnode *arg_of_var(const ir_tprog *p, int v) {
 
 /* Inside the kept loop, before the body's call: each slice of the loop cut
  * from its array at the iterator (%kept_ITER, an index), named as the
- * body's argument.  tensor.extract_slice (rank-reducing) and a copy in
- * general;
+ * body's argument (from the iteration's value of an array the loop
+ * carries).  tensor.extract_slice (rank-reducing) and a copy in general;
  * StableHLO's dynamic_slice and a reshape dropping the unit dims where the
  * dialect says `loop while` (real_dynamic_slice with dynamic shapes).
  * Returns 0, or -1 when a slice's array is no argument. */
@@ -1305,6 +1305,12 @@ static int emit_slices(ir_buf *b, const gram_dialect *d, const ir_tprog *p, cons
     char snm[64], dnm[64], sty[96], dty[96], uty[96], off[IR_MAX_RANK][48], size[IR_MAX_RANK][48];
     node_name(src, snm, sizeof snm);
     node_name(dst, dnm, sizeof dnm);
+    /* an array the body writes (a column cut beside the one it writes,
+     * docs/analyze.md "Batched loops") is cut from its value carried into
+     * this iteration */
+    for (int r = 0; r < p->nresults; r++)
+      if (!strcmp(p->result_names[r], k->vars[sl->src]->name))
+        snprintf(snm, sizeof snm, "%%kv_%s", p->result_names[r]);
     type_str(d, &src->type, ts, o->nsizes, sty, sizeof sty);
     type_str(d, &dst->type, ts, o->nsizes, dty, sizeof dty);
     ir_type unit = src->type; /* the slice with its cut dims kept as 1 */

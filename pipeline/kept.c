@@ -14,7 +14,8 @@
  *
  * The iterator.  Where the body reads an array it does not write at
  * subscripts that read the iterator t and no other iterator (fdtd-2d's
- * fict[t], A[t + 1][i], trisolv's L[i][j]), each distinct access (array
+ * fict[t], A[t + 1][i], trisolv's L[i][j]), or one it writes only a
+ * constant apart in t (p[i][t - 1] beside p[i][t]: writes_over), each distinct access (array
  * and t-subscripts) becomes a slice: a new operand of the body (a var
  * after the kernel's, `fict_t`, shaped by the array's other dims), read at
  * the remaining subscripts, and cut from the array at each iteration
@@ -29,6 +30,12 @@
  * cuts a window at an offset in a size).  A downward kept loop runs
  * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
+ *
+ * Sequences (pipe_split): a kernel's top level cut into items, runs of
+ * statements and kept loops, each raised as a kernel of its own; a batch
+ * loop (polyhedral.h, poly_batch_loop: a loop that keeps nothing around
+ * kept loops and carries no dependence) is first distributed over its
+ * items and moved inside each kept loop it holds (top_items).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +149,45 @@ static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
   return v->id;
 }
 
+/* Is r - w (affine subscripts) one constant other than 0?  (An affine
+ * f is c0 + sum c_v v: f at 0, then at each unit vector, gives its
+ * coefficients.) */
+static int const_apart(const cutter *c, const ir_expr *r, const ir_expr *w) {
+  long *vals = ir_calloc((size_t)c->k->nvars, sizeof(long));
+  long d0 = ir_expr_eval_int(r, vals) - ir_expr_eval_int(w, vals);
+  int apart = d0 != 0;
+  for (int v = 0; v < c->k->nvars && apart; v++) {
+    vals[v] = 1;
+    apart = ir_expr_eval_int(r, vals) - ir_expr_eval_int(w, vals) == d0;
+    vals[v] = 0;
+  }
+  ir_free(vals);
+  return apart;
+}
+
+/* Does some assignment of statements s write an element of e's array that
+ * e's slice holds (at one value of the iterator)?  A write whose subscript
+ * in a dim where both read the iterator is a constant apart from e's
+ * (p[i][j] and p[i][j - 1]) writes none: the body never changes the
+ * slice's elements, so the slice cut before it runs holds the values each
+ * read of e sees (adi's p[i][j] = -c / (a * p[i][j - 1] + b), moved inside
+ * its j sweep: a column cut at j - 1, the write at j). */
+static int writes_over(const cutter *c, const ir_stmt *s, const ir_expr *e) {
+  for (; s; s = s->next) {
+    if (writes_over(c, s->body, e) || writes_over(c, s->then_body, e) ||
+        writes_over(c, s->else_body, e))
+      return 1;
+    if (s->kind != IR_ST_ASSIGN || s->lhs->var != e->var) continue;
+    if (s->lhs->kind != IR_EX_ELEM) return 1;
+    int apart = 0;
+    for (int d = 0; d < e->nargs && !apart; d++)
+      apart = ir_expr_reads(e->args[d], c->iter) && ir_expr_reads(s->lhs->args[d], c->iter) &&
+              const_apart(c, e->args[d], s->lhs->args[d]);
+    if (!apart) return 1;
+  }
+  return 0;
+}
+
 /* e with its reads at subscripts in the iterator made reads of slices (e
  * itself when nothing changes); lhs: e is an assignment's target. */
 static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
@@ -170,7 +216,7 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
                                  "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
         return e;
       }
-    if (lhs || sv->padded || ir_kernel_writes(c->body, e->var)) {
+    if (lhs || sv->padded || writes_over(c, c->body->body, e)) {
       c->as_size = 1;
       return e;
     }
@@ -433,15 +479,98 @@ static void carry_locals(ir_kernel *p, const unsigned char *carried, ir_arena *a
   p->ncarried = n;
 }
 
+/* The batch loop of a (poly_batch_loop) that is top-level statement s, or
+ * NULL. */
+static const poly_batch_loop *batch_loop(const poly_analysis *a, const ir_stmt *s) {
+  for (int i = 0; i < a->nbatch; i++)
+    if (a->batch[i].parent < 0 && a->batch[i].loop == s) return &a->batch[i];
+  return NULL;
+}
+
+/* A copy of statement s alone (its next dropped; what it holds shared). */
+static ir_stmt *alone(const ir_stmt *s, ir_arena *arena) {
+  ir_stmt *x = IR_NEW(arena, ir_stmt);
+  *x = *s;
+  x->next = NULL;
+  return x;
+}
+
+/* A copy of loop header l around the statement list body. */
+static ir_stmt *loop_around(const ir_stmt *l, ir_stmt *body, ir_arena *arena) {
+  ir_stmt *x = alone(l, arena);
+  x->body = body;
+  return x;
+}
+
+/* The top-level items of a's kernel, in the order they run (*kind: 0 a
+ * statement that is no kept loop, 1 a kept loop holding loops, 2 one
+ * without: a scalar recurrence), with every batch loop B distributed over
+ * its body (loop fission: B around each run of its statements that are no
+ * kept loop) and moved inside each of its kept loops (interchange: `for j
+ * { for i { body } }`).  poly_batch_loop says why this keeps every
+ * dependence: B carries none.  Returns the number of items (in arena);
+ * -1 with *why when a batch loop cannot be so. */
+static int top_items(const poly_analysis *a, ir_arena *arena, const ir_stmt ***items,
+                     unsigned char **kinds, int *batched, const char **why) {
+  int cap = 0;
+  for (const ir_stmt *s = a->kernel->body; s; s = s->next) {
+    cap++;
+    for (const ir_stmt *x = s->body; x && batch_loop(a, s); x = x->next) cap++;
+  }
+  const ir_stmt **it = IR_NEW_N(arena, const ir_stmt *, cap);
+  unsigned char *kd = IR_NEW_N(arena, unsigned char, cap);
+  int n = 0;
+  *batched = 0;
+  for (const ir_stmt *s = a->kernel->body; s; s = s->next) {
+    const poly_batch_loop *B = batch_loop(a, s);
+    if (!B) {
+      int kl = is_kept_loop(a, s);
+      kd[n] = (unsigned char)(kl ? (has_loop(s->body) ? 1 : 2) : 0);
+      it[n++] = s;
+      continue;
+    }
+    if (B->why) {
+      *why = ir_arena_printf(arena, "loop %s (line %d) is not distributed over the kept loops "
+                             "inside it: %s", a->kernel->vars[B->iter]->name, s->pos.line,
+                             B->why);
+      return -1;
+    }
+    *batched = 1;
+    ir_stmt **tail = NULL;
+    for (const ir_stmt *x = s->body; x; x = x->next) {
+      if (is_kept_loop(a, x)) { /* for j { for i { body of j } } */
+        ir_stmt *j = loop_around(x, loop_around(s, x->body, arena), arena);
+        kd[n] = 1;
+        it[n++] = j;
+        tail = NULL;
+        continue;
+      }
+      if (!tail) { /* a new run: for i { ... } */
+        ir_stmt *i = loop_around(s, NULL, arena);
+        kd[n] = 0;
+        it[n++] = i;
+        tail = &i->body;
+      }
+      *tail = alone(x, arena);
+      tail = &(*tail)->next;
+    }
+  }
+  *items = it;
+  *kinds = kd;
+  return n;
+}
+
 int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why) {
   const ir_kernel *k = a->kernel;
   *why = NULL;
-  int kept = 0, n = 0;
-  for (const ir_stmt *s = k->body; s; s = s->next) {
-    kept |= is_kept_loop(a, s);
-    n++;
-  }
-  if (!kept || n < 2 || a->raisable || a->error) return 0;
+  if (a->raisable || a->error) return 0;
+  const ir_stmt **items;
+  unsigned char *part_kept;
+  int batched, kept = 0;
+  int n = top_items(a, arena, &items, &part_kept, &batched, why);
+  if (n < 0) return 0;
+  for (int i = 0; i < n; i++) kept |= part_kept[i] != 0;
+  if (!kept || (n < 2 && !batched)) return 0;
   if (k->returns) {
     *why = "statements outside the kept loop of a kernel that returns a value";
     return 0;
@@ -450,15 +579,16 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
    * loop alone, in order */
   ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
   int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
-  /* per part: 2 for a kept loop whose body has no loop of its own (a
-   * scalar recurrence, which `unsupported` refuses), 1 for another kept
-   * loop, 0 for a run of statements */
-  unsigned char *part_kept = IR_NEW_N(arena, unsigned char, n + 1);
+  /* per part (part_kept, compacted below as the items merge): 2 for a
+   * kept loop whose body has no loop of its own (a scalar recurrence,
+   * which `unsupported` refuses), 1 for another kept loop, 0 for a run of
+   * statements */
   int np = 0;
   ir_stmt **tail = NULL;
   int prev_kept = 1;
-  for (const ir_stmt *s = k->body; s; s = s->next) {
-    int kl = is_kept_loop(a, s);
+  for (int i = 0; i < n; i++) {
+    const ir_stmt *s = items[i];
+    int kl = part_kept[i] != 0;
     if (kl || prev_kept) {
       ir_kernel *p = IR_NEW(arena, ir_kernel);
       *p = *k;
@@ -467,7 +597,7 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
       ps[np++] = p;
       tail = &p->body;
     }
-    part_kept[np - 1] = (unsigned char)(kl ? (has_loop(s->body) ? 1 : 2) : 0);
+    part_kept[np - 1] = part_kept[i]; /* np - 1 <= i */
     mark_part(s, np - 1, part_of);
     *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
     tail = &(*tail)->next;

@@ -522,10 +522,10 @@ static int chain_nvars(const ir_kernel *k, const enum_result *r) {
  * output of k).  Returns 0, or -1 with err filled (got freed). */
 static int eval_all(const ir_kernel *k, const enum_result *r, ir_tensor *args, const long *sizes,
                     ir_tensor *got, int *vars, int *n, ir_error *err) {
-  if (!r->then) {
+  if (!r->then) { /* (a sequence of one part: its kernel, with its slices) */
     *n = r->prog.nresults;
     memcpy(vars, r->result_vars, sizeof(int) * (size_t)*n);
-    return eval_results(k, r, args, sizes, got, err);
+    return eval_results(r->prog.kernel ? r->prog.kernel : k, r, args, sizes, got, err);
   }
   *n = 0;
   for (const enum_result *p = r; p; p = p->then) {
@@ -657,8 +657,9 @@ pipe_error pipe_check_native(const ir_kernel *k, const ir_kernel *written, const
   const ir_tnode *masks[64];
   int nmasks = 0;
   for (const enum_result *p = r; p; p = p->then) {
-    /* in a sequence, a part's iterator as a size is none of k's */
-    if (r->then && p->prog.loop && p->prog.loop->iter_size) continue;
+    /* in a sequence (of one part or more), a part's iterator as a size
+     * is none of k's */
+    if (p->prog.kernel != k && p->prog.loop && p->prog.loop->iter_size) continue;
     /* a nested kept loop's results are its items' nodes: their masks read
      * the items' iterators, none of k's sizes */
     if (p->prog.nitems) continue;

@@ -16,7 +16,11 @@
  * strongly connected components of all dependences (flow, anti, output)
  * whose instances stay inside one iteration of it, a nested kept loop
  * counted as one node, in topological order.  A statement whose every loop
- * is kept stays scalar.
+ * is kept stays scalar.  A loop that lies between the fixed levels and a
+ * kept loop keeps nothing (no dependence called for it); it is a batch loop
+ * (poly_batch_loop), which pipeline/kept.c distributes over its items and
+ * moves inside its kept loops when it carries no dependence at all (every
+ * dependence between its statements then stays in one of its iterations).
  *
  * No isl here: the carried levels and distances come with the dependences.
  * Working arrays are ir_malloc'd and freed in the call; the result lives in
@@ -88,12 +92,82 @@ static int kept_on_path(const poly_analysis *a, int k, const ir_stmt *loop) {
   return 0;
 }
 
-static const char *dep_text(const keep *c, const poly_kept_loop *K) {
+/* "a dependence of S1 on S0 (flow through x, distance 1)": dst reads (or
+ * overwrites) what src accessed; the distance when has. */
+static const char *dep_str(const keep *c, poly_dep_kind kind, int src, int dst, int var, int has,
+                           long distance) {
   static const char *kinds[] = {"flow", "anti", "output"};
-  const char *dist =
-      K->has_distance ? ir_arena_printf(c->arena, ", distance %ld", K->distance) : "";
-  return ir_arena_printf(c->arena, "a dependence of S%d on S%d (%s through %s%s)", K->dst,
-                         K->src, kinds[K->kind], vname(c, K->var), dist);
+  const char *dist = has ? ir_arena_printf(c->arena, ", distance %ld", distance) : "";
+  return ir_arena_printf(c->arena, "a dependence of S%d on S%d (%s through %s%s)", dst, src,
+                         kinds[kind], vname(c, var), dist);
+}
+
+static const char *dep_text(const keep *c, const poly_kept_loop *K) {
+  return dep_str(c, K->kind, K->src, K->dst, K->var, K->has_distance, K->distance);
+}
+
+/* dep_str of d, with its distance at loop level l. */
+static const char *dep_at(const keep *c, const poly_dep *d, int l) {
+  int has = (d->fixed >> l) & 1;
+  return dep_str(c, d->kind, d->src, d->dst, d->var, has, has ? d->distance[l] : 0);
+}
+
+/* Is stmt `loop` one of list's statements (not under an if)? */
+static int in_list(const ir_stmt *list, const ir_stmt *loop) {
+  for (; list; list = list->next)
+    if (list == loop) return 1;
+  return 0;
+}
+
+/* Kept loop k was found deeper than level d (the first level not fixed):
+ * record the loop at level d around it as a batch loop (once per loop),
+ * with why it cannot be distributed over its items and moved inside its
+ * kept loops.  Distribution runs each item over all of the loop's
+ * iterations before the next item; interchange runs the kept loop's
+ * iterations outermost.  Both keep every dependence's source before its
+ * sink when the loop carries none (isl's dependences: flow value-based,
+ * anti and output memory-based): each dependence then joins two instances
+ * of one iteration, in items in textual order (or one item, where the kept
+ * loop's order, now outermost, still orders them). */
+static void batch(keep *c, int k, int d) {
+  poly_analysis *a = c->a;
+  const poly_kept_loop *K = &a->kept[k];
+  const poly_stmt *s = &a->stmts[K->src];
+  const ir_stmt *L = s->loops[d];
+  poly_batch_loop *B = NULL;
+  for (int i = 0; i < a->nbatch && !B; i++)
+    if (a->batch[i].loop == L) B = &a->batch[i];
+  if (!B) {
+    if (a->nbatch % 8 == 0) {
+      poly_batch_loop *nb = IR_NEW_N(c->arena, poly_batch_loop, a->nbatch + 8);
+      if (a->nbatch) memcpy(nb, a->batch, sizeof *nb * (size_t)a->nbatch);
+      a->batch = nb;
+    }
+    B = &a->batch[a->nbatch++];
+    B->loop = L;
+    B->iter = L->iter;
+    B->level = d;
+    B->parent = K->parent;
+    B->why = NULL;
+    for (int i = 0; i < a->ndeps && !B->why; i++) {
+      const poly_dep *x = &a->deps[i];
+      if (in_loop(&a->stmts[x->src], d, L) && in_loop(&a->stmts[x->dst], d, L) &&
+          d < x->ncommon && ((x->levels >> d) & 1))
+        B->why = ir_arena_printf(c->arena, "loop %s carries %s", vname(c, L->iter),
+                                 dep_at(c, x, d));
+    }
+  }
+  if (B->why) return;
+  if (K->level > d + 1)
+    B->why = ir_arena_printf(c->arena, "kept loop %s (line %d) lies more than one loop deep "
+                             "inside it", vname(c, K->iter), K->loop->pos.line);
+  else if (!in_list(L->body, K->loop))
+    B->why = ir_arena_printf(c->arena, "kept loop %s (line %d) is under a condition inside it",
+                             vname(c, K->iter), K->loop->pos.line);
+  else if (ir_expr_reads(K->loop->lo, L->iter) || ir_expr_reads(K->loop->hi, L->iter))
+    B->why = ir_arena_printf(c->arena, "the bounds of kept loop %s (line %d) read %s: the "
+                             "nest is not rectangular", vname(c, K->iter), K->loop->pos.line,
+                             vname(c, L->iter));
 }
 
 /* The statements of kept loop k (in S, mask) that stay scalar. */
@@ -253,6 +327,8 @@ static void level(keep *c, const unsigned char *S, int d, int parent) {
       a->kept[j] = a->kept[j - 1];
       a->kept[j - 1] = t;
     }
+  for (int k = first; k < last; k++)
+    if (a->kept[k].level > d) batch(c, k, d);
   unsigned char *inner = ir_malloc((size_t)n);
   for (int k = first; k < last; k++) {
     poly_kept_loop *K = &a->kept[k];

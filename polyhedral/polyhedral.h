@@ -288,6 +288,25 @@ typedef struct poly_kept_loop {
   poly_body_item *body; /* in execution order */
 } poly_kept_loop;
 
+/* A loop that keeps nothing but holds kept loops (adi's i around its j
+ * sweeps; docs/analyze.md, "Batched loops"): its body is the sequence of
+ * items it holds, statements and kept loops.  When it carries no
+ * dependence (flow, anti or output; isl), every dependence between two of
+ * its statements stays in one of its iterations, so it can be distributed
+ * over those items (loop fission: a loop around each run of statements)
+ * and moved inside each kept loop (interchange: the kept loop's body then
+ * runs over all of its iterations at once, a tensor dim), which
+ * pipeline/kept.c does (pipe_split).  why says when it cannot. */
+typedef struct poly_batch_loop {
+  const ir_stmt *loop; /* the loop, in poly_analysis.kernel */
+  int iter;            /* its iterator var id */
+  int level;           /* its depth */
+  int parent;          /* the kept loop around it, or -1 */
+  const char *why;     /* NULL: distributed and interchanged; else why not
+                          (e.g. "loop i carries a dependence of S1 on S0
+                          (flow through x, distance 1)") */
+} poly_batch_loop;
+
 /* A statement that stays scalar: every loop around it is kept, so at each
  * iteration it computes one element and has no tensor form. */
 typedef struct poly_scalar_stmt {
@@ -320,6 +339,9 @@ typedef struct poly_analysis {
                               none for a raisable kernel */
   int nscalar;
   poly_scalar_stmt *scalar; /* statements that stay scalar */
+  int nbatch;
+  poly_batch_loop *batch;   /* loops around kept loops that keep nothing,
+                              in the order found (parents' first) */
   int raisable;            /* 0: a dependence no loop distribution removes */
   const char *reason;      /* why not raisable (NULL when raisable) */
   int nreason_stmts;

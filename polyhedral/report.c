@@ -152,6 +152,15 @@ static void print_kept(const poly_analysis *a, FILE *out) {
   }
   for (int i = 0; i < a->nscalar; i++)
     fprintf(out, "  S%d stays scalar: %s\n", a->scalar[i].stmt, a->scalar[i].why);
+  for (int i = 0; i < a->nbatch; i++) {
+    const poly_batch_loop *B = &a->batch[i];
+    fprintf(out, "  loop %s (line %d)", vn(a, B->iter), B->loop->pos.line);
+    if (B->parent >= 0) fprintf(out, " inside loop %s", vn(a, a->kept[B->parent].iter));
+    if (B->why) fprintf(out, " keeps nothing, but is not distributed over its kept loops: %s\n",
+                        B->why);
+    else fprintf(out, " keeps nothing and carries no dependence: distributed over its "
+                 "items and moved inside its kept loops\n");
+  }
   ir_buf_free(&b);
 }
 
@@ -409,7 +418,7 @@ static cJSON *task_json(const poly_analysis *a, int t) {
   return o;
 }
 
-/* "kept_loops" and "scalar_statements" (docs/analyze.md). */
+/* "kept_loops", "scalar_statements" and "batch_loops" (docs/analyze.md). */
 static void kept_json(const poly_analysis *a, cJSON *root) {
   cJSON *kl = cJSON_AddArrayToObject(root, "kept_loops");
   for (int k = 0; k < a->nkept; k++) {
@@ -443,6 +452,17 @@ static void kept_json(const poly_analysis *a, cJSON *root) {
     cJSON_AddNumberToObject(x, "kept_loop", a->scalar[i].kept);
     cJSON_AddStringToObject(x, "why", a->scalar[i].why);
     cJSON_AddItemToArray(sc, x);
+  }
+  cJSON *bl = cJSON_AddArrayToObject(root, "batch_loops");
+  for (int i = 0; i < a->nbatch; i++) {
+    const poly_batch_loop *B = &a->batch[i];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "loop", vn(a, B->iter));
+    cJSON_AddNumberToObject(x, "line", B->loop->pos.line);
+    cJSON_AddNumberToObject(x, "parent", B->parent);
+    if (B->why) cJSON_AddStringToObject(x, "why_not", B->why);
+    else cJSON_AddNullToObject(x, "why_not");
+    cJSON_AddItemToArray(bl, x);
   }
 }
 

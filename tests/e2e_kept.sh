@@ -371,7 +371,8 @@ done
 # item reads the step iterator, with the iterator passed one too high)
 # differs from the native original.
 NESTED="tests/kernels/nested/solve_steps.c tests/kernels/nested/flat_solve_steps.c
-tests/kernels/nested/row_sweeps.c tests/kernels/nested/deep_sweeps.c"
+tests/kernels/nested/row_sweeps.c tests/kernels/nested/deep_sweeps.c
+tests/kernels/nested/row_scans.c"
 for f in $NESTED; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -421,6 +422,57 @@ print(int(json.load(open(sys.argv[1]))["kept_loops"][0]["iterator_is_size"]))' "
   # a wrong nested item: a mask constraint in its kept iterator turned
   nested_tamper_refuted "$f" "$name" "$TMP/$name.hlo.json"
 done
+# a batch loop (docs/analyze.md, "Batched loops"): row_scans' row loop r
+# is distributed over its items and moved inside its kept j, whose body
+# then reads the column y[:][j - 1] as a slice of the y it writes at j
+"$UPLIFT" analyze tests/kernels/nested/row_scans.c >"$TMP/out" 2>&1
+check "row_scans: the analysis distributes loop r" \
+  grep -q "loop r (line 14) inside loop s keeps nothing and carries no dependence: distributed" "$TMP/out"
+"$UPLIFT" raise tests/kernels/nested/row_scans.c -o /dev/null 2>"$TMP/err"
+check "row_scans: the kept j's body cuts the columns it reads" \
+  grep -q "the body reads y\[:\]\[j - 1\] as y_j, z\[:\]\[j\] as z_j, cut at each iteration" "$TMP/err"
+# a kernel that is one batch loop around one kept loop: a sequence of one
+# part, the loop over j around the whole column; --check and the C agree
+cat >"$TMP/scan_rows.c" <<'C'
+void scan_rows(int nr, int m, float a, float *y, const float *x) {
+  for (int r = 0; r < nr; r++)
+    for (int j = 1; j < m; j++)
+      y[r * m + j] = a * y[r * m + j - 1] + x[r * m + j];
+}
+C
+expect_status 0 "one batch loop around a kept loop: raised, --check agrees" \
+  "$UPLIFT" raise "$TMP/scan_rows.c" --check -o /dev/null
+check "one batch loop around a kept loop: --check agrees" \
+  grep -q "^uplift raise: --check: the raised program agrees" "$TMP/err"
+check "one batch loop around a kept loop: a kept loop over j" \
+  grep -q "^kept loop j (line 3): .* the body reads y\[:\]\[j - 1\] as y_j, x\[:\]\[j\] as x_j" "$TMP/err"
+c_agrees scan_rows "$TMP/scan_rows.c" "^static void scan_rows_part0(" "2 9" native
+# not distributed, with the reason: a row loop that carries a dependence
+# (x[r] reads the row r + 1 that the kept j sweep rewrites at the next r:
+# distributed, it would read the new row), and a kept loop whose bounds
+# read the row (interchange needs a rectangular nest)
+cat >"$TMP/batch_carries.c" <<'C'
+void kernel_bc(int steps, int nr, int m, float a, float y[nr][m], float z[nr][m], float x[nr]) {
+  for (int s = 0; s < steps; s++) {
+    for (int r = 0; r < nr - 1; r++) {
+      for (int j = 1; j < m; j++)
+        y[r][j] = a * y[r][j - 1] + z[r][j];
+      x[r] = y[r + 1][m - 1];
+    }
+    for (int r = 0; r < nr; r++)
+      for (int j = 0; j < m; j++)
+        z[r][j] = 0.5f * z[r][j] + 0.25f * y[r][j];
+  }
+}
+C
+expect_status 1 "a batch loop that carries a dependence: refused" "$UPLIFT" raise "$TMP/batch_carries.c"
+check "a batch loop that carries a dependence: the reason" \
+  grep -q "not raised: the body of the kept loop: loop r (line 3) is not distributed over the kept loops inside it: loop r carries a dependence of S0 on S1 (anti through y" "$TMP/err"
+sed 's/for (int j = 1; j < m; j++)/for (int j = 1; j < m - r; j++)/' "$TMP/batch_carries.c" |
+  sed 's/x\[r\] = y\[r + 1\]\[m - 1\]/x[r] = y[r][0]/' >"$TMP/batch_tri.c"
+expect_status 1 "a kept loop whose bounds read the batch loop: refused" "$UPLIFT" raise "$TMP/batch_tri.c"
+check "a kept loop whose bounds read the batch loop: the reason" \
+  grep -q "loop r (line 3) is not distributed over the kept loops inside it: the bounds of kept loop j (line 4) read r: the nest is not rectangular" "$TMP/err"
 # a local array that two items of the sequence share would start
 # uninitialised in the second (a local scalar is carried: filter_steps
 # above): refused, with the reason

@@ -62,7 +62,11 @@ done
 # loop holding one, tests/e2e_nested.sh).
 partial_reason() {
   case $(basename "$1" .c) in
-    adi) echo "reads p values that it wrote itself in earlier iterations of loop j" ;;
+    # its line loops i are distributed over their items and moved inside
+    # the kept sweeps j (docs/analyze.md, "Batched loops"); the first
+    # sweep's q (a division of a five-term sum over column slices) is
+    # beyond the search
+    adi) echo "part 2 of 2 (line 109): the body of the kept loop: part 2 of 8 (line 115): task 1 (output q): " ;;
     # a kept loop holding a kept loop (docs/analyze.md, "Nested kept
     # loops"): raised item by item (NESTED: tests/e2e_nested.sh)
     cholesky|lu) echo NESTED ;;
@@ -77,8 +81,11 @@ partial_reason() {
     # factorisation, a kept loop holding a kept loop, is the reason (its
     # accumulator w, expanded over j, is a matrix there)
     ludcmp) echo "part 1 of 3 (line 86): the body of the kept loop: part 1 of 2 (line 87): task 1 (output w): memory budget exhausted" ;;
-    # its kept i holds a kept j whose body is raised inside, down to the search
-    nussinov) echo "the body of the kept loop: part 1 of 1 (line 90): task 0 (output table): memory budget exhausted" ;;
+    # its kept i holds a kept j whose body is raised inside, down to the
+    # search (tasks 0 and 1 found since the column table[:][j - 1] is a
+    # slice of the table the body writes at column j)
+    # (out of memory, or of time in the sanitizer build)
+    nussinov) echo "the body of the kept loop: part 1 of 1 (line 90): task 2 (output table): " ;;
     seidel-2d) echo "reads A values that it wrote itself in earlier iterations of loop t" ;;
   esac
 }

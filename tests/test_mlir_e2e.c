@@ -158,6 +158,9 @@ static const struct {
     /* three deep: a repeat loop around a nested step loop, its slice w[q]
      * read two levels down */
     {"tests/kernels/nested/deep_sweeps.c", {RAISES, RAISES, RAISES}},
+    /* a row loop distributed and moved inside its kept recurrence: the
+     * columns y[:][j - 1], z[:][j] cut at each j */
+    {"tests/kernels/nested/row_scans.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the

@@ -244,8 +244,33 @@ static void kept_generic(const poly_analysis *a, const char *file) {
            "%s: S%d stays scalar with every loop kept (%s)", file, s->id,
            a->scalar[i].why ? a->scalar[i].why : "no reason");
   }
+  /* a batch loop holds a kept loop, keeps nothing, and is distributed
+   * (why NULL) only when no dependence between its statements is carried
+   * by it (checked here against the dependences themselves) */
+  for (int b = 0; b < a->nbatch; b++) {
+    const poly_batch_loop *B = &a->batch[b];
+    int holds = 0, kept = 0, carried = 0;
+    for (int k = 0; k < a->nkept; k++) {
+      const poly_stmt *s = &a->stmts[a->kept[k].src];
+      holds |= a->kept[k].level > B->level && s->loops[B->level] == B->loop;
+      kept |= a->kept[k].loop == B->loop;
+    }
+    for (int i = 0; i < a->ndeps; i++) {
+      const poly_dep *d = &a->deps[i];
+      const poly_stmt *x = &a->stmts[d->src], *y = &a->stmts[d->dst];
+      carried |= x->depth > B->level && x->loops[B->level] == B->loop &&
+                 y->depth > B->level && y->loops[B->level] == B->loop &&
+                 B->level < d->ncommon && ((d->levels >> B->level) & 1);
+    }
+    CHECKF(holds && !kept, "%s: batch loop %s holds a kept loop and is not kept", file,
+           a->kernel->vars[B->iter]->name);
+    CHECKF(!carried || B->why, "%s: batch loop %s carries a dependence, so it is not distributed",
+           file, a->kernel->vars[B->iter]->name);
+  }
   char *js = poly_to_json(a);
   cJSON *j = cJSON_Parse(js);
+  CHECKF(j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "batch_loops")) == a->nbatch,
+         "%s: JSON has every batch loop", file);
   cJSON *kl = j ? cJSON_GetObjectItem(j, "kept_loops") : NULL;
   cJSON *sc = j ? cJSON_GetObjectItem(j, "scalar_statements") : NULL;
   CHECKF(kl && cJSON_GetArraySize(kl) == a->nkept && sc &&
@@ -765,9 +790,42 @@ static void kept_kernels(void) {
   }
 }
 
+/* A batch of row recurrences inside a step loop: the row loop r keeps
+ * nothing and carries nothing (distributed); with each step adding the
+ * row r + 1 that the next r rewrites, it carries an anti dependence (not
+ * distributed: the rows would be read after they are rewritten). */
+static void check_batch_ok(const poly_analysis *a, const char *name) {
+  CHECKF(a->nbatch == 1 && !a->batch[0].why && a->batch[0].parent == 0,
+         "%s: one batch loop inside the step loop, distributed (%s)", name,
+         a->nbatch ? a->batch[0].why : "none");
+}
+
+static void check_batch_carries(const poly_analysis *a, const char *name) {
+  CHECKF(a->nbatch == 1 && a->batch[0].why &&
+             strstr(a->batch[0].why, "loop r carries a dependence of S0 on S0 (anti through y"),
+         "%s: the batch loop carries an anti dependence (%s)", name,
+         a->nbatch && a->batch[0].why ? a->batch[0].why : "none");
+}
+
+#define BATCH_KERNEL(READ)                                                                   \
+  "void kernel_b(int steps, int nr, int m, float a, float *y, float *z) {\n"                  \
+  "  for (int s = 0; s < steps; s++) {\n"                                                     \
+  "    for (int r = 0; r < nr - 1; r++) {\n"                                                  \
+  "      for (int j = 1; j < m; j++)\n"                                                       \
+  "        y[r * m + j] = a * y[r * m + j - 1] + " READ ";\n"                                 \
+  "    }\n"                                                                                   \
+  "    for (int r = 0; r < nr; r++)\n"                                                        \
+  "      for (int j = 0; j < m; j++)\n"                                                       \
+  "        z[r * m + j] = 0.5f * z[r * m + j] + 0.25f * y[r * m + j];\n"                      \
+  "  }\n"                                                                                     \
+  "}\n"
+
 static void inline_kernels(void) {
   scalar_kernels();
   kept_kernels();
+  inline_kernel("batch loop", BATCH_KERNEL("z[r * m + j]"), check_batch_ok);
+  inline_kernel("batch loop carrying", BATCH_KERNEL("y[(r + 1) * m + j]"),
+                check_batch_carries);
   inline_kernel("guarded",
                 "void kernel_g(int n, double A[n], double B[n], double C[n]) {\n"
                 "  for (int i = 0; i < n; i++)\n"
