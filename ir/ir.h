@@ -567,6 +567,9 @@ typedef struct ir_kernel {
                          in the item, scalars (IR_VAR_SCALAR) it reads (an
                          input) or writes (an output), among the parameters
                          after the slices, not C parameters */
+  const char *scalar; /* a scalar item (pipeline/kept.c, issue 14): its
+                         statements stay scalar loops, run as written; why
+                         (the analysis's reason); NULL: raised */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
   ir_assume *assumes; /* the size relations its views need */

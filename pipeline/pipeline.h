@@ -112,9 +112,17 @@ typedef struct pipe_kept {
   int kept;
   ir_tloop loop;
   const char *why_not;
-  int nested;      /* the body holds kept loops of its own: it is raised as a
-                      sequence of items (pipe_split), each with the iterator
-                      a size */
+  int nested;      /* the body holds kept loops of its own, or statements
+                      that stay scalar loops (scalar_stmts): it is raised as
+                      a sequence of items (pipe_split), each with the
+                      iterator a size */
+  /* the kernel is a scalar item (issue 14): its statements stay scalar
+   * loops, run as written, nothing raised; why (the analysis's reason) */
+  const char *scalar;
+  /* the body's statements that stay scalar loops (docs/analyze.md,
+   * "Scalar items"): per assignment id, the analysis's reason, or NULL;
+   * NULL: none */
+  const char *const *scalar_stmts;
 } pipe_kept;
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept
@@ -137,8 +145,12 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
  * run on the arrays as the item before leaves them.  Returns the number of
  * parts (*parts in arena), or 0 when a's kernel is no such sequence (*why
  * then says why not when it has the form but cannot be split: a local two
- * parts share; NULL otherwise). */
-int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why);
+ * parts share; NULL otherwise).  scalar (NULL: none; pipe_kept.
+ * scalar_stmts) marks by assignment id the statements that stay scalar
+ * loops: each run of top-level statements all marked is an item of its
+ * own, a scalar item (its kernel's `scalar` the reason). */
+int pipe_split(const poly_analysis *a, const char *const *scalar, ir_arena *arena,
+               ir_kernel ***parts, const char **why);
 
 char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *arena);
 

@@ -149,7 +149,9 @@ static pipe_error load_node(pipe_report *r, const ir_kernel *k, ir_tp_store *sto
     return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);
   ir_kernel **parts = NULL;
   const char *why = NULL;
-  int nparts = kept.why_not || kept.nested ? pipe_split(r->a, arena, &parts, &why) : 0;
+  int nparts = kept.why_not || kept.nested
+                   ? pipe_split(r->a, kept.scalar_stmts, arena, &parts, &why)
+                   : 0;
   if (kept.nested && !nparts && !why) { /* the body is one kept loop (raise_nested) */
     parts = IR_NEW_N(arena, ir_kernel *, 1);
     parts[0] = (ir_kernel *)r->a->kernel;
