@@ -413,7 +413,10 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   }
   if (a->raisable || a->nkept == 0) return a;
   if (k->nassign && a->nscalar == k->nassign) {
+    const char **why = IR_NEW_N(arena, const char *, k->nassign);
+    for (int i = 0; i < a->nscalar; i++) why[a->scalar[i].stmt] = a->scalar[i].why;
     kept->scalar = a->scalar[0].why;
+    kept->scalar_stmts = why;
     return a;
   }
   if ((kept->why_not = unsupported(a, arena))) return a;
@@ -423,7 +426,6 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   kept->scalar_stmts = recurrent_runs(a, kl, arena);
   if (kept->scalar_stmts && stmt_marked(kept->scalar_stmts, kl->loop)) {
     kept->scalar = first_mark(kept->scalar_stmts, kl->loop);
-    kept->scalar_stmts = NULL;
     return a;
   }
   ir_tloop loop;

@@ -120,8 +120,9 @@ typedef struct pipe_kept {
    * loops, run as written, nothing raised; why (the analysis's reason) */
   const char *scalar;
   /* the body's statements that stay scalar loops (docs/analyze.md,
-   * "Scalar items"): per assignment id, the analysis's reason, or NULL;
-   * NULL: none */
+   * "Scalar items"), or, with scalar, the kernel's: per assignment id,
+   * the reason, or NULL; NULL: none (a scalar item cut by pipe_split:
+   * scalar is every statement's reason) */
   const char *const *scalar_stmts;
 } pipe_kept;
 
@@ -385,6 +386,8 @@ typedef struct pipe_report {
   int nparts;               /* a sequence (pipe_split): each part's report,
                                its entries against the part's analysis */
   struct pipe_report *parts;
+  const char *scalar;       /* a scalar item (pipe_kept.scalar): why; its
+                               report's statements are the source's */
 } pipe_report;
 
 /* Parse the kernel at path (front-end options fe), read the report at
