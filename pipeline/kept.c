@@ -307,6 +307,14 @@ static const char *scalar_why(const poly_analysis *a, int st) {
 
 static int stmt_scalar(const poly_analysis *a, const ir_stmt *s);
 
+/* The innermost kept loop (index in a->kept) of assignment st, which stays
+ * scalar in a, or -1. */
+static int innermost_kept(const poly_analysis *a, int st) {
+  for (int i = 0; i < a->nscalar; i++)
+    if (a->scalar[i].stmt == st) return a->scalar[i].kept;
+  return -1;
+}
+
 /* Does every statement of list l stay scalar in a?  (*n counts them.) */
 static int list_scalar(const poly_analysis *a, const ir_stmt *l, int *n) {
   for (; l; l = l->next, ++*n)
@@ -326,8 +334,8 @@ static int stmt_scalar(const poly_analysis *a, const ir_stmt *s) {
 /* The scalar items of the body of a's kept loop kl (issue 14; docs/
  * analyze.md, "Scalar items"): the statements of a true recurrence of kl,
  * run as written.  A statement that stays scalar (every loop around it is
- * kept) and reads what kl carries (a flow dependence carried by kl:
- * nussinov's table[i][j - 1]) is one, and so is every statement of the
+ * kept) with kl its innermost kept loop, that reads what kl carries (a
+ * flow dependence carried by kl: nussinov's table[i][j - 1]) is one, and so is every statement of the
  * body on a cycle of flow dependences with it (what it reads from an
  * earlier iteration and what reads it; they run in lockstep with it at
  * each iteration: nussinov's max over k of table[i][k], k < j, which the
@@ -348,7 +356,8 @@ static const char **recurrent_runs(const poly_analysis *a, const poly_kept_loop 
     const poly_dep *d = &a->deps[i];
     if (d->kind != POLY_DEP_FLOW) continue;
     reach[(size_t)d->src * (size_t)n + (size_t)d->dst] = 1;
-    if (kl->level < 32 && ((d->levels >> kl->level) & 1u) && scalar_why(a, d->dst))
+    if (kl->level < 32 && ((d->levels >> kl->level) & 1u) && scalar_why(a, d->dst) &&
+        innermost_kept(a, d->dst) == kl - a->kept)
       any = rec[d->dst] = 1;
   }
   if (!any) return NULL;
@@ -387,17 +396,15 @@ static const char **recurrent_runs(const poly_analysis *a, const poly_kept_loop 
 }
 
 /* Is the body ba (not raisable, keeping loops) raised inside as items?
- * A body that is one kept loop is so only where that loop is raised
- * inside in turn: a chain of kept loops down to a scalar recurrence
- * (floyd-warshall, seidel-2d: every loop kept) keeps the outermost
- * dependence as its reason. */
+ * A body that is one kept loop is so where that loop is raised inside in
+ * turn or is a scalar item (nussinov's j). */
 static int nested_inside(const poly_analysis *ba, const char *const *scalar, ir_arena *arena) {
   ir_kernel **parts;
   const char *why;
   if (pipe_split(ba, scalar, arena, &parts, &why) || why) return 1;
   pipe_kept inner;
   pipe_analyze(ba->kernel, arena, &inner);
-  return inner.outer && !inner.why_not;
+  return inner.scalar || (inner.outer && !inner.why_not);
 }
 
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept) {
