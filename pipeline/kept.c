@@ -307,6 +307,20 @@ static const char *scalar_why(const poly_analysis *a, int st) {
 
 static int stmt_scalar(const poly_analysis *a, const ir_stmt *s);
 
+/* Does the flow dependence d carried by kl pass through an element of an
+ * array that its reader writes at kl's iterator (nussinov's table[i][j]
+ * reading table[i][j - 1])?  A program over whole arrays would then only
+ * mask one element at each iteration.  A value carried in a scalar
+ * (filter_steps' state e = 0.5f * e) is a rank-0 program of the body. */
+static int element_recurrence(const poly_analysis *a, const poly_dep *d,
+                              const poly_kept_loop *kl) {
+  const ir_stmt *st = a->stmts[d->dst].stmt;
+  if (a->kernel->vars[d->var]->rank == 0 || st->lhs->var != d->var) return 0;
+  for (int i = 0; i < st->lhs->nargs; i++)
+    if (ir_expr_reads(st->lhs->args[i], kl->iter)) return 1;
+  return 0;
+}
+
 /* The innermost kept loop (index in a->kept) of assignment st, which stays
  * scalar in a, or -1. */
 static int innermost_kept(const poly_analysis *a, int st) {
@@ -357,7 +371,7 @@ static const char **recurrent_runs(const poly_analysis *a, const poly_kept_loop 
     if (d->kind != POLY_DEP_FLOW) continue;
     reach[(size_t)d->src * (size_t)n + (size_t)d->dst] = 1;
     if (kl->level < 32 && ((d->levels >> kl->level) & 1u) && scalar_why(a, d->dst) &&
-        innermost_kept(a, d->dst) == kl - a->kept)
+        innermost_kept(a, d->dst) == kl - a->kept && element_recurrence(a, d, kl))
       any = rec[d->dst] = 1;
   }
   if (!any) return NULL;
@@ -567,6 +581,18 @@ static int stmt_marked(const char *const *scalar, const ir_stmt *s) {
   return n > 0;
 }
 
+/* The id of the first assignment in statement s (alone), or -1. */
+static int first_assign(const ir_stmt *s) {
+  if (s->kind == IR_ST_ASSIGN) return s->id;
+  for (int l = 0; l < 3; l++)
+    for (const ir_stmt *x = l == 0 ? s->body : l == 1 ? s->then_body : s->else_body; x;
+         x = x->next) {
+      int id = first_assign(x);
+      if (id >= 0) return id;
+    }
+  return -1;
+}
+
 /* The reason of the first assignment of s marked in scalar. */
 static const char *first_mark(const char *const *scalar, const ir_stmt *s) {
   if (s->kind == IR_ST_ASSIGN) return scalar[s->id];
@@ -602,7 +628,11 @@ int pipe_split(const poly_analysis *a, const char *const *scalar, ir_arena *aren
   ir_stmt **tail = NULL;
   int prev_kept = 1, prev_marked = 0;
   for (const ir_stmt *s = k->body; s; s = s->next) {
-    int kl = is_kept_loop(a, s), sc = stmt_marked(scalar, s);
+    /* a kept loop whose statements all stay scalar is a scalar item (as
+     * pipe_analyze would make it, but there a local it carries from one
+     * iteration to the next, made a value of its own, would look like an
+     * input no iteration writes: read_first's B[i] = s; s = A[i] * 2) */
+    int kl = is_kept_loop(a, s), sc = stmt_marked(scalar, s) || (kl && stmt_scalar(a, s));
     /* a run of marked statements (a scalar item) is cut from what is
      * around it, a kept loop in it included */
     if (!np || (sc ? !prev_marked : kl || prev_kept || prev_marked)) {
@@ -610,7 +640,8 @@ int pipe_split(const poly_analysis *a, const char *const *scalar, ir_arena *aren
       *p = *k;
       p->body = NULL;
       p->nassign = 0;
-      p->scalar = sc ? first_mark(scalar, s) : NULL;
+      p->scalar = !sc ? NULL : stmt_marked(scalar, s) ? first_mark(scalar, s)
+                                                       : scalar_why(a, first_assign(s));
       ps[np++] = p;
       tail = &p->body;
     }

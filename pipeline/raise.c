@@ -233,6 +233,16 @@ static int raise_nested(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_s
   return 0;
 }
 
+/* Does an assignment of statements s write variable v (an element of it,
+ * or the scalar itself)? */
+static int assigns(const ir_stmt *s, int v) {
+  for (; s; s = s->next)
+    if ((s->kind == IR_ST_ASSIGN && s->lhs->var == v) || assigns(s->body, v) ||
+        assigns(s->then_body, v) || assigns(s->else_body, v))
+      return 1;
+  return 0;
+}
+
 /* A scalar item (out->kept.scalar; issue 14, docs/analyze.md "Scalar
  * items"): nothing is raised, its program runs out->k's statements as
  * written (ir_tprog.scalar).  Its arguments are out->k's array and scalar
@@ -260,7 +270,7 @@ static int scalar_item(ir_tp_store *store, ir_arena *arena, pipe_raised *out) {
     }
     const ir_tnode *leaf = ir_tp_arg(store, v, x->name, &ty);
     res->prog.args[res->prog.nargs++] = leaf;
-    if (!ir_kernel_writes(k, v)) continue;
+    if (!assigns(k->body, v)) continue;
     res->result_vars[res->prog.nresults] = v;
     res->prog.result_names[res->prog.nresults] = x->name;
     res->prog.results[res->prog.nresults++] = leaf;
