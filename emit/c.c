@@ -1994,10 +1994,12 @@ static int slice_in_place(const ir_kernel *k, const ir_tslice *s) {
   return 1;
 }
 
-/* The index in array src of slice s's element (upl_r0, upl_r1, ...) or,
- * with first, of its first element. */
-static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first, FILE *out) {
-  const ir_var *src = k->vars[s->src];
+/* The row-major index in the storage of array src of the element at[d] in
+ * each dim d (written through ir_expr_print_c's hook read, NULL: as
+ * written); where at[d] is NULL, the r-th such dim's index is upl_r<r>, or
+ * 0 with first. */
+static void write_storage_index(const ir_kernel *k, const ir_var *src, const ir_expr *const *at,
+                                int first, ir_var_print_fn read, void *user, FILE *out) {
   struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
   for (int d = 0; d < src->rank; d++) fputc('(', out);
   for (int d = 0, r = 0; d < src->rank; d++) {
@@ -2006,9 +2008,9 @@ static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first,
       ir_expr_print(k, ext[d], out);
       fputs(") + ", out);
     }
-    if (s->at[d]) {
+    if (at[d]) {
       fputs("(long)(", out);
-      ir_expr_print(k, s->at[d], out);
+      ir_expr_print_c(k, at[d], read, user, out);
       fputs("))", out);
     } else if (first) {
       fputs("0L)", out);
@@ -2016,6 +2018,12 @@ static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first,
       fprintf(out, "upl_r%d)", r++);
     }
   }
+}
+
+/* The index in array src of slice s's element (upl_r0, upl_r1, ...) or,
+ * with first, of its first element. */
+static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first, FILE *out) {
+  write_storage_index(k, k->vars[s->src], s->at, first, NULL, NULL, out);
 }
 
 /* Copy slice s of a kept loop (ir_tslice) from its array at the iterator's
@@ -2295,19 +2303,10 @@ static int scalar_read(const ir_kernel *k, const ir_expr *e, void *user, FILE *o
     return 1;
   }
   const ir_var *src = sl ? k->vars[sl->src] : v;
-  struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
+  const ir_expr *at[IR_MAX_RANK] = {0};
+  for (int d = 0, r = 0; d < src->rank; d++) at[d] = sl && sl->at[d] ? sl->at[d] : e->args[r++];
   fprintf(out, "((%s *)%s)[", ctype(src->elem), src->name);
-  for (int d = 0; d < src->rank; d++) fputc('(', out);
-  for (int d = 0, r = 0; d < src->rank; d++) {
-    if (d) {
-      fputs(" * (long)(", out);
-      ir_expr_print(k, ext[d], out);
-      fputs(") + ", out);
-    }
-    fputs("(long)(", out);
-    ir_expr_print_c(k, sl && sl->at[d] ? sl->at[d] : e->args[r++], scalar_read, user, out);
-    fputs("))", out);
-  }
+  write_storage_index(k, src, at, 0, scalar_read, user, out);
   fputc(']', out);
   return 1;
 }

@@ -79,7 +79,8 @@ static void print(const ir_kernel *k, const ir_expr *e, int min, const print_hoo
   int pr = prec(e);
   int paren = pr < min;
   if (paren) fputc('(', out);
-  if (h && (e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) && h->var(k, e, h->user, out)) {
+  if (h && h->var && (e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) &&
+      h->var(k, e, h->user, out)) {
     if (paren) fputc(')', out);
     return;
   }
