@@ -197,8 +197,9 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
              &status);
   if (json) {
     /* what is proved is the tasks: scalar items are the original's
-     * statements, counted apart */
-    cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK);
+     * statements, counted apart, and a kernel with one is not "proved" */
+    cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK && !nscalar);
+    cJSON_AddBoolToObject(out, "tasks_proved", status == IR_EXIT_OK);
     cJSON_AddNumberToObject(out, "scalar_items", nscalar);
     char *text = cJSON_Print(out);
     printf("%s\n", text);
