@@ -65,6 +65,12 @@ for x in s:
 ' "$TMP/$name.json" "$3"
   expect_status 0 "$name: uplift verify accepts the report" "$UPLIFT" verify "$f" "$TMP/$name.json"
   check "$name: uplift verify names the scalar item" grep -q "^scalar item: .* run as written" "$TMP/out"
+  # what verify --json claims: the tasks proved, the kernel not (its scalar items are not)
+  check "$name: uplift verify --json: not \"proved\", tasks_proved, $3 scalar item(s)" sh -c "
+    '$UPLIFT' verify '$f' '$TMP/$name.json' --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r[\"proved\"] is False and r[\"tasks_proved\"] is True and r[\"scalar_items\"] == $3, r'"
   # a scalar statement tampered in the report: its first `+`, `*` or `<`
   # turned, refused as not the source's
   python3 -c '
