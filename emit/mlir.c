@@ -1765,57 +1765,12 @@ static void s_value(sctx *c, int depth, const ir_expr *e, char *nm) {
   s_conv(c, depth, z, cmp || logic ? IR_I1 : ot, e->type, nm);
 }
 
-/* The index value of the affine e (a subscript, a bound) into nm. */
+/* The index value of the affine e (a subscript, a bound) into nm, as a
+ * kept loop's bound is written (bound_value: the loops' iterators are
+ * %kept_NAME). */
 static void s_index(sctx *c, int depth, const ir_expr *e, char *nm) {
-  const ir_kernel *k = c->k;
-  char x[SN], y[SN];
-  const char *op = NULL;
-  switch (e->kind) {
-  case IR_EX_CONST:
-    s_fresh(c, nm);
-    s_indent(c, depth);
-    ir_buf_printf(c->b, "%s = arith.constant %ld : index\n", nm, (long)e->value);
-    return;
-  case IR_EX_VAR:
-    if (k->vars[e->var]->kind == IR_VAR_ITER && c->cur[e->var][0]) {
-      snprintf(nm, SN, "%s", c->cur[e->var]);
-    } else if (k->vars[e->var]->kind == IR_VAR_SIZE && bound_is_arg(c->o, e->var)) {
-      snprintf(nm, SN, "%%%s", k->vars[e->var]->name);
-    } else if (k->vars[e->var]->kind == IR_VAR_SIZE) {
-      s_fresh(c, nm);
-      s_indent(c, depth);
-      ir_buf_printf(c->b, "%s = arith.constant %ld : index\n", nm, c->o->sizes[e->var]);
-    } else {
-      fprintf(stderr, "uplift: error: a scalar item's subscript or bound reads %s, no iterator "
-                      "or size\n", k->vars[e->var]->name);
-      c->failed = 1;
-      snprintf(nm, SN, "%%bad");
-    }
-    return;
-  case IR_EX_CAST: s_index(c, depth, e->args[0], nm); return;
-  case IR_EX_NEG:
-    s_index(c, depth, e->args[0], x);
-    s_fresh(c, nm);
-    s_indent(c, depth);
-    ir_buf_printf(c->b, "%s_0 = arith.constant 0 : index\n%*s%s = arith.subi %s_0, %s : index\n",
-                  nm, 2 * depth + 2, "", nm, nm, x);
-    return;
-  case IR_EX_ADD: op = "addi"; break;
-  case IR_EX_SUB: op = "subi"; break;
-  case IR_EX_MUL: op = "muli"; break;
-  case IR_EX_IMIN: op = "minsi"; break;
-  case IR_EX_IMAX: op = "maxsi"; break;
-  default:
-    fprintf(stderr, "uplift: error: a scalar item's subscript or bound is not affine\n");
-    c->failed = 1;
-    snprintf(nm, SN, "%%bad");
-    return;
-  }
-  s_index(c, depth, e->args[0], x);
-  s_index(c, depth, e->args[1], y);
-  s_fresh(c, nm);
-  s_indent(c, depth);
-  ir_buf_printf(c->b, "%s = arith.%s %s, %s : index\n", nm, op, x, y);
+  (void)depth;
+  bound_value(c->b, c->k, c->o, -1, e, &c->tmp, nm, SN);
 }
 
 /* Mark in w the variables statements s write. */
@@ -1905,7 +1860,7 @@ static void s_stmts(sctx *c, const ir_stmt *s, int depth) {
     char res[32];
     s_fresh(c, res);
     if (s->kind == IR_ST_FOR) {
-      char lo[SN], hi[SN], one[32], end[32], it[32];
+      char lo[SN], hi[SN], one[32], end[32], it[SN];
       s_index(c, depth, s->lo, lo);
       s_index(c, depth, s->hi, hi);
       s_fresh(c, one);
@@ -1914,7 +1869,10 @@ static void s_stmts(sctx *c, const ir_stmt *s, int depth) {
       s_fresh(c, end);
       s_indent(c, depth);
       ir_buf_printf(c->b, "%s = arith.addi %s, %s : index\n", end, hi, one);
-      s_fresh(c, it);
+      if (s->step > 0) /* the iterator itself (bound_value's name) */
+        snprintf(it, SN, "%%kept_%s", k->vars[s->iter]->name);
+      else
+        s_fresh(c, it);
       s_indent(c, depth);
       if (n) ir_buf_printf(c->b, "%s:%d = ", res, n);
       ir_buf_printf(c->b, "scf.for %s = %s to %s step %s", it, lo, end, one);
@@ -1922,9 +1880,9 @@ static void s_stmts(sctx *c, const ir_stmt *s, int depth) {
         ir_buf_puts(c->b, " iter_args(");
         for (int v = 0, first = 1; v < nv; v++)
           if (w[v]) {
-            ir_buf_printf(c->b, "%s%s_%s = %s", first ? "" : ", ", it, k->vars[v]->name,
+            ir_buf_printf(c->b, "%s%s_%s = %s", first ? "" : ", ", res, k->vars[v]->name,
                           c->cur[v]);
-            snprintf(c->cur[v], SN, "%s_%s", it, k->vars[v]->name);
+            snprintf(c->cur[v], SN, "%s_%s", res, k->vars[v]->name);
             first = 0;
           }
         ir_buf_puts(c->b, ") -> (");
@@ -1932,17 +1890,14 @@ static void s_stmts(sctx *c, const ir_stmt *s, int depth) {
         ir_buf_puts(c->b, ")");
       }
       ir_buf_puts(c->b, " {\n");
-      if (s->step > 0) {
-        snprintf(c->cur[s->iter], SN, "%s", it);
-      } else { /* downward: lo + hi - the count */
+      if (s->step < 0) { /* downward: lo + hi - the count */
         s_indent(c, depth + 1);
         ir_buf_printf(c->b, "%s_s = arith.addi %s, %s : index\n", it, lo, hi);
         s_indent(c, depth + 1);
-        ir_buf_printf(c->b, "%s_d = arith.subi %s_s, %s : index\n", it, it, it);
-        snprintf(c->cur[s->iter], SN, "%s_d", it);
+        ir_buf_printf(c->b, "%%kept_%s = arith.subi %s_s, %s : index\n", k->vars[s->iter]->name,
+                      it, it);
       }
       s_region(c, s->body, depth + 1, w);
-      c->cur[s->iter][0] = 0;
       s_indent(c, depth);
       ir_buf_puts(c->b, "}\n");
     } else {

@@ -10,7 +10,8 @@
 # scalar statement is tampered does not; the MLIR passes mlir-opt-16 in
 # every dialect, static and dynamic shapes (tests/test_mlir_e2e.c runs
 # linalg and tosa in mlir-cpu-runner-16).  prefix_scale mixes a scalar
-# item and a proved raised item in one kept loop's body.
+# item and a proved raised item in one kept loop's body; back_sweep is a
+# downward scalar loop before a raised item.
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 
@@ -128,6 +129,7 @@ scalar_item floyd-warshall benchmarks/kernels/partial/floyd-warshall.c 1
 scalar_item nussinov benchmarks/kernels/partial/nussinov.c 1
 scalar_item prefix_scale tests/kernels/scalar/prefix_scale.c 1
 scalar_item clip_walk tests/kernels/scalar/clip_walk.c 1
+scalar_item back_sweep tests/kernels/scalar/back_sweep.c 1
 scalar_item read_first "$TMP/read_first.c" 1
 scalar_item carry_out "$TMP/carry_out.c" 1
 

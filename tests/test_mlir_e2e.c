@@ -168,6 +168,7 @@ static const struct {
     {"benchmarks/kernels/partial/nussinov.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/scalar/prefix_scale.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/scalar/clip_walk.c", {RAISES, REFUSED, RAISES}},
+    {"tests/kernels/scalar/back_sweep.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
