@@ -29,6 +29,15 @@
  * cuts a window at an offset in a size).  A downward kept loop runs
  * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
+ *
+ * Scalar items (docs/analyze.md, "Scalar items").  Only true recurrences
+ * stay loops: a kernel whose statements all stay scalar, a kept loop part
+ * of a sequence whose statements do, and in a kept loop's body the
+ * statements of a recurrence through an array element written at its
+ * iterator (recurrent_runs: those that stay scalar, read what the loop
+ * carries, and those on a dependence cycle with them) are scalar items,
+ * their statements run as written (pipe_kept.scalar; pipe_split cuts
+ * their runs out of a body, ir_kernel.scalar).
  */
 #include <stdio.h>
 #include <stdlib.h>

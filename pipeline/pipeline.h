@@ -127,11 +127,14 @@ typedef struct pipe_kept {
 } pipe_kept;
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept
- * loop that is its only statement, holds no kept loop or scalar statement
- * and whose body reads its iterator in subscripts only, the analysis
- * returned is that of the body: k with the loop removed (the same
- * variables, then the slices its reads at the iterator became:
- * kept->loop.slices), and kept->outer the analysis of k.  Everything in
+ * loop that is its only statement and whose body reads its iterator in
+ * subscripts, bounds and conditions only, the analysis returned is that
+ * of the body: k with the loop removed (the same variables, then the
+ * slices its reads at the iterator became: kept->loop.slices), and
+ * kept->outer the analysis of k.  When every statement of k stays scalar,
+ * or k is a scalar item pipe_split cut (ir_kernel.scalar), or its kept
+ * loop's body is one true recurrence, k is a scalar item (kept->scalar,
+ * docs/analyze.md "Scalar items") and the analysis is k's.  Everything in
  * arena. */
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept);
 
