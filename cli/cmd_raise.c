@@ -154,9 +154,24 @@ static void print_task(const ir_kernel *k, const enum_result *r, int t) {
 
 /* The end of the text report, after the task lines (printed as each task
  * was done): the views the proofs assume and the time. */
-static void print_summary(const ir_kernel *k, const enum_result *r) {
+/* The scalar items of pr (issue 14): its own, its parts' and its body's,
+ * recursively. */
+static int count_scalar(const pipe_raised *pr) {
+  int n = pr->kept.scalar != NULL;
+  for (int i = 0; i < pr->nparts; i++) n += count_scalar(&pr->parts[i]);
+  if (pr->body) n += count_scalar(pr->body);
+  return n;
+}
+
+static void print_summary(const pipe_raised *pr) {
+  const ir_kernel *k = pr->a->kernel;
   ir_kernel_print_views(k, "", stderr); /* proved under these (docs/frontend.md) */
-  fprintf(stderr, "raised %s in %.3f s\n", k->name, r->seconds);
+  fprintf(stderr, "raised %s in %.3f s", k->name, pr->res.seconds);
+  int ns = count_scalar(pr);
+  if (ns) /* what is proved is the raised items' tasks, no more */
+    fprintf(stderr, ", with %d scalar item%s (statements kept as scalar loops, run as "
+                    "written: verdict scalar, not proved)", ns, ns == 1 ? "" : "s");
+  fprintf(stderr, "\n");
 }
 
 /* ------------------------------------------------------ the live report
@@ -567,16 +582,66 @@ static void print_check(const ir_kernel *k, const pipe_check_summary *cs) {
   ir_buf_free(&b);
 }
 
+/* Why statement i of the scalar item pr stays scalar. */
+static const char *scalar_stmt_why(const pipe_raised *pr, int i) {
+  const char *w = pr->kept.scalar_stmts ? pr->kept.scalar_stmts[i] : NULL;
+  return w ? w : pr->kept.scalar;
+}
+
+/* The scalar item pr (pr->kept.scalar): why its statements stay scalar
+ * loops, and each of them (S<id> of the item, its position and text). */
+static void print_scalar(const pipe_raised *pr) {
+  const poly_analysis *a = pr->a;
+  ir_buf b = {0};
+  fprintf(stderr, "scalar item (line %d): %d statement%s kept as scalar loops, run as written "
+                  "(verdict: scalar; the original, nothing to prove): %s\n",
+          pr->k->body->pos.line, a->nstmts, a->nstmts == 1 ? "" : "s", pr->kept.scalar);
+  for (int i = 0; i < a->nstmts; i++) {
+    const ir_stmt *st = a->stmts[i].stmt;
+    fprintf(stderr, "  S%d (%s:%d:%d) stays scalar: %s\n", i, pr->k->file, st->pos.line,
+            st->pos.col, poly_stmt_text(a->kernel, st, &b));
+    const char *why = scalar_stmt_why(pr, i);
+    if (strcmp(why, pr->kept.scalar)) fprintf(stderr, "    %s\n", why);
+  }
+  ir_buf_free(&b);
+}
+
+/* The "scalar" object of the scalar item pr's report: its verdict, why,
+ * and its statements (what `uplift verify` compares with the source). */
+static void scalar_json(const pipe_raised *pr, cJSON *root) {
+  const poly_analysis *a = pr->a;
+  ir_buf b = {0};
+  cJSON *x = cJSON_AddObjectToObject(root, "scalar");
+  cJSON_AddStringToObject(x, "verdict", "scalar");
+  cJSON_AddStringToObject(x, "why", pr->kept.scalar);
+  cJSON *sts = cJSON_AddArrayToObject(x, "statements");
+  for (int i = 0; i < a->nstmts; i++) {
+    const ir_stmt *st = a->stmts[i].stmt;
+    cJSON *y = cJSON_CreateObject();
+    cJSON_AddStringToObject(y, "text", poly_stmt_text(a->kernel, st, &b));
+    cJSON_AddNumberToObject(y, "line", st->pos.line);
+    cJSON_AddNumberToObject(y, "col", st->pos.col);
+    cJSON_AddStringToObject(y, "why", scalar_stmt_why(pr, i));
+    cJSON_AddItemToArray(sts, y);
+  }
+  ir_buf_free(&b);
+}
+
 /* The kept loop pr raised inside (issue 14): which, why, and its tasks;
  * for a sequence, each part's (its tasks numbered from 0). */
 static void print_kept(const pipe_raised *pr, ir_arena *arena) {
   const pipe_kept *kp = &pr->kept;
+  if (kp->scalar) {
+    print_scalar(pr);
+    return;
+  }
   ir_buf b = {0}, sl = {0};
   for (int i = 0; i < pr->nparts; i++) {
     const pipe_raised *p = &pr->parts[i];
     if (!p->a) break; /* not reached: an earlier part was not raised */
     fprintf(stderr, "part %d of %d (line %d): %s\n", i + 1, pr->nparts, p->k->body->pos.line,
-            p->kept.outer || p->kept.why_not ? "a kept loop" : "statements");
+            p->kept.scalar ? "scalar loops" : p->kept.outer || p->kept.why_not ? "a kept loop"
+                                                                              : "statements");
     print_kept(p, arena);
   }
   if (kp->outer) {
@@ -617,6 +682,10 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
 
 static void kept_json(const pipe_raised *pr, cJSON *root, ir_arena *arena) {
   const pipe_kept *kp = &pr->kept;
+  if (kp->scalar) {
+    scalar_json(pr, root);
+    return;
+  }
   if (!kp->outer && !kp->why_not) return;
   cJSON *kl = cJSON_AddArrayToObject(root, "kept_loops");
   if (!kp->outer) {
@@ -698,7 +767,7 @@ static int report(const raise_cli *o, const pipe_raised *pr, pipe_error pe, FILE
   int status = IR_EXIT_OK;
   if (!o->json) {
     status = emit_program(o, pr, out, arena);
-    if (!status && !o->quiet) print_summary(pr->a->kernel, &pr->res);
+    if (!status && !o->quiet) print_summary(pr);
   }
   if (!status && o->po.verify.mode != VERIFY_NONE) status = report_unproved(pr);
   if (checked && !status && cs.agree) print_check(pr->a->kernel, &cs);

@@ -136,7 +136,14 @@ static int print_missing(const pipe_report *r, cJSON *jtasks) {
  * part 2 of 2 (line 88):`); count them by their verdict word. */
 static void check_node(const pipe_report *r, const char *path, pipe_verify_state *vs,
                        cJSON *jtasks, int json, const char **words, int *nwords, int *nword,
-                       int *nproved, int *nchecked, int *status) {
+                       int *nproved, int *nchecked, int *nscalar, int *status) {
+  if (r->scalar) { /* the source's statements, run as written (pipe_report.scalar) */
+    (*nscalar)++;
+    if (!json)
+      printf("scalar item: %d statement%s run as written, as the source has them (verdict: "
+             "scalar, nothing to prove)\n", r->a->nstmts, r->a->nstmts == 1 ? "" : "s");
+    return;
+  }
   for (int pi = 0; pi < r->nparts; pi++) {
     const pipe_report *p = &r->parts[pi];
     double line = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p->json, "line"));
@@ -145,7 +152,7 @@ static void check_node(const pipe_report *r, const char *path, pipe_verify_state
                   line > 0 ? (int)line : 0);
     if (!json && !p->nparts) printf("%s:\n", ir_buf_str(&b));
     check_node(p, ir_buf_str(&b), vs, jtasks, json, words, nwords, nword, nproved, nchecked,
-               status);
+               nscalar, status);
     ir_buf_free(&b);
   }
   if (r->nparts) return;
@@ -185,10 +192,15 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
    * (verify_verdict_word) in the order met */
   const char *words[VERIFY_ASSUMES_CONDITIONAL + 2] = {"proved"};
   int nwords = 1, nword[VERIFY_ASSUMES_CONDITIONAL + 2] = {0};
-  int nproved = 0, nchecked = 0, status = IR_EXIT_OK;
-  check_node(&j->r, "", vs, jtasks, json, words, &nwords, nword, &nproved, &nchecked, &status);
+  int nproved = 0, nchecked = 0, nscalar = 0, status = IR_EXIT_OK;
+  check_node(&j->r, "", vs, jtasks, json, words, &nwords, nword, &nproved, &nchecked, &nscalar,
+             &status);
   if (json) {
-    cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK);
+    /* what is proved is the tasks: scalar items are the original's
+     * statements, counted apart, and a kernel with one is not "proved" */
+    cJSON_AddBoolToObject(out, "proved", status == IR_EXIT_OK && !nscalar);
+    cJSON_AddBoolToObject(out, "tasks_proved", status == IR_EXIT_OK);
+    cJSON_AddNumberToObject(out, "scalar_items", nscalar);
     char *text = cJSON_Print(out);
     printf("%s\n", text);
     cJSON_free(text);
@@ -197,6 +209,8 @@ static int check_all(const vjob *j, pipe_verify_state *vs, const verify_options 
     printf("%s: %d of %d task outputs proved (%s, bound %d)", ak->name, nword[0], nchecked,
            verify_mode_name(vo->mode), vo->bound);
     for (int wi = 1; wi < nwords; wi++) printf(", %d %s", nword[wi], words[wi]);
+    if (nscalar)
+      printf("; %d scalar item%s (run as written, not proved)", nscalar, nscalar == 1 ? "" : "s");
     printf("\n");
   }
   return status;

@@ -1994,10 +1994,12 @@ static int slice_in_place(const ir_kernel *k, const ir_tslice *s) {
   return 1;
 }
 
-/* The index in array src of slice s's element (upl_r0, upl_r1, ...) or,
- * with first, of its first element. */
-static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first, FILE *out) {
-  const ir_var *src = k->vars[s->src];
+/* The row-major index in the storage of array src of the element at[d] in
+ * each dim d (written through ir_expr_print_c's hook read, NULL: as
+ * written); where at[d] is NULL, the r-th such dim's index is upl_r<r>, or
+ * 0 with first. */
+static void write_storage_index(const ir_kernel *k, const ir_var *src, const ir_expr *const *at,
+                                int first, ir_var_print_fn read, void *user, FILE *out) {
   struct ir_expr *const *ext = ir_var_is_view(src) ? src->store : src->dims;
   for (int d = 0; d < src->rank; d++) fputc('(', out);
   for (int d = 0, r = 0; d < src->rank; d++) {
@@ -2006,9 +2008,9 @@ static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first,
       ir_expr_print(k, ext[d], out);
       fputs(") + ", out);
     }
-    if (s->at[d]) {
+    if (at[d]) {
       fputs("(long)(", out);
-      ir_expr_print(k, s->at[d], out);
+      ir_expr_print_c(k, at[d], read, user, out);
       fputs("))", out);
     } else if (first) {
       fputs("0L)", out);
@@ -2016,6 +2018,12 @@ static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first,
       fprintf(out, "upl_r%d)", r++);
     }
   }
+}
+
+/* The index in array src of slice s's element (upl_r0, upl_r1, ...) or,
+ * with first, of its first element. */
+static void write_slice_index(const ir_kernel *k, const ir_tslice *s, int first, FILE *out) {
+  write_storage_index(k, k->vars[s->src], s->at, first, NULL, NULL, out);
 }
 
 /* Copy slice s of a kept loop (ir_tslice) from its array at the iterator's
@@ -2277,12 +2285,123 @@ static int emit_nested(const ir_tprog *p, const ir_kernel *k, int part, const en
   return 0;
 }
 
+/* ---- scalar items (issue 14; docs/emit-c.md, "Scalar items"): the
+ * statements as written, as C loops over element reads and writes. */
+
+/* A read of a variable of a scalar item (ir_expr_print_c's hook): an
+ * element of an array (or of the array an enclosing kept loop's slice is
+ * cut from, at the slice's indices) at its row-major index in its storage,
+ * whatever the C parameter's form (a VLA, a flat pointer); a carried
+ * local, a one-element array, as its element. */
+static int scalar_read(const ir_kernel *k, const ir_expr *e, void *user, FILE *out) {
+  const cg *g = user;
+  const ir_var *v = k->vars[e->var];
+  const ir_tslice *sl = slice_of(g, e->var);
+  if (e->kind == IR_EX_VAR && !sl) {
+    if (v->kind != IR_VAR_ARRAY || !v->carried) return 0;
+    fprintf(out, "%s[0]", v->name);
+    return 1;
+  }
+  const ir_var *src = sl ? k->vars[sl->src] : v;
+  const ir_expr *at[IR_MAX_RANK] = {0};
+  for (int d = 0, r = 0; d < src->rank; d++) at[d] = sl && sl->at[d] ? sl->at[d] : e->args[r++];
+  fprintf(out, "((%s *)%s)[", ctype(src->elem), src->name);
+  write_storage_index(k, src, at, 0, scalar_read, user, out);
+  fputc(']', out);
+  return 1;
+}
+
+/* The statements s as C, indented by depth. */
+static void scalar_stmts(const cg *g, const ir_stmt *s, int depth) {
+  static const char *ops[] = {"=", "+=", "-=", "*=", "/="};
+  const ir_kernel *k = g->k;
+  FILE *out = g->out;
+  for (; s; s = s->next) {
+    fprintf(out, "%*s", 2 * depth, "");
+    switch (s->kind) {
+    case IR_ST_FOR: {
+      const char *it = k->vars[s->iter]->name;
+      fprintf(out, "for (long %s = ", it);
+      ir_expr_print_c(k, s->step > 0 ? s->lo : s->hi, scalar_read, (void *)g, out);
+      fprintf(out, "; %s %s ", it, s->step > 0 ? "<=" : ">=");
+      ir_expr_print_c(k, s->step > 0 ? s->hi : s->lo, scalar_read, (void *)g, out);
+      fprintf(out, "; %s%s) {\n", it, s->step > 0 ? "++" : "--");
+      scalar_stmts(g, s->body, depth + 1);
+      fprintf(out, "%*s}\n", 2 * depth, "");
+      break;
+    }
+    case IR_ST_IF:
+      fputs("if (", out);
+      ir_expr_print_c(k, s->cond, scalar_read, (void *)g, out);
+      fputs(") {\n", out);
+      scalar_stmts(g, s->then_body, depth + 1);
+      if (s->else_body) {
+        fprintf(out, "%*s} else {\n", 2 * depth, "");
+        scalar_stmts(g, s->else_body, depth + 1);
+      }
+      fprintf(out, "%*s}\n", 2 * depth, "");
+      break;
+    case IR_ST_ASSIGN:
+      ir_expr_print_c(k, s->lhs, scalar_read, (void *)g, out);
+      fprintf(out, " %s ", ops[s->op]);
+      ir_expr_print_c(k, s->rhs, scalar_read, (void *)g, out);
+      fputs(";\n", out);
+      break;
+    }
+  }
+}
+
+/* The scalar item p (ir_tprog.scalar) as a function with k's signature
+ * (part and outer as for emit_func) running k's statements as written. */
+static int emit_scalar(const ir_tprog *p, const ir_kernel *k, int part, const encl *outer,
+                       FILE *out, ir_error *err) {
+  cg g = {out, k, err, NULL, NULL, 0, NULL, 0, 0, p->loop, part, outer};
+  if (!part) {
+    fprintf(out,
+            "/* generated by uplift: %s, whose statements stay scalar loops (a true\n"
+            " * recurrence, issue 14), written as C as the original runs them.\n"
+            " * A drop-in replacement for %s of %s. */\n",
+            k->name, k->name, k->file ? k->file : "the original");
+    write_file_head(k, out);
+  } else {
+    fputs("/* a scalar item: its statements as written (issue 14) */\nstatic ", out);
+  }
+  write_signature(k, outer, out);
+  write_sizes(k, out);
+  if (k->returns && !part) { /* the returned value's array, a local */
+    const ir_var *r = k->vars[k->params[k->nparams - 1]];
+    fprintf(out, "  %s %s[1] = {0};\n", ctype(r->elem), r->name);
+  }
+  for (int v = 0; v < k->nvars; v++) { /* its locals, and sizes used as values */
+    const ir_var *x = k->vars[v];
+    if (x->size_value) {
+      fprintf(out, "  %s %s = (%s)(", ctype(x->elem), x->name, ctype(x->elem));
+      ir_expr_print(k, x->size_value, out);
+      fputs(");\n", out);
+    }
+    if (x->kind != IR_VAR_LOCAL && x->kind != IR_VAR_LOCAL_ARRAY) continue;
+    fprintf(out, "  %s %s", ctype(x->elem), x->name);
+    for (int d = 0; d < x->rank; d++) {
+      fputc('[', out);
+      ir_expr_print_c(k, x->dims[d], scalar_read, &g, out);
+      fputc(']', out);
+    }
+    fprintf(out, ";\n  (void)%s;\n", x->name);
+  }
+  scalar_stmts(&g, k->body, 1);
+  if (k->returns)
+    fprintf(out, "  return %s[0];\n", k->vars[k->params[k->nparams - 1]]->name);
+  fputs("}\n", out);
+  return 0;
+}
+
 /* emit_c_func, or, with part, one part of a sequence or an item of a nested
  * kept loop's body (cg.part; outer: the kept loops around the item). */
 static int emit_func(const ir_tprog *p, const ir_kernel *k, int part, const encl *outer, FILE *out,
                      ir_error *err) {
   ir_error_clear(err);
   if (p->nitems) return emit_nested(p, k, part, outer, out, err);
+  if (p->scalar) return emit_scalar(p, k, part, outer, out, err);
   cg g = {out, k, err, NULL, NULL, 0, NULL, 0, 0, p->loop, part, outer};
   int cap = 4096;
   const ir_tnode **nodes = ir_malloc((size_t)cap * sizeof *nodes);

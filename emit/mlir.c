@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "emit/emit.h"
+#include "enumerator/enumerator.h"
 
 /* ---------------------------------------------------------------- types */
 
@@ -1158,10 +1159,15 @@ static void body_index_args(const ir_tprog *p, const emit_opts *bo, unsigned cha
  * loop's, the sizes its bounds and slices read that have no static value
  * and the index arguments of its body, but its own iterator (the loop's
  * value). */
+static void s_stmt_size_args(const ir_kernel *k, const ir_stmt *s, const emit_opts *o,
+                             unsigned char *seen, int nseen);
+
 static void index_args(const ir_tprog *p, const emit_opts *o, unsigned char *seen, int nseen) {
   if (!p->loop) {
     for (int i = 0; i < o->nsym_args; i++)
       if (o->sym_args[i] < nseen) seen[o->sym_args[i]] = 1;
+    /* a scalar item: the sizes its statements read without a static value */
+    if (p->scalar) s_stmt_size_args(p->kernel, p->kernel->body, o, seen, nseen);
     return;
   }
   int nk = p->kernel->nvars + 1, *buf;
@@ -1540,9 +1546,478 @@ fail:
   return -1;
 }
 
+/* ---- scalar items (issue 14; docs/dialects.md, "Scalar items"): the
+ * statements as written, as scf.for and scf.if over tensor.extract, arith
+ * and math ops and tensor.insert, every variable a tensor (a scalar one of
+ * rank 0) whose current value each write replaces: the values a loop or an
+ * if writes are its iter_args and results.  An iterator is an index; a
+ * size is a constant (static shapes) or an index argument. */
+
+#define SN 160 /* room for an SSA name */
+
+typedef struct sctx {
+  const gram_dialect *d;
+  const emit_opts *o;
+  const ir_kernel *k;
+  ir_buf *b;
+  int tmp;             /* %sN numbering */
+  char (*cur)[SN];     /* per var: the SSA value of its tensor, or of an
+                          iterator's index */
+  int failed;
+} sctx;
+
+/* A fresh SSA name into nm. */
+static void s_fresh(sctx *c, char *nm) { snprintf(nm, 32, "%%s%d", c->tmp++); }
+
+static void s_indent(sctx *c, int depth) { ir_buf_printf(c->b, "%*s", 2 * depth + 2, ""); }
+
+static const char *s_type(sctx *c, ir_elem e) { return elem_name(c->d, e); }
+
+/* The tensor type of var v. */
+static const char *s_ttype(sctx *c, int v, char *buf, size_t n) {
+  ir_type t;
+  if (enum_var_type(c->k, v, &t)) { /* an iterator or a size: no tensor */
+    c->failed = 1;
+    snprintf(buf, n, "?");
+    return buf;
+  }
+  return type_str(c->d, &t, c->o->dynamic ? NULL : c->o->sizes, c->o->nsizes, buf, n);
+}
+
+/* Convert x of type from to type to (into nm; x itself when equal). */
+static void s_conv(sctx *c, int depth, const char *x, ir_elem from, ir_elem to, char *nm) {
+  if (from == to || (ir_elem_is_int(from) && ir_elem_is_int(to) &&
+                     ir_elem_bits(from) == ir_elem_bits(to))) {
+    snprintf(nm, SN, "%s", x);
+    return;
+  }
+  s_fresh(c, nm);
+  s_indent(c, depth);
+  if (from == IR_I1 && to != IR_I1) /* a truth value: 0 or 1 */
+    ir_buf_printf(c->b, "%s = %s %s : i1 to %s\n", nm,
+                  ir_elem_is_float(to) ? "arith.uitofp" : "arith.extui", x, s_type(c, to));
+  else if (to == IR_I1) { /* C's truth: != 0 */
+    char z[SN];
+    snprintf(z, sizeof z, "%s_z", nm);
+    ir_buf_printf(c->b, "%s = arith.constant 0%s : %s\n", z, ir_elem_is_float(from) ? ".0" : "",
+                  s_type(c, from));
+    s_indent(c, depth);
+    ir_buf_printf(c->b, "%s = arith.%s %s, %s : %s\n", nm,
+                  ir_elem_is_float(from) ? "cmpf une," : "cmpi ne,", x, z, s_type(c, from));
+  } else
+    ir_buf_printf(c->b, "%s = %s %s : %s to %s\n", nm, arith_convert(from, to), x,
+                  s_type(c, from), s_type(c, to));
+}
+
+static void s_index(sctx *c, int depth, const ir_expr *e, char *nm);
+
+/* C's common type of a and b (the usual arithmetic conversions): the
+ * wider floating type if either is one, else the wider integer (unsigned
+ * at equal widths). */
+static ir_elem common_elem(ir_elem a, ir_elem b) {
+  if (ir_elem_is_float(a) || ir_elem_is_float(b)) {
+    if (!ir_elem_is_float(a)) return b;
+    if (!ir_elem_is_float(b)) return a;
+    return a == IR_F64 || b == IR_F64 ? IR_F64 : IR_F32;
+  }
+  int wa = ir_elem_bits(a) < 32 ? 32 : ir_elem_bits(a), wb = ir_elem_bits(b) < 32 ? 32 : ir_elem_bits(b);
+  if (wa != wb) return wa > wb ? (ir_elem_bits(a) < 32 ? IR_I32 : a) : (ir_elem_bits(b) < 32 ? IR_I32 : b);
+  if (ir_elem_bits(a) >= 32 && !ir_elem_is_signed(a)) return a;
+  if (ir_elem_bits(b) >= 32 && !ir_elem_is_signed(b)) return b;
+  return wa == 64 ? IR_I64 : IR_I32;
+}
+
+/* The value of e, of type e->type, into nm. */
+static void s_value(sctx *c, int depth, const ir_expr *e, char *nm) {
+  const ir_kernel *k = c->k;
+  char x[SN], y[SN], z[SN], ty[160];
+  const char *T = s_type(c, e->type);
+  int fl = ir_elem_is_float(e->type);
+  switch (e->kind) {
+  case IR_EX_CONST:
+    s_fresh(c, nm);
+    s_indent(c, depth);
+    ir_buf_printf(c->b, "%s = arith.constant ", nm);
+    put_elem(c->b, e->type, e->value);
+    ir_buf_printf(c->b, " : %s\n", T);
+    return;
+  case IR_EX_VAR:
+  case IR_EX_ELEM: {
+    ir_var_kind vk = k->vars[e->var]->kind;
+    if (vk == IR_VAR_ITER || vk == IR_VAR_SIZE) { /* an index as a value */
+      s_index(c, depth, e, x);
+      s_fresh(c, y);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = arith.index_cast %s : index to i64\n", y, x);
+      s_conv(c, depth, y, IR_I64, e->type, nm);
+      return;
+    }
+    char idx[IR_MAX_RANK][SN];
+    for (int i = 0; i < e->nargs; i++) s_index(c, depth, e->args[i], idx[i]);
+    s_fresh(c, x);
+    s_indent(c, depth);
+    ir_buf_printf(c->b, "%s = tensor.extract %s[", x, c->cur[e->var]);
+    for (int i = 0; i < e->nargs; i++) ir_buf_printf(c->b, "%s%s", i ? ", " : "", idx[i]);
+    ir_buf_printf(c->b, "] : %s\n", s_ttype(c, e->var, ty, sizeof ty));
+    s_conv(c, depth, x, k->vars[e->var]->elem, e->type, nm);
+    return;
+  }
+  case IR_EX_CAST:
+    s_value(c, depth, e->args[0], x);
+    s_conv(c, depth, x, e->args[0]->type, e->type, nm);
+    return;
+  case IR_EX_NEG:
+  case IR_EX_NOT:
+    s_value(c, depth, e->args[0], x);
+    if (e->kind == IR_EX_NOT) {
+      s_conv(c, depth, x, e->args[0]->type, IR_I1, y);
+      s_fresh(c, z);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s_t = arith.constant true\n", z);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = arith.xori %s, %s_t : i1\n", z, y, z);
+      s_conv(c, depth, z, IR_I1, e->type, nm);
+      return;
+    }
+    s_conv(c, depth, x, e->args[0]->type, e->type, y);
+    s_fresh(c, nm);
+    s_indent(c, depth);
+    if (fl) ir_buf_printf(c->b, "%s = arith.negf %s : %s\n", nm, y, T);
+    else
+      ir_buf_printf(c->b, "%s_0 = arith.constant 0 : %s\n%*s%s = arith.subi %s_0, %s : %s\n", nm,
+                    T, 2 * depth + 2, "", nm, nm, y, T);
+    return;
+  case IR_EX_SELECT:
+    s_value(c, depth, e->args[0], x);
+    s_conv(c, depth, x, e->args[0]->type, IR_I1, z);
+    s_value(c, depth, e->args[1], x);
+    s_conv(c, depth, x, e->args[1]->type, e->type, y);
+    s_value(c, depth, e->args[2], x);
+    {
+      char w[SN];
+      s_conv(c, depth, x, e->args[2]->type, e->type, w);
+      s_fresh(c, nm);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = arith.select %s, %s, %s : %s\n", nm, z, y, w, T);
+    }
+    return;
+  case IR_EX_CALL: {
+    char a[SN], bb[SN] = "";
+    s_value(c, depth, e->args[0], x);
+    s_conv(c, depth, x, e->args[0]->type, e->type, a);
+    if (e->nargs > 1) {
+      s_value(c, depth, e->args[1], x);
+      s_conv(c, depth, x, e->args[1]->type, e->type, bb);
+    }
+    s_fresh(c, nm);
+    s_indent(c, depth);
+    switch (e->fn) {
+    case IR_FN_SQRT: ir_buf_printf(c->b, "%s = math.sqrt %s : %s\n", nm, a, T); return;
+    case IR_FN_EXP: ir_buf_printf(c->b, "%s = math.exp %s : %s\n", nm, a, T); return;
+    case IR_FN_FABS: ir_buf_printf(c->b, "%s = math.absf %s : %s\n", nm, a, T); return;
+    case IR_FN_POW: ir_buf_printf(c->b, "%s = math.powf %s, %s : %s\n", nm, a, bb, T); return;
+    case IR_FN_FMAX:
+    case IR_FN_FMIN: /* C's: the other operand where one is NaN */
+      ir_buf_printf(c->b, "%s_c = arith.cmpf %s, %s, %s : %s\n", nm,
+                    e->fn == IR_FN_FMAX ? "ogt" : "olt", a, bb, T);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s_n = arith.cmpf uno, %s, %s : %s\n", nm, bb, bb, T);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s_p = arith.ori %s_c, %s_n : i1\n", nm, nm, nm);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = arith.select %s_p, %s, %s : %s\n", nm, nm, a, bb, T);
+      return;
+    }
+    return;
+  }
+  default: break;
+  }
+  /* binary: operands in their common type (comparisons, logic) or e's */
+  ir_elem ot = e->type;
+  int cmp = e->kind >= IR_EX_LT && e->kind <= IR_EX_NE;
+  int logic = e->kind == IR_EX_AND || e->kind == IR_EX_OR;
+  if (cmp) ot = ir_elem_is_float(e->args[0]->type) || !ir_elem_is_float(e->args[1]->type)
+                    ? e->args[0]->type : e->args[1]->type;
+  if (logic) ot = IR_I1;
+  s_value(c, depth, e->args[0], z);
+  s_conv(c, depth, z, e->args[0]->type, ot, x);
+  s_value(c, depth, e->args[1], z);
+  s_conv(c, depth, z, e->args[1]->type, ot, y);
+  const char *OT = s_type(c, ot);
+  int ofl = ir_elem_is_float(ot), sg = ir_elem_is_signed(ot);
+  const char *op = NULL;
+  switch (e->kind) {
+  case IR_EX_ADD: op = ofl ? "addf" : "addi"; break;
+  case IR_EX_SUB: op = ofl ? "subf" : "subi"; break;
+  case IR_EX_MUL: op = ofl ? "mulf" : "muli"; break;
+  case IR_EX_DIV: op = ofl ? "divf" : sg ? "divsi" : "divui"; break;
+  case IR_EX_AND: op = "andi"; break;
+  case IR_EX_OR: op = "ori"; break;
+  case IR_EX_SHL: op = "shli"; break;
+  case IR_EX_SHR: op = sg ? "shrsi" : "shrui"; break;
+  case IR_EX_IMIN: op = sg ? "minsi" : "minui"; break;
+  case IR_EX_IMAX: op = sg ? "maxsi" : "maxui"; break;
+  case IR_EX_LT: op = ofl ? "cmpf olt," : sg ? "cmpi slt," : "cmpi ult,"; break;
+  case IR_EX_LE: op = ofl ? "cmpf ole," : sg ? "cmpi sle," : "cmpi ule,"; break;
+  case IR_EX_GT: op = ofl ? "cmpf ogt," : sg ? "cmpi sgt," : "cmpi ugt,"; break;
+  case IR_EX_GE: op = ofl ? "cmpf oge," : sg ? "cmpi sge," : "cmpi uge,"; break;
+  case IR_EX_EQ: op = ofl ? "cmpf oeq," : "cmpi eq,"; break;
+  case IR_EX_NE: op = ofl ? "cmpf une," : "cmpi ne,"; break;
+  default: UNREACHABLE();
+  }
+  s_fresh(c, z);
+  s_indent(c, depth);
+  ir_buf_printf(c->b, "%s = arith.%s %s, %s : %s\n", z, op, x, y, OT);
+  s_conv(c, depth, z, cmp || logic ? IR_I1 : ot, e->type, nm);
+}
+
+/* The index value of the affine e (a subscript, a bound) into nm, as a
+ * kept loop's bound is written (bound_value: the loops' iterators are
+ * %kept_NAME). */
+static void s_index(sctx *c, int depth, const ir_expr *e, char *nm) {
+  (void)depth;
+  bound_value(c->b, c->k, c->o, -1, e, &c->tmp, nm, SN);
+}
+
+/* Mark in w the variables statements s write. */
+static void s_written(const ir_stmt *s, unsigned char *w) {
+  for (; s; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN) w[s->lhs->var] = 1;
+    s_written(s->body, w);
+    s_written(s->then_body, w);
+    s_written(s->else_body, w);
+  }
+}
+
+/* "T1, T2" of the variables marked in w. */
+static void s_types(sctx *c, const unsigned char *w) {
+  char ty[160];
+  for (int v = 0, first = 1; v < c->k->nvars; v++)
+    if (w[v]) {
+      ir_buf_printf(c->b, "%s%s", first ? "" : ", ", s_ttype(c, v, ty, sizeof ty));
+      first = 0;
+    }
+}
+
+static void s_stmts(sctx *c, const ir_stmt *s, int depth);
+
+/* Statements s as a region whose values (those marked in w) are named
+ * after the block arguments prefix_N, ended by scf.yield of their values. */
+static void s_region(sctx *c, const ir_stmt *s, int depth, const unsigned char *w) {
+  s_stmts(c, s, depth);
+  s_indent(c, depth);
+  ir_buf_puts(c->b, "scf.yield");
+  for (int v = 0, first = 1; v < c->k->nvars; v++)
+    if (w[v]) {
+      ir_buf_printf(c->b, "%s %s", first ? "" : ",", c->cur[v]);
+      first = 0;
+    }
+  int any = 0;
+  for (int v = 0; v < c->k->nvars; v++) any |= w[v];
+  if (any) {
+    ir_buf_puts(c->b, " : ");
+    s_types(c, w);
+  }
+  ir_buf_puts(c->b, "\n");
+}
+
+static void s_stmts(sctx *c, const ir_stmt *s, int depth) {
+  const ir_kernel *k = c->k;
+  int nv = k->nvars;
+  char x[SN], y[SN], z[SN], ty[160];
+  for (; s && !c->failed; s = s->next) {
+    if (s->kind == IR_ST_ASSIGN) {
+      int v = s->lhs->var;
+      ir_elem lt = k->vars[v]->elem;
+      char idx[IR_MAX_RANK][SN];
+      for (int i = 0; i < s->lhs->nargs; i++) s_index(c, depth, s->lhs->args[i], idx[i]);
+      s_value(c, depth, s->rhs, x);
+      if (s->op == IR_ASSIGN) {
+        s_conv(c, depth, x, s->rhs->type, lt, y);
+      } else { /* computed in the common type, converted to the target */
+        static const char *fops[] = {"", "addf", "subf", "mulf", "divf"};
+        static const char *iops[] = {"", "addi", "subi", "muli", "divsi"};
+        ir_elem ct = common_elem(lt, s->rhs->type);
+        char old[SN], a[SN], bb[SN], r[SN];
+        s_value(c, depth, s->lhs, old);
+        s_conv(c, depth, old, s->lhs->type, ct, a);
+        s_conv(c, depth, x, s->rhs->type, ct, bb);
+        const char *op = ir_elem_is_float(ct) ? fops[s->op]
+                         : s->op == IR_ASSIGN_DIV && !ir_elem_is_signed(ct) ? "divui"
+                                                                           : iops[s->op];
+        s_fresh(c, r);
+        s_indent(c, depth);
+        ir_buf_printf(c->b, "%s = arith.%s %s, %s : %s\n", r, op, a, bb, s_type(c, ct));
+        s_conv(c, depth, r, ct, lt, y);
+      }
+      s_fresh(c, z);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = tensor.insert %s into %s[", z, y, c->cur[v]);
+      for (int i = 0; i < s->lhs->nargs; i++) ir_buf_printf(c->b, "%s%s", i ? ", " : "", idx[i]);
+      ir_buf_printf(c->b, "] : %s\n", s_ttype(c, v, ty, sizeof ty));
+      snprintf(c->cur[v], SN, "%s", z);
+      continue;
+    }
+    unsigned char *w = ir_calloc((size_t)nv + 1, 1);
+    s_written(s->kind == IR_ST_FOR ? s->body : s->then_body, w);
+    if (s->kind == IR_ST_IF) s_written(s->else_body, w);
+    int n = 0;
+    for (int v = 0; v < nv; v++) n += w[v];
+    char res[32];
+    s_fresh(c, res);
+    if (s->kind == IR_ST_FOR) {
+      char lo[SN], hi[SN], one[32], end[32], it[SN];
+      s_index(c, depth, s->lo, lo);
+      s_index(c, depth, s->hi, hi);
+      s_fresh(c, one);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = arith.constant 1 : index\n", one);
+      s_fresh(c, end);
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "%s = arith.addi %s, %s : index\n", end, hi, one);
+      if (s->step > 0) /* the iterator itself (bound_value's name) */
+        snprintf(it, SN, "%%kept_%s", k->vars[s->iter]->name);
+      else
+        s_fresh(c, it);
+      s_indent(c, depth);
+      if (n) ir_buf_printf(c->b, "%s:%d = ", res, n);
+      ir_buf_printf(c->b, "scf.for %s = %s to %s step %s", it, lo, end, one);
+      if (n) {
+        ir_buf_puts(c->b, " iter_args(");
+        for (int v = 0, first = 1; v < nv; v++)
+          if (w[v]) {
+            ir_buf_printf(c->b, "%s%s_%s = %s", first ? "" : ", ", res, k->vars[v]->name,
+                          c->cur[v]);
+            snprintf(c->cur[v], SN, "%s_%s", res, k->vars[v]->name);
+            first = 0;
+          }
+        ir_buf_puts(c->b, ") -> (");
+        s_types(c, w);
+        ir_buf_puts(c->b, ")");
+      }
+      ir_buf_puts(c->b, " {\n");
+      if (s->step < 0) { /* downward: lo + hi - the count */
+        s_indent(c, depth + 1);
+        ir_buf_printf(c->b, "%s_s = arith.addi %s, %s : index\n", it, lo, hi);
+        s_indent(c, depth + 1);
+        ir_buf_printf(c->b, "%%kept_%s = arith.subi %s_s, %s : index\n", k->vars[s->iter]->name,
+                      it, it);
+      }
+      s_region(c, s->body, depth + 1, w);
+      s_indent(c, depth);
+      ir_buf_puts(c->b, "}\n");
+    } else {
+      s_value(c, depth, s->cond, x);
+      s_conv(c, depth, x, s->cond->type, IR_I1, y);
+      char (*saved)[SN] = ir_malloc(sizeof *saved * (size_t)(nv + 1));
+      memcpy(saved, c->cur, sizeof *saved * (size_t)nv);
+      s_indent(c, depth);
+      if (n) ir_buf_printf(c->b, "%s:%d = ", res, n);
+      ir_buf_printf(c->b, "scf.if %s", y);
+      if (n) {
+        ir_buf_puts(c->b, " -> (");
+        s_types(c, w);
+        ir_buf_puts(c->b, ")");
+      }
+      ir_buf_puts(c->b, " {\n");
+      s_region(c, s->then_body, depth + 1, w);
+      memcpy(c->cur, saved, sizeof *saved * (size_t)nv);
+      s_indent(c, depth);
+      ir_buf_puts(c->b, "} else {\n");
+      s_region(c, s->else_body, depth + 1, w);
+      memcpy(c->cur, saved, sizeof *saved * (size_t)nv);
+      ir_free(saved);
+      s_indent(c, depth);
+      ir_buf_puts(c->b, "}\n");
+    }
+    for (int v = 0, r = 0; v < nv; v++)
+      if (w[v]) snprintf(c->cur[v], SN, "%s#%d", res, r++);
+    ir_free(w);
+  }
+}
+
+/* Mark in seen the sizes statements s read that come in as index
+ * arguments (no static value). */
+static void s_size_args(const ir_kernel *k, const ir_expr *e, const emit_opts *o,
+                        unsigned char *seen, int nseen) {
+  if (!e) return;
+  if (e->kind == IR_EX_VAR && e->var < nseen && k->vars[e->var]->kind == IR_VAR_SIZE &&
+      bound_is_arg(o, e->var))
+    seen[e->var] = 1;
+  for (int i = 0; i < e->nargs; i++) s_size_args(k, e->args[i], o, seen, nseen);
+}
+
+static void s_stmt_size_args(const ir_kernel *k, const ir_stmt *s, const emit_opts *o,
+                             unsigned char *seen, int nseen) {
+  for (; s; s = s->next) {
+    s_size_args(k, s->lo, o, seen, nseen);
+    s_size_args(k, s->hi, o, seen, nseen);
+    s_size_args(k, s->cond, o, seen, nseen);
+    s_size_args(k, s->lhs, o, seen, nseen);
+    s_size_args(k, s->rhs, o, seen, nseen);
+    s_stmt_size_args(k, s->body, o, seen, nseen);
+    s_stmt_size_args(k, s->then_body, o, seen, nseen);
+    s_stmt_size_args(k, s->else_body, o, seen, nseen);
+  }
+}
+
+/* The scalar item p (ir_tprog.scalar) as func.func @NAME: its arguments
+ * (then the index arguments index_args gives), its results the values of
+ * the variables it writes after its statements. */
+static int emit_scalar_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
+                            FILE *out) {
+  const ir_kernel *k = p->kernel;
+  const char *fname = o->func_name ? o->func_name : "kernel";
+  ir_buf b = {0};
+  sctx c = {d, o, k, &b, 0, ir_calloc((size_t)k->nvars + 1, sizeof *c.cur), 0};
+  char nm[64], ty[160];
+  unsigned char *seen = ir_calloc((size_t)k->nvars + 1, 1);
+  index_args(p, o, seen, k->nvars + 1);
+  ir_buf_printf(&b, "// a scalar item (issue 14): its statements as written, scalar loops over "
+                "element reads and writes\nfunc.func @%s(", fname);
+  for (int i = 0; i < p->nargs; i++) {
+    node_name(p->args[i], nm, sizeof nm);
+    ir_buf_printf(&b, "%s%s: %s", i ? ", " : "", nm,
+                  type_str(d, &p->args[i]->type, o->dynamic ? NULL : o->sizes, o->nsizes, ty,
+                           sizeof ty));
+    snprintf(c.cur[p->args[i]->arg], SN, "%s", nm);
+  }
+  for (int v = 0, first = !p->nargs; v < k->nvars; v++)
+    if (seen[v]) {
+      ir_buf_printf(&b, "%s%%%s: index", first ? "" : ", ", k->vars[v]->name);
+      first = 0;
+    }
+  ir_buf_puts(&b, ") -> (");
+  types_list(&b, d, p, o, 1);
+  ir_buf_puts(&b, ") {\n");
+  for (int v = 0; v < k->nvars; v++) /* locals: undefined until written */
+    if (k->vars[v]->kind == IR_VAR_LOCAL || k->vars[v]->kind == IR_VAR_LOCAL_ARRAY) {
+      if (k->vars[v]->rank && o->dynamic) {
+        fprintf(stderr, "uplift: error: a scalar item's local array %s with dynamic shapes\n",
+                k->vars[v]->name);
+        c.failed = 1;
+      }
+      snprintf(c.cur[v], SN, "%%local_%s", k->vars[v]->name);
+      ir_buf_printf(&b, "  %s = tensor.empty() : %s\n", c.cur[v], s_ttype(&c, v, ty, sizeof ty));
+    }
+  s_stmts(&c, k->body, 0);
+  ir_buf_puts(&b, "  return ");
+  for (int i = 0; i < p->nresults; i++)
+    ir_buf_printf(&b, "%s%s", i ? ", " : "", c.cur[p->results[i]->arg]);
+  ir_buf_puts(&b, " : ");
+  types_list(&b, d, p, o, 1);
+  ir_buf_puts(&b, "\n}\n");
+  if (!c.failed) fputs(ir_buf_str(&b), out);
+  ir_buf_free(&b);
+  ir_free(c.cur);
+  ir_free(seen);
+  return c.failed ? -1 : 0;
+}
+
 int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
                    FILE *out) {
   if (p->loop) return emit_kept_func(d, p, o, out);
+  if (p->scalar) return emit_scalar_func(d, p, o, out);
   const ir_tnode *nodes[4096];
   int nn = ir_tp_topo(p->results, p->nresults, nodes, 4096);
   if (nn < 0) {

@@ -69,10 +69,34 @@ static void print_double(double v, FILE *out) {
   if (!strpbrk(buf, ".eEna")) fputs(".0", out);
 }
 
-static void print(const ir_kernel *k, const ir_expr *e, int min, FILE *out) {
+/* How ir_expr_print_c writes the reads of variables (NULL: as written). */
+typedef struct print_hook {
+  ir_var_print_fn var;
+  void *user;
+} print_hook;
+
+static void print(const ir_kernel *k, const ir_expr *e, int min, const print_hook *h, FILE *out) {
   int pr = prec(e);
   int paren = pr < min;
   if (paren) fputc('(', out);
+  if (h && h->var && (e->kind == IR_EX_VAR || e->kind == IR_EX_ELEM) &&
+      h->var(k, e, h->user, out)) {
+    if (paren) fputc(')', out);
+    return;
+  }
+  if (h && (e->kind == IR_EX_IMIN || e->kind == IR_EX_IMAX)) { /* C has no min, max */
+    fputs("((", out);
+    print(k, e->args[0], P_SELECT, h, out);
+    fputs(e->kind == IR_EX_IMIN ? ") < (" : ") > (", out);
+    print(k, e->args[1], P_SELECT, h, out);
+    fputs(") ? (", out);
+    print(k, e->args[0], P_SELECT, h, out);
+    fputs(") : (", out);
+    print(k, e->args[1], P_SELECT, h, out);
+    fputs("))", out);
+    if (paren) fputc(')', out);
+    return;
+  }
   switch (e->kind) {
   case IR_EX_CONST:
     if (e->is_int)
@@ -87,7 +111,7 @@ static void print(const ir_kernel *k, const ir_expr *e, int min, FILE *out) {
     print_var_name(k, e->var, out);
     for (int i = 0; i < e->nargs; i++) {
       fputc('[', out);
-      print(k, e->args[i], P_SELECT, out);
+      print(k, e->args[i], P_SELECT, h, out);
       fputc(']', out);
     }
     break;
@@ -97,19 +121,19 @@ static void print(const ir_kernel *k, const ir_expr *e, int min, FILE *out) {
     fputc(e->kind == IR_EX_NEG ? '-' : '!', out);
     int inner = (a->kind == IR_EX_NEG || (a->kind == IR_EX_CONST && a->value < 0))
                     ? P_PRIMARY : P_UNARY;
-    print(k, a, inner, out);
+    print(k, a, inner, h, out);
     break;
   }
   case IR_EX_CAST:
     fprintf(out, "(%s)", ir_elem_c_name(e->type));
-    print(k, e->args[0], P_UNARY, out);
+    print(k, e->args[0], P_UNARY, h, out);
     break;
   case IR_EX_SELECT:
-    print(k, e->args[0], P_OR, out);
+    print(k, e->args[0], P_OR, h, out);
     fputs(" ? ", out);
-    print(k, e->args[1], P_SELECT, out);
+    print(k, e->args[1], P_SELECT, h, out);
     fputs(" : ", out);
-    print(k, e->args[2], P_SELECT, out);
+    print(k, e->args[2], P_SELECT, h, out);
     break;
   case IR_EX_CALL:
   case IR_EX_IMIN:
@@ -120,21 +144,27 @@ static void print(const ir_kernel *k, const ir_expr *e, int min, FILE *out) {
       fputs(e->kind == IR_EX_IMIN ? "min(" : "max(", out);
     for (int i = 0; i < e->nargs; i++) {
       if (i) fputs(", ", out);
-      print(k, e->args[i], P_SELECT, out);
+      print(k, e->args[i], P_SELECT, h, out);
     }
     fputc(')', out);
     break;
   default:
-    print(k, e->args[0], pr, out);
+    print(k, e->args[0], pr, h, out);
     fprintf(out, " %s ", binop(e->kind));
-    print(k, e->args[1], pr + 1, out);
+    print(k, e->args[1], pr + 1, h, out);
     break;
   }
   if (paren) fputc(')', out);
 }
 
 void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out) {
-  print(k, e, P_SELECT, out);
+  print(k, e, P_SELECT, NULL, out);
+}
+
+void ir_expr_print_c(const ir_kernel *k, const ir_expr *e, ir_var_print_fn var, void *user,
+                     FILE *out) {
+  print_hook h = {var, user};
+  print(k, e, P_SELECT, &h, out);
 }
 
 /* Does e read a variable that is a parameter after position pos? */

@@ -567,6 +567,9 @@ typedef struct ir_kernel {
                          in the item, scalars (IR_VAR_SCALAR) it reads (an
                          input) or writes (an output), among the parameters
                          after the slices, not C parameters */
+  const char *scalar; /* a scalar item (pipeline/kept.c, issue 14): its
+                         statements stay scalar loops, run as written; why
+                         (the analysis's reason); NULL: raised */
   ir_stmt *body;      /* the statements of the kernel */
   int nassign;        /* number of IR_ST_ASSIGN statements (ids 0..n-1) */
   ir_assume *assumes; /* the size relations its views need */
@@ -675,6 +678,13 @@ size_t ir_var_store_offset(const ir_var *v, const long *sizes, size_t i);
 /* Print the loop program in readable C-like form (uplift dump). */
 void ir_kernel_dump(const ir_kernel *k, FILE *out);
 void ir_expr_print(const ir_kernel *k, const ir_expr *e, FILE *out);
+/* Write the read e (an IR_EX_VAR or IR_EX_ELEM) and return 1, or return 0
+ * to have it written as ir_expr_print does. */
+typedef int (*ir_var_print_fn)(const ir_kernel *k, const ir_expr *e, void *user, FILE *out);
+/* e as C: as ir_expr_print, but every read of a variable through var
+ * first, and the integer min and max of loop bounds as ?: expressions. */
+void ir_expr_print_c(const ir_kernel *k, const ir_expr *e, ir_var_print_fn var, void *user,
+                     FILE *out);
 
 /* Evaluate an integer expression (affine subscripts and bounds) given the
  * values of all variables (vals[var id]); only integer kinds are allowed. */

@@ -186,6 +186,12 @@ typedef struct ir_tprog {
    * writes, and the first result written to each array). */
   int nitems;
   const struct ir_tprog *const *items;
+  /* a scalar item (issue 14; docs/analyze.md, "Scalar items"): no op nodes;
+   * kernel->body runs as written (the interpreter's semantics, scalar loops
+   * over element reads and writes).  Its arguments are the kernel's
+   * parameters (argument leaves), its results the leaves of those it
+   * writes. */
+  int scalar;
 } ir_tprog;
 
 /* The number of iterations of loop at sizes (by var id; 0 when empty). */

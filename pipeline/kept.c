@@ -36,6 +36,15 @@
  * loop (polyhedral.h, poly_batch_loop: a loop that keeps nothing around
  * kept loops and carries no dependence) is first distributed over its
  * items and moved inside each kept loop it holds (top_items).
+ *
+ * Scalar items (docs/analyze.md, "Scalar items").  Only true recurrences
+ * stay loops: a kernel whose statements all stay scalar, a kept loop part
+ * of a sequence whose statements do, and in a kept loop's body the
+ * statements of a recurrence through an array element written at its
+ * iterator (recurrent_runs: those that stay scalar, read what the loop
+ * carries, and those on a dependence cycle with them) are scalar items,
+ * their statements run as written (pipe_kept.scalar; pipe_split cuts
+ * their runs out of a body, ir_kernel.scalar).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,26 +348,162 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   return body;
 }
 
+static void mark_part(const ir_stmt *s, int part, int *part_of);
+static int stmt_marked(const char *const *scalar, const ir_stmt *s);
+static const char *first_mark(const char *const *scalar, const ir_stmt *s);
+
+/* The analysis's reason why assignment st of a's kernel stays scalar, or
+ * NULL when it does not. */
+static const char *scalar_why(const poly_analysis *a, int st) {
+  for (int i = 0; i < a->nscalar; i++)
+    if (a->scalar[i].stmt == st) return a->scalar[i].why;
+  return NULL;
+}
+
+static int stmt_scalar(const poly_analysis *a, const ir_stmt *s);
+
+/* Does the flow dependence d carried by kl pass through an element of an
+ * array that its reader writes at kl's iterator (nussinov's table[i][j]
+ * reading table[i][j - 1])?  A program over whole arrays would then only
+ * mask one element at each iteration.  A value carried in a scalar
+ * (filter_steps' state e = 0.5f * e) is a rank-0 program of the body. */
+static int element_recurrence(const poly_analysis *a, const poly_dep *d,
+                              const poly_kept_loop *kl) {
+  const ir_stmt *st = a->stmts[d->dst].stmt;
+  if (a->kernel->vars[d->var]->rank == 0 || st->lhs->var != d->var) return 0;
+  for (int i = 0; i < st->lhs->nargs; i++)
+    if (ir_expr_reads(st->lhs->args[i], kl->iter)) return 1;
+  return 0;
+}
+
+/* The innermost kept loop (index in a->kept) of assignment st, which stays
+ * scalar in a, or -1. */
+static int innermost_kept(const poly_analysis *a, int st) {
+  for (int i = 0; i < a->nscalar; i++)
+    if (a->scalar[i].stmt == st) return a->scalar[i].kept;
+  return -1;
+}
+
+/* Does every statement of list l stay scalar in a?  (*n counts them.) */
+static int list_scalar(const poly_analysis *a, const ir_stmt *l, int *n) {
+  for (; l; l = l->next, ++*n)
+    if (!stmt_scalar(a, l)) return 0;
+  return 1;
+}
+
+/* Does statement s (alone, with what is inside it) hold assignments, all
+ * staying scalar in a? */
+static int stmt_scalar(const poly_analysis *a, const ir_stmt *s) {
+  if (s->kind == IR_ST_ASSIGN) return scalar_why(a, s->id) != NULL;
+  int n = 0;
+  return list_scalar(a, s->body, &n) && list_scalar(a, s->then_body, &n) &&
+         list_scalar(a, s->else_body, &n) && n > 0;
+}
+
+/* The scalar items of the body of a's kept loop kl (issue 14; docs/
+ * analyze.md, "Scalar items"): the statements of a true recurrence of kl,
+ * run as written.  A statement that stays scalar (every loop around it is
+ * kept) with kl its innermost kept loop, that reads what kl carries (a
+ * flow dependence carried by kl: nussinov's table[i][j - 1]) is one, and so is every statement of the
+ * body on a cycle of flow dependences with it (what it reads from an
+ * earlier iteration and what reads it; they run in lockstep with it at
+ * each iteration: nussinov's max over k of table[i][k], k < j, which the
+ * scalar statements of the earlier iterations wrote); so are the
+ * statements that stay scalar in the same run of consecutive top-level
+ * statements.  Returns marks[id] = the reason for every such assignment
+ * (in arena), or NULL when there is none: a statement that stays scalar
+ * but reads nothing the loop carries (trisolv's x[i] = b[i]) is a task of
+ * the body, raised as before. */
+static const char **recurrent_runs(const poly_analysis *a, const poly_kept_loop *kl,
+                                   ir_arena *arena) {
+  const ir_kernel *k = a->kernel;
+  int n = k->nassign;
+  unsigned char *rec = IR_NEW_N(arena, unsigned char, n + 1);
+  unsigned char *reach = IR_NEW_N(arena, unsigned char, (size_t)n * (size_t)n + 1);
+  int any = 0;
+  for (int i = 0; i < a->ndeps; i++) {
+    const poly_dep *d = &a->deps[i];
+    if (d->kind != POLY_DEP_FLOW) continue;
+    reach[(size_t)d->src * (size_t)n + (size_t)d->dst] = 1;
+    if (kl->level < 32 && ((d->levels >> kl->level) & 1u) && scalar_why(a, d->dst) &&
+        innermost_kept(a, d->dst) == kl - a->kept && element_recurrence(a, d, kl))
+      any = rec[d->dst] = 1;
+  }
+  if (!any) return NULL;
+  for (int m = 0; m < n; m++) /* the transitive closure (a body's few statements) */
+    for (int i = 0; i < n; i++)
+      if (reach[(size_t)i * (size_t)n + (size_t)m])
+        for (int j = 0; j < n; j++)
+          reach[(size_t)i * (size_t)n + (size_t)j] |= reach[(size_t)m * (size_t)n + (size_t)j];
+  const char **marks = IR_NEW_N(arena, const char *, n + 1);
+  for (int st = 0; st < n; st++)
+    for (int r = 0; r < n && !marks[st]; r++) {
+      if (!rec[r]) continue;
+      if (st == r) marks[st] = scalar_why(a, r);
+      else if (reach[(size_t)st * (size_t)n + (size_t)r] && reach[(size_t)r * (size_t)n + (size_t)st])
+        marks[st] = scalar_why(a, st)
+                        ? scalar_why(a, st)
+                        : ir_arena_printf(arena, "on a cycle of dependences with S%d, a recurrence "
+                                          "that stays scalar: %s", r, scalar_why(a, r));
+    }
+  /* the statements that stay scalar next to them, in one item */
+  int *run_of = IR_NEW_N(arena, int, n + 1);
+  for (int i = 0; i < n; i++) run_of[i] = -1;
+  int nruns = 0, prev = 0;
+  for (const ir_stmt *s = kl->loop->body; s; s = s->next) {
+    int sc = stmt_scalar(a, s) || stmt_marked((const char *const *)marks, s);
+    nruns += sc && !prev;
+    if (sc) mark_part(s, nruns - 1, run_of);
+    prev = sc;
+  }
+  unsigned char *hit = IR_NEW_N(arena, unsigned char, nruns + 1);
+  for (int i = 0; i < n; i++)
+    if (run_of[i] >= 0 && marks[i]) hit[run_of[i]] = 1;
+  for (int i = 0; i < n; i++)
+    if (run_of[i] >= 0 && hit[run_of[i]] && !marks[i]) marks[i] = scalar_why(a, i);
+  return marks;
+}
+
 /* Is the body ba (not raisable, keeping loops) raised inside as items?
- * A body that is one kept loop is so only where that loop is raised
- * inside in turn: a chain of kept loops down to a scalar recurrence
- * (floyd-warshall, seidel-2d: every loop kept) keeps the outermost
- * dependence as its reason. */
-static int nested_inside(const poly_analysis *ba, ir_arena *arena) {
+ * A body that is one kept loop is so where that loop is raised inside in
+ * turn or is a scalar item (nussinov's j). */
+static int nested_inside(const poly_analysis *ba, const char *const *scalar, ir_arena *arena) {
   ir_kernel **parts;
   const char *why;
-  if (pipe_split(ba, arena, &parts, &why) || why) return 1;
+  if (pipe_split(ba, scalar, arena, &parts, &why) || why) return 1;
   pipe_kept inner;
   pipe_analyze(ba->kernel, arena, &inner);
-  return inner.outer && !inner.why_not;
+  return inner.scalar || (inner.outer && !inner.why_not);
 }
 
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept) {
   memset(kept, 0, sizeof *kept);
   poly_analysis *a = poly_analyze(k, arena);
-  if (!a || a->error || a->raisable || a->nkept == 0) return a;
+  if (!a || a->error) return a;
+  /* a scalar item: one a sequence cut (pipe_split), or a kernel whose
+   * every statement stays scalar (seidel-2d, floyd-warshall: every loop
+   * kept), run as written */
+  if (k->scalar) {
+    kept->scalar = k->scalar;
+    return a;
+  }
+  if (a->raisable || a->nkept == 0) return a;
+  if (k->nassign && a->nscalar == k->nassign) {
+    const char **why = IR_NEW_N(arena, const char *, k->nassign);
+    for (int i = 0; i < a->nscalar; i++) why[a->scalar[i].stmt] = a->scalar[i].why;
+    kept->scalar = a->scalar[0].why;
+    kept->scalar_stmts = why;
+    return a;
+  }
   if ((kept->why_not = unsupported(a, arena))) return a;
   const poly_kept_loop *kl = &a->kept[0];
+  /* a true recurrence in the body stays scalar loops: the whole loop when
+   * every statement is on it (nussinov's j) */
+  kept->scalar_stmts = recurrent_runs(a, kl, arena);
+  if (kept->scalar_stmts && stmt_marked(kept->scalar_stmts, kl->loop)) {
+    kept->scalar = first_mark(kept->scalar_stmts, kl->loop);
+    return a;
+  }
   ir_tloop loop;
   memset(&loop, 0, sizeof loop);
   ir_kernel *body = body_kernel(a->kernel, kl, arena, &loop, &kept->why_not);
@@ -371,8 +516,8 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   /* a body that keeps loops of its own (lu's j sweep inside the pivot loop
    * i): the body is raised as a sequence of items (pipe_split), the
    * iterator a size of each (pipeline/raise.c, raise_nested) */
-  kept->nested = !ba->raisable;
-  if (kept->nested && !nested_inside(ba, arena)) {
+  kept->nested = !ba->raisable || kept->scalar_stmts;
+  if (kept->nested && !nested_inside(ba, kept->scalar_stmts, arena)) {
     kept->nested = 0;
     kept->why_not = "its body is not raisable as a kernel of its own";
     return a;
@@ -560,17 +705,57 @@ static int top_items(const poly_analysis *a, ir_arena *arena, const ir_stmt ***i
   return n;
 }
 
-int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why) {
+/* Does statement s (alone) hold assignments, all marked in scalar? */
+static int stmt_marked(const char *const *scalar, const ir_stmt *s) {
+  if (!scalar) return 0;
+  if (s->kind == IR_ST_ASSIGN) return scalar[s->id] != NULL;
+  int n = 0;
+  for (int l = 0; l < 3; l++)
+    for (const ir_stmt *x = l == 0 ? s->body : l == 1 ? s->then_body : s->else_body; x;
+         x = x->next, n++)
+      if (!stmt_marked(scalar, x)) return 0;
+  return n > 0;
+}
+
+/* The id of the first assignment in statement s (alone), or -1. */
+static int first_assign(const ir_stmt *s) {
+  if (s->kind == IR_ST_ASSIGN) return s->id;
+  for (int l = 0; l < 3; l++)
+    for (const ir_stmt *x = l == 0 ? s->body : l == 1 ? s->then_body : s->else_body; x;
+         x = x->next) {
+      int id = first_assign(x);
+      if (id >= 0) return id;
+    }
+  return -1;
+}
+
+/* The reason of the first assignment of s marked in scalar. */
+static const char *first_mark(const char *const *scalar, const ir_stmt *s) {
+  if (s->kind == IR_ST_ASSIGN) return scalar[s->id];
+  for (int l = 0; l < 3; l++)
+    for (const ir_stmt *x = l == 0 ? s->body : l == 1 ? s->then_body : s->else_body; x;
+         x = x->next) {
+      const char *w = first_mark(scalar, x);
+      if (w) return w;
+    }
+  return NULL;
+}
+
+int pipe_split(const poly_analysis *a, const char *const *scalar, ir_arena *arena,
+               ir_kernel ***parts, const char **why) {
   const ir_kernel *k = a->kernel;
   *why = NULL;
-  if (a->raisable || a->error) return 0;
+  if (a->error) return 0;
   const ir_stmt **items;
   unsigned char *part_kept;
-  int batched, kept = 0;
+  int batched, kept = 0, marked = 0;
   int n = top_items(a, arena, &items, &part_kept, &batched, why);
   if (n < 0) return 0;
-  for (int i = 0; i < n; i++) kept |= part_kept[i] != 0;
-  if (!kept || (n < 2 && !batched)) return 0;
+  for (int i = 0; i < n; i++) {
+    kept |= part_kept[i] != 0;
+    marked |= stmt_marked(scalar, items[i]);
+  }
+  if (!marked && (a->raisable || !kept || (n < 2 && !batched))) return 0;
   if (k->returns) {
     *why = "statements outside the kept loop of a kernel that returns a value";
     return 0;
@@ -579,29 +764,33 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
    * loop alone, in order */
   ir_kernel **ps = IR_NEW_N(arena, ir_kernel *, n);
   int *part_of = IR_NEW_N(arena, int, k->nassign + 1);
-  /* per part (part_kept, compacted below as the items merge): 2 for a
-   * kept loop whose body has no loop of its own (a scalar recurrence,
-   * which `unsupported` refuses), 1 for another kept loop, 0 for a run of
-   * statements */
   int np = 0;
   ir_stmt **tail = NULL;
-  int prev_kept = 1;
+  int prev_kept = 1, prev_marked = 0;
   for (int i = 0; i < n; i++) {
     const ir_stmt *s = items[i];
-    int kl = part_kept[i] != 0;
-    if (kl || prev_kept) {
+    /* a kept loop whose statements all stay scalar is a scalar item (as
+     * pipe_analyze would make it, but there a local it carries from one
+     * iteration to the next, made a value of its own, would look like an
+     * input no iteration writes: read_first's B[i] = s; s = A[i] * 2) */
+    int kl = part_kept[i] != 0, sc = stmt_marked(scalar, s) || (kl && stmt_scalar(a, s));
+    /* a run of marked statements (a scalar item) is cut from what is
+     * around it, a kept loop in it included */
+    if (!np || (sc ? !prev_marked : kl || prev_kept || prev_marked)) {
       ir_kernel *p = IR_NEW(arena, ir_kernel);
       *p = *k;
       p->body = NULL;
       p->nassign = 0;
+      p->scalar = !sc ? NULL : stmt_marked(scalar, s) ? first_mark(scalar, s)
+                                                       : scalar_why(a, first_assign(s));
       ps[np++] = p;
       tail = &p->body;
     }
-    part_kept[np - 1] = part_kept[i]; /* np - 1 <= i */
     mark_part(s, np - 1, part_of);
     *tail = copy_stmt(s, &ps[np - 1]->nassign, arena);
     tail = &(*tail)->next;
-    prev_kept = kl;
+    prev_kept = kl && !sc;
+    prev_marked = sc;
   }
   /* each part is raised on the arrays as the one before leaves them; a
    * local scalar that a part reads from another (a flow dependence,
@@ -625,17 +814,6 @@ int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, cons
     }
     ncarried += !carried[d->var];
     carried[d->var] = 1;
-  }
-  /* a kept loop without loops of its own that carries such a local from
-   * one iteration to the next is a scalar recurrence (`unsupported`):
-   * made a part, its analysis would take the carried local for a value
-   * that no iteration writes, and raise the loop as statements; the
-   * kernel's own reason stands (read_first: B[i] = s; s = A[i] * 2) */
-  for (int i = 0; ncarried && i < a->ndeps; i++) {
-    const poly_dep *d = &a->deps[i];
-    if (d->kind == POLY_DEP_FLOW && carried[d->var] && part_of[d->src] == part_of[d->dst] &&
-        d->levels && part_kept[part_of[d->src]] == 2)
-      return 0;
   }
   if (ncarried)
     for (int p = 0; p < np; p++) carry_locals(ps[p], carried, arena);

@@ -112,17 +112,29 @@ typedef struct pipe_kept {
   int kept;
   ir_tloop loop;
   const char *why_not;
-  int nested;      /* the body holds kept loops of its own: it is raised as a
-                      sequence of items (pipe_split), each with the iterator
-                      a size */
+  int nested;      /* the body holds kept loops of its own, or statements
+                      that stay scalar loops (scalar_stmts): it is raised as
+                      a sequence of items (pipe_split), each with the
+                      iterator a size */
+  /* the kernel is a scalar item (issue 14): its statements stay scalar
+   * loops, run as written, nothing raised; why (the analysis's reason) */
+  const char *scalar;
+  /* the body's statements that stay scalar loops (docs/analyze.md,
+   * "Scalar items"), or, with scalar, the kernel's: per assignment id,
+   * the reason, or NULL; NULL: none (a scalar item cut by pipe_split:
+   * scalar is every statement's reason) */
+  const char *const *scalar_stmts;
 } pipe_kept;
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept
- * loop that is its only statement, holds no kept loop or scalar statement
- * and whose body reads its iterator in subscripts only, the analysis
- * returned is that of the body: k with the loop removed (the same
- * variables, then the slices its reads at the iterator became:
- * kept->loop.slices), and kept->outer the analysis of k.  Everything in
+ * loop that is its only statement and whose body reads its iterator in
+ * subscripts, bounds and conditions only, the analysis returned is that
+ * of the body: k with the loop removed (the same variables, then the
+ * slices its reads at the iterator became: kept->loop.slices), and
+ * kept->outer the analysis of k.  When every statement of k stays scalar,
+ * or k is a scalar item pipe_split cut (ir_kernel.scalar), or its kept
+ * loop's body is one true recurrence, k is a scalar item (kept->scalar,
+ * docs/analyze.md "Scalar items") and the analysis is k's.  Everything in
  * arena. */
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept);
 
@@ -137,8 +149,12 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
  * run on the arrays as the item before leaves them.  Returns the number of
  * parts (*parts in arena), or 0 when a's kernel is no such sequence (*why
  * then says why not when it has the form but cannot be split: a local two
- * parts share; NULL otherwise). */
-int pipe_split(const poly_analysis *a, ir_arena *arena, ir_kernel ***parts, const char **why);
+ * parts share; NULL otherwise).  scalar (NULL: none; pipe_kept.
+ * scalar_stmts) marks by assignment id the statements that stay scalar
+ * loops: each run of top-level statements all marked is an item of its
+ * own, a scalar item (its kernel's `scalar` the reason). */
+int pipe_split(const poly_analysis *a, const char *const *scalar, ir_arena *arena,
+               ir_kernel ***parts, const char **why);
 
 char *pipe_kept_slice_str(const ir_kernel *k, const ir_tslice *s, ir_arena *arena);
 
@@ -373,6 +389,8 @@ typedef struct pipe_report {
   int nparts;               /* a sequence (pipe_split): each part's report,
                                its entries against the part's analysis */
   struct pipe_report *parts;
+  const char *scalar;       /* a scalar item (pipe_kept.scalar): why; its
+                               report's statements are the source's */
 } pipe_report;
 
 /* Parse the kernel at path (front-end options fe), read the report at

@@ -192,7 +192,7 @@ static int raise_nested(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_s
                         ir_arena *arena, pipe_raised *out) {
   ir_kernel **parts = NULL;
   const char *why = NULL;
-  int n = pipe_split(out->a, arena, &parts, &why);
+  int n = pipe_split(out->a, out->kept.scalar_stmts, arena, &parts, &why);
   if (!n && why) {
     out->res.reason = ir_arena_printf(arena, "the body of the kept loop: %s", why);
     return 1;
@@ -233,11 +233,58 @@ static int raise_nested(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_s
   return 0;
 }
 
+/* Does an assignment of statements s write variable v (an element of it,
+ * or the scalar itself)? */
+static int assigns(const ir_stmt *s, int v) {
+  for (; s; s = s->next)
+    if ((s->kind == IR_ST_ASSIGN && s->lhs->var == v) || assigns(s->body, v) ||
+        assigns(s->then_body, v) || assigns(s->else_body, v))
+      return 1;
+  return 0;
+}
+
+/* A scalar item (out->kept.scalar; issue 14, docs/analyze.md "Scalar
+ * items"): nothing is raised, its program runs out->k's statements as
+ * written (ir_tprog.scalar).  Its arguments are out->k's array and scalar
+ * parameters (argument leaves by var id), its results the leaves of those
+ * it writes.  Nothing to prove: the item is the original, and it has no
+ * task, so no verdict of it says proved.  Returns 0, or 1 with the reason
+ * when they do not fit a program's. */
+static int scalar_item(ir_tp_store *store, ir_arena *arena, pipe_raised *out) {
+  const ir_kernel *k = out->k;
+  enum_result *res = &out->res;
+  memset(res, 0, sizeof *res);
+  res->prog.kernel = k;
+  res->prog.scalar = 1;
+  for (int p = 0; p < k->nparams; p++) {
+    int v = k->params[p];
+    const ir_var *x = k->vars[v];
+    ir_type ty;
+    if ((x->kind != IR_VAR_ARRAY && x->kind != IR_VAR_SCALAR) || enum_var_type(k, v, &ty))
+      continue;
+    if (res->prog.nargs == (int)(sizeof res->prog.args / sizeof res->prog.args[0]) ||
+        res->prog.nresults == IR_TP_MAX_RESULTS) {
+      res->reason = ir_arena_printf(arena, "a scalar item with more parameters than a "
+                                    "program's %d arguments", res->prog.nargs);
+      return 1;
+    }
+    const ir_tnode *leaf = ir_tp_arg(store, v, x->name, &ty);
+    res->prog.args[res->prog.nargs++] = leaf;
+    if (!assigns(k->body, v)) continue;
+    res->result_vars[res->prog.nresults] = v;
+    res->prog.result_names[res->prog.nresults] = x->name;
+    res->prog.results[res->prog.nresults++] = leaf;
+  }
+  res->raised = 1;
+  return 0;
+}
+
 /* Raise out->a (analysed with pipe_analyze into out->kept) with the
  * hooks of o watching, if any; the raised program carries the kept loop
  * raised inside.  enum_raise's status. */
 static int raise_one(const pipe_raise_opts *o, pipe_verify_state *vs, ir_tp_store *store,
                      ir_arena *arena, pipe_raised *out) {
+  if (out->kept.scalar) return scalar_item(store, arena, out);
   int r = out->kept.nested ? raise_nested(o, vs, store, arena, out)
           : o->hooks       ? raise_watched(o, vs, store, arena, out)
                    : pipe_raise_analysed(out->a, out->d, &o->search, vs, store, arena, &out->res);
@@ -307,7 +354,7 @@ pipe_error pipe_raise_file(const char *path, const pipe_raise_opts *o, ir_arena 
   out->a = pipe_analyze(out->k, arena, &out->kept);
   ir_kernel **parts = NULL;
   const char *why = NULL;
-  int nparts = out->kept.why_not ? pipe_split(out->a, arena, &parts, &why) : 0;
+  int nparts = out->kept.why_not ? pipe_split(out->a, NULL, arena, &parts, &why) : 0;
   if (why) out->kept.why_not = why;
   if (nparts) out->kept.why_not = NULL; /* each part says why of its own */
   pipe_verify_state vs;
@@ -425,8 +472,34 @@ static int chain_nvars(const ir_kernel *k, const enum_result *r);
  * evaluated once per iteration and each fed back into args (by variable);
  * got then holds the carried values after the last iteration.  Returns 0,
  * or -1 with err filled (got freed). */
+/* Run the scalar item r (ir_tprog.scalar) on args in the interpreter, as
+ * written, its results into got[0..nresults-1] (ir_malloc'd).  Returns 0,
+ * or -1 with err filled (got freed). */
+static int run_scalar(const enum_result *r, const ir_tensor *args, const long *sizes,
+                      ir_tensor *got, ir_error *err) {
+  const ir_kernel *k = r->prog.kernel;
+  interp_env env;
+  if (interp_env_init(&env, k, sizes, err)) return -1;
+  for (int i = 0; i < r->prog.nargs; i++) {
+    int v = r->prog.args[i]->arg;
+    if (args[v].data) interp_set_values(&env, v, args[v].data);
+  }
+  int rc = interp_run(&env, NULL, err);
+  for (int i = 0; i < r->prog.nresults && !rc; i++) {
+    const ir_tensor *a = &env.vals[r->result_vars[i]];
+    size_t m = ir_tensor_size(a);
+    got[i] = *a;
+    got[i].data = ir_malloc((m ? m : 1) * sizeof(double));
+    memcpy(got[i].data, a->data, m * sizeof(double));
+    got[i].poison = NULL;
+  }
+  interp_env_free(&env);
+  return rc;
+}
+
 static int eval_results(const ir_kernel *k, const enum_result *r, ir_tensor *args,
                         const long *sizes, ir_tensor *got, ir_error *err) {
+  if (r->prog.scalar) return run_scalar(r, args, sizes, got, err);
   const ir_tloop *loop = r->prog.loop;
   long trips = loop ? ir_tloop_trips(loop, sizes) : 1;
   int n = r->prog.nresults;

@@ -137,6 +137,34 @@ static pipe_error load_programs(pipe_report *r, ir_tp_store *store, ir_arena *ar
   return PIPE_OK;
 }
 
+/* A scalar item (issue 14): nothing to prove, the item is the source's
+ * statements, run as written; its report must say so and list them as
+ * the source has them ("scalar": {"statements": [{"text": ...}]}), so a
+ * report whose statements differ from the source's is refused. */
+static pipe_error load_scalar(pipe_report *r, const char *why, ir_arena *arena, ir_error *err) {
+  const cJSON *js = cJSON_GetObjectItemCaseSensitive(r->json, "scalar");
+  const cJSON *sts = cJSON_GetObjectItemCaseSensitive(js, "statements");
+  const poly_analysis *a = r->a;
+  if (!cJSON_IsArray(sts) || cJSON_GetArraySize(sts) != a->nstmts)
+    return fail(r, arena, PIPE_ERR_REPORT, IR_ERR_INPUT, err,
+                "%s is a scalar item of %d statements: expected a \"scalar\" object listing "
+                "them", a->kernel->name, a->nstmts);
+  ir_buf b = {0};
+  pipe_error pe = PIPE_OK;
+  for (int i = 0; i < a->nstmts && !pe; i++) {
+    const char *text = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(sts, i), "text"));
+    const char *src = poly_stmt_text(a->kernel, a->stmts[i].stmt, &b);
+    if (!text || strcmp(text, src))
+      pe = fail(r, arena, PIPE_ERR_PROGRAM, IR_ERR_INPUT, err,
+                "scalar item: statement %d is `%s` in the report, `%s` in the source", i,
+                text ? text : "(none)", src);
+  }
+  ir_buf_free(&b);
+  r->scalar = why;
+  return pe;
+}
+
 /* Analyse k into r (its entries r->json) and rebuild its programs; a
  * sequence (pipe_split) or a kept loop whose body is one (pipe_kept.
  * nested) has a "parts" array, each item's report loaded the same way,
@@ -147,9 +175,12 @@ static pipe_error load_node(pipe_report *r, const ir_kernel *k, ir_tp_store *sto
   r->a = pipe_analyze(k, arena, &kept);
   if (r->a->error)
     return fail(r, arena, PIPE_ERR_ANALYSIS, IR_ERR_INPUT, err, "%s", r->a->error);
+  if (kept.scalar) return load_scalar(r, kept.scalar, arena, err);
   ir_kernel **parts = NULL;
   const char *why = NULL;
-  int nparts = kept.why_not || kept.nested ? pipe_split(r->a, arena, &parts, &why) : 0;
+  int nparts = kept.why_not || kept.nested
+                   ? pipe_split(r->a, kept.scalar_stmts, arena, &parts, &why)
+                   : 0;
   if (kept.nested && !nparts && !why) { /* the body is one kept loop (raise_nested) */
     parts = IR_NEW_N(arena, ir_kernel *, 1);
     parts[0] = (ir_kernel *)r->a->kernel;

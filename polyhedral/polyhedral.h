@@ -370,6 +370,9 @@ int poly_accesses_in_range(const ir_kernel *k);
 
 /* Print the analysis for people (uplift analyze). */
 void poly_print(const poly_analysis *a, FILE *out);
+/* Assignment s of k as text (`A[i][j] = A[i][j] + 1`), in b (reset
+ * first); returns ir_buf_str(b). */
+const char *poly_stmt_text(const ir_kernel *k, const ir_stmt *s, ir_buf *b);
 /* "S0 on S1 (flow through A, distance 1)": the dependence that keeps kept
  * loop k of a, into b (reset first); returns b's text. */
 const char *poly_kept_dep(const poly_analysis *a, int k, ir_buf *b);

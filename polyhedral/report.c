@@ -91,6 +91,10 @@ static const char *stmt_text(const ir_kernel *k, const ir_stmt *s, ir_buf *b) {
   return ir_buf_str(b);
 }
 
+const char *poly_stmt_text(const ir_kernel *k, const ir_stmt *s, ir_buf *b) {
+  return stmt_text(k, s, b);
+}
+
 static const char *ops_text(unsigned ops, ir_buf *b) {
   ir_buf_reset(b);
   for (int i = 0; i < POLY_OP_NBITS; i++)

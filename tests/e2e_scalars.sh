@@ -2,8 +2,10 @@
 # e2e_scalars.sh - local scalars in loops, end to end with `uplift raise
 # --check`.  A local becomes a per-iteration value (expanded over its loops)
 # only when every iteration writes it before reading it; a value carried
-# from an earlier iteration is a recurrence, refused with exit 1 and a
-# reason naming the statement (file:line:col), the loop and the scalar.
+# from an earlier iteration is a recurrence: its loop stays a scalar loop
+# (a scalar item, issue 14) with the reason, or, where it cannot be cut
+# out, refused with exit 1 and a reason naming the statement
+# (file:line:col), the loop and the scalar.
 # Each kernel below is written the way C code is: `for (int i...)`, locals
 # declared inside or outside the loop, if/else, ?:.  A raised kernel must be
 # proved (every task line says "proved") and agree with the native original
@@ -26,6 +28,25 @@ refused() {
   [ -z "$why" ] && [ -s "$TMP/out" ] && why="printed a program"
   if [ -z "$why" ]; then PASS=$((PASS + 1)); else
     FAIL=$((FAIL + 1)); echo "FAIL: $1 refused: $why"; sed 's/^/  /' "$TMP/err" | head -n 5; fi
+}
+
+# scalar NAME PATTERN: exit 0, the recurrence kept as a scalar item (issue
+# 14; docs/analyze.md, "Scalar items") whose reason matches PATTERN, with
+# the position of a statement, agreeing with the native original, its MLIR
+# parsing (tests/e2e_scalar_items.sh checks such items in full).
+scalar() {
+  f=$TMP/$1.c
+  "$UPLIFT" raise "$f" --check >"$TMP/out" 2>"$TMP/err"; got=$?
+  why=""
+  [ "$got" -eq 0 ] || why="exit $got, want 0"
+  [ -z "$why" ] && ! grep -q "^scalar item (line [0-9]*): .*$2" "$TMP/err" && why="no scalar item matching '$2'"
+  [ -z "$why" ] && ! grep -q "($f:[0-9]*:[0-9]*) stays scalar" "$TMP/err" && why="no statement position"
+  [ -z "$why" ] && ! grep -q "^uplift raise: --check: the raised program agrees" "$TMP/err" && why="--check"
+  [ -z "$why" ] && command -v mlir-opt-16 >/dev/null 2>&1 &&
+    ! mlir-opt-16 --allow-unregistered-dialect "$TMP/out" >/dev/null 2>>"$TMP/err" &&
+    why="mlir-opt-16 rejects the program"
+  if [ -z "$why" ]; then PASS=$((PASS + 1)); else
+    FAIL=$((FAIL + 1)); echo "FAIL: $1 scalar: $why"; sed 's/^/  /' "$TMP/err" | head -n 5; fi
 }
 
 # unraised NAME TASK: exit 1, the search for TASK finds no program (a small
@@ -55,7 +76,8 @@ raised() {
     FAIL=$((FAIL + 1)); echo "FAIL: $1 raised: $why"; sed 's/^/  /' "$TMP/err" | head -n 5; fi
 }
 
-# --- carried across iterations: refused
+# --- carried across iterations: a recurrence, kept as scalar loops (a
+# scalar item), or refused where the kernel is not a sequence of items
 
 # written under a data-dependent if: the other iterations keep the old s
 kernel carried_if <<'C'
@@ -64,7 +86,7 @@ void kernel_carried_if(int n, double A[n], double B[n]) {
   for (int i = 0; i < n; i++) { if (A[i] > -100.0) s = A[i]; B[i] = s; }
 }
 C
-refused carried_if "recurrence carried by loop i through s"
+scalar carried_if "loop i carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # written at some iterations only (an affine guard)
 kernel carried_affine <<'C'
@@ -73,7 +95,7 @@ void kernel_carried_affine(int n, double A[n], double B[n]) {
   for (int i = 0; i < n; i++) { if (i <= 1) s = A[i]; B[i] = s; }
 }
 C
-refused carried_affine "recurrence carried by loop i through s"
+scalar carried_affine "loop i carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # read before written in the same iteration, initialised before the loop
 kernel read_first <<'C'
@@ -85,7 +107,7 @@ void kernel_read_first(int n, double A[n], double B[n]) {
   }
 }
 C
-refused read_first "recurrence carried by loop i through s"
+scalar read_first "loop i carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # the same through a ternary
 kernel read_first_ternary <<'C'
@@ -97,7 +119,7 @@ void kernel_read_first_ternary(int n, double A[n], double B[n]) {
   }
 }
 C
-refused read_first_ternary "recurrence carried by loop i through s"
+scalar read_first_ternary "loop i carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # initialised before the loop, written in one branch only
 kernel one_branch <<'C'
@@ -111,7 +133,7 @@ void kernel_one_branch(int n, double A[n], double B[n]) {
   }
 }
 C
-refused one_branch "s from its own value of an earlier iteration of loop i"
+scalar one_branch "loop i carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # written in an inner loop that may run zero times
 kernel inner_loop <<'C'
@@ -138,7 +160,7 @@ void kernel_carried_2d(int n, int m, double A[n][m], double B[n][m]) {
     }
 }
 C
-refused carried_2d "t from its own value of an earlier iteration of loop i"
+scalar carried_2d "loop j carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # a first-order recurrence s = s*0.5 + A[i]
 kernel first_order <<'C'
@@ -150,7 +172,7 @@ void kernel_first_order(int n, double A[n], double B[n]) {
   }
 }
 C
-refused first_order "s from its own value of an earlier iteration of loop i"
+scalar first_order "loop i carries a dependence of S[0-9] on S[0-9] (flow through [st]"
 
 # a running maximum written with if
 kernel running_max <<'C'

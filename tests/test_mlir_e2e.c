@@ -7,8 +7,9 @@
  * loop, benchmarks/kernels/partial/jacobi-*.c, fdtd-2d.c (its
  * body reads the iterator: a slice cut in the loop), trisolv.c and
  * gramschmidt.c (the iterator a size of the body) and
- * tests/kernels/kept/ *.c, and the nested kept loops of
- * tests/kernels/nested/ *.c; a first line `// uplift: OPTIONS` gives
+ * tests/kernels/kept/ *.c, the nested kept loops of
+ * tests/kernels/nested/ *.c, and the scalar items of seidel-2d.c,
+ * floyd-warshall.c, nussinov.c and tests/kernels/scalar/ *.c; a first line `// uplift: OPTIONS` gives
  * front-end options) and each of the dialects linalg and tosa (tosa reads
  * Polybench-style files with -D DATA_TYPE_IS_FLOAT: MLIR 16's tosa has no
  * f64), the kernel is raised (no verification; the search is bounded by
@@ -38,7 +39,7 @@
 #include "pipeline/pipeline.h"
 #include "tests/harness.h"
 
-#define MAX_CASES 64
+#define MAX_CASES 96
 #define SEED 4242
 
 /* What raising a kernel file to a dialect must give. */
@@ -161,6 +162,16 @@ static const struct {
     /* a row loop distributed and moved inside its kept recurrence: the
      * columns y[:][j - 1], z[:][j] cut at each j */
     {"tests/kernels/nested/row_scans.c", {RAISES, RAISES, RAISES}},
+    /* scalar items (issue 14): scf.for over tensor.extract / tensor.insert,
+     * the whole kernel (seidel-2d, floyd-warshall: every loop kept), a kept
+     * loop around one (nussinov), or one item beside a raised one in a kept
+     * loop's body (prefix_scale) */
+    {"benchmarks/kernels/partial/seidel-2d.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/partial/floyd-warshall.c", {RAISES, RAISES, RAISES}},
+    {"benchmarks/kernels/partial/nussinov.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/scalar/prefix_scale.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/scalar/clip_walk.c", {RAISES, REFUSED, RAISES}},
+    {"tests/kernels/scalar/back_sweep.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
@@ -459,6 +470,10 @@ int main(void) {
   glob("benchmarks/kernels/partial/gramschmidt.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/kept/*.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/nested/*.c", GLOB_APPEND, NULL, &g);
+  glob("benchmarks/kernels/partial/seidel-2d.c", GLOB_APPEND, NULL, &g);
+  glob("benchmarks/kernels/partial/floyd-warshall.c", GLOB_APPEND, NULL, &g);
+  glob("benchmarks/kernels/partial/nussinov.c", GLOB_APPEND, NULL, &g);
+  glob("tests/kernels/scalar/*.c", GLOB_APPEND, NULL, &g);
   CHECK("kernel files found", g.gl_pathc > 0);
   for (int i = 0; i < NEXPECTED; i++) {
     int found = 0;
