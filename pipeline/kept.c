@@ -311,6 +311,16 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
   memset(kept, 0, sizeof *kept);
   poly_analysis *a = poly_analyze(k, arena);
   if (!a || a->error || a->raisable || a->nkept == 0) return a;
+  /* a local accumulator stored into one element at each iteration is that
+   * element (lu's in-place update for ludcmp's w), which the kept loop's
+   * body raises where its expansion over the kept loops does not */
+  const ir_kernel *fk = poly_fold_locals(k, arena, &kept->folded);
+  if (fk != k) {
+    poly_analysis *fa = poly_analyze(fk, arena);
+    if (!fa || fa->error) return a;
+    a = fa;
+    if (a->raisable || a->nkept == 0) return a;
+  }
   if ((kept->why_not = unsupported(a, arena))) return a;
   const poly_kept_loop *kl = &a->kept[0];
   ir_tloop loop;
