@@ -115,8 +115,9 @@ typedef struct pipe_kept {
   int nested;      /* the body holds kept loops of its own: it is raised as a
                       sequence of items (pipe_split), each with the iterator
                       a size */
-  int folded;      /* locals folded into the element they end in before the
-                      analysis (poly_fold_locals) */
+  const char *folded; /* the locals folded into the elements they end in
+                         before the analysis (poly_fold_locals), "w" or
+                         "s, t"; NULL: none */
 } pipe_kept;
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept

@@ -64,8 +64,11 @@ partial_reason() {
   case $(basename "$1" .c) in
     adi) echo "reads p values that it wrote itself in earlier iterations of loop j" ;;
     # a kept loop holding a kept loop (docs/analyze.md, "Nested kept
-    # loops"): raised item by item (NESTED: tests/e2e_nested.sh)
-    cholesky|lu) echo NESTED ;;
+    # loops"): raised item by item (NESTED: tests/e2e_nested.sh); ludcmp
+    # a sequence of three items, its accumulator w folded into the
+    # elements it ends in (docs/analyze.md, "Accumulators folded into
+    # their element")
+    cholesky|lu|ludcmp) echo NESTED ;;
     deriche) echo "a recurrence carried by loop j through ym1" ;;
     # two items: the prelude, then the kept loop k, alpha and beta carried
     # from the one to the other; k's body reads the reversed windows
@@ -73,10 +76,6 @@ partial_reason() {
     durbin) echo "through alpha, y, beta, sum, z, carried by loop k" ;;
     floyd-warshall) echo "reads path values that it wrote itself in earlier iterations of loop k" ;;
     fdtd-2d|heat-3d|jacobi-1d|jacobi-2d|gramschmidt|trisolv) echo KEPT ;;
-    # a sequence of three items (docs/analyze.md): its first, the LU
-    # factorisation, a kept loop holding a kept loop, is the reason (its
-    # accumulator w, expanded over j, is a matrix there)
-    ludcmp) echo "part 1 of 3 (line 86): the body of the kept loop: part 1 of 2 (line 87): task 1 (output w): memory budget exhausted" ;;
     # its kept i holds a kept j whose body is raised inside, down to the search
     nussinov) echo "the body of the kept loop: part 1 of 1 (line 90): task 0 (output table): memory budget exhausted" ;;
     seidel-2d) echo "reads A values that it wrote itself in earlier iterations of loop t" ;;

@@ -810,6 +810,14 @@ static const fold_case fold_cases[] = {
 };
 #define NFOLD (int)(sizeof fold_cases / sizeof fold_cases[0])
 
+/* Does an assignment write or read var *user? */
+static int touches_var(const ir_stmt *s, const ir_stmt *const *loops, int depth, void *user) {
+  (void)loops;
+  (void)depth;
+  int v = *(const int *)user;
+  return s->lhs->var == v || ir_expr_reads(s->lhs, v) || ir_expr_reads(s->rhs, v);
+}
+
 static void fold_kernels(void) {
   for (int i = 0; i < NFOLD; i++) {
     const fold_case *c = &fold_cases[i];
@@ -837,7 +845,8 @@ static void fold_kernels(void) {
       CHECKF(n == c->folded && (x != k) == c->folded, "%s: %s (%d folded)", c->name,
              c->folded ? "folded" : "not folded", n);
       if (c->folded)
-        CHECKF(w >= 0 && !ir_stmts_read(x->body, w) && !ir_kernel_writes(x, w) &&
+        CHECKF(w >= 0 && ir_kernel_walk_assigns(k, touches_var, &w) &&
+                   !ir_kernel_walk_assigns(x, touches_var, &w) &&
                    x->nassign == c->nassign,
                "%s: the local is gone, %d assignments left (%d)", c->name, c->nassign,
                x->nassign);
