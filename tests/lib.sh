@@ -82,11 +82,12 @@ def walk(x, depth):
 if walk(r, 0):
     json.dump(r, open(sys.argv[2], "w"))
     print("made")'
-# NESTED_OK_PY REPORT VERDICTS CHECKED: the --json REPORT of a kept loop
-# holding kept loops is raised, nests its items (an item with a kept
+# NESTED_OK_PY REPORT VERDICTS CHECKED [ONLY]: the --json REPORT of a kept
+# loop holding kept loops is raised, nests its items (an item with a kept
 # loop), every task of every item has one of the comma-separated VERDICTS,
-# and with CHECKED 1 its --check agrees
-NESTED_OK_PY='import json, sys
+# with CHECKED 1 its --check agrees, and with the regular expression ONLY
+# a task not "proved" has a program that ONLY matches
+NESTED_OK_PY='import json, re, sys
 r = json.load(open(sys.argv[1]))
 def tasks(x):
     yield from x["tasks"]
@@ -98,7 +99,9 @@ t = list(tasks(r))
 sys.exit(not (r["raised"] and depth(r) >= 2 and t
               and (sys.argv[3] != "1" or r["check"]["agree"])
               and any(p.get("kept_loops") for p in r["parts"])
-              and all(x["verify"]["verdict"] in sys.argv[2].split(",") for x in t)))'
+              and all(x["verify"]["verdict"] in sys.argv[2].split(",") for x in t)
+              and all(x["verify"]["verdict"] == "proved" or re.search(sys.argv[4], x["program"])
+                      for x in t if len(sys.argv) > 4)))'
 # nested_tamper_refuted FILE NAME REPORT [all]: a tampered nested item of
 # REPORT (TAMPER_NESTED_PY) is made and refuted by uplift verify
 nested_tamper_refuted() {
