@@ -543,23 +543,31 @@ static void specific(const poly_analysis *a, const char *file) {
 
 /* ------------------------------------------------- small inline kernels */
 
-/* Write text to a temporary .c file, parse and analyse it; calls check. */
-static void inline_kernel(const char *name, const char *text,
-                          void (*check)(const poly_analysis *a, const char *name)) {
+/* text written to a temporary .c file and parsed into arena (NULL when it
+ * does not parse: a failed check). */
+static ir_kernel *parse_text(const char *name, const char *text, ir_arena *arena) {
   char path[] = "/tmp/uplift-poly-XXXXXX.c";
   int fd = mkstemps(path, 2);
   CHECKF(fd >= 0, "%s: temporary file", name);
-  if (fd < 0) return;
+  if (fd < 0) return NULL;
   FILE *f = fdopen(fd, "w");
   fputs(text, f);
   fclose(f);
+  fe_options fo;
+  memset(&fo, 0, sizeof fo);
+  ir_kernel *k = fe_parse_file(path, &fo, arena);
+  CHECKF(k != NULL, "%s parses", name);
+  remove(path);
+  return k;
+}
+
+/* Parse and analyse text; calls check. */
+static void inline_kernel(const char *name, const char *text,
+                          void (*check)(const poly_analysis *a, const char *name)) {
   long live = ir_mem_live();
   ir_arena arena;
   ir_arena_init(&arena);
-  fe_options fo;
-  memset(&fo, 0, sizeof fo);
-  ir_kernel *k = fe_parse_file(path, &fo, &arena);
-  CHECKF(k != NULL, "%s parses", name);
+  ir_kernel *k = parse_text(name, text, &arena);
   if (k) {
     poly_analysis *a = poly_analyze(k, &arena);
     CHECKF(a && !a->error, "%s: analysed", name);
@@ -570,7 +578,6 @@ static void inline_kernel(const char *name, const char *text,
   }
   ir_arena_free(&arena);
   CHECKF(ir_mem_live() == live, "%s: every block freed", name);
-  remove(path);
 }
 
 static void check_guarded(const poly_analysis *a, const char *name) {
@@ -825,20 +832,10 @@ static void fold_kernels(void) {
     snprintf(text, sizeof text,
              "void kernel_f(int n, double A[n][n], double B[n], double C[n][n], double F[n],\n"
              "              float H[n]) {\n  double w;\n  %s\n}\n", c->body);
-    char path[] = "/tmp/uplift-fold-XXXXXX.c";
-    int fd = mkstemps(path, 2);
-    CHECKF(fd >= 0, "%s: temporary file", c->name);
-    if (fd < 0) continue;
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
     long live = ir_mem_live();
     ir_arena arena;
     ir_arena_init(&arena);
-    fe_options fo;
-    memset(&fo, 0, sizeof fo);
-    ir_kernel *k = fe_parse_file(path, &fo, &arena);
-    CHECKF(k != NULL, "%s parses", c->name);
+    ir_kernel *k = parse_text(c->name, text, &arena);
     if (k) {
       int n = -1, w = ir_kernel_find_var(k, "w");
       const ir_kernel *x = poly_fold_locals(k, &arena, &n);
@@ -855,7 +852,6 @@ static void fold_kernels(void) {
     }
     ir_arena_free(&arena);
     CHECKF(ir_mem_live() == live, "%s: every block freed", c->name);
-    remove(path);
   }
 }
 
