@@ -117,9 +117,11 @@ report() { echo "$PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; }
 # c_agrees NAME FILE PATTERN SETS AGAINST: FILE's --emit c (in
 # $TMP/NAME.out.c) has a line PATTERN (its parts' or items' functions),
 # compiles, and agrees with the interpreter, and with AGAINST not empty
-# with the native original too, at each size set of SETS
+# with the native original too, at each size set of SETS; $C_RAISE_OPTS
+# (a script's budgets) go to the raise
 c_agrees() {
-  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" --emit c -o "$TMP/$1.out.c"
+  # shellcheck disable=SC2086
+  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" ${C_RAISE_OPTS:-} --emit c -o "$TMP/$1.out.c"
   check "$1: the C has a function per part or item" grep -q "$3" "$TMP/$1.out.c"
   # shellcheck disable=SC2046
   check "$1: the C compiles" cc -c -o "$TMP/$1.o" "$TMP/$1.out.c" $(pkg-config --cflags openblas)
