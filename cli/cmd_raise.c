@@ -636,6 +636,9 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
     return;
   }
   ir_buf b = {0}, sl = {0};
+  if (kp->folded) /* poly_fold_locals */
+    fprintf(stderr, "folded into the elements they end in: %s (each access between its "
+                    "first write and its store made that element's)\n", kp->folded);
   for (int i = 0; i < pr->nparts; i++) {
     const pipe_raised *p = &pr->parts[i];
     if (!p->a) break; /* not reached: an earlier part was not raised */
@@ -682,6 +685,7 @@ static void print_kept(const pipe_raised *pr, ir_arena *arena) {
 
 static void kept_json(const pipe_raised *pr, cJSON *root, ir_arena *arena) {
   const pipe_kept *kp = &pr->kept;
+  if (kp->folded) cJSON_AddStringToObject(root, "folded_locals", kp->folded);
   if (kp->scalar) {
     scalar_json(pr, root);
     return;

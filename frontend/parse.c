@@ -2992,6 +2992,7 @@ static void view_declared(parser *p) {
     for (int d = 0; d < v->rank && ok; d++) {
       aff diff = {0};
       ok = have[d] && aff_is_symbol(p, &ext[d]);
+      if (!ok) break; /* ext[d] unset: an array declared and never accessed */
       aff_addf(&diff, &ext[d], 1);
       aff_addf(&diff, &dim[d], -1);
       fits &= aff_is_const(&diff) && diff.c <= 0;

@@ -476,6 +476,17 @@ static int nested_inside(const poly_analysis *ba, const char *const *scalar, ir_
   return inner.scalar || (inner.outer && !inner.why_not);
 }
 
+/* The locals k accesses and its fold fk does not, "w" or "s, t". */
+static const char *folded_names(const ir_kernel *k, const ir_kernel *fk, ir_arena *arena) {
+  ir_buf b = {0};
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_LOCAL && ir_stmts_read(k->body, v) && !ir_stmts_read(fk->body, v))
+      ir_buf_printf(&b, "%s%s", b.n ? ", " : "", k->vars[v]->name);
+  const char *r = ir_arena_strdup(arena, ir_buf_str(&b));
+  ir_buf_free(&b);
+  return r;
+}
+
 poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept) {
   memset(kept, 0, sizeof *kept);
   poly_analysis *a = poly_analyze(k, arena);
@@ -494,6 +505,18 @@ poly_analysis *pipe_analyze(const ir_kernel *k, ir_arena *arena, pipe_kept *kept
     kept->scalar = a->scalar[0].why;
     kept->scalar_stmts = why;
     return a;
+  }
+  /* a local accumulator stored into one element at each iteration is that
+   * element (lu's in-place update for ludcmp's w), which the kept loop's
+   * body raises where its expansion over the kept loops does not */
+  int nfolded;
+  const ir_kernel *fk = poly_fold_locals(k, arena, &nfolded);
+  if (fk != k) {
+    kept->folded = folded_names(k, fk, arena);
+    poly_analysis *fa = poly_analyze(fk, arena);
+    if (!fa || fa->error) return a;
+    a = fa;
+    if (a->raisable || a->nkept == 0) return a;
   }
   if ((kept->why_not = unsupported(a, arena))) return a;
   const poly_kept_loop *kl = &a->kept[0];

@@ -124,6 +124,9 @@ typedef struct pipe_kept {
    * the reason, or NULL; NULL: none (a scalar item cut by pipe_split:
    * scalar is every statement's reason) */
   const char *const *scalar_stmts;
+  const char *folded; /* the locals folded into the elements they end in
+                         before the analysis (poly_fold_locals), "w" or
+                         "s, t"; NULL: none */
 } pipe_kept;
 
 /* Analyse k (poly_analyze).  When k is not raisable because of one kept

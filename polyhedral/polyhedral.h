@@ -360,6 +360,16 @@ typedef struct poly_analysis {
  * failure) returns a result whose `error` says why. */
 poly_analysis *poly_analyze(const ir_kernel *k, ir_arena *arena);
 
+/* k with each local scalar whose every access lies between a first write
+ * and a store into an array element Y that nothing else between them
+ * accesses (isl, per iteration of the loops around them) made that element
+ * itself (`w = A[i][j]; w -= e; A[i][j] = w / p;` is `A[i][j] -= e;
+ * A[i][j] = A[i][j] / p;`), the same floating operations in the same
+ * order (docs/analyze.md, "Accumulators folded into their element");
+ * *nfolded says how many locals.  k itself when none folds; the copy is in
+ * arena and shares k's unchanged parts. */
+const ir_kernel *poly_fold_locals(const ir_kernel *k, ir_arena *arena, int *nfolded);
+
 /* Is every array element k's statements read or write inside its array's
  * extents, at every point of the statement's loops and affine conditions
  * (data-dependent ones taken as true), for every size assignment with

@@ -69,8 +69,11 @@ partial_reason() {
     # beyond the search
     adi) echo "part 2 of 2 (line 109): the body of the kept loop: part 2 of 8 (line 115): task 1 (output q): " ;;
     # a kept loop holding a kept loop (docs/analyze.md, "Nested kept
-    # loops"): raised item by item (NESTED: tests/e2e_nested.sh)
-    cholesky|lu) echo NESTED ;;
+    # loops"): raised item by item (NESTED: tests/e2e_nested.sh); ludcmp
+    # a sequence of three items, its accumulator w folded into the
+    # elements it ends in (docs/analyze.md, "Accumulators folded into
+    # their element")
+    cholesky|lu|ludcmp) echo NESTED ;;
     deriche) echo "a recurrence carried by loop j through ym1" ;;
     # two items: the prelude, then the kept loop k, alpha and beta carried
     # from the one to the other; k's body reads the reversed windows
@@ -80,10 +83,6 @@ partial_reason() {
     # kept i: scalar items (docs/analyze.md, "Scalar items")
     floyd-warshall|nussinov|seidel-2d) echo SCALAR ;;
     fdtd-2d|heat-3d|jacobi-1d|jacobi-2d|gramschmidt|trisolv) echo KEPT ;;
-    # a sequence of three items (docs/analyze.md): its first, the LU
-    # factorisation, a kept loop holding a kept loop, is the reason (its
-    # accumulator w, expanded over j, is a matrix there)
-    ludcmp) echo "part 1 of 3 (line 86): the body of the kept loop: part 1 of 2 (line 87): task 1 (output w): memory budget exhausted" ;;
   esac
 }
 npartial=0

@@ -82,11 +82,12 @@ def walk(x, depth):
 if walk(r, 0):
     json.dump(r, open(sys.argv[2], "w"))
     print("made")'
-# NESTED_OK_PY REPORT VERDICTS CHECKED: the --json REPORT of a kept loop
-# holding kept loops is raised, nests its items (an item with a kept
+# NESTED_OK_PY REPORT VERDICTS CHECKED [ONLY]: the --json REPORT of a kept
+# loop holding kept loops is raised, nests its items (an item with a kept
 # loop), every task of every item has one of the comma-separated VERDICTS,
-# and with CHECKED 1 its --check agrees
-NESTED_OK_PY='import json, sys
+# with CHECKED 1 its --check agrees, and with the regular expression ONLY
+# a task not "proved" has a program that ONLY matches
+NESTED_OK_PY='import json, re, sys
 r = json.load(open(sys.argv[1]))
 def tasks(x):
     yield from x["tasks"]
@@ -98,7 +99,9 @@ t = list(tasks(r))
 sys.exit(not (r["raised"] and depth(r) >= 2 and t
               and (sys.argv[3] != "1" or r["check"]["agree"])
               and any(p.get("kept_loops") for p in r["parts"])
-              and all(x["verify"]["verdict"] in sys.argv[2].split(",") for x in t)))'
+              and all(x["verify"]["verdict"] in sys.argv[2].split(",") for x in t)
+              and all(x["verify"]["verdict"] == "proved" or re.search(sys.argv[4], x["program"])
+                      for x in t if len(sys.argv) > 4)))'
 # nested_tamper_refuted FILE NAME REPORT [all]: a tampered nested item of
 # REPORT (TAMPER_NESTED_PY) is made and refuted by uplift verify
 nested_tamper_refuted() {
@@ -114,9 +117,11 @@ report() { echo "$PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; }
 # c_agrees NAME FILE PATTERN SETS AGAINST: FILE's --emit c (in
 # $TMP/NAME.out.c) has a line PATTERN (its parts' or items' functions),
 # compiles, and agrees with the interpreter, and with AGAINST not empty
-# with the native original too, at each size set of SETS
+# with the native original too, at each size set of SETS; $C_RAISE_OPTS
+# (a script's budgets) go to the raise
 c_agrees() {
-  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" --emit c -o "$TMP/$1.out.c"
+  # shellcheck disable=SC2086
+  expect_status 0 "$1: --emit c" "$UPLIFT" raise -q "$2" ${C_RAISE_OPTS:-} --emit c -o "$TMP/$1.out.c"
   check "$1: the C has a function per part or item" grep -q "$3" "$TMP/$1.out.c"
   # shellcheck disable=SC2046
   check "$1: the C compiles" cc -c -o "$TMP/$1.o" "$TMP/$1.out.c" $(pkg-config --cflags openblas)

@@ -150,6 +150,9 @@ static const struct {
      * part sets it), a reversed read */
     {"tests/kernels/kept/filter_steps.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/kept/window_steps.c", {RAISES, RAISES, RAISES}},
+    /* accumulators folded into their elements (poly_fold_locals): Doolittle
+     * LU and both solves on a flat matrix, f64 */
+    {"tests/kernels/kept/doolittle_flat.c", {RAISES, REFUSED, RAISES}},
     /* nested kept loops: the loop's function calls @NAME_body, its items'
      * sequence, a kept-loop item a loop function of its own; solve_steps
      * and flat_solve_steps are f64, which tosa has not */

@@ -568,23 +568,31 @@ static void specific(const poly_analysis *a, const char *file) {
 
 /* ------------------------------------------------- small inline kernels */
 
-/* Write text to a temporary .c file, parse and analyse it; calls check. */
-static void inline_kernel(const char *name, const char *text,
-                          void (*check)(const poly_analysis *a, const char *name)) {
+/* text written to a temporary .c file and parsed into arena (NULL when it
+ * does not parse: a failed check). */
+static ir_kernel *parse_text(const char *name, const char *text, ir_arena *arena) {
   char path[] = "/tmp/uplift-poly-XXXXXX.c";
   int fd = mkstemps(path, 2);
   CHECKF(fd >= 0, "%s: temporary file", name);
-  if (fd < 0) return;
+  if (fd < 0) return NULL;
   FILE *f = fdopen(fd, "w");
   fputs(text, f);
   fclose(f);
+  fe_options fo;
+  memset(&fo, 0, sizeof fo);
+  ir_kernel *k = fe_parse_file(path, &fo, arena);
+  CHECKF(k != NULL, "%s parses", name);
+  remove(path);
+  return k;
+}
+
+/* Parse and analyse text; calls check. */
+static void inline_kernel(const char *name, const char *text,
+                          void (*check)(const poly_analysis *a, const char *name)) {
   long live = ir_mem_live();
   ir_arena arena;
   ir_arena_init(&arena);
-  fe_options fo;
-  memset(&fo, 0, sizeof fo);
-  ir_kernel *k = fe_parse_file(path, &fo, &arena);
-  CHECKF(k != NULL, "%s parses", name);
+  ir_kernel *k = parse_text(name, text, &arena);
   if (k) {
     poly_analysis *a = poly_analyze(k, &arena);
     CHECKF(a && !a->error, "%s: analysed", name);
@@ -595,7 +603,6 @@ static void inline_kernel(const char *name, const char *text,
   }
   ir_arena_free(&arena);
   CHECKF(ir_mem_live() == live, "%s: every block freed", name);
-  remove(path);
 }
 
 static void check_guarded(const poly_analysis *a, const char *name) {
@@ -820,7 +827,91 @@ static void check_batch_carries(const poly_analysis *a, const char *name) {
   "  }\n"                                                                                     \
   "}\n"
 
+/* Locals folded into the element they end in (poly_fold_locals;
+ * docs/analyze.md, "Accumulators folded into their element"): folded
+ * only where nothing between the first write and the store touches the
+ * element, every access of the local lies in such a stretch and the
+ * element has the local's type.  After a fold the local is gone and the
+ * `Y = Y` copies are dropped (nassign). */
+typedef struct fold_case {
+  const char *name, *body; /* body of kernel_f(n, A[n][n], B[n], C[n][n], F[n]) */
+  int folded, nassign;     /* locals folded; assignments after (0: not checked) */
+} fold_case;
+
+static const fold_case fold_cases[] = {
+    /* ludcmp's first sweep: w is A[i][j]; `A[i][j] = A[i][j]` dropped */
+    {"an element updated through a local",
+     "for (int i = 0; i < n; i++) for (int j = 0; j < i; j++) { w = A[i][j];"
+     " for (int k = 0; k < j; k++) w -= A[i][k] * A[k][j]; A[i][j] = w / A[j][j]; }", 1, 2},
+    /* a forward substitution: B[j] at j < i is never B[i]; `B[i] = w` dropped */
+    {"a substitution through a local",
+     "for (int i = 0; i < n; i++) { w = F[i]; for (int j = 0; j < i; j++)"
+     " w -= A[i][j] * B[j]; B[i] = w; }", 1, 2},
+    /* at j == i the loop reads the element the store writes */
+    {"the element read between the first write and the store",
+     "for (int i = 0; i < n; i++) { w = F[i]; for (int j = 0; j < n; j++)"
+     " w -= A[i][j] * B[j]; B[i] = w; }", 0, 0},
+    /* the store reads the element's old value */
+    {"the store reads its own element",
+     "for (int i = 0; i < n; i++) { w = 0; for (int j = 0; j < n; j++)"
+     " w += A[i][j]; B[i] = B[i] - w; }", 0, 0},
+    /* a diagonal read at another subscript: A[j][j] is A[i][i] at j == i */
+    {"the element read at other subscripts",
+     "for (int i = 0; i < n; i++) { w = A[i][i]; for (int j = 0; j < n; j++)"
+     " w += A[j][j]; A[i][i] = w; }", 0, 0},
+    /* the element written between them */
+    {"the element written between the first write and the store",
+     "for (int i = 0; i < n; i++) { w = F[i]; B[i] = 2.0; B[i] = w; }", 0, 0},
+    /* w read after its store: its value is not dead there */
+    {"the local read after the store",
+     "for (int i = 0; i < n; i++) { w = F[i] * 2.0; B[i] = w; C[i][0] = w + 1.0; }", 0, 0},
+    /* an element of a narrower type would round every step */
+    {"an element of another type",
+     "for (int i = 0; i < n; i++) { w = F[i]; for (int j = 0; j < n; j++)"
+     " w += A[i][j]; H[i] = w; }", 0, 0},
+};
+#define NFOLD (int)(sizeof fold_cases / sizeof fold_cases[0])
+
+/* Does an assignment write or read var *user? */
+static int touches_var(const ir_stmt *s, const ir_stmt *const *loops, int depth, void *user) {
+  (void)loops;
+  (void)depth;
+  int v = *(const int *)user;
+  return s->lhs->var == v || ir_expr_reads(s->lhs, v) || ir_expr_reads(s->rhs, v);
+}
+
+static void fold_kernels(void) {
+  for (int i = 0; i < NFOLD; i++) {
+    const fold_case *c = &fold_cases[i];
+    char text[1024];
+    snprintf(text, sizeof text,
+             "void kernel_f(int n, double A[n][n], double B[n], double C[n][n], double F[n],\n"
+             "              float H[n]) {\n  double w;\n  %s\n}\n", c->body);
+    long live = ir_mem_live();
+    ir_arena arena;
+    ir_arena_init(&arena);
+    ir_kernel *k = parse_text(c->name, text, &arena);
+    if (k) {
+      int n = -1, w = ir_kernel_find_var(k, "w");
+      const ir_kernel *x = poly_fold_locals(k, &arena, &n);
+      CHECKF(n == c->folded && (x != k) == c->folded, "%s: %s (%d folded)", c->name,
+             c->folded ? "folded" : "not folded", n);
+      if (c->folded)
+        CHECKF(w >= 0 && ir_kernel_walk_assigns(k, touches_var, &w) &&
+                   !ir_kernel_walk_assigns(x, touches_var, &w) &&
+                   x->nassign == c->nassign,
+               "%s: the local is gone, %d assignments left (%d)", c->name, c->nassign,
+               x->nassign);
+      poly_analysis *a = poly_analyze(x, &arena);
+      CHECKF(a && !a->error, "%s: the kernel after it is analysed", c->name);
+    }
+    ir_arena_free(&arena);
+    CHECKF(ir_mem_live() == live, "%s: every block freed", c->name);
+  }
+}
+
 static void inline_kernels(void) {
+  fold_kernels();
   scalar_kernels();
   kept_kernels();
   inline_kernel("batch loop", BATCH_KERNEL("z[r * m + j]"), check_batch_ok);
