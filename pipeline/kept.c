@@ -102,6 +102,8 @@ typedef struct cutter {
   int as_size;       /* the body reads the iterator other than in a slice's
                         subscripts: it is a size of the body */
   int in_cond;       /* cutting an if's condition */
+  int guarded;       /* cutting an if's branches: an access there may be
+                        one the source makes at some iterations only */
 } cutter;
 
 static const char *iter_name(const cutter *c) { return c->k->vars[c->iter]->name; }
@@ -225,7 +227,13 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
                                  "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
         return e;
       }
-    if (lhs || sv->padded || writes_over(c, c->body->body, e)) {
+    /* a slice of an array the body writes (its writes a constant apart,
+     * writes_over) is cut only where the source reads it unguarded: under
+     * an if the read may be one the source makes at some iterations only,
+     * where the slice's offset is inside the array (nussinov's
+     * table[i + 1][j - 1] under i + 1 < n, past the table at i = n - 1) */
+    if (lhs || sv->padded || writes_over(c, c->body->body, e) ||
+        (c->guarded && ir_kernel_writes(c->k, e->var))) {
       c->as_size = 1;
       return e;
     }
@@ -278,8 +286,10 @@ static ir_stmt *cut_stmts(cutter *c, const ir_stmt *s) {
       c->in_cond = 1;
       x->cond = cut_expr(c, s->cond, 0);
       c->in_cond = 0;
+      c->guarded++;
       x->then_body = cut_stmts(c, s->then_body);
       x->else_body = cut_stmts(c, s->else_body);
+      c->guarded--;
       break;
     case IR_ST_ASSIGN:
       x->lhs = cut_expr(c, s->lhs, 1);
@@ -325,7 +335,7 @@ static ir_kernel *body_kernel(const ir_kernel *k, const poly_kept_loop *kl, ir_a
   *body = *k;
   body->body = kl->loop->body;
   if (!ir_stmts_read(kl->loop->body, kl->iter)) return body;
-  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL, 0, 0};
+  cutter c = {arena, body, k, kl->iter, k->nvars, k->nvars + 4, NULL, 0, 0, NULL, 0, 0, 0};
   body->vars = IR_NEW_N(arena, ir_var *, c.cap);
   memcpy(body->vars, k->vars, sizeof *k->vars * (size_t)k->nvars);
   body->body = cut_stmts(&c, kl->loop->body);
