@@ -783,6 +783,169 @@ static void aligned_leaves(task_ctx *t, const out_search *s, node_list *l) {
   }
 }
 
+/* ---------------------------------------------------- reversed windows */
+
+/* The affine form of index expression e over the sizes and iterators of k:
+ * coef[v] per variable, *c0 the constant.  Returns 0, or -1 when e is no
+ * such expression or not affine (a product of two variables: the form is
+ * checked at every variable set to 3 at once). */
+static int affine_form(const ir_kernel *k, const ir_expr *e, long *coef, long *c0) {
+  if (!index_expr(k, e)) return -1;
+  long *vals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  *c0 = ir_expr_eval_int(e, vals);
+  long at3 = *c0;
+  for (int v = 0; v < k->nvars; v++) {
+    coef[v] = 0;
+    if (k->vars[v]->kind != IR_VAR_SIZE && k->vars[v]->kind != IR_VAR_ITER) continue;
+    vals[v] = 1;
+    coef[v] = ir_expr_eval_int(e, vals) - *c0;
+    vals[v] = 0;
+    at3 += 3 * coef[v];
+  }
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE || k->vars[v]->kind == IR_VAR_ITER) vals[v] = 3;
+  int bad = ir_expr_eval_int(e, vals) != at3;
+  ir_free(vals);
+  return bad ? -1 : 0;
+}
+
+/* The dialect's op of kernel `name` with one operand, or NULL. */
+static const gram_op *unary_op(const gram_dialect *d, const char *name) {
+  for (int i = 0; i < d->nops; i++)
+    if (d->ops[i]->nops == 1 && d->ops[i]->kernel && !strcmp(d->ops[i]->kernel, name))
+      return d->ops[i];
+  return NULL;
+}
+
+/* slice[win](x) into type rt with window start[d] and keep[d] per dim of
+ * x (keep NULL: every dim kept), or NULL when the dialect types none. */
+static const ir_tnode *window_node(task_ctx *t, const gram_op *op, int wattr, const ir_tnode *x,
+                                   const long *start, const long *keep, const ir_type *rt) {
+  ir_attr given[IR_TP_MAX_ATTRS];
+  memset(given, 0, sizeof given);
+  ir_attr *w = &given[wattr];
+  w->n = (int8_t)(2 * x->type.rank);
+  for (int d = 0; d < x->type.rank; d++) {
+    if (start[d] < -128 || start[d] > 127) return NULL;
+    w->v[2 * d] = (int8_t)start[d];
+    w->v[2 * d + 1] = (int8_t)(keep ? keep[d] : 1);
+  }
+  gram_prod prods[4];
+  int np = gram_productions_given(op, &x->type, given, rt, prods, 4, NULL);
+  for (int p = 0; p < np && p < 4; p++)
+    if (ir_type_equal(&prods[p].result, rt))
+      return ir_tp_op(t->store, &op->desc, prods[p].attrs, &x, 1, rt);
+  return NULL;
+}
+
+/* reverse[dim](x), or NULL when the dialect types none. */
+static const ir_tnode *reverse_node(task_ctx *t, const gram_op *op, const ir_tnode *x, int dim) {
+  gram_prod prods[IR_MAX_RANK + 1];
+  int np = gram_productions(op, &x->type, &x->type, prods, IR_MAX_RANK + 1, NULL);
+  for (int p = 0; p < np && p <= IR_MAX_RANK; p++)
+    for (int a = 0; a < op->nattrs; a++)
+      if (op->attrs[a].dom == GRAM_DOM_DIM && prods[p].attrs[a].n > 0 &&
+          prods[p].attrs[a].v[0] == dim && ir_type_equal(&prods[p].result, &x->type))
+        return ir_tp_op(t->store, &op->desc, prods[p].attrs, &x, 1, &x->type);
+  return NULL;
+}
+
+/* The reversed window of input array x read by element reference e
+ * (docs/enumerator.md, "Reversed windows"), for a reference that reads x
+ * at an offset in a size that is not the extent of that dim: a subscript
+ * s - i + c (durbin's r[k - i - 1] of r[n], k the body's kept iterator) or
+ * s + c (sum[k]), each other subscript an iterator plus a constant
+ * (distinct iterators) or a constant.  The leaf has x's dims read by
+ * iterators (dims read at s + c or a constant dropped); its element p is
+ * x at the subscripts with each iterator set to its p: slice the window
+ * x[c + 1 .. c + s] of extent s (and each other dim from its offset),
+ * reverse it, and slice the result at 0 (dropping the dims read at s + c
+ * and at a constant).  Along a reversed dim, the elements p >= s, which
+ * the window does not reach, are x's own (select on mask[p < s]): a
+ * program that computes over them and masks them away multiplies no
+ * padding zero.  Each op is the dialect's own (slice, reverse, select),
+ * so the leaf means what they mean everywhere.  Appended to l. */
+static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
+  const ir_kernel *k = t->k;
+  const ir_tnode *x = NULL;
+  for (int i = 0; i < t->nin; i++)
+    if (t->in_vars[i] == e->var && t->in_args[i]->kind == IR_TN_ARG) x = t->in_args[i];
+  if (!x || e->nargs != x->type.rank || !e->nargs || e->nargs > IR_MAX_RANK) return;
+  int wattr, rev[IR_MAX_RANK], iters[IR_MAX_RANK], moved = 0;
+  const gram_op *sl = slice_op(t->d, &wattr), *rv = unary_op(t->d, "reverse");
+  if (!sl || !rv) return;
+  long start[IR_MAX_RANK], fstart[IR_MAX_RANK], fkeep[IR_MAX_RANK];
+  ir_type wt = x->type, rt = x->type;
+  ir_mask m = {0};
+  rt.rank = 0;
+  long *coef = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  int ok = 1;
+  for (int d = 0; d < e->nargs && ok; d++) {
+    long c0;
+    int it = -1, sz = -1, others = 0;
+    rev[d] = 0;
+    iters[d] = -1;
+    if (affine_form(k, e->args[d], coef, &c0)) {
+      ok = 0;
+      break;
+    }
+    for (int v = 0; v < k->nvars; v++) {
+      if (!coef[v]) continue;
+      if (k->vars[v]->kind == IR_VAR_ITER && (coef[v] == 1 || coef[v] == -1) && it < 0) it = v;
+      else if (k->vars[v]->kind == IR_VAR_SIZE && coef[v] == 1 && sz < 0) sz = v;
+      else others = 1;
+    }
+    for (int q = 0; q < d && it >= 0; q++) others |= iters[q] == it;
+    iters[d] = it;
+    fstart[d] = 0;
+    fkeep[d] = it >= 0;
+    if (it >= 0) rt.dims[rt.rank++] = x->type.dims[d];
+    if (others || (it >= 0 && coef[it] == -1 && sz < 0) || (it >= 0 && coef[it] == 1 && sz >= 0)) {
+      ok = 0;
+    } else if (sz < 0) { /* i + c, or c: x's dim from c */
+      start[d] = it >= 0 ? c0 : 0;
+      fstart[d] = it >= 0 ? 0 : c0;
+    } else { /* s - i + c, or s + c: the window of extent s, reversed */
+      start[d] = c0 + 1;
+      wt.dims[d] = sz;
+      rev[d] = 1;
+      moved |= sz != x->type.dims[d];
+      if (it >= 0 && m.ncons < IR_MASK_MAX_CONS) { /* p < s: -p + s - 1 >= 0 */
+        ir_mask_con *mc = &m.cons[m.ncons++];
+        mc->coef[rt.rank - 1] = -1;
+        mc->sym[0] = sz;
+        mc->pcoef[0] = 1;
+        mc->c = -1;
+      }
+    }
+  }
+  ir_free(coef);
+  if (!ok || !moved) return;
+  const ir_tnode *n = window_node(t, sl, wattr, x, start, NULL, &wt);
+  for (int d = 0; d < e->nargs && n; d++)
+    if (rev[d]) n = reverse_node(t, rv, n, d);
+  if (n) n = window_node(t, sl, wattr, n, fstart, fkeep, &rt);
+  if (n && m.ncons && ir_type_equal(&rt, &x->type)) {
+    ir_type mt = rt;
+    mt.elem = IR_I1;
+    n = make_select(t, ir_tp_mask(t->store, &m, &mt), n, x);
+  }
+  if (n) nodes_push(l, n);
+}
+
+static void window_expr(task_ctx *t, const ir_expr *e, node_list *l) {
+  if (e->kind == IR_EX_ELEM) window_ref(t, e, l);
+  for (int i = 0; i < e->nargs; i++)
+    if (e->kind != IR_EX_ELEM) window_expr(t, e->args[i], l);
+}
+
+/* The reversed windows the task's statements read (window_ref), as
+ * leaves of every output.  Appended to l. */
+static void window_leaves(task_ctx *t, node_list *l) {
+  for (int i = 0; i < t->pt->nstmts; i++)
+    window_expr(t, t->a->stmts[t->pt->stmts[i]].stmt->rhs, l);
+}
+
 /* The leaves of a round: the inputs, the constants (rank 0 and of the
  * output's type, also in the element types of the kernel's conversions), the masks of the regions the task reads and writes and
  * of the points of each statement's value space that hold final values,
@@ -793,6 +956,7 @@ static es_leaf *round_leaves(task_ctx *t, const out_search *s, int *n) {
   node_list l = {0};
   for (int i = 0; i < t->nin; i++) nodes_push(&l, t->in_args[i]);
   aligned_leaves(t, s, &l);
+  window_leaves(t, &l);
   constant_leaves(t, NULL, &l);
   constant_leaves(t, &s->otype, &l);
   unsigned ce = cast_elems(k);

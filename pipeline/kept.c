@@ -164,13 +164,12 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
     /* an array the body writes, or a padded pointer (its region reaches
      * past its storage): the access stays, the iterator a size of the body
      * (a mask in it selects the element) */
+    int window = 0;
     for (int d = 0; d < e->nargs; d++) /* no program cuts at an offset in a size */
       if (ir_expr_reads(e->args[d], c->iter) && reads_other_iter(c, e->args[d])) {
-        c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
-                                 "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
-        return e;
+        window = 1;
       }
-    if (lhs || sv->padded || ir_kernel_writes(c->body, e->var)) {
+    if (window || lhs || sv->padded || ir_kernel_writes(c->body, e->var)) {
       c->as_size = 1;
       return e;
     }
