@@ -785,30 +785,6 @@ static void aligned_leaves(task_ctx *t, const out_search *s, node_list *l) {
 
 /* ---------------------------------------------------- reversed windows */
 
-/* The affine form of index expression e over the sizes and iterators of k:
- * coef[v] per variable, *c0 the constant.  Returns 0, or -1 when e is no
- * such expression or not affine (a product of two variables: the form is
- * checked at every variable set to 3 at once). */
-static int affine_form(const ir_kernel *k, const ir_expr *e, long *coef, long *c0) {
-  if (!index_expr(k, e)) return -1;
-  long *vals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
-  *c0 = ir_expr_eval_int(e, vals);
-  long at3 = *c0;
-  for (int v = 0; v < k->nvars; v++) {
-    coef[v] = 0;
-    if (k->vars[v]->kind != IR_VAR_SIZE && k->vars[v]->kind != IR_VAR_ITER) continue;
-    vals[v] = 1;
-    coef[v] = ir_expr_eval_int(e, vals) - *c0;
-    vals[v] = 0;
-    at3 += 3 * coef[v];
-  }
-  for (int v = 0; v < k->nvars; v++)
-    if (k->vars[v]->kind == IR_VAR_SIZE || k->vars[v]->kind == IR_VAR_ITER) vals[v] = 3;
-  int bad = ir_expr_eval_int(e, vals) != at3;
-  ir_free(vals);
-  return bad ? -1 : 0;
-}
-
 /* The dialect's op of kernel `name` with one operand, or NULL. */
 static const gram_op *unary_op(const gram_dialect *d, const char *name) {
   for (int i = 0; i < d->nops; i++)
@@ -850,33 +826,36 @@ static const ir_tnode *reverse_node(task_ctx *t, const gram_op *op, const ir_tno
   return NULL;
 }
 
-/* The reversed window of input array x read by element reference e
+/* The reversed windows of input array x read by element reference e
  * (docs/enumerator.md, "Reversed windows"), for a reference that reads x
  * at an offset in a size that is not the extent of that dim: a subscript
  * s - i + c (durbin's r[k - i - 1] of r[n], k the body's kept iterator) or
  * s + c (sum[k]), each other subscript an iterator plus a constant
- * (distinct iterators) or a constant.  The leaf has x's dims read by
- * iterators (dims read at s + c or a constant dropped); its element p is
- * x at the subscripts with each iterator set to its p: slice the window
- * x[c + 1 .. c + s] of extent s (and each other dim from its offset),
- * reverse it, and slice the result at 0 (dropping the dims read at s + c
- * and at a constant).  Along a reversed dim, the elements p >= s, which
- * the window does not reach, are x's own (select on mask[p < s]): a
- * program that computes over them and masks them away multiplies no
- * padding zero.  Each op is the dialect's own (slice, reverse, select),
- * so the leaf means what they mean everywhere.  Appended to l. */
+ * (distinct iterators) or a constant.  A leaf has x's dims read by
+ * iterators (the dims read at s + c or at a constant are dropped); its
+ * element p is x at the subscripts with each iterator set to its p, for p
+ * in a window of extent s along each reversed dim: slice x from 0 (each
+ * other dim from its offset) to extent s, reverse it, and slice the
+ * result so that p reads x[s + c - p]: p in [c + 1, c + 1 + s), which
+ * reads x[0 .. s-1] (i from 1 to k in x[k - i]), and, where c + 1 is not
+ * 0, a second leaf whose window starts at x[c + 1] instead, p in [0, s)
+ * (x[k - i] for i < k).  Outside the window the elements are x's own
+ * (select on the window's mask): a program that computes over them and
+ * masks them away multiplies no padding zero.  Each op is the dialect's
+ * own (slice, reverse, select), so the leaf means what they mean
+ * everywhere.  Appended to l. */
 static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
   const ir_kernel *k = t->k;
   const ir_tnode *x = NULL;
   for (int i = 0; i < t->nin; i++)
     if (t->in_vars[i] == e->var && t->in_args[i]->kind == IR_TN_ARG) x = t->in_args[i];
   if (!x || e->nargs != x->type.rank || !e->nargs || e->nargs > IR_MAX_RANK) return;
-  int wattr, rev[IR_MAX_RANK], iters[IR_MAX_RANK], moved = 0;
+  int wattr, rev[IR_MAX_RANK], iters[IR_MAX_RANK], size[IR_MAX_RANK], rdim[IR_MAX_RANK];
+  int moved = 0, other = 0;
   const gram_op *sl = slice_op(t->d, &wattr), *rv = unary_op(t->d, "reverse");
   if (!sl || !rv) return;
-  long start[IR_MAX_RANK], fstart[IR_MAX_RANK], fkeep[IR_MAX_RANK];
+  long off[IR_MAX_RANK], fkeep[IR_MAX_RANK];
   ir_type wt = x->type, rt = x->type;
-  ir_mask m = {0};
   rt.rank = 0;
   long *coef = ir_calloc((size_t)k->nvars + 1, sizeof(long));
   int ok = 1;
@@ -885,7 +864,7 @@ static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
     int it = -1, sz = -1, others = 0;
     rev[d] = 0;
     iters[d] = -1;
-    if (affine_form(k, e->args[d], coef, &c0)) {
+    if (!index_expr(k, e->args[d]) || ir_expr_affine(k, e->args[d], coef, &c0)) {
       ok = 0;
       break;
     }
@@ -897,40 +876,53 @@ static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
     }
     for (int q = 0; q < d && it >= 0; q++) others |= iters[q] == it;
     iters[d] = it;
-    fstart[d] = 0;
     fkeep[d] = it >= 0;
+    rdim[d] = it >= 0 ? rt.rank : -1;
     if (it >= 0) rt.dims[rt.rank++] = x->type.dims[d];
+    off[d] = c0;
+    size[d] = sz;
     if (others || (it >= 0 && coef[it] == -1 && sz < 0) || (it >= 0 && coef[it] == 1 && sz >= 0)) {
       ok = 0;
-    } else if (sz < 0) { /* i + c, or c: x's dim from c */
-      start[d] = it >= 0 ? c0 : 0;
-      fstart[d] = it >= 0 ? 0 : c0;
-    } else { /* s - i + c, or s + c: the window of extent s, reversed */
-      start[d] = c0 + 1;
+    } else if (sz >= 0) { /* s - i + c, or s + c: a window of extent s, reversed */
       wt.dims[d] = sz;
       rev[d] = 1;
       moved |= sz != x->type.dims[d];
-      if (it >= 0 && m.ncons < IR_MASK_MAX_CONS) { /* p < s: -p + s - 1 >= 0 */
-        ir_mask_con *mc = &m.cons[m.ncons++];
-        mc->coef[rt.rank - 1] = -1;
-        mc->sym[0] = sz;
-        mc->pcoef[0] = 1;
-        mc->c = -1;
-      }
+      other |= c0 != -1;
     }
   }
   ir_free(coef);
   if (!ok || !moved) return;
-  const ir_tnode *n = window_node(t, sl, wattr, x, start, NULL, &wt);
-  for (int d = 0; d < e->nargs && n; d++)
-    if (rev[d]) n = reverse_node(t, rv, n, d);
-  if (n) n = window_node(t, sl, wattr, n, fstart, fkeep, &rt);
-  if (n && m.ncons && ir_type_equal(&rt, &x->type)) {
-    ir_type mt = rt;
-    mt.elem = IR_I1;
-    n = make_select(t, ir_tp_mask(t->store, &m, &mt), n, x);
+  for (int form = 0; form < 1 + other; form++) {
+    /* form 0: the window x[0 .. s-1] at p in [c + 1, c + 1 + s); form 1:
+     * x[c + 1 .. c + s] at p in [0, s) */
+    long start[IR_MAX_RANK], fstart[IR_MAX_RANK];
+    ir_mask m = {0};
+    for (int d = 0; d < e->nargs; d++) {
+      long w0 = rev[d] ? (form ? off[d] + 1 : 0) : iters[d] >= 0 ? off[d] : 0;
+      start[d] = w0;
+      fstart[d] = rev[d] ? (iters[d] >= 0 && !form ? -(off[d] + 1) : 0) : iters[d] >= 0 ? 0 : off[d];
+      if (!rev[d] || iters[d] < 0 || m.ncons + 2 > IR_MASK_MAX_CONS) continue;
+      long lo = form ? 0 : off[d] + 1; /* lo <= p < lo + s */
+      ir_mask_con *mc = &m.cons[m.ncons++];
+      mc->coef[rdim[d]] = 1;
+      mc->c = (int)-lo;
+      mc = &m.cons[m.ncons++];
+      mc->coef[rdim[d]] = -1;
+      mc->sym[0] = size[d];
+      mc->pcoef[0] = 1;
+      mc->c = (int)(lo - 1);
+    }
+    const ir_tnode *n = window_node(t, sl, wattr, x, start, NULL, &wt);
+    for (int d = 0; d < e->nargs && n; d++)
+      if (rev[d]) n = reverse_node(t, rv, n, d);
+    if (n) n = window_node(t, sl, wattr, n, fstart, fkeep, &rt);
+    if (n && m.ncons && ir_type_equal(&rt, &x->type)) {
+      ir_type mt = rt;
+      mt.elem = IR_I1;
+      n = make_select(t, ir_tp_mask(t->store, &m, &mt), n, x);
+    }
+    if (n) nodes_push(l, n);
   }
-  if (n) nodes_push(l, n);
 }
 
 static void window_expr(task_ctx *t, const ir_expr *e, node_list *l) {

@@ -97,6 +97,21 @@ static int reads_other_iter(const cutter *c, const ir_expr *e) {
   return 0;
 }
 
+/* Is subscript e t - i + c, t c's iterator, i one other iterator (a
+ * reversed window whose offset moves with t)? */
+static int reversed_window(const cutter *c, const ir_expr *e) {
+  const ir_kernel *k = c->k;
+  long *coef = ir_calloc((size_t)k->nvars + 1, sizeof(long)), c0;
+  int ok = !ir_expr_affine(k, e, coef, &c0) && coef[c->iter] == 1, others = 0;
+  for (int v = 0; v < k->nvars && ok; v++)
+    if (v != c->iter && coef[v]) {
+      ok = k->vars[v]->kind == IR_VAR_ITER && coef[v] == -1 && !others;
+      others++;
+    }
+  ir_free(coef);
+  return ok && others == 1;
+}
+
 /* The slice var of src cut at at[] (new or the same as an earlier
  * access's). */
 static int slice_var(cutter *c, int src, const ir_expr *const *at, ir_pos pos) {
@@ -165,10 +180,19 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
      * past its storage): the access stays, the iterator a size of the body
      * (a mask in it selects the element) */
     int window = 0;
-    for (int d = 0; d < e->nargs; d++) /* no program cuts at an offset in a size */
+    for (int d = 0; d < e->nargs; d++)
       if (ir_expr_reads(e->args[d], c->iter) && reads_other_iter(c, e->args[d])) {
+        if (!reversed_window(c, e->args[d])) {
+          c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
+                                   "another loop's other than as %s - i + c, a reversed window "
+                                   "(line %d)", sv->name, iter_name(c), iter_name(c), e->pos.line);
+          return e;
+        }
         window = 1;
       }
+    /* a reversed window (durbin's r[k - i - 1]) stays, the iterator a
+     * size of the body: the search reads it with slice and reverse ops
+     * (docs/enumerator.md, "Reversed windows") */
     if (window || lhs || sv->padded || ir_kernel_writes(c->body, e->var)) {
       c->as_size = 1;
       return e;

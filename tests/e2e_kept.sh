@@ -247,7 +247,7 @@ void kernel_iv(int steps, int n, double A[n], double B[n]) {
       A[i] = 0.5 * A[i] + B[i] * t;
 }
 C
-refuse_iter iter_mixed "a subscript of B reads the kept iterator t and another loop's (line 4)" <<'C'
+refuse_iter iter_mixed "a subscript of B reads the kept iterator t and another loop's other than as t - i + c, a reversed window (line 4)" <<'C'
 void kernel_im(int steps, int n, double A[n], double B[n]) {
   for (int t = 0; t < steps; t++)
     for (int i = 0; i < n - steps; i++)
