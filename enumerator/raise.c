@@ -427,6 +427,35 @@ static int only_updates(const gram_op *op) {
   return 0;
 }
 
+/* The dialect's op of kernel `name` with one operand, or NULL. */
+static const gram_op *unary_op(const gram_dialect *d, const char *name) {
+  for (int i = 0; i < d->nops; i++)
+    if (d->ops[i]->nops == 1 && d->ops[i]->kernel && !strcmp(d->ops[i]->kernel, name))
+      return d->ops[i];
+  return NULL;
+}
+
+/* Has dialect d an op of semantic kernel `name` (also through a kernel
+ * attribute: linalg's map_unary[fun=neg])? */
+static int has_kernel(const gram_dialect *d, const char *name) {
+  ir_attr none[IR_TP_MAX_ATTRS];
+  memset(none, 0, sizeof none);
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->kernel_attr < 0) {
+      if (op->kernel && !strcmp(op->kernel, name)) return 1;
+      continue;
+    }
+    for (int v = 0; v < op->attrs[op->kernel_attr].nvals; v++) {
+      none[op->kernel_attr].n = 1;
+      none[op->kernel_attr].v[0] = (int8_t)v;
+      const char *kn = gram_prod_kernel(op, none);
+      if (kn && !strcmp(kn, name)) return 1;
+    }
+  }
+  return 0;
+}
+
 /* Which ops the task's arithmetic asks for (docs/enumerator.md: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
@@ -519,6 +548,8 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
     int r = t->in_args[i]->type.rank;
     if ((r > 0 && r != s->otype.rank) || r >= 2) hints |= SG_HINT_OUTER;
   }
+  /* a negation in a dialect without negate (tosa) is 0 - x */
+  if ((hints & POLY_OP_NEG) && !has_kernel(t->d, "neg")) hints |= POLY_OP_SUB;
   s->ops = ir_malloc(sizeof(s->ops[0]) * (size_t)(t->d->nops ? t->d->nops : 1));
   for (int i = 0; i < t->d->nops; i++)
     if (op_allowed(t->d->ops[i], hints)) s->ops[s->nops++] = t->d->ops[i];
@@ -784,14 +815,6 @@ static void aligned_leaves(task_ctx *t, const out_search *s, node_list *l) {
 }
 
 /* ---------------------------------------------------- reversed windows */
-
-/* The dialect's op of kernel `name` with one operand, or NULL. */
-static const gram_op *unary_op(const gram_dialect *d, const char *name) {
-  for (int i = 0; i < d->nops; i++)
-    if (d->ops[i]->nops == 1 && d->ops[i]->kernel && !strcmp(d->ops[i]->kernel, name))
-      return d->ops[i];
-  return NULL;
-}
 
 /* slice[win](x) into type rt with window start[d] and keep[d] per dim of
  * x (keep NULL: every dim kept), or NULL when the dialect types none. */

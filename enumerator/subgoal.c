@@ -838,7 +838,7 @@ int sg_kernel_allowed(const char *kn, unsigned h) {
     unsigned need; /* any of these hints; 0: always */
   } table[] = {
       {"add", POLY_OP_ADD | POLY_OP_RED_ADD},
-      {"sub", POLY_OP_SUB | POLY_OP_NEG}, /* -x = 0 - x where no negate exists (tosa) */
+      {"sub", POLY_OP_SUB},
       {"neg", POLY_OP_SUB | POLY_OP_NEG},
       {"mul", POLY_OP_MUL | POLY_OP_RED_MUL | POLY_OP_DIV}, /* a/b = a*reciprocal(b) */
       {"div", POLY_OP_DIV},

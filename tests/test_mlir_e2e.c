@@ -6,7 +6,8 @@
  * tests/kernels/slice/ *.c, and the kernels raised inside a kept
  * loop, benchmarks/kernels/partial/jacobi-*.c, fdtd-2d.c (its
  * body reads the iterator: a slice cut in the loop), trisolv.c and
- * gramschmidt.c (the iterator a size of the body) and
+ * gramschmidt.c (the iterator a size of the body), durbin.c (reversed
+ * windows in the iterator) and
  * tests/kernels/kept/ *.c, and the nested kept loops of
  * tests/kernels/nested/ *.c; a first line `// uplift: OPTIONS` gives
  * front-end options) and each of the dialects linalg and tosa (tosa reads
@@ -38,7 +39,7 @@
 #include "pipeline/pipeline.h"
 #include "tests/harness.h"
 
-#define MAX_CASES 64
+#define MAX_CASES 96
 #define SEED 4242
 
 /* What raising a kernel file to a dialect must give. */
@@ -149,6 +150,12 @@ static const struct {
      * part sets it), a reversed read */
     {"tests/kernels/kept/filter_steps.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/kept/window_steps.c", {RAISES, RAISES, RAISES}},
+    /* reversed windows whose offset moves with the kept iterator
+     * (r[k - i - 1], a[k - i]): slice, reverse and slice ops whose extent
+     * is the iterator, an index argument of the body (docs/enumerator.md,
+     * "Reversed windows") */
+    {"benchmarks/kernels/partial/durbin.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/kept/mirror_steps.c", {RAISES, RAISES, RAISES}},
     /* nested kept loops: the loop's function calls @NAME_body, its items'
      * sequence, a kept-loop item a loop function of its own; solve_steps
      * and flat_solve_steps are f64, which tosa has not */
@@ -454,6 +461,7 @@ int main(void) {
   glob("benchmarks/kernels/partial/fdtd-2d.c", GLOB_APPEND, NULL, &g);
   glob("benchmarks/kernels/partial/trisolv.c", GLOB_APPEND, NULL, &g);
   glob("benchmarks/kernels/partial/gramschmidt.c", GLOB_APPEND, NULL, &g);
+  glob("benchmarks/kernels/partial/durbin.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/kept/*.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/nested/*.c", GLOB_APPEND, NULL, &g);
   CHECK("kernel files found", g.gl_pathc > 0);
