@@ -322,23 +322,18 @@ sys.exit(not (r["raised"] and len(p) == 3 and any(x.get("kept_loops") for x in p
   check "$name: its report is proved again by uplift verify" "$UPLIFT" verify "$f" "$TMP/$name.json"
   # a wrong part: in the first part that has one, a mask constraint in a
   # kept iterator turned (== 0 and >= 0 swapped), else a literal doubled
-  python3 -c "$TURN_PY"'
-r = json.load(open(sys.argv[1]))
-for pi, x in enumerate(r["parts"]):
-    for i, t in enumerate(x["tasks"]):
-        k = x.get("kept_loops")
-        p = t["program"]
-        if k and k[0]["iterator_is_size"]:
-            p = re.sub(r"mask\[([^\]]*)\]", turn(k[0]["loop"]), p, count=1)
-        if p == t["program"]:
-            p = re.sub(r"(?<![\w.])(\d+\.\d+):", lambda m: repr(2 * float(m.group(1))) + ":", p, count=1)
-        if p == t["program"]: # a literal operand of a scalar op
-            p = re.sub(r"(?<![\w.])(\d+\.\d+)(?=[,)])", lambda m: repr(2 * float(m.group(1))), p, count=1)
-        if p != t["program"]:
-            t["program"] = p
-            json.dump(r, open(sys.argv[2], "w"))
-            print(pi + 1, i)
-            sys.exit(0)' "$TMP/$name.json" "$TMP/$name.bad.json" >"$TMP/badtask"
+  python3 -c "$TURN_PY$FIRST_PY"'
+def wrong(q, x):
+    k = x.get("kept_loops")
+    p = q
+    if k and k[0]["iterator_is_size"]:
+        p = re.sub(r"mask\[([^\]]*)\]", turn(k[0]["loop"]), p, count=1)
+    if p == q:
+        p = re.sub(r"(?<![\w.])(\d+\.\d+):", lambda m: repr(2 * float(m.group(1))) + ":", p, count=1)
+    if p == q: # a literal operand of a scalar op
+        p = re.sub(r"(?<![\w.])(\d+\.\d+)(?=[,)])", lambda m: repr(2 * float(m.group(1))), p, count=1)
+    return p
+tamper_first(json.load(open(sys.argv[1])), wrong)' "$TMP/$name.json" "$TMP/$name.bad.json" >"$TMP/badtask"
   check "$name: a tampered part is made" test -s "$TMP/badtask"
   "$UPLIFT" verify "$f" "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
   rc=$?
@@ -398,17 +393,10 @@ c_agrees durbin "$f" "^static void kernel_durbin_part1(" "9 14" native
 for name in durbin mirror_steps; do
   f=benchmarks/kernels/partial/$name.c
   [ -f "$f" ] || f=tests/kernels/kept/$name.c
-  python3 -c 'import json, re, sys
-r = json.load(open(sys.argv[1]))
+  python3 -c "$FIRST_PY"'
 rev = re.compile(r"reverse\[dim=\(0\)\]\((slice\[win=\([^)]*\)\]\(\w+\):\w+\[\w+\])\)")
-for pi, x in enumerate(r.get("parts", [r])):
-    for i, t in enumerate(x["tasks"]):
-        p = rev.sub(r"\1", t["program"], count=1)
-        if p != t["program"]:
-            t["program"] = p
-            json.dump(r, open(sys.argv[2], "w"))
-            print(pi + 1, i)
-            sys.exit(0)' "$TMP/$name.json" "$TMP/$name.fwd.json" >"$TMP/badtask"
+tamper_first(json.load(open(sys.argv[1])), lambda p, x: rev.sub(r"\1", p, count=1))' \
+    "$TMP/$name.json" "$TMP/$name.fwd.json" >"$TMP/badtask"
   check "$name: a window read forwards is made" test -s "$TMP/badtask"
   "$UPLIFT" verify "$f" "$TMP/$name.fwd.json" >"$TMP/out" 2>"$TMP/err"
   rc=$?
