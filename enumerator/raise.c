@@ -914,7 +914,15 @@ static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
     }
   }
   ir_free(coef);
-  if (!ok || !moved) return;
+  /* without a reversed dim, only an element of a local (a temporary
+   * expanded over the kept loop, read back at the iteration that wrote
+   * it: durbin's sum[k]); a parameter array's row, column or element at
+   * a size (gramschmidt's A[i][k], R[k][k]) is left to the masks, whose
+   * whole-array programs the search finds exact */
+  int rev_iter = 0;
+  for (int d = 0; d < e->nargs; d++) rev_iter |= rev[d] && iters[d] >= 0;
+  int local = k->vars[e->var]->kind == IR_VAR_LOCAL || k->vars[e->var]->kind == IR_VAR_LOCAL_ARRAY;
+  if (!ok || !moved || !(rev_iter || (local && !rt.rank))) return;
   for (int form = 0; form < 1 + other; form++) {
     /* form 0: the window x[0 .. s-1] at p in [c + 1, c + 1 + s); form 1:
      * x[c + 1 .. c + s] at p in [0, s) */
