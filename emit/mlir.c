@@ -1510,12 +1510,12 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
       node_name(p->args[carried_arg(p, i)], nm, sizeof nm);
       ir_buf_printf(&b, ", %s", nm);
     }
-    ir_buf_puts(&b, ") ({\n  ^bb0(%kc_t: tensor<i64>, ");
+    ir_buf_puts(&b, ") ({\n  ^bb0(%kc.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kc_", 1);
-    ir_buf_puts(&b, "):\n    %kc_lt = \"stablehlo.compare\"(%kc_t, %kept_tend) "
+    ir_buf_puts(&b, "):\n    %kc.lt = \"stablehlo.compare\"(%kc.t, %kept_tend) "
                     "{comparison_direction = #stablehlo<comparison_direction LT>} : "
                     "(tensor<i64>, tensor<i64>) -> tensor<i1>\n"
-                    "    \"stablehlo.return\"(%kc_lt) : (tensor<i1>) -> ()\n  }, {\n"
+                    "    \"stablehlo.return\"(%kc.lt) : (tensor<i1>) -> ()\n  }, {\n"
                     "  ^bb0(%kept.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kv_", 1);
     ir_buf_puts(&b, "):\n");
