@@ -24,9 +24,13 @@
  * t becomes a size of the body's kernel (iter_as_size; ir_tloop.iter_size),
  * which each iteration gives its value: the body is raised and verified
  * for every value of its operands and of its sizes, so each verdict holds
- * at every iteration.  Refused (the reason in pipe_kept.why_not): t in a
- * data value; a subscript that reads t and another iterator (no program
- * cuts a window at an offset in a size).  A downward kept loop runs
+ * at every iteration.  A subscript t - i + c (i another loop's iterator:
+ * durbin's reversed window r[k - i - 1]) stays too, t a size of the body,
+ * and the search reads it through slice and reverse ops whose window has
+ * the size t as its extent (enumerator/raise.c, window_leaves).  Refused
+ * (the reason in pipe_kept.why_not): t in a data value; a subscript that
+ * reads t and another iterator in any other form (B[i + t]: no program
+ * cuts that window).  A downward kept loop runs
  * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
  */
