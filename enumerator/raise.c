@@ -862,7 +862,8 @@ static const ir_tnode *reverse_node(task_ctx *t, const gram_op *op, const ir_tno
  * result so that p reads x[s + c - p]: p in [c + 1, c + 1 + s), which
  * reads x[0 .. s-1] (i from 1 to k in x[k - i]), and, where c + 1 is not
  * 0, a second leaf whose window starts at x[c + 1] instead, p in [0, s)
- * (x[k - i] for i < k).  Outside the window the elements are x's own
+ * (x[k - i] for i < k); a dim read at s + c is the window x[c + 1 .. c +
+ * s] reversed, dropped at 0 (its element x[s + c]).  Outside the window the elements are x's own
  * (select on the window's mask): a program that computes over them and
  * masks them away multiplies no padding zero.  Each op is the dialect's
  * own (slice, reverse, select), so the leaf means what they mean
@@ -910,7 +911,7 @@ static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
       wt.dims[d] = sz;
       rev[d] = 1;
       moved |= sz != x->type.dims[d];
-      other |= c0 != -1;
+      other |= it >= 0 && c0 != -1;
     }
   }
   ir_free(coef);
@@ -929,9 +930,10 @@ static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
     long start[IR_MAX_RANK], fstart[IR_MAX_RANK];
     ir_mask m = {0};
     for (int d = 0; d < e->nargs; d++) {
-      long w0 = rev[d] ? (form ? off[d] + 1 : 0) : iters[d] >= 0 ? off[d] : 0;
-      start[d] = w0;
-      fstart[d] = rev[d] ? (iters[d] >= 0 && !form ? -(off[d] + 1) : 0) : iters[d] >= 0 ? 0 : off[d];
+      /* a dim read at s + c, dropped: x[c + 1 .. c + s] reversed, at 0 */
+      int at0 = form || iters[d] < 0;
+      start[d] = rev[d] ? (at0 ? off[d] + 1 : 0) : iters[d] >= 0 ? off[d] : 0;
+      fstart[d] = rev[d] ? (at0 ? 0 : -(off[d] + 1)) : iters[d] >= 0 ? 0 : off[d];
       if (!rev[d] || iters[d] < 0 || m.ncons + 2 > IR_MASK_MAX_CONS) continue;
       long lo = form ? 0 : off[d] + 1; /* lo <= p < lo + s */
       ir_mask_con *mc = &m.cons[m.ncons++];
