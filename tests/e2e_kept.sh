@@ -19,7 +19,8 @@
 # slice, the slice squared in the first task reading it; where it reads
 # the iterator as a size, a mask constraint in it turned).  A
 # body that reads the iterator in a data value or in a subscript with
-# another iterator, or a local the loop carries, is refused with the
+# another iterator other than t - i + c (a reversed window: durbin,
+# mirror_steps, below), or a local the loop carries, is refused with the
 # reason.  (back_subst's kept loop runs downward.)
 . tests/lib.sh
 
