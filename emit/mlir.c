@@ -140,6 +140,9 @@ typedef struct ectx {
   int nnodes;
   int failed;
   int dyn;                   /* dynamic shapes */
+  int wdyn;                  /* the node being written computes its windows
+                                as index values (dynamic shapes, or a dim
+                                that is an index argument) */
   const long *tsizes;        /* sizes for types: o->sizes, NULL when dynamic */
   int nsyms;                 /* symbols 0..nsyms-1 */
   char (*symssa)[64];        /* dynamic: the SSA value of each size symbol
@@ -164,6 +167,17 @@ static const char *idx_const(ectx *c, long v, char *buf, size_t n) {
   return buf;
 }
 
+static int is_sym_arg(const emit_opts *o, int sym);
+
+/* Does t have a dim that is an index argument (a kept iterator the body
+ * reads as a size: a window of extent k)?  Such a dim is `?` whatever the
+ * shapes, its value the argument. */
+static int has_arg_dim(const ectx *c, const ir_type *t) {
+  for (int i = 0; i < t->rank; i++)
+    if (t->dims[i] != IR_DIM_ONE && is_sym_arg(c->o, t->dims[i])) return 1;
+  return 0;
+}
+
 /* Does t have a dim that is a size symbol? */
 static int has_sym_dim(const ir_type *t) {
   for (int i = 0; i < t->rank; i++)
@@ -175,6 +189,10 @@ static int has_sym_dim(const ir_type *t) {
 static const char *dim_value(ectx *c, const ir_type *t, int i, char *buf, size_t n) {
   int d = t->dims[i];
   if (d == IR_DIM_ONE) return idx_const(c, 1, buf, n);
+  if (is_sym_arg(c->o, d) && c->prog->kernel) { /* an index argument */
+    snprintf(buf, n, "%%%s", c->prog->kernel->vars[d]->name);
+    return buf;
+  }
   if (!c->dyn) return idx_const(c, dim_size(d, c->o->sizes, c->o->nsizes), buf, n);
   if (d < 0 || d >= c->nsyms || !c->symssa[d][0]) {
     c->failed = 1;
@@ -230,11 +248,11 @@ static void put_shape(ectx *c, const ir_type *t) {
 
 /* The `?` dims' SSA values ($x.dyn; empty with static shapes). */
 static void put_dyn(ectx *c, const ir_type *t) {
-  if (!c->dyn) return;
+  if (!c->dyn && !has_arg_dim(c, t)) return;
   char buf[64];
   int first = 1;
   for (int i = 0; i < t->rank; i++) {
-    if (t->dims[i] == IR_DIM_ONE) continue;
+    if (t->dims[i] == IR_DIM_ONE || (!c->dyn && !is_sym_arg(c->o, t->dims[i]))) continue;
     ir_buf_printf(c->b, "%s%s", first ? "" : ", ", dim_value(c, t, i, buf, sizeof buf));
     first = 0;
   }
@@ -430,7 +448,7 @@ static int put_window(ectx *c, const ir_tnode *n, int ai, const char *sfx, int s
     for (int d = 0; d < rank; d++) {
       long v[W_COUNT];
       if (d) ir_buf_puts(b, ", ");
-      if (c->dyn) ir_buf_printf(b, "%%v%d_w%c%d", n->id, w_tag[q], d);
+      if (c->wdyn) ir_buf_printf(b, "%%v%d_w%c%d", n->id, w_tag[q], d);
       else window_static(c, n, ai, d, v), ir_buf_printf(b, "%ld", v[q]);
     }
     return 0;
@@ -459,7 +477,7 @@ static int put_window(ectx *c, const ir_tnode *n, int ai, const char *sfx, int s
         long r = k < 0 ? 1 : dim_size(n->type.dims[k], c->tsizes, c->o->nsizes);
         if (r < 0) ir_buf_puts(b, "?x");
         else ir_buf_printf(b, "%ldx", r);
-      } else if (c->dyn) ir_buf_puts(b, "?x");
+      } else if (c->wdyn) ir_buf_puts(b, "?x");
       else window_static(c, n, ai, d, v), ir_buf_printf(b, "%ldx", v[W_SIZE]);
     }
     ir_buf_printf(b, "%s>", elem_name(c->d, x->type.elem));
@@ -1028,14 +1046,17 @@ static void emit_node(ectx *c, const ir_tnode *n) {
       }
   int windows = 0; /* a window, or a shift (issue 14's pad) written as one */
   for (int ai = 0; ai < op->nattrs; ai++) windows |= is_window(n, ai);
-  if (c->dyn && windows) {
+  int argdim = has_arg_dim(c, &n->type);
+  for (int i = 0; i < n->nops; i++) argdim |= has_arg_dim(c, &n->ops[i]->type);
+  c->wdyn = windows && (c->dyn || argdim);
+  if (c->wdyn) {
     /* a window's values are index values whatever the shapes */
     window_dynamic(c, n);
     if (op->nemit_d) {
       lines = op->emit_d;
       nl = op->nemit_d;
     }
-  } else if (c->dyn && op->nemit_d && has_sym_dim(&n->type)) {
+  } else if ((argdim || (c->dyn && has_sym_dim(&n->type))) && op->nemit_d) {
     lines = op->emit_d;
     nl = op->nemit_d;
   }
@@ -1501,12 +1522,12 @@ static int emit_kept_func(const gram_dialect *d, const ir_tprog *p, const emit_o
       node_name(p->args[carried_arg(p, i)], nm, sizeof nm);
       ir_buf_printf(&b, ", %s", nm);
     }
-    ir_buf_puts(&b, ") ({\n  ^bb0(%kc_t: tensor<i64>, ");
+    ir_buf_puts(&b, ") ({\n  ^bb0(%kc.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kc_", 1);
-    ir_buf_puts(&b, "):\n    %kc_lt = \"stablehlo.compare\"(%kc_t, %kept_tend) "
+    ir_buf_puts(&b, "):\n    %kc.lt = \"stablehlo.compare\"(%kc.t, %kept_tend) "
                     "{comparison_direction = #stablehlo<comparison_direction LT>} : "
                     "(tensor<i64>, tensor<i64>) -> tensor<i1>\n"
-                    "    \"stablehlo.return\"(%kc_lt) : (tensor<i1>) -> ()\n  }, {\n"
+                    "    \"stablehlo.return\"(%kc.lt) : (tensor<i1>) -> ()\n  }, {\n"
                     "  ^bb0(%kept.t: tensor<i64>, ");
     carried_list(&b, d, p, o, "kv_", 1);
     ir_buf_puts(&b, "):\n");
@@ -2028,7 +2049,7 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
   for (int i = 0; i < nn; i++)
     for (int k = 0; k < nodes[i]->type.rank; k++) {
       int dim = nodes[i]->type.dims[k];
-      if (!o->dynamic && dim_size(dim, o->sizes, o->nsizes) < 0) {
+      if (!o->dynamic && dim_size(dim, o->sizes, o->nsizes) < 0 && !is_sym_arg(o, dim)) {
         fprintf(stderr, "uplift: error: no size for dim symbol %d\n", dim);
         return -1;
       }
@@ -2044,8 +2065,20 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
           if (nodes[i]->mask->cons[j].pcoef[q] && nodes[i]->mask->cons[j].sym[q] >= nsyms)
             nsyms = nodes[i]->mask->cons[j].sym[q] + 1;
   ir_buf b = {0}, pro = {0};
-  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0, p, 0,
-            NULL, NULL, NULL};
+  /* static shapes: a dim that is an index argument has no static value
+   * (`?`, dim_size -1) */
+  emit_opts so = *o;
+  long *ssizes = NULL;
+  if (!o->dynamic && o->sizes && o->nsym_args) {
+    ssizes = ir_malloc(sizeof *ssizes * (size_t)(o->nsizes ? o->nsizes : 1));
+    memcpy(ssizes, o->sizes, sizeof *ssizes * (size_t)o->nsizes);
+    for (int i = 0; i < o->nsym_args; i++)
+      if (o->sym_args[i] >= 0 && o->sym_args[i] < o->nsizes) ssizes[o->sym_args[i]] = -1;
+    so.sizes = ssizes;
+    o = &so;
+  }
+  ectx c = {d, o, &b, nodes, nn, 0, o->dynamic, 0, o->dynamic ? NULL : o->sizes, nsyms, NULL, {0}, 0,
+            p, 0, NULL, NULL, NULL};
   c.symssa = ir_calloc((size_t)(nsyms ? nsyms : 1), sizeof *c.symssa);
   c.skip = ir_calloc((size_t)nn + 1, 1);
   mark_folded(&c);
@@ -2094,7 +2127,7 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
     if (c.dyn)
       for (int k = 0; k < nodes[i]->type.rank; k++) {
         int dim = nodes[i]->type.dims[k];
-        if (dim != IR_DIM_ONE && (dim < 0 || !c.symssa[dim][0])) {
+        if (dim != IR_DIM_ONE && (dim < 0 || !c.symssa[dim][0]) && !is_sym_arg(o, dim)) {
           char sn[48];
           sym_name(p, dim, sn, sizeof sn);
           fprintf(stderr, "uplift: error: size %s is the dim of no argument, so dynamic shapes cannot "
@@ -2128,6 +2161,7 @@ int emit_mlir_func(const gram_dialect *d, const ir_tprog *p, const emit_opts *o,
   ir_free(pro.s);
   ir_free(c.symssa);
   ir_free(c.skip);
+  ir_free(ssizes);
   return c.failed ? -1 : 0;
 }
 

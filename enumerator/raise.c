@@ -427,6 +427,35 @@ static int only_updates(const gram_op *op) {
   return 0;
 }
 
+/* The dialect's op of kernel `name` with one operand, or NULL. */
+static const gram_op *unary_op(const gram_dialect *d, const char *name) {
+  for (int i = 0; i < d->nops; i++)
+    if (d->ops[i]->nops == 1 && d->ops[i]->kernel && !strcmp(d->ops[i]->kernel, name))
+      return d->ops[i];
+  return NULL;
+}
+
+/* Has dialect d an op of semantic kernel `name` (also through a kernel
+ * attribute: linalg's map_unary[fun=neg])? */
+static int has_kernel(const gram_dialect *d, const char *name) {
+  ir_attr none[IR_TP_MAX_ATTRS];
+  memset(none, 0, sizeof none);
+  for (int i = 0; i < d->nops; i++) {
+    const gram_op *op = d->ops[i];
+    if (op->kernel_attr < 0) {
+      if (op->kernel && !strcmp(op->kernel, name)) return 1;
+      continue;
+    }
+    for (int v = 0; v < op->attrs[op->kernel_attr].nvals; v++) {
+      none[op->kernel_attr].n = 1;
+      none[op->kernel_attr].v[0] = (int8_t)v;
+      const char *kn = gram_prod_kernel(op, none);
+      if (kn && !strcmp(kn, name)) return 1;
+    }
+  }
+  return 0;
+}
+
 /* Which ops the task's arithmetic asks for (docs/enumerator.md: op
  * hints), decided by each op's semantic kernel. */
 static int op_allowed(const gram_op *op, unsigned hints) {
@@ -519,6 +548,8 @@ static int out_setup(task_ctx *t, const poly_output *po, out_search *s, ir_error
     int r = t->in_args[i]->type.rank;
     if ((r > 0 && r != s->otype.rank) || r >= 2) hints |= SG_HINT_OUTER;
   }
+  /* a negation in a dialect without negate (tosa) is 0 - x */
+  if ((hints & POLY_OP_NEG) && !has_kernel(t->d, "neg")) hints |= POLY_OP_SUB;
   s->ops = ir_malloc(sizeof(s->ops[0]) * (size_t)(t->d->nops ? t->d->nops : 1));
   for (int i = 0; i < t->d->nops; i++)
     if (op_allowed(t->d->ops[i], hints)) s->ops[s->nops++] = t->d->ops[i];
@@ -783,6 +814,163 @@ static void aligned_leaves(task_ctx *t, const out_search *s, node_list *l) {
   }
 }
 
+/* ---------------------------------------------------- reversed windows */
+
+/* slice[win](x) into type rt with window start[d] and keep[d] per dim of
+ * x (keep NULL: every dim kept), or NULL when the dialect types none. */
+static const ir_tnode *window_node(task_ctx *t, const gram_op *op, int wattr, const ir_tnode *x,
+                                   const long *start, const long *keep, const ir_type *rt) {
+  ir_attr given[IR_TP_MAX_ATTRS];
+  memset(given, 0, sizeof given);
+  ir_attr *w = &given[wattr];
+  w->n = (int8_t)(2 * x->type.rank);
+  for (int d = 0; d < x->type.rank; d++) {
+    if (start[d] < -128 || start[d] > 127) return NULL;
+    w->v[2 * d] = (int8_t)start[d];
+    w->v[2 * d + 1] = (int8_t)(keep ? keep[d] : 1);
+  }
+  gram_prod prods[4];
+  int np = gram_productions_given(op, &x->type, given, rt, prods, 4, NULL);
+  for (int p = 0; p < np && p < 4; p++)
+    if (ir_type_equal(&prods[p].result, rt))
+      return ir_tp_op(t->store, &op->desc, prods[p].attrs, &x, 1, rt);
+  return NULL;
+}
+
+/* reverse[dim](x), or NULL when the dialect types none. */
+static const ir_tnode *reverse_node(task_ctx *t, const gram_op *op, const ir_tnode *x, int dim) {
+  gram_prod prods[IR_MAX_RANK + 1];
+  int np = gram_productions(op, &x->type, &x->type, prods, IR_MAX_RANK + 1, NULL);
+  for (int p = 0; p < np && p <= IR_MAX_RANK; p++)
+    for (int a = 0; a < op->nattrs; a++)
+      if (op->attrs[a].dom == GRAM_DOM_DIM && prods[p].attrs[a].n > 0 &&
+          prods[p].attrs[a].v[0] == dim && ir_type_equal(&prods[p].result, &x->type))
+        return ir_tp_op(t->store, &op->desc, prods[p].attrs, &x, 1, &x->type);
+  return NULL;
+}
+
+/* The reversed windows of input array x read by element reference e
+ * (docs/enumerator.md, "Reversed windows"), for a reference that reads x
+ * at an offset in a size that is not the extent of that dim: a subscript
+ * s - i + c (durbin's r[k - i - 1] of r[n], k the body's kept iterator) or
+ * s + c (sum[k]), each other subscript an iterator plus a constant
+ * (distinct iterators) or a constant.  A leaf has x's dims read by
+ * iterators (the dims read at s + c or at a constant are dropped); its
+ * element p is x at the subscripts with each iterator set to its p, for p
+ * in a window of extent s along each reversed dim: slice x from 0 (each
+ * other dim from its offset) to extent s, reverse it, and slice the
+ * result so that p reads x[s + c - p]: p in [c + 1, c + 1 + s), which
+ * reads x[0 .. s-1] (i from 1 to k in x[k - i]), and, where c + 1 is not
+ * 0, a second leaf whose window starts at x[c + 1] instead, p in [0, s)
+ * (x[k - i] for i < k); a dim read at s + c is the window x[c + 1 .. c +
+ * s] reversed, dropped at 0 (its element x[s + c]).  Outside the window the elements are x's own
+ * (select on the window's mask): a program that computes over them and
+ * masks them away multiplies no padding zero.  Each op is the dialect's
+ * own (slice, reverse, select), so the leaf means what they mean
+ * everywhere.  Appended to l. */
+static void window_ref(task_ctx *t, const ir_expr *e, node_list *l) {
+  const ir_kernel *k = t->k;
+  const ir_tnode *x = NULL;
+  for (int i = 0; i < t->nin; i++)
+    if (t->in_vars[i] == e->var && t->in_args[i]->kind == IR_TN_ARG) x = t->in_args[i];
+  if (!x || e->nargs != x->type.rank || !e->nargs || e->nargs > IR_MAX_RANK) return;
+  int wattr, rev[IR_MAX_RANK], iters[IR_MAX_RANK], size[IR_MAX_RANK], rdim[IR_MAX_RANK];
+  int moved = 0, other = 0;
+  const gram_op *sl = slice_op(t->d, &wattr), *rv = unary_op(t->d, "reverse");
+  if (!sl || !rv) return;
+  long off[IR_MAX_RANK], fkeep[IR_MAX_RANK];
+  ir_type wt = x->type, rt = x->type;
+  rt.rank = 0;
+  long *coef = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  int ok = 1;
+  for (int d = 0; d < e->nargs && ok; d++) {
+    long c0;
+    int it = -1, sz = -1, others = 0;
+    rev[d] = 0;
+    iters[d] = -1;
+    if (!index_expr(k, e->args[d]) || ir_expr_affine(k, e->args[d], coef, &c0)) {
+      ok = 0;
+      break;
+    }
+    for (int v = 0; v < k->nvars; v++) {
+      if (!coef[v]) continue;
+      if (k->vars[v]->kind == IR_VAR_ITER && (coef[v] == 1 || coef[v] == -1) && it < 0) it = v;
+      else if (k->vars[v]->kind == IR_VAR_SIZE && coef[v] == 1 && sz < 0) sz = v;
+      else others = 1;
+    }
+    for (int q = 0; q < d && it >= 0; q++) others |= iters[q] == it;
+    iters[d] = it;
+    fkeep[d] = it >= 0;
+    rdim[d] = it >= 0 ? rt.rank : -1;
+    if (it >= 0) rt.dims[rt.rank++] = x->type.dims[d];
+    off[d] = c0;
+    size[d] = sz;
+    if (others || (it >= 0 && coef[it] == -1 && sz < 0) || (it >= 0 && coef[it] == 1 && sz >= 0)) {
+      ok = 0;
+    } else if (sz >= 0) { /* s - i + c, or s + c: a window of extent s, reversed */
+      wt.dims[d] = sz;
+      rev[d] = 1;
+      moved |= sz != x->type.dims[d];
+      other |= it >= 0 && c0 != -1;
+    }
+  }
+  ir_free(coef);
+  /* without a reversed dim, only an element of a local (a temporary
+   * expanded over the kept loop, read back at the iteration that wrote
+   * it: durbin's sum[k]); a parameter array's row, column or element at
+   * a size (gramschmidt's A[i][k], R[k][k]) is left to the masks, whose
+   * whole-array programs the search finds exact */
+  int rev_iter = 0;
+  for (int d = 0; d < e->nargs; d++) rev_iter |= rev[d] && iters[d] >= 0;
+  int local = k->vars[e->var]->kind == IR_VAR_LOCAL || k->vars[e->var]->kind == IR_VAR_LOCAL_ARRAY;
+  if (!ok || !moved || !(rev_iter || (local && !rt.rank))) return;
+  for (int form = 0; form < 1 + other; form++) {
+    /* form 0: the window x[0 .. s-1] at p in [c + 1, c + 1 + s); form 1:
+     * x[c + 1 .. c + s] at p in [0, s) */
+    long start[IR_MAX_RANK], fstart[IR_MAX_RANK];
+    ir_mask m = {0};
+    for (int d = 0; d < e->nargs; d++) {
+      /* a dim read at s + c, dropped: x[c + 1 .. c + s] reversed, at 0 */
+      int at0 = form || iters[d] < 0;
+      start[d] = rev[d] ? (at0 ? off[d] + 1 : 0) : iters[d] >= 0 ? off[d] : 0;
+      fstart[d] = rev[d] ? (at0 ? 0 : -(off[d] + 1)) : iters[d] >= 0 ? 0 : off[d];
+      if (!rev[d] || iters[d] < 0 || m.ncons + 2 > IR_MASK_MAX_CONS) continue;
+      long lo = form ? 0 : off[d] + 1; /* lo <= p < lo + s */
+      ir_mask_con *mc = &m.cons[m.ncons++];
+      mc->coef[rdim[d]] = 1;
+      mc->c = (int)-lo;
+      mc = &m.cons[m.ncons++];
+      mc->coef[rdim[d]] = -1;
+      mc->sym[0] = size[d];
+      mc->pcoef[0] = 1;
+      mc->c = (int)(lo - 1);
+    }
+    const ir_tnode *n = window_node(t, sl, wattr, x, start, NULL, &wt);
+    for (int d = 0; d < e->nargs && n; d++)
+      if (rev[d]) n = reverse_node(t, rv, n, d);
+    if (n) n = window_node(t, sl, wattr, n, fstart, fkeep, &rt);
+    if (n && m.ncons && ir_type_equal(&rt, &x->type)) {
+      ir_type mt = rt;
+      mt.elem = IR_I1;
+      n = make_select(t, ir_tp_mask(t->store, &m, &mt), n, x);
+    }
+    if (n) nodes_push(l, n);
+  }
+}
+
+static void window_expr(task_ctx *t, const ir_expr *e, node_list *l) {
+  if (e->kind == IR_EX_ELEM) window_ref(t, e, l);
+  for (int i = 0; i < e->nargs; i++)
+    if (e->kind != IR_EX_ELEM) window_expr(t, e->args[i], l);
+}
+
+/* The reversed windows the task's statements read (window_ref), as
+ * leaves of every output.  Appended to l. */
+static void window_leaves(task_ctx *t, node_list *l) {
+  for (int i = 0; i < t->pt->nstmts; i++)
+    window_expr(t, t->a->stmts[t->pt->stmts[i]].stmt->rhs, l);
+}
+
 /* The leaves of a round: the inputs, the constants (rank 0 and of the
  * output's type, also in the element types of the kernel's conversions), the masks of the regions the task reads and writes and
  * of the points of each statement's value space that hold final values,
@@ -793,6 +981,7 @@ static es_leaf *round_leaves(task_ctx *t, const out_search *s, int *n) {
   node_list l = {0};
   for (int i = 0; i < t->nin; i++) nodes_push(&l, t->in_args[i]);
   aligned_leaves(t, s, &l);
+  window_leaves(t, &l);
   constant_leaves(t, NULL, &l);
   constant_leaves(t, &s->otype, &l);
   unsigned ce = cast_elems(k);

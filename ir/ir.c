@@ -519,6 +519,25 @@ long ir_expr_eval_int(const ir_expr *e, const long *vals) {
   }
 }
 
+int ir_expr_affine(const ir_kernel *k, const ir_expr *e, long *coef, long *c0) {
+  long *vals = ir_calloc((size_t)k->nvars + 1, sizeof(long));
+  *c0 = ir_expr_eval_int(e, vals);
+  long at3 = *c0;
+  for (int v = 0; v < k->nvars; v++) {
+    coef[v] = 0;
+    if (k->vars[v]->kind != IR_VAR_SIZE && k->vars[v]->kind != IR_VAR_ITER) continue;
+    vals[v] = 1;
+    coef[v] = ir_expr_eval_int(e, vals) - *c0;
+    vals[v] = 0;
+    at3 += 3 * coef[v];
+  }
+  for (int v = 0; v < k->nvars; v++)
+    if (k->vars[v]->kind == IR_VAR_SIZE || k->vars[v]->kind == IR_VAR_ITER) vals[v] = 3;
+  int bad = ir_expr_eval_int(e, vals) != at3;
+  ir_free(vals);
+  return bad ? -1 : 0;
+}
+
 long ir_kernel_elements(const ir_kernel *k, const long *sizes, long max) {
   long total = 0;
   for (int v = 0; v < k->nvars && total <= max; v++) {

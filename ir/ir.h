@@ -693,6 +693,12 @@ void ir_expr_print_c(const ir_kernel *k, const ir_expr *e, ir_var_print_fn var, 
 int ir_expr_const_int(const ir_expr *e, long *v);
 long ir_expr_eval_int(const ir_expr *e, const long *vals);
 
+/* The affine form of integer expression e (ir_expr_eval_int's) over k's
+ * sizes and iterators: coef[v] per variable (k->nvars entries, the
+ * caller's), *c0 the constant.  Returns 0, or -1 when e is not affine in
+ * them (a product of two: the form is checked with every one set to 3). */
+int ir_expr_affine(const ir_kernel *k, const ir_expr *e, long *coef, long *c0);
+
 /* The number of elements of k's arrays and scalars (locals included; sizes
  * and iterators not) at the size assignment sizes[var id], counted up to
  * max: past it the result is some value > max (no overflow).  -1 if a dim

@@ -25,9 +25,13 @@
  * t becomes a size of the body's kernel (iter_as_size; ir_tloop.iter_size),
  * which each iteration gives its value: the body is raised and verified
  * for every value of its operands and of its sizes, so each verdict holds
- * at every iteration.  Refused (the reason in pipe_kept.why_not): t in a
- * data value; a subscript that reads t and another iterator (no program
- * cuts a window at an offset in a size).  A downward kept loop runs
+ * at every iteration.  A subscript t - i + c (i another loop's iterator:
+ * durbin's reversed window r[k - i - 1]) stays too, t a size of the body,
+ * and the search reads it through slice and reverse ops whose window has
+ * the size t as its extent (enumerator/raise.c, window_leaves).  Refused
+ * (the reason in pipe_kept.why_not): t in a data value; a subscript that
+ * reads t and another iterator in any other form (B[i + t]: no program
+ * cuts that window).  A downward kept loop runs
  * downward (ir_tloop.down).  Anything else keeps the analysis of the whole
  * kernel (refused as before).
  *
@@ -113,6 +117,21 @@ static int reads_other_iter(const cutter *c, const ir_expr *e) {
   for (int v = 0; v < c->k->nvars; v++)
     if (v != c->iter && c->k->vars[v]->kind == IR_VAR_ITER && ir_expr_reads(e, v)) return 1;
   return 0;
+}
+
+/* Is subscript e t - i + c, t c's iterator, i one other iterator (a
+ * reversed window whose offset moves with t)? */
+static int reversed_window(const cutter *c, const ir_expr *e) {
+  const ir_kernel *k = c->k;
+  long *coef = ir_calloc((size_t)k->nvars + 1, sizeof(long)), c0;
+  int ok = !ir_expr_affine(k, e, coef, &c0) && coef[c->iter] == 1, others = 0;
+  for (int v = 0; v < k->nvars && ok; v++)
+    if (v != c->iter && coef[v]) {
+      ok = k->vars[v]->kind == IR_VAR_ITER && coef[v] == -1 && !others;
+      others++;
+    }
+  ir_free(coef);
+  return ok && others == 1;
 }
 
 /* The slice var of src cut at at[] (new or the same as an earlier
@@ -221,18 +240,26 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
     /* an array the body writes, or a padded pointer (its region reaches
      * past its storage): the access stays, the iterator a size of the body
      * (a mask in it selects the element) */
-    for (int d = 0; d < e->nargs; d++) /* no program cuts at an offset in a size */
+    int window = 0;
+    for (int d = 0; d < e->nargs; d++)
       if (ir_expr_reads(e->args[d], c->iter) && reads_other_iter(c, e->args[d])) {
-        c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
-                                 "another loop's (line %d)", sv->name, iter_name(c), e->pos.line);
-        return e;
+        if (!reversed_window(c, e->args[d])) {
+          c->why = ir_arena_printf(c->arena, "a subscript of %s reads the kept iterator %s and "
+                                   "another loop's other than as %s - i + c, a reversed window "
+                                   "(line %d)", sv->name, iter_name(c), iter_name(c), e->pos.line);
+          return e;
+        }
+        window = 1;
       }
-    /* a slice of an array the body writes (its writes a constant apart,
-     * writes_over) is cut only where the source reads it unguarded: under
-     * an if the read may be one the source makes at some iterations only,
-     * where the slice's offset is inside the array (nussinov's
-     * table[i + 1][j - 1] under i + 1 < n, past the table at i = n - 1) */
-    if (lhs || sv->padded || writes_over(c, c->body->body, e) ||
+    /* a reversed window (durbin's r[k - i - 1]) stays, the iterator a
+     * size of the body: the search reads it with slice and reverse ops
+     * (docs/enumerator.md, "Reversed windows"); a slice of an array the
+     * body writes (its writes a constant apart, writes_over) is cut only
+     * where the source reads it unguarded: under an if the read may be
+     * one the source makes at some iterations only, where the slice's
+     * offset is inside the array (nussinov's table[i + 1][j - 1] under
+     * i + 1 < n, past the table at i = n - 1) */
+    if (window || lhs || sv->padded || writes_over(c, c->body->body, e) ||
         (c->guarded && ir_kernel_writes(c->k, e->var))) {
       c->as_size = 1;
       return e;

@@ -259,6 +259,17 @@ static void show_masked_zero(pipe_verify_state *vs, const enum_query *q, verify_
   t.ieee_masked_zero = 1;
   verify_task_check(vs->v, &t, cand, vs->shown);
   if (vs->shown->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vs->shown, r);
+  if (r->has_cex && r->cex.zero_sign) {
+    /* not the assumption's difference (the solver's model may differ in a
+     * zero's sign only): once more for inputs without NaN and -0, where
+     * an infinity meeting a masked zero is what can differ */
+    r->has_cex = 0;
+    verify_result_free(vs->shown);
+    memset(vs->shown, 0, sizeof *vs->shown);
+    t.ordinary_inputs = 1;
+    verify_task_check(vs->v, &t, cand, vs->shown);
+    if (vs->shown->verdict == VERIFY_REFUTED) hand_out_cex(vs, q, vs->shown, r);
+  }
   if (r->cex.zero_sign) r->has_cex = 0; /* not the assumption's difference */
   if (r->has_cex) snprintf(r->differs, sizeof r->differs, "%s", vs->shown->reason);
 }

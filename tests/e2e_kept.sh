@@ -19,7 +19,8 @@
 # slice, the slice squared in the first task reading it; where it reads
 # the iterator as a size, a mask constraint in it turned).  A
 # body that reads the iterator in a data value or in a subscript with
-# another iterator, or a local the loop carries, is refused with the
+# another iterator other than t - i + c (a reversed window: durbin,
+# mirror_steps, below), or a local the loop carries, is refused with the
 # reason.  (back_subst's kept loop runs downward.)
 . tests/lib.sh
 
@@ -33,7 +34,7 @@ benchmarks/kernels/partial/fdtd-2d.c tests/kernels/kept/smooth_steps.c
 tests/kernels/kept/forced_steps.c benchmarks/kernels/partial/trisolv.c
 benchmarks/kernels/partial/gramschmidt.c tests/kernels/kept/bound_steps.c
 tests/kernels/kept/history_steps.c tests/kernels/kept/back_subst.c
-tests/kernels/kept/window_steps.c"
+tests/kernels/kept/window_steps.c tests/kernels/kept/mirror_steps.c"
 for f in $KEPT; do
   name=$(basename "$f" .c)
   for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
@@ -247,7 +248,7 @@ void kernel_iv(int steps, int n, double A[n], double B[n]) {
       A[i] = 0.5 * A[i] + B[i] * t;
 }
 C
-refuse_iter iter_mixed "a subscript of B reads the kept iterator t and another loop's (line 4)" <<'C'
+refuse_iter iter_mixed "a subscript of B reads the kept iterator t and another loop's other than as t - i + c, a reversed window (line 4)" <<'C'
 void kernel_im(int steps, int n, double A[n], double B[n]) {
   for (int t = 0; t < steps; t++)
     for (int i = 0; i < n - steps; i++)
@@ -328,23 +329,18 @@ sys.exit(not (r["raised"] and len(p) == 3 and any(x.get("kept_loops") for x in p
   check "$name: its report is proved again by uplift verify" "$UPLIFT" verify "$f" "$TMP/$name.json"
   # a wrong part: in the first part that has one, a mask constraint in a
   # kept iterator turned (== 0 and >= 0 swapped), else a literal doubled
-  python3 -c "$TURN_PY"'
-r = json.load(open(sys.argv[1]))
-for pi, x in enumerate(r["parts"]):
-    for i, t in enumerate(x["tasks"]):
-        k = x.get("kept_loops")
-        p = t["program"]
-        if k and k[0]["iterator_is_size"]:
-            p = re.sub(r"mask\[([^\]]*)\]", turn(k[0]["loop"]), p, count=1)
-        if p == t["program"]:
-            p = re.sub(r"(?<![\w.])(\d+\.\d+):", lambda m: repr(2 * float(m.group(1))) + ":", p, count=1)
-        if p == t["program"]: # a literal operand of a scalar op
-            p = re.sub(r"(?<![\w.])(\d+\.\d+)(?=[,)])", lambda m: repr(2 * float(m.group(1))), p, count=1)
-        if p != t["program"]:
-            t["program"] = p
-            json.dump(r, open(sys.argv[2], "w"))
-            print(pi + 1, i)
-            sys.exit(0)' "$TMP/$name.json" "$TMP/$name.bad.json" >"$TMP/badtask"
+  python3 -c "$TURN_PY$FIRST_PY"'
+def wrong(q, x):
+    k = x.get("kept_loops")
+    p = q
+    if k and k[0]["iterator_is_size"]:
+        p = re.sub(r"mask\[([^\]]*)\]", turn(k[0]["loop"]), p, count=1)
+    if p == q:
+        p = re.sub(r"(?<![\w.])(\d+\.\d+):", lambda m: repr(2 * float(m.group(1))) + ":", p, count=1)
+    if p == q: # a literal operand of a scalar op
+        p = re.sub(r"(?<![\w.])(\d+\.\d+)(?=[,)])", lambda m: repr(2 * float(m.group(1))), p, count=1)
+    return p
+tamper_first(json.load(open(sys.argv[1])), wrong)' "$TMP/$name.json" "$TMP/$name.bad.json" >"$TMP/badtask"
   check "$name: a tampered part is made" test -s "$TMP/badtask"
   "$UPLIFT" verify "$f" "$TMP/$name.bad.json" >"$TMP/out" 2>"$TMP/err"
   rc=$?
@@ -356,6 +352,66 @@ part = text.split("part %s of 3" % sys.argv[2])[1].split("\npart ")[0]
 sys.exit(not re.search(r"^task %s \(.*refuted" % sys.argv[3], part, re.M))' "$TMP/out" "$bp" "$bt"
   c_agrees "$name" "$f" "^static void ${name}_part2(" "9 14" ""
 done
+# reversed windows whose offset moves with the kept iterator (docs/
+# analyze.md, "Reversed windows in the iterator"): durbin, a prelude and
+# the kept order loop k whose body reads r[k - i - 1] and y[k - i - 1]
+# (alpha and beta carried from the prelude), raised in every dialect,
+# every task of both parts proved, --check agrees, the MLIR passes
+# mlir-opt-16 with static and dynamic shapes, uplift verify re-proves the
+# report, and --emit c agrees with the native original.  For durbin and
+# mirror_steps (a[k - i], w[k - 1 - i]; in KEPT above), a program whose
+# window is read forwards (its reverse op dropped) is refuted.
+f=benchmarks/kernels/partial/durbin.c
+for d in ${RAISE_DIALECTS:-hlo linalg tosa}; do
+  fl=""
+  [ "$d" = tosa ] && fl="--element-type f32"
+  # shellcheck disable=SC2086
+  expect_status 0 "durbin ($d): raised inside its kept loop, proved, --check agrees" \
+    "$UPLIFT" raise "$f" $fl --dialect $d --check -o "$TMP/durbin.$d.mlir"
+  check "durbin ($d): every task proved" sh -c "! grep '^task ' '$TMP/err' | grep -qv '; proved ('"
+  check "durbin ($d): the report names the kept loop k" grep -q "^kept loop k (line [0-9]*): carries" "$TMP/err"
+  check "durbin ($d): --check agrees" grep -q "^uplift raise: --check: the raised program agrees" "$TMP/err"
+  case $d in # the reversal: stablehlo.reverse, tosa.reverse, linalg's flipped index
+  linalg) rev="_flip = arith.subi" ;;
+  *) rev=".reverse\"(" ;;
+  esac
+  check "durbin ($d): the window is reversed" grep -q "$rev" "$TMP/durbin.$d.mlir"
+  ua=""; [ "$d" = hlo ] && ua="--allow-unregistered-dialect"
+  # shellcheck disable=SC2086
+  check "durbin ($d): output passes mlir-opt-16" mlir-opt-16 $ua "$TMP/durbin.$d.mlir"
+  # shellcheck disable=SC2086
+  "$UPLIFT" raise -q "$f" $fl --dialect $d --shapes dynamic -o "$TMP/durbin.$d.dyn.mlir" 2>/dev/null
+  # shellcheck disable=SC2086
+  check "durbin ($d): dynamic shapes pass mlir-opt-16" mlir-opt-16 $ua "$TMP/durbin.$d.dyn.mlir"
+  # shellcheck disable=SC2086
+  "$UPLIFT" raise -q "$f" $fl --dialect $d --sizes n=12 -o "$TMP/durbin.$d.static.mlir" 2>/dev/null
+  # shellcheck disable=SC2086
+  check "durbin ($d): static shapes pass mlir-opt-16 (the window's extent k is ?)" \
+    sh -c "grep -q 'tensor<?x' '$TMP/durbin.$d.static.mlir' && mlir-opt-16 $ua '$TMP/durbin.$d.static.mlir'"
+done
+"$UPLIFT" raise -q "$f" --json -o "$TMP/durbin.json" 2>/dev/null
+check "durbin: --json has two parts, the kept loop in the second, every task proved" python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["parts"]
+sys.exit(not (r["raised"] and len(p) == 2 and p[1].get("kept_loops")
+              and all(t["verify"]["verdict"] == "proved" for x in p for t in x["tasks"])))' "$TMP/durbin.json"
+check "durbin: its report is proved again by uplift verify" "$UPLIFT" verify "$f" "$TMP/durbin.json"
+c_agrees durbin "$f" "^static void kernel_durbin_part1(" "9 14" native
+for name in durbin mirror_steps; do
+  f=benchmarks/kernels/partial/$name.c
+  [ -f "$f" ] || f=tests/kernels/kept/$name.c
+  python3 -c "$FIRST_PY"'
+rev = re.compile(r"reverse\[dim=\(0\)\]\((slice\[win=\([^)]*\)\]\(\w+\):\w+\[\w+\])\)")
+tamper_first(json.load(open(sys.argv[1])), lambda p, x: rev.sub(r"\1", p, count=1))' \
+    "$TMP/$name.json" "$TMP/$name.fwd.json" >"$TMP/badtask"
+  check "$name: a window read forwards is made" test -s "$TMP/badtask"
+  "$UPLIFT" verify "$f" "$TMP/$name.fwd.json" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  check "$name: a window read forwards is not proved (exit $rc)" test "$rc" -ne 0
+  read -r bp bt <"$TMP/badtask"
+  check "$name: uplift verify refutes that task" grep -q "^task $bt (.*refuted" "$TMP/out" "$TMP/err"
+done
+
 # nested kept loops (raise_nested): a kept loop whose body keeps a loop of
 # its own, followed by a plain statement (solve_steps: a step loop holding
 # a forward substitution, then a feedback into the right-hand side;

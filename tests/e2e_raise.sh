@@ -77,8 +77,8 @@ partial_reason() {
     deriche) echo "a recurrence carried by loop j through ym1" ;;
     # two items: the prelude, then the kept loop k, alpha and beta carried
     # from the one to the other; k's body reads the reversed windows
-    # r[k - i - 1] and y[k - i - 1], which no body cuts yet
-    durbin) echo "through alpha, y, beta, sum, z, carried by loop k" ;;
+    # r[k - i - 1] and y[k - i - 1] (KEPT: tests/e2e_kept.sh)
+    durbin) echo KEPT ;;
     # every loop kept (floyd-warshall, seidel-2d), nussinov's j inside its
     # kept i: scalar items (docs/analyze.md, "Scalar items")
     floyd-warshall|nussinov|seidel-2d) echo SCALAR ;;

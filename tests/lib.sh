@@ -63,6 +63,21 @@ def turn(it):
         return m.group(0)
     return f
 '
+# FIRST_PY: python defining tamper_first(r, f): in report r, the first
+# task (of its parts in order; a report without parts is one) whose
+# program f(program, part) changes is changed, r written to sys.argv[2]
+# and "PART TASK" printed (PART from 1), then exit
+FIRST_PY='import json, re, sys
+def tamper_first(r, f):
+    for pi, x in enumerate(r.get("parts", [r])):
+        for i, t in enumerate(x["tasks"]):
+            p = f(t["program"], x)
+            if p != t["program"]:
+                t["program"] = p
+                json.dump(r, open(sys.argv[2], "w"))
+                print(pi + 1, i)
+                sys.exit(0)
+'
 # TAMPER_NESTED_PY IN OUT [all]: the report IN with the first task of a
 # nested item (below the top level) whose kept iterator is a size
 # tampered: a mask constraint in that iterator turned (in its first mask,

@@ -6,7 +6,8 @@
  * tests/kernels/slice/ *.c, and the kernels raised inside a kept
  * loop, benchmarks/kernels/partial/jacobi-*.c, fdtd-2d.c (its
  * body reads the iterator: a slice cut in the loop), trisolv.c and
- * gramschmidt.c (the iterator a size of the body) and
+ * gramschmidt.c (the iterator a size of the body), durbin.c (reversed
+ * windows in the iterator) and
  * tests/kernels/kept/ *.c, the nested kept loops of
  * tests/kernels/nested/ *.c, and the scalar items of seidel-2d.c,
  * floyd-warshall.c, nussinov.c and tests/kernels/scalar/ *.c; a first line `// uplift: OPTIONS` gives
@@ -153,6 +154,12 @@ static const struct {
     /* accumulators folded into their elements (poly_fold_locals): Doolittle
      * LU and both solves on a flat matrix, f64 */
     {"tests/kernels/kept/doolittle_flat.c", {RAISES, REFUSED, RAISES}},
+    /* reversed windows whose offset moves with the kept iterator
+     * (r[k - i - 1], a[k - i]): slice, reverse and slice ops whose extent
+     * is the iterator, an index argument of the body (docs/enumerator.md,
+     * "Reversed windows") */
+    {"benchmarks/kernels/partial/durbin.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/kept/mirror_steps.c", {RAISES, RAISES, RAISES}},
     /* nested kept loops: the loop's function calls @NAME_body, its items'
      * sequence, a kept-loop item a loop function of its own; solve_steps
      * and flat_solve_steps are f64, which tosa has not */
@@ -471,6 +478,7 @@ int main(void) {
   glob("benchmarks/kernels/partial/fdtd-2d.c", GLOB_APPEND, NULL, &g);
   glob("benchmarks/kernels/partial/trisolv.c", GLOB_APPEND, NULL, &g);
   glob("benchmarks/kernels/partial/gramschmidt.c", GLOB_APPEND, NULL, &g);
+  glob("benchmarks/kernels/partial/durbin.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/kept/*.c", GLOB_APPEND, NULL, &g);
   glob("tests/kernels/nested/*.c", GLOB_APPEND, NULL, &g);
   glob("benchmarks/kernels/partial/seidel-2d.c", GLOB_APPEND, NULL, &g);
