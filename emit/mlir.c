@@ -1648,8 +1648,73 @@ static ir_elem common_elem(ir_elem a, ir_elem b) {
   return wa == 64 ? IR_I64 : IR_I32;
 }
 
+/* Does evaluating e read an array element or divide integers: something
+ * that may be undefined where C would not evaluate it (the untaken side
+ * of `?:`, the right side of `&&` and `||` that C skips)? */
+static int s_guarded(const sctx *c, const ir_expr *e) {
+  if (e->kind == IR_EX_ELEM && e->nargs) return 1;
+  if (e->kind == IR_EX_DIV && !ir_elem_is_float(e->type)) return 1;
+  (void)c;
+  for (int i = 0; i < e->nargs; i++)
+    if (s_guarded(c, e->args[i])) return 1;
+  return 0;
+}
+
+static void s_value(sctx *c, int depth, const ir_expr *e, char *nm);
+
+/* e (of type t) evaluated into a fresh value yielded by the region of an
+ * scf.if being written at depth. */
+static void s_yield(sctx *c, int depth, const ir_expr *e, ir_elem t) {
+  char x[SN], y[SN];
+  s_value(c, depth, e, x);
+  s_conv(c, depth, x, e->type, t, y);
+  s_indent(c, depth);
+  ir_buf_printf(c->b, "scf.yield %s : %s\n", y, s_type(c, t));
+}
+
+/* C's lazy forms where the side C may skip could be undefined: `?:`
+ * (args: condition, then, else) and `&&`, `||` (args: left, right) as
+ * an scf.if on the condition, each side computed in its region, so that
+ * a guarded read (`j > 0 && a[j - 1]`) is made only where C makes it.
+ * Returns 0 when e is no such form (arith.select and andi/ori do). */
+static int s_lazy(sctx *c, int depth, const ir_expr *e, char *nm) {
+  int sel = e->kind == IR_EX_SELECT, and = e->kind == IR_EX_AND, or = e->kind == IR_EX_OR;
+  if (!(sel || and || or)) return 0;
+  if (sel ? !s_guarded(c, e->args[1]) && !s_guarded(c, e->args[2]) : !s_guarded(c, e->args[1]))
+    return 0;
+  char x[SN], z[SN];
+  s_value(c, depth, e->args[0], x);
+  s_conv(c, depth, x, e->args[0]->type, IR_I1, z);
+  ir_elem t = sel ? e->type : IR_I1;
+  char r[SN];
+  s_fresh(c, r);
+  s_indent(c, depth);
+  ir_buf_printf(c->b, "%s = scf.if %s -> (%s) {\n", r, z, s_type(c, t));
+  if (sel || and) s_yield(c, depth + 1, e->args[1], t);
+  else {
+    s_indent(c, depth + 1);
+    ir_buf_printf(c->b, "%s_t = arith.constant true\n", r);
+    s_indent(c, depth + 1);
+    ir_buf_printf(c->b, "scf.yield %s_t : i1\n", r);
+  }
+  s_indent(c, depth);
+  ir_buf_printf(c->b, "} else {\n");
+  if (sel || or) s_yield(c, depth + 1, e->args[sel ? 2 : 1], t);
+  else {
+    s_indent(c, depth + 1);
+    ir_buf_printf(c->b, "%s_f = arith.constant false\n", r);
+    s_indent(c, depth + 1);
+    ir_buf_printf(c->b, "scf.yield %s_f : i1\n", r);
+  }
+  s_indent(c, depth);
+  ir_buf_printf(c->b, "}\n");
+  s_conv(c, depth, r, t, e->type, nm);
+  return 1;
+}
+
 /* The value of e, of type e->type, into nm. */
 static void s_value(sctx *c, int depth, const ir_expr *e, char *nm) {
+  if (s_lazy(c, depth, e, nm)) return;
   const ir_kernel *k = c->k;
   char x[SN], y[SN], z[SN], ty[160];
   const char *T = s_type(c, e->type);

@@ -130,8 +130,14 @@ scalar_item nussinov benchmarks/kernels/partial/nussinov.c 1
 scalar_item prefix_scale tests/kernels/scalar/prefix_scale.c 1
 scalar_item clip_walk tests/kernels/scalar/clip_walk.c 1
 scalar_item back_sweep tests/kernels/scalar/back_sweep.c 1
+scalar_item guarded_walk tests/kernels/scalar/guarded_walk.c 1
 scalar_item read_first "$TMP/read_first.c" 1
 scalar_item carry_out "$TMP/carry_out.c" 1
+
+# C's lazy forms stay lazy: the read of x[i - 1] that `i > 0 &&` guards is
+# made under scf.if (at i = 0 an arith.select would read x[-1])
+check "guarded_walk (linalg): the guarded reads are under scf.if, no arith.select" \
+  sh -c "grep -q 'scf.if' '$TMP/guarded_walk.linalg.mlir' && ! grep -q 'arith.select' '$TMP/guarded_walk.linalg.mlir'"
 
 # both kinds in one kept loop's body: the recurrence a scalar item, the
 # scaling a raised task, proved

@@ -182,6 +182,7 @@ static const struct {
     {"tests/kernels/scalar/prefix_scale.c", {RAISES, RAISES, RAISES}},
     {"tests/kernels/scalar/clip_walk.c", {RAISES, REFUSED, RAISES}},
     {"tests/kernels/scalar/back_sweep.c", {RAISES, RAISES, RAISES}},
+    {"tests/kernels/scalar/guarded_walk.c", {RAISES, RAISES, RAISES}},
 };
 #define NEXPECTED (int)(sizeof expected / sizeof expected[0])
 /* The reason a REFUSED kernel gives (tosa: "has no f64 element type (the
