@@ -306,6 +306,9 @@ static const char *term_why(const ir_tnode *n, const ir_tnode *lhs, int rhs) {
 }
 
 const char *emit_pdll_why(const emit_pdll_rule *r) {
+  if (ir_tp_has_attr_var(r->lhs))
+    return "an attribute variable ($0, one rule for every value of the attribute), which "
+           "these patterns do not bind";
   const char *why = term_why(r->lhs, r->lhs, 0);
   if (!why) why = term_why(r->rhs, r->lhs, 1);
   /* a PDL pattern states no shape: it matches its ops at any shape, so a

@@ -496,7 +496,9 @@ const char *gram_attr_spelling(const gram_attr *a, int v, ir_elem elem) {
 }
 
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs) {
-  if (op->kernel_attr >= 0) return op->attrs[op->kernel_attr].vals[attrs[op->kernel_attr].v[0]];
+  if (op->kernel_attr >= 0)
+    return attrs[op->kernel_attr].n < 0 ? NULL /* a rule's attribute variable */
+                                        : op->attrs[op->kernel_attr].vals[attrs[op->kernel_attr].v[0]];
   return op->kernel;
 }
 
@@ -508,7 +510,8 @@ static int term_shape_generic(const ir_tnode *n, const ir_type *root) {
       if (t->dims[d] != root->dims[d]) return 0;
   }
   if (n->kind == IR_TN_OP) {
-    const interp_op *k = interp_op_find(gram_prod_kernel(n->op->owner, n->attrs));
+    const char *kn = gram_prod_kernel(n->op->owner, n->attrs);
+    const interp_op *k = kn ? interp_op_find(kn) : NULL;
     if (!k || !(k->flags & INTERP_OP_ELEMENTWISE)) return 0;
   }
   for (int i = 0; i < n->nops; i++)
@@ -527,6 +530,10 @@ char *gram_attrs_str(const gram_op *op, const ir_attr *attrs, char *buf, size_t 
     const gram_attr *d = &op->attrs[a];
     at += (size_t)snprintf(buf + at, n - at, "%s%s=", a ? " " : "", d->name);
     if (at >= n) break;
+    if (attrs[a].n < 0) { /* a rule's attribute variable */
+      at += (size_t)snprintf(buf + at, n - at, "$%d", attrs[a].v[0]);
+      continue;
+    }
     if (d->dom == GRAM_DOM_ENUM || d->dom == GRAM_DOM_REGION) {
       at += (size_t)snprintf(buf + at, n - at, "%s", d->vals[attrs[a].v[0]]);
       continue;

@@ -280,7 +280,8 @@ int gram_op_has_window(const gram_op *op);
 /* Does `op` need a proposed result type? */
 int gram_op_needs_target(const gram_op *op);
 
-/* The kernel name of a production (resolves `kernel @attr`). */
+/* The kernel name of a production (resolves `kernel @attr`; NULL where
+ * that attribute is a rewrite rule's variable, n < 0). */
 const char *gram_prod_kernel(const gram_op *op, const ir_attr *attrs);
 /* Does the rule lhs -> rhs hold at every shape when it holds at its own:
  * every op of it elementwise (its kernel's INTERP_OP_ELEMENTWISE: each

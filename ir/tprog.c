@@ -289,6 +289,10 @@ static void print_node(ir_buf *b, const ir_tnode *n, const ir_kernel *k) {
     for (int a = 0; a < n->op->nattrs; a++) {
       ir_buf_printf(b, "%s%s=", a ? ", " : "", n->op->attr_names[a]);
       const ir_attr *v = &n->attrs[a];
+      if (v->n < 0) { /* an attribute variable of a rewrite rule */
+        ir_buf_printf(b, "$%d", v->v[0]);
+        continue;
+      }
       if (n->op->attr_enum[a] && v->n == 1) {
         ir_buf_printf(b, "%s", n->op->attr_enum[a][v->v[0]]);
         continue;
@@ -359,4 +363,13 @@ const ir_tslice *ir_tloop_slice(const ir_tloop *loop, int v) {
   for (int i = 0; loop && i < loop->nslices; i++)
     if (loop->slices[i].var == v) return &loop->slices[i];
   return NULL;
+}
+
+int ir_tp_has_attr_var(const ir_tnode *n) {
+  if (n->kind != IR_TN_OP) return 0;
+  for (int a = 0; a < n->op->nattrs; a++)
+    if (n->attrs[a].n < 0) return 1;
+  for (int i = 0; i < n->nops; i++)
+    if (ir_tp_has_attr_var(n->ops[i])) return 1;
+  return 0;
 }

@@ -127,6 +127,10 @@ const ir_tnode *ir_tp_op(ir_tp_store *s, const ir_tp_opdesc *op,
                          const ir_attr *attrs, const ir_tnode *const *ops,
                          int nops, const ir_type *type);
 
+/* Does n have an op with an attribute variable (a rewrite rule's `$0`:
+ * an ir_attr with n < 0, rewrites/rewrites.h)? */
+int ir_tp_has_attr_var(const ir_tnode *n);
+
 /* --------------------------------------------------------------- programs */
 
 /* An operand of a kept loop's body cut from an array at the iterator

@@ -240,7 +240,23 @@ typedef struct esubst {
   int dim[RW_MAXSYM]; /* size symbol map, -2: unset */
   ir_type shape;      /* a shape-generic rule: the dims its nodes of rank
                        * above 0 take (shape.rank < 0: unset) */
+  ir_attr attr;       /* the value of the rule's attribute variable
+                       * (attr.n < 0: unset) */
 } esubst;
+
+/* Do pattern attributes p match node attributes e under s (extended:
+ * an attribute variable, n < 0, binds the value it meets)? */
+static int match_attrs(esubst *s, const ir_attr *p, const ir_attr *e) {
+  for (int a = 0; a < IR_TP_MAX_ATTRS; a++) {
+    if (p[a].n >= 0) {
+      if (memcmp(&p[a], &e[a], sizeof *p)) return 0;
+      continue;
+    }
+    if (s->attr.n < 0) s->attr = e[a];
+    else if (memcmp(&s->attr, &e[a], sizeof *p)) return 0;
+  }
+  return 1;
+}
 
 #define MAXPEND 64 /* pattern nodes pending in one match */
 
@@ -296,6 +312,17 @@ static int instantiate(matcher *m, const esubst *s, const ir_tnode *n) {
   case IR_TN_OP:
     e.op = n->op;
     e.attrs = n->attrs;
+    for (int a = 0; a < IR_TP_MAX_ATTRS; a++)
+      if (n->attrs[a].n < 0) { /* the variable's value, in attributes that
+                                * live with a term (hash-consed: one per
+                                * rule node and value) */
+        ir_attr at[IR_TP_MAX_ATTRS];
+        memcpy(at, n->attrs, sizeof at);
+        for (int b = a; b < IR_TP_MAX_ATTRS; b++)
+          if (at[b].n < 0) at[b] = s->attr;
+        e.attrs = ir_tp_op(g->store, n->op, at, n->ops, n->nops, &n->type)->attrs;
+        break;
+      }
     e.nops = n->nops;
     for (int i = 0; i < n->nops; i++) e.ops[i] = instantiate(m, s, n->ops[i]);
     break;
@@ -340,8 +367,8 @@ static void ematch(matcher *m, const ir_tnode *const *ps, const int *cs, int np,
       }
       continue;
     }
-    if (e->leaf || e->op != p->op || e->nops != p->nops ||
-        memcmp(e->attrs, p->attrs, sizeof(ir_attr) * IR_TP_MAX_ATTRS) ||
+    esubst s2 = s;
+    if (e->leaf || e->op != p->op || e->nops != p->nops || !match_attrs(&s2, p->attrs, e->attrs) ||
         np - 1 + p->nops > MAXPEND)
       continue;
     const ir_tnode *ps2[MAXPEND];
@@ -352,7 +379,7 @@ static void ematch(matcher *m, const ir_tnode *const *ps, const int *cs, int np,
       ps2[np - 1 + i] = p->ops[i];
       cs2[np - 1 + i] = e->ops[i];
     }
-    ematch(m, ps2, cs2, np - 1 + p->nops, &s);
+    ematch(m, ps2, cs2, np - 1 + p->nops, &s2);
   }
 }
 
@@ -412,6 +439,7 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
         esubst s;
         for (int i = 0; i < RW_MAXSYM; i++) s.var[i] = -1, s.dim[i] = -2;
         s.shape.rank = -1;
+        s.attr.n = -1;
         const ir_tnode *p = rules[r].lhs;
         ematch(&m, &p, &rootv[k], 1, &s);
         changed |= m.changed;
@@ -457,7 +485,8 @@ int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnod
   int nb = 0;
   for (int i = 0; i < nr; i++) all[nb++] = rules[i];
   for (int i = 0; i < nr && both; i++)
-    if (rules[i].rhs->kind == IR_TN_OP && rw_vars_within(rules[i].rhs, rules[i].lhs)) {
+    if (rules[i].rhs->kind == IR_TN_OP && rw_vars_within(rules[i].rhs, rules[i].lhs) &&
+        (!ir_tp_has_attr_var(rules[i].lhs) || ir_tp_has_attr_var(rules[i].rhs))) {
       all[nb] = rules[i];
       all[nb].lhs = rules[i].rhs;
       all[nb++].rhs = rules[i].lhs;

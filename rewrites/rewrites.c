@@ -732,6 +732,125 @@ static int tried(rw_rules *rs, const rw_rule *r) {
   return 0;
 }
 
+/* ------------------------------------------- attribute variables
+ * One rule for every value of an enum attribute: `compare[dir=$0](x,
+ * negate(0)) -> compare[dir=$0](x, 0)` stands for the rule at each
+ * comparison direction.  The variable is an ir_attr with n = -1 and v[0]
+ * its number (0: a rule has at most one); every instance is proved
+ * before the rule is accepted, and matching binds it (egraph.c). */
+
+static const ir_attr ATTR_VAR = {-1, {0}};
+
+/* n with attribute slot `slot` of every op node of opdesc op whose value
+ * is `from` made `to` (hash-consed; n itself when nothing changes). */
+static const ir_tnode *set_attr(ir_tp_store *st, const ir_tnode *n, const ir_tp_opdesc *op,
+                                int slot, const ir_attr *from, const ir_attr *to) {
+  if (n->kind != IR_TN_OP) return n;
+  const ir_tnode *ops[IR_TP_MAX_OPERANDS];
+  int changed = 0;
+  for (int i = 0; i < n->nops; i++) {
+    ops[i] = set_attr(st, n->ops[i], op, slot, from, to);
+    changed |= ops[i] != n->ops[i];
+  }
+  ir_attr attrs[IR_TP_MAX_ATTRS];
+  memcpy(attrs, n->attrs, sizeof attrs);
+  if (n->op == op && !memcmp(&attrs[slot], from, sizeof *from)) {
+    attrs[slot] = *to;
+    changed = 1;
+  }
+  return changed ? ir_tp_op(st, n->op, attrs, ops, n->nops, &n->type) : n;
+}
+
+/* The op node of n holding the attribute variable, with its slot, or
+ * NULL. */
+static const ir_tnode *var_site(const ir_tnode *n, int *slot) {
+  if (n->kind != IR_TN_OP) return NULL;
+  for (int a = 0; a < n->op->nattrs; a++)
+    if (n->attrs[a].n < 0) {
+      *slot = a;
+      return n;
+    }
+  for (int i = 0; i < n->nops; i++) {
+    const ir_tnode *x = var_site(n->ops[i], slot);
+    if (x) return x;
+  }
+  return NULL;
+}
+
+/* The number of values of the attribute variable of r (1: none). */
+int rw_rule_ninstances(const rw_rule *r) {
+  int slot;
+  const ir_tnode *x = var_site(r->lhs, &slot);
+  if (!x) return 1;
+  return ((const gram_op *)x->op->owner)->attrs[slot].nvals;
+}
+
+rw_rule rw_rule_instance(ir_tp_store *st, const rw_rule *r, int i) {
+  int slot;
+  const ir_tnode *x = var_site(r->lhs, &slot);
+  if (!x) return *r;
+  ir_attr v = {1, {(int8_t)i}};
+  rw_rule inst = *r;
+  inst.lhs = set_attr(st, r->lhs, x->op, slot, &ATTR_VAR, &v);
+  inst.rhs = set_attr(st, r->rhs, x->op, slot, &ATTR_VAR, &v);
+  return inst;
+}
+
+/* The k-th site of an enum attribute in r's lhs (preorder: op node,
+ * slot), or NULL. */
+static const ir_tnode *enum_site(const ir_tnode *n, int *k, int *slot) {
+  if (n->kind != IR_TN_OP) return NULL;
+  for (int a = 0; a < n->op->nattrs; a++)
+    if (n->op->attr_enum[a] && n->attrs[a].n == 1 && (*k)-- == 0) {
+      *slot = a;
+      return n;
+    }
+  for (int i = 0; i < n->nops; i++) {
+    const ir_tnode *x = enum_site(n->ops[i], k, slot);
+    if (x) return x;
+  }
+  return NULL;
+}
+
+/* r (proved) made one rule over an attribute variable where every
+ * instance is proved: each enum attribute of its lhs in turn (every node
+ * of that op with that value on either side made the variable), the
+ * first whose every other value gives a proved rule.  Its fp verdict is
+ * proved when every instance's is, else the first other instance's.
+ * Returns 1 and sets *out, or 0. */
+static int attr_general(judging *j, const rw_rule *r, rw_rule *out) {
+  for (int k = 0;; k++) {
+    int kk = k, slot;
+    const ir_tnode *x = enum_site(r->lhs, &kk, &slot);
+    if (!x) return 0;
+    const ir_attr from = x->attrs[slot];
+    rw_rule g = *r;
+    g.lhs = set_attr(j->store, r->lhs, x->op, slot, &from, &ATTR_VAR);
+    g.rhs = set_attr(j->store, r->rhs, x->op, slot, &from, &ATTR_VAR);
+    if (tried(j->out, &g)) continue;
+    int nv = rw_rule_ninstances(&g), ok = nv > 1;
+    for (int v = 0; v < nv && ok; v++) {
+      rw_rule inst = rw_rule_instance(j->store, &g, v);
+      if (inst.lhs == r->lhs && inst.rhs == r->rhs) continue;
+      if (inst.lhs == inst.rhs || filtered(j->out, &inst)) {
+        ok = 0;
+        break;
+      }
+      prove(j, &inst, NULL);
+      ok = inst.real == VERIFY_PROVED;
+      if (ok && inst.fp != VERIFY_PROVED && g.fp == VERIFY_PROVED) {
+        g.fp = inst.fp;
+        g.fp_why = inst.fp_why;
+        g.ieee = inst.ieee;
+      }
+    }
+    if (ok) {
+      *out = g;
+      return 1;
+    }
+  }
+}
+
 /* Judge proposed rule `rule`: filtered, derivable from the accepted rules
  * (equality saturation), or checked with vr (and vf) and added to out's
  * accepted, refuted or unknown rules.  Before it is checked, the rules
@@ -763,6 +882,8 @@ static int judge(judging *j, rw_rule rule) {
       g = h;
       q = -1;
     }
+    rw_rule a;
+    if (attr_general(j, &g, &a)) g = a;
     push(&out->rules, &out->n, &g);
     out->generalized++;
     out->implied++;
@@ -770,6 +891,13 @@ static int judge(judging *j, rw_rule rule) {
   }
   int differs = 0;
   prove(j, &rule, &differs);
+  rw_rule a;
+  if (rule.real == VERIFY_PROVED && attr_general(j, &rule, &a)) {
+    push(&out->rules, &out->n, &a);
+    out->generalized++;
+    out->implied++;
+    return VERIFY_SKIPPED;
+  }
   if (rule.real == VERIFY_PROVED) push(&out->rules, &out->n, &rule);
   else if (rule.real == VERIFY_REFUTED && differs) push(&out->refuted, &out->nrefuted, &rule);
   else push(&out->unknown, &out->nunknown, &rule);

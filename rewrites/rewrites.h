@@ -161,6 +161,13 @@ long rw_egraph_size(const rw_egraph *g);
  * node limit.  Returns 0 when saturated or the goal met, 1 at a limit. */
 int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters, int goal_a,
                        int goal_b);
+/* A rule over an attribute variable (`compare[dir=$0](...)`, an ir_attr
+ * with n = -1) stands for one rule per value of that enum attribute:
+ * how many (1 for a rule without one), and the i-th (the rule itself
+ * for a rule without one). */
+int rw_rule_ninstances(const rw_rule *r);
+rw_rule rw_rule_instance(ir_tp_store *st, const rw_rule *r, int i);
+
 /* Do a and b end in one class after saturating an e-graph of the two with
  * rules[0..nr-1] and the constant folder fold (NULL: none;
  * RW_EGRAPH_NODES, RW_EGRAPH_ITERS)?  The rules are applied left to

@@ -191,6 +191,21 @@ static void test_egraph(const rw_rules *rs, ir_tp_store *store) {
     CHECK("egraph: a shape-generic rule matches its ops at another rank",
           rw_derivable(store, r, 1, big, r->rhs == v ? v2 : r->rhs, NULL, 0));
   }
+  /* a rule over an attribute variable ($0) derives each of its
+   * instances, and each is a proved rule (held below) */
+  int nvar = 0, derives = 1;
+  for (int i = 0; i < rs->n; i++) {
+    const rw_rule *ru = &rs->rules[i];
+    if (rw_rule_ninstances(ru) < 2) continue;
+    nvar++;
+    for (int q = 0; q < rw_rule_ninstances(ru); q++) {
+      rw_rule inst = rw_rule_instance(store, ru, q);
+      derives &= !ir_tp_has_attr_var(inst.lhs) &&
+                 rw_derivable(store, ru, 1, inst.lhs, inst.rhs, NULL, 0);
+    }
+  }
+  CHECKF(nvar > 0 && derives,
+         "egraph: the %d rules over an attribute variable derive each of their instances", nvar);
   int specific = 0, pdl = 1;
   for (int i = 0; i < rs->n; i++) {
     emit_pdll_rule pr = {rs->rules[i].lhs, rs->rules[i].rhs, ""};
@@ -245,14 +260,17 @@ static void run(const char *dialect, const char *inputs, int max_ops, int min_ru
     const rw_rule *ru = &rs.rules[i];
     proved &= ru->real == VERIFY_PROVED;
     smaller &= ru->rhs->size <= ru->lhs->size;
-    for (int s = 0; s < 12; s++)
-      if (!holds_on(&rs, ru, 0x1234u + (uint64_t)(i * 16 + s), s >= 4)) {
+    int ni = rw_rule_ninstances(ru);
+    for (int s = 0; s < 12 * ni; s++) {
+      rw_rule inst = rw_rule_instance(&store, ru, s % ni);
+      if (!holds_on(&rs, &inst, 0x1234u + (uint64_t)(i * 16 + s), s / ni >= 4)) {
         char a[256], b[256];
-        printf("  does not hold: %s -> %s\n", ir_tp_str(ru->lhs, rs.k, a, sizeof a),
-               ir_tp_str(ru->rhs, rs.k, b, sizeof b));
+        printf("  does not hold: %s -> %s\n", ir_tp_str(inst.lhs, rs.k, a, sizeof a),
+               ir_tp_str(inst.rhs, rs.k, b, sizeof b));
         held = 0;
         break;
       }
+    }
   }
   CHECKF(proved, "%s: every accepted rule is proved in real mode", dialect);
   CHECKF(held, "%s: every accepted rule holds on random inputs, and on inputs of zeros of "
