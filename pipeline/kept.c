@@ -253,14 +253,14 @@ static ir_expr *cut_expr(cutter *c, ir_expr *e, int lhs) {
       }
     /* a reversed window (durbin's r[k - i - 1]) stays, the iterator a
      * size of the body: the search reads it with slice and reverse ops
-     * (docs/enumerator.md, "Reversed windows"); a slice of an array the
-     * body writes (its writes a constant apart, writes_over) is cut only
-     * where the source reads it unguarded: under an if the read may be
-     * one the source makes at some iterations only, where the slice's
-     * offset is inside the array (nussinov's table[i + 1][j - 1] under
-     * i + 1 < n, past the table at i = n - 1) */
-    if (window || lhs || sv->padded || writes_over(c, c->body->body, e) ||
-        (c->guarded && ir_kernel_writes(c->k, e->var))) {
+     * (docs/enumerator.md, "Reversed windows"); a slice (of an array the
+     * body writes too, its writes a constant apart: writes_over) is cut
+     * only where the source reads it unguarded: a slice is cut at every
+     * iteration, and under an if the read may be one the source makes at
+     * some iterations only, where its offset is inside the array
+     * (nussinov's table[i + 1][j - 1] under i + 1 < n, past the table at
+     * i = n - 1) */
+    if (window || lhs || sv->padded || c->guarded || writes_over(c, c->body->body, e)) {
       c->as_size = 1;
       return e;
     }
