@@ -155,6 +155,15 @@ while IFS='|' read -r file outcome detail args; do
       if grep -q "^$path:[0-9]*:[0-9]*: error:" "$TMP/err" && grep -Eq '^[[:space:]]*\^' "$TMP/err"; then
         PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); echo "FAIL: $file: refusal is not positioned"; fi
     fi ;;
+  scalar)
+    # one program whose recurrence stays a scalar item (docs/analyze.md,
+    # "Scalar items"), agreeing with the native original
+    # shellcheck disable=SC2086
+    "$UPLIFT" raise $BUDGET $args "$path" --check >"$TMP/out" 2>"$TMP/err"; got=$?
+    if [ "$got" -eq 0 ] && grep '^scalar item (line [0-9]*): ' "$TMP/err" | grep -qF -- "$detail" &&
+       grep -q '^uplift raise: --check: the raised program agrees' "$TMP/err"; then PASS=$((PASS + 1)); else
+      FAIL=$((FAIL + 1)); echo "FAIL: $file $args: want a scalar item with '$detail', agreeing (exit $got)"
+      sed 's/^/  /' "$TMP/err" | grep -v '^  task\|^    ' | head -n 4; fi ;;
   *) FAIL=$((FAIL + 1)); echo "FAIL: bad row for $file: '$outcome'" ;;
   esac
 done <"$DIR/expect.txt"
