@@ -12,6 +12,10 @@
 
 /* ------------------------------------------------------------------ hash */
 
+/* The integers attribute value a holds: n, or 1 for a rewrite rule's
+ * attribute variable (n < 0, v[0] its number). */
+static int attr_len(const ir_attr *a) { return a->n < 0 ? 1 : a->n; }
+
 static uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   h *= 0xff51afd7ed558ccdull;
@@ -56,7 +60,8 @@ static uint64_t hash_node(const ir_tnode *n) {
     h = mix(h, (uint64_t)(uintptr_t)n->op);
     for (int a = 0; a < n->op->nattrs; a++) {
       h = mix(h, (uint64_t)n->attrs[a].n);
-      for (int i = 0; i < n->attrs[a].n; i++) h = mix(h, (uint64_t)(int64_t)n->attrs[a].v[i]);
+      for (int i = 0; i < attr_len(&n->attrs[a]); i++)
+        h = mix(h, (uint64_t)(int64_t)n->attrs[a].v[i]);
     }
     for (int i = 0; i < n->nops; i++) h = mix(h, (uint64_t)(uintptr_t)n->ops[i]);
     break;
@@ -92,7 +97,7 @@ static int node_equal(const ir_tnode *a, const ir_tnode *b) {
       if (a->ops[i] != b->ops[i]) return 0;
     for (int i = 0; i < a->op->nattrs; i++) {
       if (a->attrs[i].n != b->attrs[i].n) return 0;
-      if (memcmp(a->attrs[i].v, b->attrs[i].v, (size_t)a->attrs[i].n)) return 0;
+      if (memcmp(a->attrs[i].v, b->attrs[i].v, (size_t)attr_len(&a->attrs[i]))) return 0;
     }
     return 1;
   }
