@@ -1651,12 +1651,11 @@ static ir_elem common_elem(ir_elem a, ir_elem b) {
 /* Does evaluating e read an array element or divide integers: something
  * that may be undefined where C would not evaluate it (the untaken side
  * of `?:`, the right side of `&&` and `||` that C skips)? */
-static int s_guarded(const sctx *c, const ir_expr *e) {
+static int s_guarded(const ir_expr *e) {
   if (e->kind == IR_EX_ELEM && e->nargs) return 1;
   if (e->kind == IR_EX_DIV && !ir_elem_is_float(e->type)) return 1;
-  (void)c;
   for (int i = 0; i < e->nargs; i++)
-    if (s_guarded(c, e->args[i])) return 1;
+    if (s_guarded(e->args[i])) return 1;
   return 0;
 }
 
@@ -1680,7 +1679,7 @@ static void s_yield(sctx *c, int depth, const ir_expr *e, ir_elem t) {
 static int s_lazy(sctx *c, int depth, const ir_expr *e, char *nm) {
   int sel = e->kind == IR_EX_SELECT, and = e->kind == IR_EX_AND, or = e->kind == IR_EX_OR;
   if (!(sel || and || or)) return 0;
-  if (sel ? !s_guarded(c, e->args[1]) && !s_guarded(c, e->args[2]) : !s_guarded(c, e->args[1]))
+  if (sel ? !s_guarded(e->args[1]) && !s_guarded(e->args[2]) : !s_guarded(e->args[1]))
     return 0;
   char x[SN], z[SN];
   s_value(c, depth, e->args[0], x);
@@ -1690,21 +1689,21 @@ static int s_lazy(sctx *c, int depth, const ir_expr *e, char *nm) {
   s_fresh(c, r);
   s_indent(c, depth);
   ir_buf_printf(c->b, "%s = scf.if %s -> (%s) {\n", r, z, s_type(c, t));
-  if (sel || and) s_yield(c, depth + 1, e->args[1], t);
-  else {
+  /* then: the second operand, or || 's true; else: ?:'s third, || 's
+   * right side, or && 's false */
+  for (int side = 0; side < 2; side++) {
+    if (side) {
+      s_indent(c, depth);
+      ir_buf_printf(c->b, "} else {\n");
+    }
+    if (sel || (side ? or : and)) {
+      s_yield(c, depth + 1, e->args[sel && side ? 2 : 1], t);
+      continue;
+    }
     s_indent(c, depth + 1);
-    ir_buf_printf(c->b, "%s_t = arith.constant true\n", r);
+    ir_buf_printf(c->b, "%s_%d = arith.constant %s\n", r, side, side ? "false" : "true");
     s_indent(c, depth + 1);
-    ir_buf_printf(c->b, "scf.yield %s_t : i1\n", r);
-  }
-  s_indent(c, depth);
-  ir_buf_printf(c->b, "} else {\n");
-  if (sel || or) s_yield(c, depth + 1, e->args[sel ? 2 : 1], t);
-  else {
-    s_indent(c, depth + 1);
-    ir_buf_printf(c->b, "%s_f = arith.constant false\n", r);
-    s_indent(c, depth + 1);
-    ir_buf_printf(c->b, "scf.yield %s_f : i1\n", r);
+    ir_buf_printf(c->b, "scf.yield %s_%d : i1\n", r, side);
   }
   s_indent(c, depth);
   ir_buf_printf(c->b, "}\n");

@@ -420,9 +420,11 @@ static void fold_all(rw_egraph *g) {
   while (g->fold && g->n <= g->limit && fold_pass(g)) rw_egraph_rebuild(g);
 }
 
-int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters, int goal_a,
-                       int goal_b) {
-  rw_egraph_rebuild(g);
+/* The iterations of rw_egraph_saturate, generic[r] saying whether rule r
+ * is shape-generic (worked out once per saturation, not per
+ * iteration). */
+static int saturate(rw_egraph *g, const rw_rule *rules, const unsigned char *generic, int nr,
+                    int max_iters, int goal_a, int goal_b) {
   for (int it = 0; it < max_iters; it++) {
     fold_all(g);
     if (goal_a >= 0 && rw_egraph_find(g, goal_a) == rw_egraph_find(g, goal_b)) return 0;
@@ -433,9 +435,8 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
     for (int c = 0; c < g->n; c++)
       if (g->start[c + 1] > g->start[c]) rootv[roots++] = c;
     for (int r = 0; r < nr && g->n <= g->limit; r++) {
-      int generic = gram_rule_shape_generic(rules[r].lhs, rules[r].rhs);
       for (int k = 0; k < roots && g->n <= g->limit; k++) {
-        matcher m = {g, &rules[r], generic, rootv[k], 0};
+        matcher m = {g, &rules[r], generic[r], rootv[k], 0};
         esubst s;
         for (int i = 0; i < RW_MAXSYM; i++) s.var[i] = -1, s.dim[i] = -2;
         s.shape.rank = -1;
@@ -453,6 +454,17 @@ int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters
   fold_all(g);
   if (goal_a >= 0 && rw_egraph_find(g, goal_a) == rw_egraph_find(g, goal_b)) return 0;
   return 1;
+}
+
+int rw_egraph_saturate(rw_egraph *g, const rw_rule *rules, int nr, int max_iters, int goal_a,
+                       int goal_b) {
+  rw_egraph_rebuild(g);
+  unsigned char *generic = ir_malloc((size_t)nr + 1);
+  for (int r = 0; r < nr; r++)
+    generic[r] = (unsigned char)gram_rule_shape_generic(rules[r].lhs, rules[r].rhs);
+  int rc = saturate(g, rules, generic, nr, max_iters, goal_a, goal_b);
+  ir_free(generic);
+  return rc;
 }
 
 int rw_vars_within(const ir_tnode *a, const ir_tnode *b) {
@@ -481,9 +493,9 @@ int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnod
   if (both && rw_derivable(store, rules, nr, a, b, fold, 0)) return 1;
   /* every rule is an equality: with both, applied right to left too,
    * where its rhs is an op and binds every variable of its lhs */
-  rw_rule *all = ir_malloc(sizeof(rw_rule) * (size_t)(2 * nr + 1));
+  rw_rule *all = both ? ir_malloc(sizeof(rw_rule) * (size_t)(2 * nr + 1)) : NULL;
   int nb = 0;
-  for (int i = 0; i < nr; i++) all[nb++] = rules[i];
+  for (int i = 0; i < nr && both; i++) all[nb++] = rules[i];
   for (int i = 0; i < nr && both; i++)
     if (rules[i].rhs->kind == IR_TN_OP && rw_vars_within(rules[i].rhs, rules[i].lhs) &&
         (!ir_tp_has_attr_var(rules[i].lhs) || ir_tp_has_attr_var(rules[i].rhs))) {
@@ -494,7 +506,7 @@ int rw_derivable(ir_tp_store *store, const rw_rule *rules, int nr, const ir_tnod
   rw_egraph *g = rw_egraph_new(store, RW_EGRAPH_NODES);
   rw_egraph_set_folder(g, fold);
   int ca = rw_egraph_add(g, a), cb = rw_egraph_add(g, b);
-  rw_egraph_saturate(g, all, nb, RW_EGRAPH_ITERS, ca, cb);
+  rw_egraph_saturate(g, both ? all : rules, both ? nb : nr, RW_EGRAPH_ITERS, ca, cb);
   int same = rw_egraph_find(g, ca) == rw_egraph_find(g, cb);
   rw_egraph_free(g);
   ir_free(all);
